@@ -1,0 +1,177 @@
+//! The [IPv4 parser](https://url.spec.whatwg.org/#concept-ipv4-parser), the
+//! [ends in a number checker](https://url.spec.whatwg.org/#ends-in-a-number-checker)
+//! and the [IPv4 serializer](https://url.spec.whatwg.org/#concept-ipv4-serializer).
+
+use crate::error::{ParseError, Reporter, ValidationError};
+
+/// The [ends in a number checker](https://url.spec.whatwg.org/#ends-in-a-number-checker):
+/// whether the last label of `input` (ignoring one trailing dot) is all
+/// digits or a `0x`-prefixed hex number, making the host an IPv4 address.
+pub fn ends_in_a_number(input: &[u8]) -> bool {
+    let input = input.strip_suffix(b".").unwrap_or(input);
+    let last = match memchr::memrchr(b'.', input) {
+        Some(dot) => &input[dot + 1..],
+        None => input,
+    };
+    if !last.is_empty() && last.iter().all(u8::is_ascii_digit) {
+        return true;
+    }
+    // "parsing last as an IPv4 number does not return failure": equivalent
+    // to "0x"/"0X" followed by zero or more hex digits.
+    last.len() >= 2
+        && last[0] == b'0'
+        && (last[1] | 0x20) == b'x'
+        && last[2..].iter().all(u8::is_ascii_hexdigit)
+}
+
+/// The [IPv4 number parser](https://url.spec.whatwg.org/#ipv4-number-parser):
+/// the value (saturated at `u64::MAX`) and whether it was non-decimal.
+fn parse_ipv4_number(mut input: &[u8]) -> Option<(u64, bool)> {
+    if input.is_empty() {
+        return None;
+    }
+    let mut radix = 10;
+    let mut non_decimal = false;
+    if input.len() >= 2 && input[0] == b'0' && (input[1] | 0x20) == b'x' {
+        non_decimal = true;
+        input = &input[2..];
+        radix = 16;
+    } else if input.len() >= 2 && input[0] == b'0' {
+        non_decimal = true;
+        input = &input[1..];
+        radix = 8;
+    }
+    if input.is_empty() {
+        return Some((0, true));
+    }
+    let mut value: u64 = 0;
+    for &b in input {
+        let digit = match (radix, b) {
+            (16, _) => crate::percent::hex_value(b)?,
+            (_, b'0'..=b'9') if b - b'0' < radix => b - b'0',
+            _ => return None,
+        };
+        value = value
+            .saturating_mul(u64::from(radix))
+            .saturating_add(u64::from(digit));
+    }
+    Some((value, non_decimal))
+}
+
+/// The [IPv4 parser](https://url.spec.whatwg.org/#concept-ipv4-parser).
+/// `input` is an ASCII domain that ends in a number.
+pub fn parse_ipv4<R: Reporter>(input: &[u8], reporter: &mut R) -> Result<u32, ParseError> {
+    let mut input = input;
+    if input.last() == Some(&b'.') {
+        reporter.report(ValidationError::Ipv4EmptyPart);
+        if input.len() > 1 {
+            input = &input[..input.len() - 1];
+        }
+    }
+    let mut numbers = [0u64; 4];
+    let mut count = 0;
+    for part in input.split(|&b| b == b'.') {
+        if count == 4 {
+            reporter.report(ValidationError::Ipv4TooManyParts);
+            return Err(ValidationError::Ipv4TooManyParts.into());
+        }
+        let Some((n, non_decimal)) = parse_ipv4_number(part) else {
+            reporter.report(ValidationError::Ipv4NonNumericPart);
+            return Err(ValidationError::Ipv4NonNumericPart.into());
+        };
+        if non_decimal {
+            reporter.report(ValidationError::Ipv4NonDecimalPart);
+        }
+        numbers[count] = n;
+        count += 1;
+    }
+    if count < 4 {
+        reporter.report(ValidationError::Ipv4TooFewParts);
+    }
+    let numbers = &numbers[..count];
+    if numbers.iter().any(|&n| n > 255) {
+        reporter.report(ValidationError::Ipv4OutOfRangePart);
+    }
+    let (last, init) = numbers
+        .split_last()
+        .expect("split yields at least one part");
+    if init.iter().any(|&n| n > 255) {
+        return Err(ValidationError::Ipv4OutOfRangePart.into());
+    }
+    if *last >= 256u64.pow(5 - count as u32) {
+        return Err(ValidationError::Ipv4OutOfRangePart.into());
+    }
+    let mut ipv4 = *last;
+    for (counter, &n) in init.iter().enumerate() {
+        ipv4 += n << (8 * (3 - counter));
+    }
+    Ok(ipv4 as u32)
+}
+
+/// The [IPv4 serializer](https://url.spec.whatwg.org/#concept-ipv4-serializer).
+pub fn serialize_ipv4(address: u32, out: &mut String) {
+    use std::fmt::Write;
+    let [a, b, c, d] = address.to_be_bytes();
+    let _ = write!(out, "{a}.{b}.{c}.{d}");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::NoReporter;
+
+    fn ipv4(s: &str) -> Result<String, ParseError> {
+        let n = parse_ipv4(s.as_bytes(), &mut NoReporter)?;
+        let mut out = String::new();
+        serialize_ipv4(n, &mut out);
+        Ok(out)
+    }
+
+    #[test]
+    fn shortened_octal_and_hex_forms() {
+        assert_eq!(ipv4("192.168.0.1").unwrap(), "192.168.0.1");
+        assert_eq!(ipv4("0x7f.1").unwrap(), "127.0.0.1");
+        assert_eq!(ipv4("0300.0250.0.1").unwrap(), "192.168.0.1");
+        assert_eq!(ipv4("3232235521").unwrap(), "192.168.0.1");
+        assert_eq!(ipv4("1.2.3.4.").unwrap(), "1.2.3.4");
+        assert_eq!(ipv4("0x").unwrap(), "0.0.0.0");
+        assert_eq!(ipv4("4294967295").unwrap(), "255.255.255.255");
+    }
+
+    #[test]
+    fn out_of_range_and_overflow_fail() {
+        assert!(ipv4("4294967296").is_err());
+        assert!(ipv4("256.0.0.1").is_err());
+        assert!(ipv4("1.2.3.256").is_err());
+        assert!(ipv4("1.2.3.4.5").is_err());
+        assert!(ipv4("99999999999999999999999999").is_err());
+        assert!(ipv4("09.1").is_err());
+        assert!(ipv4("1..2").is_err());
+    }
+
+    #[test]
+    fn reports_non_decimal_and_too_few_parts() {
+        let mut errors = Vec::new();
+        parse_ipv4(b"0x7f.1", &mut errors).unwrap();
+        assert_eq!(
+            errors,
+            [
+                ValidationError::Ipv4NonDecimalPart,
+                ValidationError::Ipv4TooFewParts
+            ]
+        );
+    }
+
+    #[test]
+    fn ends_in_a_number_cases() {
+        assert!(ends_in_a_number(b"a.1"));
+        assert!(ends_in_a_number(b"a.1."));
+        assert!(ends_in_a_number(b"a.0x"));
+        assert!(ends_in_a_number(b"a.0xAF"));
+        assert!(ends_in_a_number(b"09"));
+        assert!(!ends_in_a_number(b"a.0xg"));
+        assert!(!ends_in_a_number(b"1.a"));
+        assert!(!ends_in_a_number(b"a.."));
+        assert!(!ends_in_a_number(b"example.com"));
+    }
+}

@@ -1,0 +1,33 @@
+//! urlsift: a spec-exact [WHATWG URL Standard](https://url.spec.whatwg.org/)
+//! parser, built for speed on real-world URL files.
+//!
+//! ```
+//! let base = urlsift::Url::parse("https://example.com/a/b")?;
+//! let url = urlsift::Url::parse_with_base("../c?q#f", Some(&base))?;
+//! assert_eq!(url.href(), "https://example.com/c?q#f");
+//! assert_eq!(url.pathname(), "/c");
+//! assert_eq!(url.search(), "?q");
+//! assert!(urlsift::Url::can_parse("x", Some("https://e.com/")));
+//! # Ok::<(), urlsift::ParseError>(())
+//! ```
+//!
+//! # Limits
+//!
+//! Component offsets are `u32`: a URL whose serialization would exceed
+//! `u32::MAX` bytes (4 GiB) fails with [`ParseError::TooLong`].
+
+#![deny(unsafe_code)]
+#![warn(missing_docs)]
+
+mod components;
+pub mod error;
+pub mod host;
+mod parser;
+pub mod percent;
+mod units;
+mod url;
+
+pub use components::SchemeType;
+pub use error::{NoReporter, ParseError, Reporter, ValidationError};
+pub use host::{Host, HostKind};
+pub use url::{Origin, Url};

@@ -1,0 +1,707 @@
+//! The [basic URL parser](https://url.spec.whatwg.org/#concept-basic-url-parser)
+//! state machine, scalar and byte-oriented.
+//!
+//! It writes the serialization left to right into one `String`: the
+//! standard's URL record fields appear in serialization order, so each state
+//! appends its component (or copies the base's) and records the offsets.
+//! Instead of feeding code points one at a time, each state finds the end of
+//! its component with one scan and encodes the run with a table; states that
+//! only move the pointer are folded into their callers, each marked with the
+//! state's name.
+
+use crate::components::{Components, SchemeType};
+use crate::error::{ParseError, Reporter, ValidationError};
+use crate::host::{HostKind, parse_host_into};
+use crate::parser::path::{is_double_dot, is_single_dot};
+use crate::percent::{self, C0_CONTROL, FRAGMENT, PATH, QUERY, SPECIAL_QUERY, USERINFO};
+use crate::units::{
+    is_normalized_windows_drive_letter, is_windows_drive_letter, report_invalid_url_units,
+    starts_with_windows_drive_letter,
+};
+use crate::url::Url;
+
+use ValidationError as E;
+
+type Step = Result<(), ParseError>;
+
+/// Bytes that end a path segment: '/', '?', '#' and, for special URLs, '\'.
+static SEGMENT_END: [bool; 256] = byte_set(b"/?#");
+static SEGMENT_END_SPECIAL: [bool; 256] = byte_set(b"/?#\\");
+/// Bytes that end the authority (same sets as segment ends).
+static AUTHORITY_END: [bool; 256] = SEGMENT_END;
+static AUTHORITY_END_SPECIAL: [bool; 256] = SEGMENT_END_SPECIAL;
+
+const fn byte_set(bytes: &[u8]) -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < bytes.len() {
+        t[bytes[i] as usize] = true;
+        i += 1;
+    }
+    t
+}
+
+#[inline]
+fn find(bytes: &[u8], from: usize, set: &[bool; 256]) -> usize {
+    bytes[from..]
+        .iter()
+        .position(|&b| set[b as usize])
+        .map_or(bytes.len(), |i| from + i)
+}
+
+/// The length of the scheme if `bytes` starts with one followed by ':'.
+#[inline]
+fn scheme_len(bytes: &[u8]) -> Option<usize> {
+    if !bytes.first()?.is_ascii_alphabetic() {
+        return None;
+    }
+    let n = bytes[1..]
+        .iter()
+        .position(|&b| !(b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')))?
+        + 1;
+    (bytes[n] == b':').then_some(n)
+}
+
+/// One run of the parser over a prepared input (trimmed, no tabs or newlines).
+pub(crate) struct Machine<'i, 'r, R: Reporter> {
+    input: &'i str,
+    out: String,
+    scheme: SchemeType,
+    scheme_end: usize,
+    username_end: usize,
+    host_start: usize,
+    host_end: usize,
+    port: Option<u16>,
+    path_start: usize,
+    query_start: Option<usize>,
+    fragment_start: Option<usize>,
+    host_kind: Option<HostKind>,
+    reporter: &'r mut R,
+}
+
+impl<'i, 'r, R: Reporter> Machine<'i, 'r, R> {
+    pub(crate) fn new(input: &'i str, reporter: &'r mut R) -> Self {
+        Machine {
+            input,
+            out: String::with_capacity(input.len() + 16),
+            scheme: SchemeType::NotSpecial,
+            scheme_end: 0,
+            username_end: 0,
+            host_start: 0,
+            host_end: 0,
+            port: None,
+            path_start: 0,
+            query_start: None,
+            fragment_start: None,
+            host_kind: None,
+            reporter,
+        }
+    }
+
+    #[inline]
+    fn bytes(&self) -> &'i [u8] {
+        self.input.as_bytes()
+    }
+
+    #[inline]
+    fn at(&self, pos: usize) -> Option<u8> {
+        self.bytes().get(pos).copied()
+    }
+
+    fn fail(&mut self, e: ValidationError) -> Step {
+        self.reporter.report(e);
+        Err(e.into())
+    }
+
+    /// Runs the machine from the scheme start state and builds the URL.
+    pub(crate) fn parse(mut self, base: Option<&Url>) -> Result<Url, ParseError> {
+        // scheme start state / scheme state
+        match scheme_len(self.bytes()) {
+            Some(n) => {
+                self.out.push_str(&self.input[..n]);
+                self.out.make_ascii_lowercase();
+                self.out.push(':');
+                self.scheme_end = n;
+                self.scheme = SchemeType::from_scheme(&self.out.as_bytes()[..n]);
+                self.after_scheme(n + 1, base)?;
+            }
+            None => self.no_scheme_state(base)?,
+        }
+        self.finish()
+    }
+
+    /// The scheme state's steps after "Set url's scheme to buffer".
+    fn after_scheme(&mut self, pos: usize, base: Option<&Url>) -> Step {
+        let rest = &self.bytes()[pos..];
+        match self.scheme {
+            SchemeType::File => {
+                if !rest.starts_with(b"//") {
+                    self.reporter
+                        .report(E::SpecialSchemeMissingFollowingSolidus);
+                }
+                self.file_state(pos, base)
+            }
+            scheme if scheme.is_special() => match base {
+                Some(base) if base.c.scheme == scheme => {
+                    // special relative or authority state
+                    if rest.starts_with(b"//") {
+                        self.special_authority_ignore_slashes_state(pos + 2)
+                    } else {
+                        self.reporter
+                            .report(E::SpecialSchemeMissingFollowingSolidus);
+                        self.relative_state(pos, base)
+                    }
+                }
+                _ => {
+                    // special authority slashes state
+                    let mut p = pos;
+                    if rest.starts_with(b"//") {
+                        p += 2;
+                    } else {
+                        self.reporter
+                            .report(E::SpecialSchemeMissingFollowingSolidus);
+                    }
+                    self.special_authority_ignore_slashes_state(p)
+                }
+            },
+            _ => {
+                if rest.first() == Some(&b'/') {
+                    // path or authority state
+                    if rest.get(1) == Some(&b'/') {
+                        self.authority_state(pos + 2)
+                    } else {
+                        self.set_null_host();
+                        self.path_state(pos + 1)
+                    }
+                } else {
+                    self.set_null_host();
+                    self.opaque_path_state(pos)
+                }
+            }
+        }
+    }
+
+    /// [No scheme state](https://url.spec.whatwg.org/#no-scheme-state).
+    fn no_scheme_state(&mut self, base: Option<&Url>) -> Step {
+        let c = self.at(0);
+        let Some(base) = base else {
+            return self.fail(E::MissingSchemeNonRelativeUrl);
+        };
+        if base.has_opaque_path() {
+            if c != Some(b'#') {
+                return self.fail(E::MissingSchemeNonRelativeUrl);
+            }
+            self.out.push_str(base.href_without_fragment());
+            self.copy_offsets(base);
+            self.path_start = base.c.path_start as usize;
+            self.query_start = base.c.query_start.map(|q| q as usize);
+            return self.fragment_state(1);
+        }
+        self.out.push_str(base.protocol());
+        self.scheme_end = base.c.scheme_end as usize;
+        self.scheme = base.c.scheme;
+        if base.c.scheme != SchemeType::File {
+            self.relative_state(0, base)
+        } else {
+            self.file_state(0, Some(base))
+        }
+    }
+
+    /// Copies the scheme and authority offsets of `base`, whose serialization
+    /// `self.out` starts with.
+    fn copy_offsets(&mut self, base: &Url) {
+        self.scheme_end = base.c.scheme_end as usize;
+        self.scheme = base.c.scheme;
+        self.username_end = base.c.username_end as usize;
+        self.host_start = base.c.host_start as usize;
+        self.host_end = base.c.host_end as usize;
+        self.port = base.c.port;
+        self.host_kind = base.c.host_kind;
+    }
+
+    /// Sets url's username, password, host and port to base's; `self.out`
+    /// holds exactly base's "scheme:" when called.
+    fn copy_base_authority(&mut self, base: &Url) {
+        let s = &base.serialization;
+        self.out
+            .push_str(&s[base.c.scheme_end as usize + 1..base.c.port_end(s) as usize]);
+        self.copy_offsets(base);
+        self.path_start = self.out.len();
+    }
+
+    fn copy_base_query(&mut self, base: &Url) {
+        if let Some(query) = base.query() {
+            self.query_start = Some(self.out.len());
+            self.out.push('?');
+            self.out.push_str(query);
+        }
+    }
+
+    fn set_null_host(&mut self) {
+        let at = self.out.len();
+        self.username_end = at;
+        self.host_start = at;
+        self.host_end = at;
+        self.path_start = at;
+        self.host_kind = None;
+    }
+
+    /// Writes "//" and the empty host.
+    fn set_empty_host(&mut self) {
+        self.out.push_str("//");
+        let at = self.out.len();
+        self.username_end = at;
+        self.host_start = at;
+        self.host_end = at;
+        self.path_start = at;
+        self.host_kind = Some(HostKind::Empty);
+    }
+
+    /// [Relative state](https://url.spec.whatwg.org/#relative-state).
+    fn relative_state(&mut self, pos: usize, base: &Url) -> Step {
+        let c = self.at(pos);
+        match c {
+            Some(b'/') => self.relative_slash_state(pos + 1, base),
+            Some(b'\\') if self.scheme.is_special() => {
+                self.reporter.report(E::InvalidReverseSolidus);
+                self.relative_slash_state(pos + 1, base)
+            }
+            _ => {
+                self.copy_base_authority(base);
+                self.out.push_str(base.pathname());
+                match c {
+                    Some(b'?') => self.query_state(pos + 1),
+                    Some(b'#') => {
+                        self.copy_base_query(base);
+                        self.fragment_state(pos + 1)
+                    }
+                    None => {
+                        self.copy_base_query(base);
+                        Ok(())
+                    }
+                    Some(_) => {
+                        self.shorten_path();
+                        self.path_state(pos)
+                    }
+                }
+            }
+        }
+    }
+
+    /// [Relative slash state](https://url.spec.whatwg.org/#relative-slash-state).
+    fn relative_slash_state(&mut self, pos: usize, base: &Url) -> Step {
+        match self.at(pos) {
+            Some(c @ (b'/' | b'\\')) if self.scheme.is_special() => {
+                if c == b'\\' {
+                    self.reporter.report(E::InvalidReverseSolidus);
+                }
+                self.special_authority_ignore_slashes_state(pos + 1)
+            }
+            Some(b'/') => self.authority_state(pos + 1),
+            _ => {
+                self.copy_base_authority(base);
+                self.path_state(pos)
+            }
+        }
+    }
+
+    /// [Special authority ignore slashes state](https://url.spec.whatwg.org/#special-authority-ignore-slashes-state).
+    fn special_authority_ignore_slashes_state(&mut self, mut pos: usize) -> Step {
+        while let Some(b'/' | b'\\') = self.at(pos) {
+            self.reporter
+                .report(E::SpecialSchemeMissingFollowingSolidus);
+            pos += 1;
+        }
+        self.authority_state(pos)
+    }
+
+    /// [Authority state](https://url.spec.whatwg.org/#authority-state): the
+    /// credentials are everything before the authority's last '@'.
+    fn authority_state(&mut self, pos: usize) -> Step {
+        let input = self.input;
+        let set = if self.scheme.is_special() {
+            &AUTHORITY_END_SPECIAL
+        } else {
+            &AUTHORITY_END
+        };
+        let end = find(self.bytes(), pos, set);
+        let authority = &input[pos..end];
+        self.out.push_str("//");
+        let user_start = self.out.len();
+        let host_text = match memchr::memrchr(b'@', authority.as_bytes()) {
+            Some(at) => {
+                if R::ENABLED {
+                    for _ in memchr::memchr_iter(b'@', &authority.as_bytes()[..=at]) {
+                        self.reporter.report(E::InvalidCredentials);
+                    }
+                }
+                let host_text = &authority[at + 1..];
+                if host_text.is_empty() {
+                    return self.fail(E::HostMissing);
+                }
+                let userinfo = &authority[..at];
+                match userinfo.find(':') {
+                    Some(colon) => {
+                        percent::encode_into(&userinfo[..colon], &USERINFO, &mut self.out);
+                        self.username_end = self.out.len();
+                        if colon + 1 < userinfo.len() {
+                            self.out.push(':');
+                            percent::encode_into(&userinfo[colon + 1..], &USERINFO, &mut self.out);
+                        }
+                    }
+                    None => {
+                        percent::encode_into(userinfo, &USERINFO, &mut self.out);
+                        self.username_end = self.out.len();
+                    }
+                }
+                if self.out.len() > user_start {
+                    self.out.push('@');
+                }
+                host_text
+            }
+            None => {
+                self.username_end = user_start;
+                authority
+            }
+        };
+        self.host_start = self.out.len();
+        self.host_state(host_text)?;
+        self.path_start_state(end)
+    }
+
+    /// [Host state](https://url.spec.whatwg.org/#host-state) and
+    /// [port state](https://url.spec.whatwg.org/#port-state) over the
+    /// authority's host and port.
+    fn host_state(&mut self, text: &str) -> Step {
+        let special = self.scheme.is_special();
+        let mut inside_brackets = false;
+        let mut colon = None;
+        for (i, &b) in text.as_bytes().iter().enumerate() {
+            match b {
+                b'[' => inside_brackets = true,
+                b']' => inside_brackets = false,
+                b':' if !inside_brackets => {
+                    colon = Some(i);
+                    break;
+                }
+                _ => {}
+            }
+        }
+        let host = colon.map_or(text, |i| &text[..i]);
+        if host.is_empty() {
+            if colon.is_some() || special {
+                return self.fail(E::HostMissing);
+            }
+            self.host_kind = Some(HostKind::Empty);
+        } else {
+            let kind = parse_host_into(host, !special, &mut self.out, self.reporter)?;
+            self.host_kind = Some(kind);
+        }
+        self.host_end = self.out.len();
+        if let Some(i) = colon {
+            self.port_state(&text[i + 1..])?;
+        }
+        self.path_start = self.out.len();
+        Ok(())
+    }
+
+    /// [Port state](https://url.spec.whatwg.org/#port-state) on the port's text.
+    fn port_state(&mut self, text: &str) -> Step {
+        let digits = text.as_bytes();
+        if !digits.iter().all(u8::is_ascii_digit) {
+            return self.fail(E::PortInvalid);
+        }
+        if digits.is_empty() {
+            return Ok(());
+        }
+        let mut port: u32 = 0;
+        for &d in digits {
+            port = port * 10 + u32::from(d - b'0');
+            if port > 0xFFFF {
+                return self.fail(E::PortOutOfRange);
+            }
+        }
+        let port = port as u16;
+        if Some(port) != self.scheme.default_port() {
+            use std::fmt::Write;
+            let _ = write!(self.out, ":{port}");
+            self.port = Some(port);
+        }
+        Ok(())
+    }
+
+    /// [File state](https://url.spec.whatwg.org/#file-state); `self.out` holds "file:".
+    fn file_state(&mut self, pos: usize, base: Option<&Url>) -> Step {
+        self.scheme = SchemeType::File;
+        let base = base.filter(|b| b.c.scheme == SchemeType::File);
+        let c = self.at(pos);
+        match (c, base) {
+            (Some(c @ (b'/' | b'\\')), _) => {
+                if c == b'\\' {
+                    self.reporter.report(E::InvalidReverseSolidus);
+                }
+                self.file_slash_state(pos + 1, base)
+            }
+            (_, Some(base)) => {
+                self.copy_base_authority(base);
+                self.out.push_str(base.pathname());
+                match c {
+                    Some(b'?') => self.query_state(pos + 1),
+                    Some(b'#') => {
+                        self.copy_base_query(base);
+                        self.fragment_state(pos + 1)
+                    }
+                    None => {
+                        self.copy_base_query(base);
+                        Ok(())
+                    }
+                    Some(_) => {
+                        if !starts_with_windows_drive_letter(&self.bytes()[pos..]) {
+                            self.shorten_path();
+                        } else {
+                            self.reporter.report(E::FileInvalidWindowsDriveLetter);
+                            self.out.truncate(self.path_start);
+                        }
+                        self.path_state(pos)
+                    }
+                }
+            }
+            (_, None) => {
+                self.set_empty_host();
+                self.path_state(pos)
+            }
+        }
+    }
+
+    /// [File slash state](https://url.spec.whatwg.org/#file-slash-state).
+    fn file_slash_state(&mut self, pos: usize, base: Option<&Url>) -> Step {
+        match self.at(pos) {
+            Some(c @ (b'/' | b'\\')) => {
+                if c == b'\\' {
+                    self.reporter.report(E::InvalidReverseSolidus);
+                }
+                self.file_host_state(pos + 1)
+            }
+            _ => {
+                match base {
+                    Some(base) => {
+                        self.copy_base_authority(base);
+                        if !starts_with_windows_drive_letter(&self.bytes()[pos..]) {
+                            let base_path = base.pathname();
+                            let first = base_path.get(1..).unwrap_or("");
+                            let first = first.split('/').next().unwrap_or("");
+                            if is_normalized_windows_drive_letter(first.as_bytes()) {
+                                self.out.push('/');
+                                self.out.push_str(first);
+                            }
+                        }
+                    }
+                    None => self.set_empty_host(),
+                }
+                self.path_state(pos)
+            }
+        }
+    }
+
+    /// [File host state](https://url.spec.whatwg.org/#file-host-state).
+    fn file_host_state(&mut self, pos: usize) -> Step {
+        let end = find(self.bytes(), pos, &SEGMENT_END_SPECIAL);
+        let buffer = &self.input[pos..end];
+        if is_windows_drive_letter(buffer.as_bytes()) {
+            self.reporter.report(E::FileInvalidWindowsDriveLetterHost);
+            self.set_empty_host();
+            // The buffer is not reset: it is the path's first segment.
+            return self.path_state(pos);
+        }
+        self.set_empty_host();
+        if !buffer.is_empty() {
+            let kind = parse_host_into(buffer, false, &mut self.out, self.reporter)?;
+            if &self.out[self.host_start..] == "localhost" {
+                self.out.truncate(self.host_start);
+            } else {
+                self.host_kind = Some(kind);
+            }
+            self.host_end = self.out.len();
+            self.path_start = self.host_end;
+        }
+        self.path_start_state(end)
+    }
+
+    /// [Path start state](https://url.spec.whatwg.org/#path-start-state).
+    fn path_start_state(&mut self, pos: usize) -> Step {
+        self.path_start = self.out.len();
+        let c = self.at(pos);
+        if self.scheme.is_special() {
+            match c {
+                Some(b'/') => self.path_state(pos + 1),
+                Some(b'\\') => {
+                    self.reporter.report(E::InvalidReverseSolidus);
+                    self.path_state(pos + 1)
+                }
+                _ => self.path_state(pos),
+            }
+        } else {
+            match c {
+                Some(b'?') => self.query_state(pos + 1),
+                Some(b'#') => self.fragment_state(pos + 1),
+                Some(b'/') => self.path_state(pos + 1),
+                Some(_) => self.path_state(pos),
+                None => Ok(()),
+            }
+        }
+    }
+
+    /// [Path state](https://url.spec.whatwg.org/#path-state), entered at the
+    /// start of a segment; loops over segments.
+    fn path_state(&mut self, mut pos: usize) -> Step {
+        let input = self.input;
+        let bytes = self.bytes();
+        let special = self.scheme.is_special();
+        let set = if special {
+            &SEGMENT_END_SPECIAL
+        } else {
+            &SEGMENT_END
+        };
+        loop {
+            let end = find(bytes, pos, set);
+            let segment = &input[pos..end];
+            let c = bytes.get(end).copied();
+            if c == Some(b'\\') {
+                self.reporter.report(E::InvalidReverseSolidus);
+            }
+            let slash = matches!(c, Some(b'/' | b'\\'));
+            if is_double_dot(segment.as_bytes()) {
+                self.shorten_path();
+                if !slash {
+                    self.out.push('/');
+                }
+            } else if is_single_dot(segment.as_bytes()) {
+                if !slash {
+                    self.out.push('/');
+                }
+            } else {
+                report_invalid_url_units(segment, self.reporter);
+                let path_was_empty = self.out.len() == self.path_start;
+                self.out.push('/');
+                if self.scheme == SchemeType::File
+                    && path_was_empty
+                    && is_windows_drive_letter(segment.as_bytes())
+                {
+                    self.out.push(char::from(segment.as_bytes()[0]));
+                    self.out.push(':');
+                } else {
+                    percent::encode_into(segment, &PATH, &mut self.out);
+                }
+            }
+            if !slash {
+                return match c {
+                    Some(b'?') => self.query_state(end + 1),
+                    Some(b'#') => self.fragment_state(end + 1),
+                    _ => Ok(()),
+                };
+            }
+            pos = end + 1;
+        }
+    }
+
+    /// [Shorten](https://url.spec.whatwg.org/#shorten-a-urls-path) the path written so far.
+    fn shorten_path(&mut self) {
+        let path = &self.out[self.path_start..];
+        if self.scheme == SchemeType::File
+            && path.len() == 3
+            && is_normalized_windows_drive_letter(&path.as_bytes()[1..])
+        {
+            return;
+        }
+        if let Some(i) = path.rfind('/') {
+            self.out.truncate(self.path_start + i);
+        }
+    }
+
+    /// [Opaque path state](https://url.spec.whatwg.org/#cannot-be-a-base-url-path-state).
+    fn opaque_path_state(&mut self, pos: usize) -> Step {
+        let input = self.input;
+        let end = find(self.bytes(), pos, &byte_set_qh());
+        let path = &input[pos..end];
+        report_invalid_url_units(path, self.reporter);
+        match path.strip_suffix(' ') {
+            // A space right before '?' or '#' is encoded, so that it is not
+            // lost when the query or fragment is later removed.
+            Some(head) if end < input.len() => {
+                percent::encode_into(head, &C0_CONTROL, &mut self.out);
+                self.out.push_str("%20");
+            }
+            _ => percent::encode_into(path, &C0_CONTROL, &mut self.out),
+        }
+        match self.at(end) {
+            Some(b'?') => self.query_state(end + 1),
+            Some(b'#') => self.fragment_state(end + 1),
+            _ => Ok(()),
+        }
+    }
+
+    /// [Query state](https://url.spec.whatwg.org/#query-state).
+    fn query_state(&mut self, pos: usize) -> Step {
+        let input = self.input;
+        let end = memchr::memchr(b'#', &self.bytes()[pos..]).map_or(input.len(), |i| pos + i);
+        self.query_start = Some(self.out.len());
+        self.out.push('?');
+        let query = &input[pos..end];
+        report_invalid_url_units(query, self.reporter);
+        let set = if self.scheme.is_special() {
+            &SPECIAL_QUERY
+        } else {
+            &QUERY
+        };
+        percent::encode_into(query, set, &mut self.out);
+        if end < input.len() {
+            return self.fragment_state(end + 1);
+        }
+        Ok(())
+    }
+
+    /// [Fragment state](https://url.spec.whatwg.org/#fragment-state).
+    fn fragment_state(&mut self, pos: usize) -> Step {
+        let fragment = &self.input[pos..];
+        self.fragment_start = Some(self.out.len());
+        self.out.push('#');
+        report_invalid_url_units(fragment, self.reporter);
+        percent::encode_into(fragment, &FRAGMENT, &mut self.out);
+        Ok(())
+    }
+
+    /// Adds the serializer's "/." where needed and builds the [`Url`].
+    fn finish(mut self) -> Result<Url, ParseError> {
+        if self.host_kind.is_none() && self.out[self.path_start..].starts_with("//") {
+            // URL serializer: a hostless path starting with an empty segment
+            // gets "/." so that it does not read as an authority.
+            self.out.insert_str(self.path_start, "/.");
+            self.path_start += 2;
+            self.query_start = self.query_start.map(|q| q + 2);
+            self.fragment_start = self.fragment_start.map(|f| f + 2);
+        }
+        if u32::try_from(self.out.len()).is_err() {
+            return Err(ParseError::TooLong);
+        }
+        let c = Components {
+            scheme_end: self.scheme_end as u32,
+            username_end: self.username_end as u32,
+            host_start: self.host_start as u32,
+            host_end: self.host_end as u32,
+            path_start: self.path_start as u32,
+            query_start: self.query_start.map(|q| q as u32),
+            fragment_start: self.fragment_start.map(|f| f as u32),
+            port: self.port,
+            host_kind: self.host_kind,
+            scheme: self.scheme,
+        };
+        Ok(Url {
+            serialization: self.out,
+            c,
+        })
+    }
+}
+
+const fn byte_set_qh() -> [bool; 256] {
+    byte_set(b"?#")
+}

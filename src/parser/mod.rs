@@ -1,0 +1,61 @@
+//! URL parsing: input preparation, then the state machine.
+//!
+//! [`parse`] strips leading and trailing C0 controls and spaces and removes
+//! ASCII tabs and newlines (allocating only when there is one), then runs the
+//! [basic URL parser](https://url.spec.whatwg.org/#concept-basic-url-parser)
+//! in [`machine`].
+
+pub(crate) mod machine;
+mod path;
+
+use std::borrow::Cow;
+
+use crate::error::{ParseError, Reporter, ValidationError};
+use crate::units::{is_ascii_tab_or_newline, is_c0_control_or_space};
+use crate::url::Url;
+
+/// The basic URL parser without state override.
+pub(crate) fn parse<R: Reporter>(
+    input: &str,
+    base: Option<&Url>,
+    reporter: &mut R,
+) -> Result<Url, ParseError> {
+    let trimmed = trim_c0_control_or_space(input);
+    if trimmed.len() != input.len() {
+        reporter.report(ValidationError::InvalidUrlUnit);
+    }
+    let cleaned = remove_tab_and_newline(trimmed, reporter);
+    machine::Machine::new(&cleaned, reporter).parse(base)
+}
+
+/// Removes leading and trailing [C0 controls or spaces](https://infra.spec.whatwg.org/#c0-control-or-space).
+pub(crate) fn trim_c0_control_or_space(input: &str) -> &str {
+    let bytes = input.as_bytes();
+    let start = bytes
+        .iter()
+        .position(|&b| !is_c0_control_or_space(b))
+        .unwrap_or(bytes.len());
+    let end = bytes
+        .iter()
+        .rposition(|&b| !is_c0_control_or_space(b))
+        .map_or(start, |i| i + 1);
+    &input[start..end]
+}
+
+/// Removes every [ASCII tab or newline](https://infra.spec.whatwg.org/#ascii-tab-or-newline),
+/// reporting an invalid-URL-unit if there was one.
+pub(crate) fn remove_tab_and_newline<'a, R: Reporter>(
+    input: &'a str,
+    reporter: &mut R,
+) -> Cow<'a, str> {
+    if memchr::memchr3(b'\t', b'\n', b'\r', input.as_bytes()).is_none() {
+        return Cow::Borrowed(input);
+    }
+    reporter.report(ValidationError::InvalidUrlUnit);
+    Cow::Owned(
+        input
+            .chars()
+            .filter(|&c| !(c.is_ascii() && is_ascii_tab_or_newline(c as u8)))
+            .collect(),
+    )
+}

@@ -1,0 +1,101 @@
+//! Code point classes the standard names: URL code points, C0 control or
+//! space, ASCII tab or newline, Windows drive letters, and the check that
+//! reports invalid-URL-unit validation errors.
+
+use crate::error::{Reporter, ValidationError};
+use crate::percent::starts_with_two_hex;
+
+/// A [C0 control or space](https://infra.spec.whatwg.org/#c0-control-or-space).
+#[inline]
+pub const fn is_c0_control_or_space(b: u8) -> bool {
+    b <= 0x20
+}
+
+/// An [ASCII tab or newline](https://infra.spec.whatwg.org/#ascii-tab-or-newline).
+#[inline]
+pub const fn is_ascii_tab_or_newline(b: u8) -> bool {
+    matches!(b, b'\t' | b'\n' | b'\r')
+}
+
+/// A [URL code point](https://url.spec.whatwg.org/#url-code-points).
+pub fn is_url_code_point(c: char) -> bool {
+    match c {
+        'a'..='z' | 'A'..='Z' | '0'..='9' => true,
+        '!' | '$' | '&' | '\'' | '(' | ')' | '*' | '+' | ',' | '-' | '.' | '/' | ':' | ';'
+        | '=' | '?' | '@' | '_' | '~' => true,
+        '\u{A0}'..='\u{10FFFD}' => {
+            let n = c as u32;
+            // Noncharacters: U+FDD0..U+FDEF and every U+xxFFFE/U+xxFFFF.
+            !((0xFDD0..=0xFDEF).contains(&n) || n & 0xFFFE == 0xFFFE)
+        }
+        _ => false,
+    }
+}
+
+/// Reports one invalid-URL-unit for each code point of `text` that is not a
+/// URL code point and not '%', and for each '%' not followed by two hex digits.
+pub fn report_invalid_url_units<R: Reporter>(text: &str, reporter: &mut R) {
+    if !R::ENABLED {
+        return;
+    }
+    for (i, c) in text.char_indices() {
+        if c == '%' {
+            if !starts_with_two_hex(&text.as_bytes()[i + 1..]) {
+                reporter.report(ValidationError::InvalidUrlUnit);
+            }
+        } else if !is_url_code_point(c) {
+            reporter.report(ValidationError::InvalidUrlUnit);
+        }
+    }
+}
+
+/// A [Windows drive letter](https://url.spec.whatwg.org/#windows-drive-letter):
+/// an ASCII alpha then ':' or '|'.
+#[inline]
+pub fn is_windows_drive_letter(s: &[u8]) -> bool {
+    s.len() == 2 && s[0].is_ascii_alphabetic() && (s[1] == b':' || s[1] == b'|')
+}
+
+/// A [normalized Windows drive letter](https://url.spec.whatwg.org/#normalized-windows-drive-letter).
+#[inline]
+pub fn is_normalized_windows_drive_letter(s: &[u8]) -> bool {
+    s.len() == 2 && s[0].is_ascii_alphabetic() && s[1] == b':'
+}
+
+/// Whether `s` [starts with a Windows drive letter](https://url.spec.whatwg.org/#start-with-a-windows-drive-letter).
+pub fn starts_with_windows_drive_letter(s: &[u8]) -> bool {
+    s.len() >= 2
+        && is_windows_drive_letter(&s[..2])
+        && (s.len() == 2 || matches!(s[2], b'/' | b'\\' | b'?' | b'#'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn url_code_points() {
+        assert!(is_url_code_point('a'));
+        assert!(is_url_code_point('~'));
+        assert!(!is_url_code_point(' '));
+        assert!(!is_url_code_point('%'));
+        assert!(!is_url_code_point('"'));
+        assert!(!is_url_code_point('\u{7F}'));
+        assert!(is_url_code_point('\u{A0}'));
+        assert!(!is_url_code_point('\u{FDD0}'));
+        assert!(!is_url_code_point('\u{FFFF}'));
+        assert!(!is_url_code_point('\u{1FFFE}'));
+        assert!(is_url_code_point('\u{10FFFD}'));
+    }
+
+    #[test]
+    fn windows_drive_letters() {
+        assert!(starts_with_windows_drive_letter(b"c:"));
+        assert!(starts_with_windows_drive_letter(b"c:/"));
+        assert!(starts_with_windows_drive_letter(b"C|#"));
+        assert!(!starts_with_windows_drive_letter(b"c:a"));
+        assert!(!starts_with_windows_drive_letter(b"1:"));
+        assert!(is_normalized_windows_drive_letter(b"c:"));
+        assert!(!is_normalized_windows_drive_letter(b"c|"));
+    }
+}
