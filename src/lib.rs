@@ -31,3 +31,8 @@ pub use components::SchemeType;
 pub use error::{NoReporter, ParseError, Reporter, ValidationError};
 pub use host::{Host, HostKind};
 pub use url::{Origin, Url};
+
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

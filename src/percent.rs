@@ -128,6 +128,74 @@ pub fn utf8_percent_encode<'a>(input: &'a str, set: &EncodeSet) -> Cow<'a, str> 
     Cow::Owned(out)
 }
 
+/// A byte table for [`encode_until`]: each byte is copied, percent-encoded,
+/// or ends the run.
+pub(crate) struct StopTable([u8; 256]);
+
+const COPY: u8 = 0;
+const ENCODE: u8 = 1;
+const STOP: u8 = 2;
+
+impl StopTable {
+    /// `set`'s bytes are encoded and `stop`'s bytes end the run.
+    pub(crate) const fn new(set: &EncodeSet, stop: &[u8]) -> StopTable {
+        let mut t = [COPY; 256];
+        let mut b = 0;
+        while b < 256 {
+            if set.contains(b as u8) {
+                t[b] = ENCODE;
+            }
+            b += 1;
+        }
+        let mut i = 0;
+        while i < stop.len() {
+            t[stop[i] as usize] = STOP;
+            i += 1;
+        }
+        StopTable(t)
+    }
+}
+
+/// Percent-encodes `input[pos..]` into `out` up to the first stop byte (or
+/// the end), copying unencoded runs whole; returns the stop byte's index.
+#[inline]
+pub(crate) fn encode_until(
+    input: &str,
+    mut pos: usize,
+    table: &StopTable,
+    out: &mut String,
+) -> usize {
+    let bytes = input.as_bytes();
+    loop {
+        let run_start = pos;
+        let t = &table.0;
+        // Four table lookups per step while all four bytes are copied.
+        while let Some(chunk) = bytes.get(pos..pos + 4) {
+            let any = t[chunk[0] as usize]
+                | t[chunk[1] as usize]
+                | t[chunk[2] as usize]
+                | t[chunk[3] as usize];
+            if any != COPY {
+                break;
+            }
+            pos += 4;
+        }
+        while pos < bytes.len() && t[bytes[pos] as usize] == COPY {
+            pos += 1;
+        }
+        if pos > run_start {
+            // Runs hold only ASCII bytes (non-ASCII ones are always
+            // encoded), so both ends are char boundaries.
+            out.push_str(&input[run_start..pos]);
+        }
+        if pos == bytes.len() || table.0[bytes[pos] as usize] == STOP {
+            return pos;
+        }
+        push_encoded_byte(bytes[pos], out);
+        pos += 1;
+    }
+}
+
 /// The value of an ASCII hex digit, or `None`.
 #[inline]
 pub(crate) fn hex_value(b: u8) -> Option<u8> {

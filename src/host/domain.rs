@@ -69,6 +69,15 @@ fn to_ascii(domain: &str, be_strict: bool) -> Result<Cow<'_, str>, idna::Errors>
     }
 }
 
+/// The domain parser's first step: a domain-to-ASCII validation error when
+/// strict ToASCII fails. Runs only for reporters that listen.
+#[inline]
+pub fn report_strict_failure<R: Reporter>(domain: &str, reporter: &mut R) {
+    if R::ENABLED && to_ascii(domain, true).is_err() {
+        reporter.report(ValidationError::DomainToAscii);
+    }
+}
+
 /// The [domain parser](https://url.spec.whatwg.org/#concept-domain-parser)
 /// with beStrict false, appending the ASCII result to `out`.
 pub fn parse_domain_into<R: Reporter>(
@@ -76,9 +85,7 @@ pub fn parse_domain_into<R: Reporter>(
     out: &mut String,
     reporter: &mut R,
 ) -> Result<(), ParseError> {
-    if R::ENABLED && to_ascii(domain, true).is_err() {
-        reporter.report(ValidationError::DomainToAscii);
-    }
+    report_strict_failure(domain, reporter);
     let start = out.len();
     if domain.is_ascii() {
         // Lowercase and check forbidden domain code points in one pass.

@@ -9,7 +9,12 @@ use crate::error::{ParseError, Reporter, ValidationError};
 /// digits or a `0x`-prefixed hex number, making the host an IPv4 address.
 pub fn ends_in_a_number(input: &[u8]) -> bool {
     let input = input.strip_suffix(b".").unwrap_or(input);
-    let last = match memchr::memrchr(b'.', input) {
+    // Quick reject: a number ends in a digit, a hex digit or the 'x' of "0x".
+    match input.last() {
+        Some(b) if b.is_ascii_hexdigit() || *b | 0x20 == b'x' => {}
+        _ => return false,
+    }
+    let last = match input.iter().rposition(|&b| b == b'.') {
         Some(dot) => &input[dot + 1..],
         None => input,
     };

@@ -90,6 +90,28 @@ impl fmt::Display for Host {
     }
 }
 
+/// [`DOMAIN_CLASS`] bit: an ASCII upper alpha, to be lowercased.
+const UPPER: u8 = 1;
+/// [`DOMAIN_CLASS`] bit: '%', a forbidden domain code point or a non-ASCII
+/// byte, for the general domain parser to decide.
+const SLOW: u8 = 2;
+
+static DOMAIN_CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = if b >= 0x80 || domain::is_forbidden_domain(b as u8) {
+            SLOW
+        } else if (b as u8).is_ascii_uppercase() {
+            UPPER
+        } else {
+            0
+        };
+        b += 1;
+    }
+    t
+};
+
 /// The [host parser](https://url.spec.whatwg.org/#concept-host-parser):
 /// appends the serialized host of `input` to `out`. The caller handles the
 /// empty input (a host-missing failure or the empty host, by context).
@@ -115,7 +137,18 @@ pub(crate) fn parse_host_into<R: Reporter>(
         return parse_opaque_host_into(input, out, reporter);
     }
     let start = out.len();
-    if memchr::memchr(b'%', bytes).is_some() {
+    // One pass classifies the bytes: a plain ASCII domain (the common case)
+    // is copied and lowercased without the general domain parser.
+    let class = bytes
+        .iter()
+        .fold(0, |acc, &b| acc | DOMAIN_CLASS[b as usize]);
+    if class & SLOW == 0 {
+        domain::report_strict_failure(input, reporter);
+        out.push_str(input);
+        if class & UPPER != 0 {
+            out[start..].make_ascii_lowercase();
+        }
+    } else if memchr::memchr(b'%', bytes).is_some() {
         if R::ENABLED
             && bytes
                 .windows(3)

@@ -13,7 +13,9 @@ use crate::components::{Components, SchemeType};
 use crate::error::{ParseError, Reporter, ValidationError};
 use crate::host::{HostKind, parse_host_into};
 use crate::parser::path::{is_double_dot, is_single_dot};
-use crate::percent::{self, C0_CONTROL, FRAGMENT, PATH, QUERY, SPECIAL_QUERY, USERINFO};
+use crate::percent::{
+    self, C0_CONTROL, FRAGMENT, PATH, QUERY, SPECIAL_QUERY, StopTable, USERINFO, encode_until,
+};
 use crate::units::{
     is_normalized_windows_drive_letter, is_windows_drive_letter, report_invalid_url_units,
     starts_with_windows_drive_letter,
@@ -25,11 +27,16 @@ use ValidationError as E;
 type Step = Result<(), ParseError>;
 
 /// Bytes that end a path segment: '/', '?', '#' and, for special URLs, '\'.
-static SEGMENT_END: [bool; 256] = byte_set(b"/?#");
 static SEGMENT_END_SPECIAL: [bool; 256] = byte_set(b"/?#\\");
-/// Bytes that end the authority (same sets as segment ends).
-static AUTHORITY_END: [bool; 256] = SEGMENT_END;
-static AUTHORITY_END_SPECIAL: [bool; 256] = SEGMENT_END_SPECIAL;
+/// A path segment's bytes: encoded with the path set, ended as above.
+static PATH_SEGMENT: StopTable = StopTable::new(&PATH, b"/?#");
+static PATH_SEGMENT_SPECIAL: StopTable = StopTable::new(&PATH, b"/?#\\");
+/// The query's bytes, ended by '#'.
+static QUERY_RUN: StopTable = StopTable::new(&QUERY, b"#");
+static SPECIAL_QUERY_RUN: StopTable = StopTable::new(&SPECIAL_QUERY, b"#");
+/// Bytes that end the authority, plus '@', ':' and '[' (which the authority scan notes).
+static AUTHORITY_END: [bool; 256] = byte_set(b"/?#@:[");
+static AUTHORITY_END_SPECIAL: [bool; 256] = byte_set(b"/?#\\@:[");
 
 const fn byte_set(bytes: &[u8]) -> [bool; 256] {
     let mut t = [false; 256];
@@ -41,12 +48,25 @@ const fn byte_set(bytes: &[u8]) -> [bool; 256] {
     t
 }
 
+/// The index of the first byte at or after `from` that is in `set`, or the end.
 #[inline]
 fn find(bytes: &[u8], from: usize, set: &[bool; 256]) -> usize {
-    bytes[from..]
-        .iter()
-        .position(|&b| set[b as usize])
-        .map_or(bytes.len(), |i| from + i)
+    let mut i = from;
+    // Four lookups per step while none of the four bytes is in the set.
+    while let Some(chunk) = bytes.get(i..i + 4) {
+        if set[chunk[0] as usize]
+            | set[chunk[1] as usize]
+            | set[chunk[2] as usize]
+            | set[chunk[3] as usize]
+        {
+            break;
+        }
+        i += 4;
+    }
+    while i < bytes.len() && !set[bytes[i] as usize] {
+        i += 1;
+    }
+    i
 }
 
 /// The length of the scheme if `bytes` starts with one followed by ':'.
@@ -60,6 +80,21 @@ fn scheme_len(bytes: &[u8]) -> Option<usize> {
         .position(|&b| !(b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')))?
         + 1;
     (bytes[n] == b':').then_some(n)
+}
+
+/// The index of the first ':' of a host-and-port text that is not inside
+/// brackets (the host state's insideBrackets flag).
+fn port_separator(text: &str) -> Option<usize> {
+    let mut inside_brackets = false;
+    for (i, &b) in text.as_bytes().iter().enumerate() {
+        match b {
+            b'[' => inside_brackets = true,
+            b']' => inside_brackets = false,
+            b':' if !inside_brackets => return Some(i),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// One run of the parser over a prepared input (trimmed, no tabs or newlines).
@@ -324,11 +359,33 @@ impl<'i, 'r, R: Reporter> Machine<'i, 'r, R> {
         } else {
             &AUTHORITY_END
         };
-        let end = find(self.bytes(), pos, set);
+        // One scan finds the authority's end, its last '@' and the first ':'
+        // after that '@' (the port separator, unless brackets intervene).
+        let bytes = self.bytes();
+        let mut end = pos;
+        let mut last_at = None;
+        let mut colon = None;
+        let mut bracket = false;
+        loop {
+            end = find(bytes, end, set);
+            match bytes.get(end) {
+                Some(b'@') => {
+                    last_at = Some(end - pos);
+                    colon = None;
+                    bracket = false;
+                }
+                Some(b':') => {
+                    colon = colon.or(Some(end));
+                }
+                Some(b'[') => bracket = true,
+                _ => break,
+            }
+            end += 1;
+        }
         let authority = &input[pos..end];
         self.out.push_str("//");
         let user_start = self.out.len();
-        let host_text = match memchr::memrchr(b'@', authority.as_bytes()) {
+        let host_text = match last_at {
             Some(at) => {
                 if R::ENABLED {
                     for _ in memchr::memchr_iter(b'@', &authority.as_bytes()[..=at]) {
@@ -365,28 +422,21 @@ impl<'i, 'r, R: Reporter> Machine<'i, 'r, R> {
             }
         };
         self.host_start = self.out.len();
-        self.host_state(host_text)?;
+        let host_offset = end - host_text.len();
+        let colon = if bracket {
+            port_separator(host_text)
+        } else {
+            colon.map(|c| c - host_offset)
+        };
+        self.host_state(host_text, colon)?;
         self.path_start_state(end)
     }
 
     /// [Host state](https://url.spec.whatwg.org/#host-state) and
     /// [port state](https://url.spec.whatwg.org/#port-state) over the
     /// authority's host and port.
-    fn host_state(&mut self, text: &str) -> Step {
+    fn host_state(&mut self, text: &str, colon: Option<usize>) -> Step {
         let special = self.scheme.is_special();
-        let mut inside_brackets = false;
-        let mut colon = None;
-        for (i, &b) in text.as_bytes().iter().enumerate() {
-            match b {
-                b'[' => inside_brackets = true,
-                b']' => inside_brackets = false,
-                b':' if !inside_brackets => {
-                    colon = Some(i);
-                    break;
-                }
-                _ => {}
-            }
-        }
         let host = colon.map_or(text, |i| &text[..i]);
         if host.is_empty() {
             if colon.is_some() || special {
@@ -557,40 +607,44 @@ impl<'i, 'r, R: Reporter> Machine<'i, 'r, R> {
         let input = self.input;
         let bytes = self.bytes();
         let special = self.scheme.is_special();
-        let set = if special {
-            &SEGMENT_END_SPECIAL
+        let table = if special {
+            &PATH_SEGMENT_SPECIAL
         } else {
-            &SEGMENT_END
+            &PATH_SEGMENT
         };
         loop {
-            let end = find(bytes, pos, set);
-            let segment = &input[pos..end];
+            // Append "/" and the encoded segment, then undo it if the
+            // segment turns out to be a dot segment.
+            let segment_out = self.out.len();
+            self.out.push('/');
+            let end = encode_until(input, pos, table, &mut self.out);
+            let segment = &bytes[pos..end];
             let c = bytes.get(end).copied();
             if c == Some(b'\\') {
                 self.reporter.report(E::InvalidReverseSolidus);
             }
             let slash = matches!(c, Some(b'/' | b'\\'));
-            if is_double_dot(segment.as_bytes()) {
+            let maybe_dot = segment.len() <= 6 && matches!(segment.first(), Some(b'.' | b'%'));
+            if maybe_dot && is_double_dot(segment) {
+                self.out.truncate(segment_out);
                 self.shorten_path();
                 if !slash {
                     self.out.push('/');
                 }
-            } else if is_single_dot(segment.as_bytes()) {
+            } else if maybe_dot && is_single_dot(segment) {
+                self.out.truncate(segment_out);
                 if !slash {
                     self.out.push('/');
                 }
             } else {
-                report_invalid_url_units(segment, self.reporter);
-                let path_was_empty = self.out.len() == self.path_start;
-                self.out.push('/');
+                report_invalid_url_units(&input[pos..end], self.reporter);
                 if self.scheme == SchemeType::File
-                    && path_was_empty
-                    && is_windows_drive_letter(segment.as_bytes())
+                    && segment_out == self.path_start
+                    && is_windows_drive_letter(segment)
                 {
-                    self.out.push(char::from(segment.as_bytes()[0]));
+                    // Windows drive letter quirk: "C|" becomes "C:".
+                    self.out.pop();
                     self.out.push(':');
-                } else {
-                    percent::encode_into(segment, &PATH, &mut self.out);
                 }
             }
             if !slash {
@@ -643,17 +697,15 @@ impl<'i, 'r, R: Reporter> Machine<'i, 'r, R> {
     /// [Query state](https://url.spec.whatwg.org/#query-state).
     fn query_state(&mut self, pos: usize) -> Step {
         let input = self.input;
-        let end = memchr::memchr(b'#', &self.bytes()[pos..]).map_or(input.len(), |i| pos + i);
         self.query_start = Some(self.out.len());
         self.out.push('?');
-        let query = &input[pos..end];
-        report_invalid_url_units(query, self.reporter);
-        let set = if self.scheme.is_special() {
-            &SPECIAL_QUERY
+        let table = if self.scheme.is_special() {
+            &SPECIAL_QUERY_RUN
         } else {
-            &QUERY
+            &QUERY_RUN
         };
-        percent::encode_into(query, set, &mut self.out);
+        let end = encode_until(input, pos, table, &mut self.out);
+        report_invalid_url_units(&input[pos..end], self.reporter);
         if end < input.len() {
             return self.fragment_state(end + 1);
         }

@@ -31,6 +31,14 @@ pub(crate) fn parse<R: Reporter>(
 /// Removes leading and trailing [C0 controls or spaces](https://infra.spec.whatwg.org/#c0-control-or-space).
 pub(crate) fn trim_c0_control_or_space(input: &str) -> &str {
     let bytes = input.as_bytes();
+    match (bytes.first(), bytes.last()) {
+        (Some(&first), Some(&last))
+            if !is_c0_control_or_space(first) && !is_c0_control_or_space(last) =>
+        {
+            return input;
+        }
+        _ => {}
+    }
     let start = bytes
         .iter()
         .position(|&b| !is_c0_control_or_space(b))
