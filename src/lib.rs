@@ -21,14 +21,17 @@
 
 mod components;
 pub mod error;
+pub mod form;
 pub mod host;
 mod parser;
 pub mod percent;
+mod setters;
 mod units;
 mod url;
 
 pub use components::SchemeType;
 pub use error::{NoReporter, ParseError, Reporter, ValidationError};
+pub use form::{SearchParamsMut, UrlSearchParams};
 pub use host::{Host, HostKind};
 pub use url::{Origin, Url};
 

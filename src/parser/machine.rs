@@ -34,6 +34,9 @@ static PATH_SEGMENT_SPECIAL: StopTable = StopTable::new(&PATH, b"/?#\\");
 /// The query's bytes, ended by '#'.
 static QUERY_RUN: StopTable = StopTable::new(&QUERY, b"#");
 static SPECIAL_QUERY_RUN: StopTable = StopTable::new(&SPECIAL_QUERY, b"#");
+/// Path segments under state override, where '?' and '#' are path bytes.
+static PATH_SEGMENT_OVERRIDE: StopTable = StopTable::new(&PATH, b"/");
+static PATH_SEGMENT_SPECIAL_OVERRIDE: StopTable = StopTable::new(&PATH, b"/\\");
 /// Bytes that end the authority, plus '@', ':' and '[' (which the authority scan notes).
 static AUTHORITY_END: [bool; 256] = byte_set(b"/?#@:[");
 static AUTHORITY_END_SPECIAL: [bool; 256] = byte_set(b"/?#\\@:[");
@@ -111,6 +114,9 @@ pub(crate) struct Machine<'i, 'r, R: Reporter> {
     query_start: Option<usize>,
     fragment_start: Option<usize>,
     host_kind: Option<HostKind>,
+    /// Set when running for a setter with a state override: '?' and '#'
+    /// then belong to the component being set.
+    state_override: bool,
     reporter: &'r mut R,
 }
 
@@ -129,8 +135,24 @@ impl<'i, 'r, R: Reporter> Machine<'i, 'r, R> {
             query_start: None,
             fragment_start: None,
             host_kind: None,
+            state_override: false,
             reporter,
         }
+    }
+
+    /// The pathname setter's run: [path start state](https://url.spec.whatwg.org/#path-start-state)
+    /// with state override, on `input` alone. Returns the serialized path.
+    pub(crate) fn path_with_override(
+        input: &'i str,
+        scheme: SchemeType,
+        reporter: &'r mut R,
+    ) -> String {
+        let mut m = Machine::new(input, reporter);
+        m.scheme = scheme;
+        m.state_override = true;
+        // Without '?' and '#' as delimiters the states cannot fail.
+        let _ = m.path_start_state(0);
+        m.out
     }
 
     #[inline]
@@ -592,8 +614,8 @@ impl<'i, 'r, R: Reporter> Machine<'i, 'r, R> {
             }
         } else {
             match c {
-                Some(b'?') => self.query_state(pos + 1),
-                Some(b'#') => self.fragment_state(pos + 1),
+                Some(b'?') if !self.state_override => self.query_state(pos + 1),
+                Some(b'#') if !self.state_override => self.fragment_state(pos + 1),
                 Some(b'/') => self.path_state(pos + 1),
                 Some(_) => self.path_state(pos),
                 None => Ok(()),
@@ -607,10 +629,11 @@ impl<'i, 'r, R: Reporter> Machine<'i, 'r, R> {
         let input = self.input;
         let bytes = self.bytes();
         let special = self.scheme.is_special();
-        let table = if special {
-            &PATH_SEGMENT_SPECIAL
-        } else {
-            &PATH_SEGMENT
+        let table = match (special, self.state_override) {
+            (true, false) => &PATH_SEGMENT_SPECIAL,
+            (false, false) => &PATH_SEGMENT,
+            (true, true) => &PATH_SEGMENT_SPECIAL_OVERRIDE,
+            (false, true) => &PATH_SEGMENT_OVERRIDE,
         };
         loop {
             // Append "/" and the encoded segment, then undo it if the
