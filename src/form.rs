@@ -50,13 +50,7 @@ pub fn parse(input: &[u8]) -> impl Iterator<Item = (Cow<'_, str>, Cow<'_, str>)>
 /// Appends the [urlencoded byte serialization](https://url.spec.whatwg.org/#concept-urlencoded-byte-serializer)
 /// of `input`: the form set percent-encoded, space as '+'.
 pub fn byte_serialize_into(input: &str, out: &mut String) {
-    let mut rest = input;
-    while let Some(space) = rest.find(' ') {
-        percent::encode_into(&rest[..space], &FORM_URLENCODED, out);
-        out.push('+');
-        rest = &rest[space + 1..];
-    }
-    percent::encode_into(rest, &FORM_URLENCODED, out);
+    percent::encode_into(input, &FORM_URLENCODED, out);
 }
 
 /// The [`application/x-www-form-urlencoded` serializer](https://url.spec.whatwg.org/#concept-urlencoded-serializer).

@@ -19,6 +19,7 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+mod batch;
 mod components;
 pub mod error;
 pub mod form;
@@ -26,9 +27,12 @@ pub mod host;
 mod parser;
 pub mod percent;
 mod setters;
+#[allow(unsafe_code)]
+pub mod simd;
 mod units;
 mod url;
 
+pub use batch::{BatchParser, paths};
 pub use components::SchemeType;
 pub use error::{NoReporter, ParseError, Reporter, ValidationError};
 pub use form::{SearchParamsMut, UrlSearchParams};

@@ -12,6 +12,8 @@ use std::borrow::Cow;
 #[derive(Clone, Copy)]
 pub struct EncodeSet {
     table: [bool; 256],
+    /// Only the `application/x-www-form-urlencoded` set writes a space as '+'.
+    space_as_plus: bool,
 }
 
 impl std::fmt::Debug for EncodeSet {
@@ -38,7 +40,10 @@ impl EncodeSet {
             table[extra[i] as usize] = true;
             i += 1;
         }
-        EncodeSet { table }
+        EncodeSet {
+            table,
+            space_as_plus: false,
+        }
     }
 
     /// This set plus the bytes in `extra`.
@@ -49,7 +54,10 @@ impl EncodeSet {
             table[extra[i] as usize] = true;
             i += 1;
         }
-        EncodeSet { table }
+        EncodeSet {
+            table,
+            space_as_plus: self.space_as_plus,
+        }
     }
 
     /// Whether `byte` is percent-encoded by this set.
@@ -74,7 +82,14 @@ pub const USERINFO: EncodeSet = PATH.plus(b"/:;=@[\\]|");
 /// The [component percent-encode set](https://url.spec.whatwg.org/#component-percent-encode-set).
 pub const COMPONENT: EncodeSet = USERINFO.plus(b"$%&+,");
 /// The [`application/x-www-form-urlencoded` percent-encode set](https://url.spec.whatwg.org/#application-x-www-form-urlencoded-percent-encode-set).
-pub const FORM_URLENCODED: EncodeSet = COMPONENT.plus(b"!'()~");
+/// Encoding with it writes U+0020 SPACE as '+' ("spaceAsPlus").
+pub const FORM_URLENCODED: EncodeSet = {
+    let set = COMPONENT.plus(b"!'()~");
+    EncodeSet {
+        table: set.table,
+        space_as_plus: true,
+    }
+};
 
 const UPPER_HEX: &[u8; 16] = b"0123456789ABCDEF";
 
@@ -109,7 +124,11 @@ pub fn encode_into(input: &str, set: &EncodeSet, out: &mut String) {
         }
         start += run;
         if start < bytes.len() {
-            push_encoded_byte(bytes[start], out);
+            if set.space_as_plus && bytes[start] == b' ' {
+                out.push('+');
+            } else {
+                push_encoded_byte(bytes[start], out);
+            }
             start += 1;
         }
     }

@@ -49,6 +49,22 @@ pub fn report_invalid_url_units<R: Reporter>(text: &str, reporter: &mut R) {
     }
 }
 
+/// The opaque-host parser's checks: at most one invalid-URL-unit for any
+/// code point that is not a URL code point (nor '%'), and one for any '%'
+/// not followed by two hex digits.
+pub fn report_invalid_url_units_once<R: Reporter>(text: &str, reporter: &mut R) {
+    if !R::ENABLED {
+        return;
+    }
+    if text.chars().any(|c| c != '%' && !is_url_code_point(c)) {
+        reporter.report(ValidationError::InvalidUrlUnit);
+    }
+    let bytes = text.as_bytes();
+    if memchr::memchr_iter(b'%', bytes).any(|i| !starts_with_two_hex(&bytes[i + 1..])) {
+        reporter.report(ValidationError::InvalidUrlUnit);
+    }
+}
+
 /// A [Windows drive letter](https://url.spec.whatwg.org/#windows-drive-letter):
 /// an ASCII alpha then ':' or '|'.
 #[inline]

@@ -73,13 +73,18 @@ pub fn parse_ipv4<R: Reporter>(input: &[u8], reporter: &mut R) -> Result<u32, Pa
             input = &input[..input.len() - 1];
         }
     }
+    // "Let parts be the result of strictly splitting input on U+002E (.)."
+    // The part count is checked before any part is parsed.
+    let count = input.iter().filter(|&&b| b == b'.').count() + 1;
+    if count < 4 {
+        reporter.report(ValidationError::Ipv4TooFewParts);
+    }
+    if count > 4 {
+        reporter.report(ValidationError::Ipv4TooManyParts);
+        return Err(ValidationError::Ipv4TooManyParts.into());
+    }
     let mut numbers = [0u64; 4];
-    let mut count = 0;
-    for part in input.split(|&b| b == b'.') {
-        if count == 4 {
-            reporter.report(ValidationError::Ipv4TooManyParts);
-            return Err(ValidationError::Ipv4TooManyParts.into());
-        }
+    for (i, part) in input.split(|&b| b == b'.').enumerate() {
         let Some((n, non_decimal)) = parse_ipv4_number(part) else {
             reporter.report(ValidationError::Ipv4NonNumericPart);
             return Err(ValidationError::Ipv4NonNumericPart.into());
@@ -87,11 +92,7 @@ pub fn parse_ipv4<R: Reporter>(input: &[u8], reporter: &mut R) -> Result<u32, Pa
         if non_decimal {
             reporter.report(ValidationError::Ipv4NonDecimalPart);
         }
-        numbers[count] = n;
-        count += 1;
-    }
-    if count < 4 {
-        reporter.report(ValidationError::Ipv4TooFewParts);
+        numbers[i] = n;
     }
     let numbers = &numbers[..count];
     if numbers.iter().any(|&n| n > 255) {
@@ -161,8 +162,8 @@ mod tests {
         assert_eq!(
             errors,
             [
-                ValidationError::Ipv4NonDecimalPart,
-                ValidationError::Ipv4TooFewParts
+                ValidationError::Ipv4TooFewParts,
+                ValidationError::Ipv4NonDecimalPart
             ]
         );
     }

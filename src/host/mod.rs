@@ -13,7 +13,7 @@ use std::net::{Ipv4Addr, Ipv6Addr};
 
 use crate::error::{NoReporter, ParseError, Reporter, ValidationError};
 use crate::percent::{self, C0_CONTROL};
-use crate::units::report_invalid_url_units;
+use crate::units::report_invalid_url_units_once;
 
 /// Which kind of [host](https://url.spec.whatwg.org/#concept-host) a URL has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -180,7 +180,7 @@ fn parse_opaque_host_into<R: Reporter>(
         reporter.report(ValidationError::HostInvalidCodePoint);
         return Err(ValidationError::HostInvalidCodePoint.into());
     }
-    report_invalid_url_units(input, reporter);
+    report_invalid_url_units_once(input, reporter);
     percent::encode_into(input, &C0_CONTROL, out);
     Ok(if input.is_empty() {
         HostKind::Empty

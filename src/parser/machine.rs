@@ -117,14 +117,23 @@ pub(crate) struct Machine<'i, 'r, R: Reporter> {
     /// Set when running for a setter with a state override: '?' and '#'
     /// then belong to the component being set.
     state_override: bool,
+    /// Input before this index was already checked for invalid URL units
+    /// (the file host state's drive-letter buffer, handed to the path state).
+    reported_until: usize,
     reporter: &'r mut R,
 }
 
 impl<'i, 'r, R: Reporter> Machine<'i, 'r, R> {
     pub(crate) fn new(input: &'i str, reporter: &'r mut R) -> Self {
+        Self::with_buffer(input, String::with_capacity(input.len() + 16), reporter)
+    }
+
+    /// A machine that writes into `out` (cleared), reusing its capacity.
+    pub(crate) fn with_buffer(input: &'i str, mut out: String, reporter: &'r mut R) -> Self {
+        out.clear();
         Machine {
             input,
-            out: String::with_capacity(input.len() + 16),
+            out,
             scheme: SchemeType::NotSpecial,
             scheme_end: 0,
             username_end: 0,
@@ -136,6 +145,7 @@ impl<'i, 'r, R: Reporter> Machine<'i, 'r, R> {
             fragment_start: None,
             host_kind: None,
             state_override: false,
+            reported_until: 0,
             reporter,
         }
     }
@@ -171,7 +181,19 @@ impl<'i, 'r, R: Reporter> Machine<'i, 'r, R> {
     }
 
     /// Runs the machine from the scheme start state and builds the URL.
-    pub(crate) fn parse(mut self, base: Option<&Url>) -> Result<Url, ParseError> {
+    pub(crate) fn parse(self, base: Option<&Url>) -> Result<Url, ParseError> {
+        self.run(base).map_err(|(e, _)| e)
+    }
+
+    /// Like [`Machine::parse`], but hands the buffer back on failure.
+    pub(crate) fn run(mut self, base: Option<&Url>) -> Result<Url, (ParseError, String)> {
+        match self.steps(base) {
+            Ok(()) => self.finish(),
+            Err(e) => Err((e, self.out)),
+        }
+    }
+
+    fn steps(&mut self, base: Option<&Url>) -> Step {
         // scheme start state / scheme state
         match scheme_len(self.bytes()) {
             Some(n) => {
@@ -180,11 +202,10 @@ impl<'i, 'r, R: Reporter> Machine<'i, 'r, R> {
                 self.out.push(':');
                 self.scheme_end = n;
                 self.scheme = SchemeType::from_scheme(&self.out.as_bytes()[..n]);
-                self.after_scheme(n + 1, base)?;
+                self.after_scheme(n + 1, base)
             }
-            None => self.no_scheme_state(base)?,
+            None => self.no_scheme_state(base),
         }
-        self.finish()
     }
 
     /// The scheme state's steps after "Set url's scheme to buffer".
@@ -581,6 +602,7 @@ impl<'i, 'r, R: Reporter> Machine<'i, 'r, R> {
         let buffer = &self.input[pos..end];
         if is_windows_drive_letter(buffer.as_bytes()) {
             self.reporter.report(E::FileInvalidWindowsDriveLetterHost);
+            self.reported_until = end;
             self.set_empty_host();
             // The buffer is not reset: it is the path's first segment.
             return self.path_state(pos);
@@ -660,7 +682,8 @@ impl<'i, 'r, R: Reporter> Machine<'i, 'r, R> {
                     self.out.push('/');
                 }
             } else {
-                report_invalid_url_units(&input[pos..end], self.reporter);
+                let from = pos.max(self.reported_until).min(end);
+                report_invalid_url_units(&input[from..end], self.reporter);
                 if self.scheme == SchemeType::File
                     && segment_out == self.path_start
                     && is_windows_drive_letter(segment)
@@ -746,7 +769,7 @@ impl<'i, 'r, R: Reporter> Machine<'i, 'r, R> {
     }
 
     /// Adds the serializer's "/." where needed and builds the [`Url`].
-    fn finish(mut self) -> Result<Url, ParseError> {
+    fn finish(mut self) -> Result<Url, (ParseError, String)> {
         if self.host_kind.is_none() && self.out[self.path_start..].starts_with("//") {
             // URL serializer: a hostless path starting with an empty segment
             // gets "/." so that it does not read as an authority.
@@ -756,7 +779,7 @@ impl<'i, 'r, R: Reporter> Machine<'i, 'r, R> {
             self.fragment_start = self.fragment_start.map(|f| f + 2);
         }
         if u32::try_from(self.out.len()).is_err() {
-            return Err(ParseError::TooLong);
+            return Err((ParseError::TooLong, self.out));
         }
         let c = Components {
             scheme_end: self.scheme_end as u32,

@@ -5,6 +5,7 @@
 //! [basic URL parser](https://url.spec.whatwg.org/#concept-basic-url-parser)
 //! in [`machine`].
 
+pub(crate) mod fast;
 pub(crate) mod machine;
 mod path;
 
@@ -14,8 +15,24 @@ use crate::error::{ParseError, Reporter, ValidationError};
 use crate::units::{is_ascii_tab_or_newline, is_c0_control_or_space};
 use crate::url::Url;
 
-/// The basic URL parser without state override.
+/// The basic URL parser without state override: the fast path when it
+/// accepts (and nobody listens for validation errors), else the machine.
+#[inline]
 pub(crate) fn parse<R: Reporter>(
+    input: &str,
+    base: Option<&Url>,
+    reporter: &mut R,
+) -> Result<Url, ParseError> {
+    if !R::ENABLED {
+        if let Some(url) = fast::parse(input) {
+            return Ok(url);
+        }
+    }
+    parse_machine(input, base, reporter)
+}
+
+/// The state machine alone, with its input preparation.
+pub(crate) fn parse_machine<R: Reporter>(
     input: &str,
     base: Option<&Url>,
     reporter: &mut R,
@@ -26,6 +43,18 @@ pub(crate) fn parse<R: Reporter>(
     }
     let cleaned = remove_tab_and_newline(trimmed, reporter);
     machine::Machine::new(&cleaned, reporter).parse(base)
+}
+
+/// Parses with the machine into a recycled buffer, handing it back on failure.
+pub(crate) fn parse_machine_into(
+    input: &str,
+    base: Option<&Url>,
+    buffer: String,
+) -> Result<Url, (ParseError, String)> {
+    let mut reporter = crate::error::NoReporter;
+    let trimmed = trim_c0_control_or_space(input);
+    let cleaned = remove_tab_and_newline(trimmed, &mut reporter);
+    machine::Machine::with_buffer(&cleaned, buffer, &mut reporter).run(base)
 }
 
 /// Removes leading and trailing [C0 controls or spaces](https://infra.spec.whatwg.org/#c0-control-or-space).

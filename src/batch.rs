@@ -1,0 +1,81 @@
+//! Batch parsing into reused buffers, and each parsing path on its own.
+
+use crate::error::{NoReporter, ParseError};
+use crate::parser::{self, fast};
+use crate::url::Url;
+
+/// Parses many URLs without allocating per URL: the parsed URL and a spare
+/// buffer are recycled, so once they have grown to the longest URL seen no
+/// more memory is taken. Results equal [`Url::parse_with_base`].
+///
+/// ```
+/// let mut parser = urlsift::BatchParser::new();
+/// let mut total = 0;
+/// for line in ["https://a.example/x", "not a url", "HTTP://B.example"] {
+///     if let Ok(url) = parser.parse(line, None) {
+///         total += url.href().len();
+///     }
+/// }
+/// assert_eq!(total, "https://a.example/x".len() + "http://b.example/".len());
+/// ```
+#[derive(Debug, Default)]
+pub struct BatchParser {
+    current: Option<Url>,
+    spare: String,
+}
+
+impl BatchParser {
+    /// A parser with empty buffers.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Parses `input` against `base`; the result lives until the next call.
+    pub fn parse(&mut self, input: &str, base: Option<&Url>) -> Result<&Url, ParseError> {
+        let buffer = std::mem::take(&mut self.spare);
+        let parsed = match fast::parse_into(input, buffer) {
+            Ok(url) => url,
+            Err(buffer) => match parser::parse_machine_into(input, base, buffer) {
+                Ok(url) => url,
+                Err((e, buffer)) => {
+                    self.spare = buffer;
+                    return Err(e);
+                }
+            },
+        };
+        if let Some(old) = self.current.replace(parsed) {
+            self.spare = old.serialization;
+        }
+        Ok(self.current.as_ref().expect("just set"))
+    }
+}
+
+/// Each parsing path alone, for equivalence tests and benchmarks.
+pub mod paths {
+    use super::*;
+
+    /// The dispatcher: what [`Url::parse_with_base`] runs.
+    pub fn dispatch(input: &str, base: Option<&Url>) -> Result<Url, ParseError> {
+        parser::parse(input, base, &mut NoReporter)
+    }
+
+    /// The state machine alone.
+    pub fn machine(input: &str, base: Option<&Url>) -> Result<Url, ParseError> {
+        parser::parse_machine(input, base, &mut NoReporter)
+    }
+
+    /// The fast path alone: `None` when it declines.
+    pub fn fast(input: &str) -> Option<Url> {
+        fast::parse(input)
+    }
+
+    /// The byte set whose presence anywhere makes the fast path decline
+    /// (what its SIMD scan looks for).
+    pub const FAST_PATH_DECLINE: crate::simd::ByteSet = fast::DECLINE;
+
+    /// Whether two URLs have the same serialization and the same component
+    /// offsets (not only the same href).
+    pub fn same_components(a: &Url, b: &Url) -> bool {
+        a.serialization == b.serialization && a.c == b.c
+    }
+}

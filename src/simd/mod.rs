@@ -1,0 +1,269 @@
+//! Byte classification with SIMD: find the first byte of a slice that lies
+//! in a [`ByteSet`]. This module knows nothing of URLs beyond the sets it
+//! is handed, and it is the only one allowed `unsafe`.
+//!
+//! Layout follows memchr: a portable [`scalar`] reference (also the test
+//! oracle), thin per-ISA kernels, and one dispatch point that picks the best
+//! backend at run time, once. Short inputs skip SIMD. Setting the
+//! environment variable `URLSIFT_SIMD=scalar` before the first call forces
+//! the scalar backend (CI runs the suite that way too).
+
+pub mod scalar;
+
+#[cfg(target_arch = "aarch64")]
+mod aarch64;
+#[cfg(target_arch = "x86_64")]
+mod x86_64;
+
+use std::sync::atomic::{AtomicU8, Ordering};
+
+/// A set of bytes, given as an allowed inclusive range plus up to 16 extra
+/// bytes inside it that are also in the set: byte `b` is in the set when
+/// `b < lo || b > hi || extra.contains(&b)`. Every backend evaluates this
+/// same description.
+#[derive(Clone, Copy, Debug)]
+pub struct ByteSet {
+    lo: u8,
+    hi: u8,
+    extra: [u8; 16],
+    extra_len: usize,
+    table: [bool; 256],
+}
+
+impl ByteSet {
+    /// The set of bytes outside `lo..=hi`, plus `extra` (at most 16 bytes).
+    pub const fn outside_range_or(lo: u8, hi: u8, extra: &[u8]) -> ByteSet {
+        assert!(extra.len() <= 16, "at most 16 extra bytes");
+        assert!(lo <= hi);
+        let mut padded = [0u8; 16];
+        let mut table = [false; 256];
+        let mut b = 0;
+        while b < 256 {
+            table[b] = (b as u8) < lo || (b as u8) > hi;
+            b += 1;
+        }
+        let mut i = 0;
+        while i < 16 {
+            // Padding repeats the first extra byte (or a byte outside the
+            // range, already in the set) so that kernels can compare all 16.
+            padded[i] = if i < extra.len() {
+                extra[i]
+            } else if !extra.is_empty() {
+                extra[0]
+            } else if lo > 0 {
+                0
+            } else {
+                255
+            };
+            if i < extra.len() {
+                table[extra[i] as usize] = true;
+            }
+            i += 1;
+        }
+        ByteSet {
+            lo,
+            hi,
+            extra: padded,
+            extra_len: extra.len(),
+            table,
+        }
+    }
+
+    /// Whether `b` is in the set.
+    #[inline(always)]
+    pub fn contains(&self, b: u8) -> bool {
+        self.table[b as usize]
+    }
+
+    /// The allowed range's bounds.
+    #[inline(always)]
+    pub(crate) fn range(&self) -> (u8, u8) {
+        (self.lo, self.hi)
+    }
+
+    /// The extra bytes (padded to 16).
+    #[inline(always)]
+    pub(crate) fn extra(&self) -> &[u8; 16] {
+        &self.extra
+    }
+
+    /// How many extra bytes were given.
+    #[inline(always)]
+    pub(crate) fn extra_len(&self) -> usize {
+        self.extra_len
+    }
+}
+
+/// A byte-classification backend.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// Portable scalar code (the reference).
+    Scalar,
+    /// x86_64 SSE2 (always present on x86_64).
+    Sse2,
+    /// x86_64 AVX2.
+    Avx2,
+    /// aarch64 NEON.
+    Neon,
+}
+
+impl Backend {
+    /// The backend's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Scalar => "scalar",
+            Backend::Sse2 => "sse2",
+            Backend::Avx2 => "avx2",
+            Backend::Neon => "neon",
+        }
+    }
+}
+
+/// Every backend this CPU can run, scalar first.
+pub fn available_backends() -> Vec<Backend> {
+    let mut backends = vec![Backend::Scalar];
+    #[cfg(target_arch = "x86_64")]
+    {
+        backends.push(Backend::Sse2);
+        if std::is_x86_feature_detected!("avx2") {
+            backends.push(Backend::Avx2);
+        }
+    }
+    #[cfg(target_arch = "aarch64")]
+    {
+        if std::arch::is_aarch64_feature_detected!("neon") {
+            backends.push(Backend::Neon);
+        }
+    }
+    backends
+}
+
+const UNSET: u8 = 0;
+static SELECTED: AtomicU8 = AtomicU8::new(UNSET);
+
+fn encode(b: Backend) -> u8 {
+    match b {
+        Backend::Scalar => 1,
+        Backend::Sse2 => 2,
+        Backend::Avx2 => 3,
+        Backend::Neon => 4,
+    }
+}
+
+fn decode(v: u8) -> Backend {
+    match v {
+        2 => Backend::Sse2,
+        3 => Backend::Avx2,
+        4 => Backend::Neon,
+        _ => Backend::Scalar,
+    }
+}
+
+#[cold]
+fn detect() -> Backend {
+    let forced_scalar = std::env::var("URLSIFT_SIMD").is_ok_and(|v| v == "scalar");
+    let best = if forced_scalar {
+        Backend::Scalar
+    } else {
+        *available_backends().last().unwrap_or(&Backend::Scalar)
+    };
+    SELECTED.store(encode(best), Ordering::Relaxed);
+    best
+}
+
+/// The backend in use (detected on first call, then cached).
+#[inline]
+pub fn backend() -> Backend {
+    match SELECTED.load(Ordering::Relaxed) {
+        UNSET => detect(),
+        v => decode(v),
+    }
+}
+
+/// Below this length the scalar loop wins.
+const SHORT: usize = 16;
+
+/// The index of the first byte of `bytes` in `set`, with the best backend.
+#[inline]
+pub fn find_in_set(bytes: &[u8], set: &ByteSet) -> Option<usize> {
+    if bytes.len() < SHORT {
+        return scalar::find_in_set(bytes, set);
+    }
+    find_in_set_with(backend(), bytes, set)
+}
+
+/// The index of the first byte of `bytes` in `set`, with a given backend.
+/// A backend this CPU lacks falls back to scalar.
+pub fn find_in_set_with(backend: Backend, bytes: &[u8], set: &ByteSet) -> Option<usize> {
+    match backend {
+        #[cfg(target_arch = "x86_64")]
+        Backend::Sse2 => x86_64::find_in_set_sse2(bytes, set),
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx2 if std::is_x86_feature_detected!("avx2") => {
+            x86_64::find_in_set_avx2(bytes, set)
+        }
+        #[cfg(target_arch = "aarch64")]
+        Backend::Neon if std::arch::is_aarch64_feature_detected!("neon") => {
+            aarch64::find_in_set_neon(bytes, set)
+        }
+        _ => scalar::find_in_set(bytes, set),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SET: ByteSet = ByteSet::outside_range_or(0x21, 0x7E, b"\"'<>\\^`{}");
+
+    #[test]
+    fn every_backend_matches_scalar() {
+        // Every byte value at every position of inputs of many lengths.
+        for len in [0usize, 1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100] {
+            for pos in 0..len.max(1) {
+                for b in 0..=255u8 {
+                    let mut input = vec![b'a'; len];
+                    if len > 0 {
+                        input[pos] = b;
+                    }
+                    let expected = scalar::find_in_set(&input, &SET);
+                    for backend in available_backends() {
+                        assert_eq!(
+                            find_in_set_with(backend, &input, &SET),
+                            expected,
+                            "{backend:?} len {len} pos {pos} byte {b:#x}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn finds_the_first_of_several() {
+        let input = b"https://example.com/a{b}c d";
+        for backend in available_backends() {
+            assert_eq!(find_in_set_with(backend, input, &SET), Some(21));
+        }
+        let plain = b"https://example.com/a/b/c?d=e#f-and-more-bytes";
+        for backend in available_backends() {
+            assert_eq!(find_in_set_with(backend, plain, &SET), None);
+        }
+    }
+
+    #[test]
+    fn sets_without_extras_and_full_ranges() {
+        let only_range = ByteSet::outside_range_or(b'a', b'z', b"");
+        let any = ByteSet::outside_range_or(0, 255, b"");
+        let input = b"abcdefghijklmnopqrstuvwxyzabcdefghij0klm";
+        for backend in available_backends() {
+            assert_eq!(find_in_set_with(backend, input, &only_range), Some(36));
+            assert_eq!(find_in_set_with(backend, input, &any), None);
+        }
+    }
+
+    #[test]
+    fn reports_a_backend() {
+        assert!(available_backends().contains(&backend()));
+    }
+}

@@ -1,0 +1,110 @@
+//! x86_64 kernels: SSE2 (16 bytes a step, always present) and AVX2 (32).
+//!
+//! Both test each block for bytes outside the allowed range (unsigned
+//! compares done as signed ones on bytes biased by 0x80) and for the extra
+//! bytes (one equality compare each), then take the lowest set bit of the
+//! movemask. The last partial block is handled by re-reading the final full
+//! block, so every load stays inside the slice.
+
+use std::arch::x86_64::*;
+
+use super::ByteSet;
+
+/// SSE2 kernel. Callers may pass any length; shorter than a block goes scalar.
+pub(super) fn find_in_set_sse2(bytes: &[u8], set: &ByteSet) -> Option<usize> {
+    if bytes.len() < 16 {
+        return super::scalar::find_in_set(bytes, set);
+    }
+    // SAFETY: SSE2 is part of the x86_64 baseline, so the target feature
+    // the kernel is compiled for is always present.
+    unsafe { sse2(bytes, set) }
+}
+
+/// AVX2 kernel. The caller has checked that the CPU supports AVX2.
+pub(super) fn find_in_set_avx2(bytes: &[u8], set: &ByteSet) -> Option<usize> {
+    if bytes.len() < 32 {
+        return find_in_set_sse2(bytes, set);
+    }
+    debug_assert!(std::is_x86_feature_detected!("avx2"));
+    // SAFETY: the dispatcher only selects this backend after
+    // `is_x86_feature_detected!("avx2")` returned true.
+    unsafe { avx2(bytes, set) }
+}
+
+#[target_feature(enable = "sse2")]
+fn sse2(bytes: &[u8], set: &ByteSet) -> Option<usize> {
+    let (lo, hi) = set.range();
+    let bias = _mm_set1_epi8(i8::MIN);
+    let lo_b = _mm_set1_epi8((lo ^ 0x80) as i8);
+    let hi_b = _mm_set1_epi8((hi ^ 0x80) as i8);
+    let extras = set.extra();
+    let n = set.extra_len();
+    let mask_at = |offset: usize| -> u32 {
+        let chunk = &bytes[offset..offset + 16];
+        // SAFETY: `chunk` is exactly 16 readable bytes; the unaligned load
+        // reads only those.
+        let v = unsafe { _mm_loadu_si128(chunk.as_ptr().cast()) };
+        let biased = _mm_xor_si128(v, bias);
+        let mut hits = _mm_or_si128(_mm_cmplt_epi8(biased, lo_b), _mm_cmpgt_epi8(biased, hi_b));
+        for &e in &extras[..n] {
+            hits = _mm_or_si128(hits, _mm_cmpeq_epi8(v, _mm_set1_epi8(e as i8)));
+        }
+        _mm_movemask_epi8(hits) as u32
+    };
+    let mut offset = 0;
+    while offset + 16 <= bytes.len() {
+        let m = mask_at(offset);
+        if m != 0 {
+            return Some(offset + m.trailing_zeros() as usize);
+        }
+        offset += 16;
+    }
+    if offset < bytes.len() {
+        let last = bytes.len() - 16;
+        let m = mask_at(last) >> (offset - last);
+        if m != 0 {
+            return Some(offset + m.trailing_zeros() as usize);
+        }
+    }
+    None
+}
+
+#[target_feature(enable = "avx2")]
+fn avx2(bytes: &[u8], set: &ByteSet) -> Option<usize> {
+    let (lo, hi) = set.range();
+    let bias = _mm256_set1_epi8(i8::MIN);
+    let lo_b = _mm256_set1_epi8((lo ^ 0x80) as i8);
+    let hi_b = _mm256_set1_epi8((hi ^ 0x80) as i8);
+    let extras = set.extra();
+    let n = set.extra_len();
+    let mask_at = |offset: usize| -> u32 {
+        let chunk = &bytes[offset..offset + 32];
+        // SAFETY: `chunk` is exactly 32 readable bytes; the unaligned load
+        // reads only those.
+        let v = unsafe { _mm256_loadu_si256(chunk.as_ptr().cast()) };
+        let biased = _mm256_xor_si256(v, bias);
+        let below = _mm256_cmpgt_epi8(lo_b, biased);
+        let above = _mm256_cmpgt_epi8(biased, hi_b);
+        let mut hits = _mm256_or_si256(below, above);
+        for &e in &extras[..n] {
+            hits = _mm256_or_si256(hits, _mm256_cmpeq_epi8(v, _mm256_set1_epi8(e as i8)));
+        }
+        _mm256_movemask_epi8(hits) as u32
+    };
+    let mut offset = 0;
+    while offset + 32 <= bytes.len() {
+        let m = mask_at(offset);
+        if m != 0 {
+            return Some(offset + m.trailing_zeros() as usize);
+        }
+        offset += 32;
+    }
+    if offset < bytes.len() {
+        let last = bytes.len() - 32;
+        let m = mask_at(last) >> (offset - last);
+        if m != 0 {
+            return Some(offset + m.trailing_zeros() as usize);
+        }
+    }
+    None
+}

@@ -1,0 +1,249 @@
+//! Every parsing path gives the same URL, component for component: the
+//! dispatcher, the state machine alone, the fast path alone (when it
+//! accepts), and the batch parser; and every SIMD backend finds the same
+//! bytes as the scalar one. Run over all of `../shared/wpt`'s URL inputs,
+//! every line of `../shared/corpora`, and property-based URL-shaped inputs.
+
+mod common;
+
+use proptest::prelude::*;
+use serde_json::Value;
+use urlsift::simd::{Backend, available_backends, find_in_set_with};
+use urlsift::{BatchParser, Url, paths};
+
+/// Checks all paths on one input; returns whether the fast path accepted.
+fn check(input: &str, base: Option<&Url>, batch: &mut BatchParser) -> Result<bool, String> {
+    let machine = paths::machine(input, base);
+    let dispatch = paths::dispatch(input, base);
+    let same = |a: &Result<Url, _>, b: &Result<Url, _>| match (a, b) {
+        (Ok(a), Ok(b)) => paths::same_components(a, b),
+        (Err(a), Err(b)) => a == b,
+        _ => false,
+    };
+    if !same(&machine, &dispatch) {
+        return Err(format!(
+            "{input:?}: dispatch {dispatch:?} vs machine {machine:?}"
+        ));
+    }
+    let batched = batch.parse(input, base).cloned();
+    if !same(&machine, &batched) {
+        return Err(format!(
+            "{input:?}: batch {batched:?} vs machine {machine:?}"
+        ));
+    }
+    let fast = paths::fast(input);
+    if let Some(fast) = &fast {
+        match &machine {
+            Ok(m) if paths::same_components(m, fast) => {}
+            _ => return Err(format!("{input:?}: fast {fast:?} vs machine {machine:?}")),
+        }
+        fast.check_invariants()?;
+    }
+    let scalar = find_in_set_with(Backend::Scalar, input.as_bytes(), &paths::FAST_PATH_DECLINE);
+    for backend in available_backends() {
+        let found = find_in_set_with(backend, input.as_bytes(), &paths::FAST_PATH_DECLINE);
+        if found != scalar {
+            return Err(format!(
+                "{input:?}: {backend:?} finds {found:?}, scalar {scalar:?}"
+            ));
+        }
+    }
+    Ok(fast.is_some())
+}
+
+#[test]
+fn wpt_inputs() {
+    let mut batch = BatchParser::new();
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for file in ["urltestdata.json", "urltestdata-javascript-only.json"] {
+        for case in common::wpt_json(file).as_array().expect("array") {
+            let Value::Object(case) = case else { continue };
+            let input = case["input"].as_str().unwrap();
+            let base = case["base"].as_str().and_then(|b| Url::parse(b).ok());
+            count += 1;
+            if let Err(e) = check(input, base.as_ref(), &mut batch) {
+                failures.push(e);
+            }
+            if let Err(e) = check(input, None, &mut batch) {
+                failures.push(e);
+            }
+        }
+    }
+    assert!(count > 800, "only {count} inputs");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn every_corpus_line() {
+    let mut batch = BatchParser::new();
+    let mut failures = Vec::new();
+    let mut total = 0;
+    for path in common::corpus_files() {
+        let text = std::fs::read_to_string(&path).expect("UTF-8 corpus");
+        let (mut lines, mut fast) = (0usize, 0usize);
+        for line in text.lines() {
+            lines += 1;
+            match check(line, None, &mut batch) {
+                Ok(accepted) => fast += accepted as usize,
+                Err(e) if failures.len() < 20 => failures.push(e),
+                Err(_) => {}
+            }
+        }
+        total += lines;
+        eprintln!(
+            "{}: fast path accepts {:.1}% of {lines} lines",
+            path.file_name().unwrap().to_string_lossy(),
+            100.0 * fast as f64 / lines.max(1) as f64
+        );
+    }
+    assert!(total > 500_000, "only {total} lines");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+fn scheme() -> impl Strategy<Value = String> {
+    prop::sample::select(vec![
+        "http:", "HTTPS:", "https:", "ws:", "wss:", "ftp:", "file:", "sc:", "web+x:", "", "h\tttp:",
+    ])
+    .prop_map(str::to_string)
+}
+
+fn slashes() -> impl Strategy<Value = String> {
+    prop::sample::select(vec!["//", "/", "", "///", "\\\\", "/\\"]).prop_map(str::to_string)
+}
+
+fn userinfo() -> impl Strategy<Value = String> {
+    prop::sample::select(vec!["", "", "", "user@", "u:p@", ":@", "a@b@", "é:%zz@"])
+        .prop_map(str::to_string)
+}
+
+fn host() -> impl Strategy<Value = String> {
+    prop::sample::select(vec![
+        "example.com",
+        "EXAMPLE.Com",
+        "xn--nxasmq6b.com",
+        "xn--a.b",
+        "0x7f.1",
+        "1.2.3.4",
+        "1.2.3.256",
+        "[::1]",
+        "[1:0::]",
+        "",
+        "a%41b",
+        "bücher.de",
+        "ＡＢＣ.com",
+        "a b",
+        "localhost",
+        "soft\u{AD}hyphen.com",
+        "09.1",
+        "a..b.",
+    ])
+    .prop_map(str::to_string)
+}
+
+fn port() -> impl Strategy<Value = String> {
+    prop::sample::select(vec![
+        "", "", ":80", ":443", ":8080", ":0080", ":", ":65536", ":x",
+    ])
+    .prop_map(str::to_string)
+}
+
+fn segment() -> impl Strategy<Value = String> {
+    prop::sample::select(vec![
+        "a",
+        "b.html",
+        ".",
+        "..",
+        "%2e",
+        ".%2E",
+        "%2e%2e",
+        "a b",
+        "é",
+        "|",
+        "C|",
+        "c:",
+        "%zz",
+        "{x}",
+        "",
+        ".well-known",
+        "~u",
+        "a?b",
+        "x#y",
+        "'q'",
+        "^",
+    ])
+    .prop_map(str::to_string)
+}
+
+fn tail() -> impl Strategy<Value = String> {
+    prop::sample::select(vec![
+        "",
+        "",
+        "?q=1",
+        "?a=b&c=d#f",
+        "#frag",
+        "?",
+        "#",
+        "?é'<>",
+        "#`x y`",
+        "?#",
+    ])
+    .prop_map(str::to_string)
+}
+
+fn url_shaped() -> impl Strategy<Value = String> {
+    (
+        scheme(),
+        slashes(),
+        userinfo(),
+        host(),
+        port(),
+        prop::collection::vec(segment(), 0..5),
+        prop::sample::select(vec!["/", "\\", "/"]),
+        tail(),
+        prop::sample::select(vec!["", " ", "\t", "\u{0}"]),
+    )
+        .prop_map(|(s, sl, ui, h, p, segs, sep, t, pad)| {
+            let path: String = segs.iter().map(|seg| format!("{sep}{seg}")).collect();
+            format!("{pad}{s}{sl}{ui}{h}{p}{path}{t}{pad}")
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 4000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn url_shaped_inputs_agree(input in url_shaped()) {
+        let mut batch = BatchParser::new();
+        prop_assert!(check(&input, None, &mut batch).is_ok(), "{}", check(&input, None, &mut batch).unwrap_err());
+        let base = Url::parse("https://base.example/dir/file?q#f").unwrap();
+        prop_assert!(check(&input, Some(&base), &mut batch).is_ok(), "{}", check(&input, Some(&base), &mut batch).unwrap_err());
+        if let Ok(url) = paths::machine(&input, None) {
+            url.check_invariants().map_err(TestCaseError::fail)?;
+            let again = Url::parse(url.href()).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            prop_assert_eq!(again.href(), url.href());
+        }
+    }
+}
+
+/// Regression: the fast path kept "file://host/C|" although the path
+/// state rewrites a first-segment Windows drive letter to "C:".
+#[test]
+fn fast_path_declines_file_drive_letter_with_host() {
+    for input in [
+        "file://host/C|",
+        "file://host/C|/x",
+        "FILE://h/c|?q",
+        "file:///C|",
+    ] {
+        let mut batch = BatchParser::new();
+        check(input, None, &mut batch).unwrap();
+        assert!(paths::fast(input).is_none(), "{input}");
+        assert!(
+            paths::machine(input, None)
+                .unwrap()
+                .pathname()
+                .contains(':')
+        );
+    }
+}
