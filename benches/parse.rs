@@ -1,6 +1,7 @@
 //! Parse every line of each corpus in `../shared/corpora` (or
-//! `URLSIFT_CORPORA_DIR`) with urlsift, the `ada-url` crate and the `url`
-//! crate. Before timing, the engines' results are compared: urlsift and ada
+//! `URLSIFT_CORPORA_DIR`) with urlsift (the dispatcher, the state machine
+//! alone, and the batch parser with reused buffers), the `ada-url` crate
+//! and the `url` crate. Before timing, the engines' results are compared: urlsift and ada
 //! must agree on the valid count and the total href bytes (the run aborts
 //! otherwise); the url crate's count is printed beside them, since it
 //! follows an older edition of the standard on a few inputs.
@@ -45,6 +46,31 @@ fn urlsift_run(lines: &[&str]) -> (usize, usize) {
     (valid, bytes)
 }
 
+fn machine_run(lines: &[&str]) -> (usize, usize) {
+    let mut valid = 0;
+    let mut bytes = 0;
+    for line in lines {
+        if let Ok(url) = urlsift::paths::machine(line, None) {
+            valid += 1;
+            bytes += url.href().len();
+        }
+    }
+    (valid, bytes)
+}
+
+fn batch_run(lines: &[&str]) -> (usize, usize) {
+    let mut parser = urlsift::BatchParser::new();
+    let mut valid = 0;
+    let mut bytes = 0;
+    for line in lines {
+        if let Ok(url) = parser.parse(line, None) {
+            valid += 1;
+            bytes += url.href().len();
+        }
+    }
+    (valid, bytes)
+}
+
 fn ada_run(lines: &[&str]) -> (usize, usize) {
     let mut valid = 0;
     let mut bytes = 0;
@@ -79,16 +105,28 @@ fn bench(c: &mut Criterion) {
             ours, ada,
             "{name}: urlsift and ada disagree on (valid, href bytes)"
         );
+        assert_eq!(ours, machine_run(&lines), "{name}: machine differs");
+        assert_eq!(ours, batch_run(&lines), "{name}: batch parser differs");
+        let fast = lines
+            .iter()
+            .filter(|l| urlsift::paths::fast(l).is_some())
+            .count();
         eprintln!(
-            "{name}: {} lines, valid urlsift {} ada {} url {}",
+            "{name}: {} lines, valid urlsift {} ada {} url {}; fast path accepts {:.1}% (SIMD backend {})",
             lines.len(),
             ours.0,
             ada.0,
-            url.0
+            url.0,
+            100.0 * fast as f64 / lines.len().max(1) as f64,
+            urlsift::simd::backend().name(),
         );
         let mut group = c.benchmark_group(&name);
         group.throughput(Throughput::Bytes(text.len() as u64));
         group.bench_function("urlsift", |b| b.iter(|| urlsift_run(black_box(&lines))));
+        group.bench_function("urlsift-machine", |b| {
+            b.iter(|| machine_run(black_box(&lines)))
+        });
+        group.bench_function("urlsift-batch", |b| b.iter(|| batch_run(black_box(&lines))));
         group.bench_function("ada", |b| b.iter(|| ada_run(black_box(&lines))));
         group.bench_function("url", |b| b.iter(|| url_run(black_box(&lines))));
         group.finish();

@@ -2,11 +2,14 @@
 //! form. It declines, it never decides: any doubt returns `None` and the
 //! state machine parses the input.
 //!
-//! One SIMD pass ([`crate::simd`]) proves that no byte needs encoding in any
-//! component and that there is no control, space, backslash or non-ASCII
-//! byte; short scalar scans then find the component boundaries and check
-//! the rest (no credentials, a plain ASCII domain that is not an IPv4
-//! address, a canonical port, no dot segments). The only rewrites done here
+//! One SIMD pass ([`crate::simd::block_masks`], 64 bytes at a time) proves
+//! that no byte needs encoding in any component and that there is no
+//! control, space, backslash or non-ASCII byte, and at the same time marks
+//! where ':', '/', '?', '#', '.', '%' and the bytes a plain host may not
+//! hold are. Component boundaries then come from bit arithmetic on those
+//! masks; only rare candidates (a segment starting with '.' or '%') are
+//! looked at byte by byte. It checks: no credentials, a plain ASCII domain
+//! that is not an IPv4 address, a canonical port, no dot segments. The only rewrites done here
 //! are the cheap ones the standard makes for such input: lowercasing the
 //! scheme and host, dropping a default port, adding the root "/". Accepted
 //! inputs have no validation errors worth reporting, but the dispatcher still
@@ -16,7 +19,7 @@ use crate::components::{Components, SchemeType};
 use crate::host::HostKind;
 use crate::host::ipv4::ends_in_a_number;
 use crate::parser::path::{is_double_dot, is_single_dot};
-use crate::simd::{ByteSet, find_in_set};
+use crate::simd::{BlockMasks, ByteSet, Groups, block_masks, find_in_set, low_bits};
 use crate::url::Url;
 
 /// Bytes that make the fast path decline, wherever they are: C0 controls,
@@ -25,21 +28,25 @@ use crate::url::Url;
 /// '>', '\\', '^', '`', '{', '}').
 pub(crate) const DECLINE: ByteSet = ByteSet::outside_range_or(0x21, 0x7E, b"\"'<>\\^`{}");
 
-/// Host bytes (beyond [`DECLINE`]) the fast path leaves to the machine:
-/// credentials, IPv6 brackets, percent-escapes, '|' (forbidden in hosts).
-static HOST_DECLINE: [bool; 256] = {
-    let mut t = [false; 256];
-    let bad = b"@[]%|";
-    let mut i = 0;
-    while i < bad.len() {
-        t[bad[i] as usize] = true;
-        i += 1;
-    }
-    t
-};
+/// The bytes whose positions the fast path needs, by group.
+const GROUPS: Groups = Groups::new(&[b":", b"/", b"?", b"#", b".%", b"@[]|%"]);
+const COLON: usize = 0;
+const SLASH: usize = 1;
+const QUESTION: usize = 2;
+const HASH: usize = 3;
+/// A '.' or '%' right after a '/' may start a dot segment.
+const DOT_OR_PERCENT: usize = 4;
+/// Credentials, IPv6 brackets, percent-escapes and '|' (forbidden in
+/// hosts) leave the host to the machine.
+const HOST_DECLINE: usize = 5;
+
+#[inline(always)]
+fn tz(mask: u64) -> usize {
+    mask.trailing_zeros() as usize
+}
 
 /// Parses `input` into `out` (cleared first) if the fast path can prove the
-/// result; `None` leaves the decision to the state machine.
+/// result; otherwise hands the buffer back for the state machine.
 pub(crate) fn parse_into(input: &str, mut out: String) -> Result<Url, String> {
     out.clear();
     match try_parse(input, &mut out) {
@@ -65,174 +72,245 @@ pub(crate) fn parse(input: &str) -> Option<Url> {
 #[inline]
 fn try_parse(input: &str, out: &mut String) -> Option<Components> {
     let bytes = input.as_bytes();
-    if bytes.len() > u32::MAX as usize - 1 || find_in_set(bytes, &DECLINE).is_some() {
+    let n = bytes.len();
+    if n > u32::MAX as usize - 1 {
         return None;
     }
-    // Scheme: letters only, then "://".
-    let colon = bytes.iter().take(6).position(|&b| b == b':')?;
-    if bytes.get(colon + 1..colon + 3) != Some(b"//") {
+    let m = block_masks(&bytes[..n.min(64)], &DECLINE, &GROUPS);
+    if m.in_set != 0 {
         return None;
     }
-    let mut scheme_buf = [0u8; 5];
-    for (d, s) in scheme_buf.iter_mut().zip(&bytes[..colon]) {
-        *d = s.to_ascii_lowercase();
+    // Scheme: "ws" to "https", then "//".
+    let colon = tz(m.groups[COLON]);
+    if !(2..=5).contains(&colon) || (m.groups[SLASH] >> (colon + 1)) & 3 != 3 {
+        return None;
     }
-    let scheme = SchemeType::from_scheme(&scheme_buf[..colon]);
-    match scheme {
-        SchemeType::NotSpecial => None,
-        SchemeType::File if bytes.get(colon + 3) == Some(&b'/') => file(input, colon, out),
-        _ => network(input, colon, scheme, out),
-    }
-}
-
-/// "http", "https", "ws", "wss" and "ftp" URLs with a plain host, and
-/// "file://host/..." (no port; "localhost" is left to the machine, which
-/// makes it the empty host).
-fn network(input: &str, colon: usize, scheme: SchemeType, out: &mut String) -> Option<Components> {
-    let bytes = input.as_bytes();
+    let (scheme, scheme_upper) = special_scheme(&bytes[..colon])?;
     let host_start = colon + 3;
-    // The authority runs to the first '/', '?' or '#'.
-    let auth_end = bytes[host_start..]
-        .iter()
-        .position(|&b| matches!(b, b'/' | b'?' | b'#'))
-        .map_or(bytes.len(), |i| host_start + i);
-    let authority = &bytes[host_start..auth_end];
-    let mut upper = false;
-    let mut port_colon = None;
-    for (i, &b) in authority.iter().enumerate() {
-        if HOST_DECLINE[b as usize] {
+    if scheme == SchemeType::File && memchr::memchr(b'|', bytes).is_some() {
+        // A '|' may be a Windows drive letter to rewrite.
+        return None;
+    }
+    // The authority runs to the first '/', '?' or '#' (within this block).
+    let enders = (m.groups[SLASH] | m.groups[QUESTION] | m.groups[HASH]) & !low_bits(host_start);
+    let auth_end = match enders {
+        0 if n <= 64 => n,
+        0 => return None,
+        e => tz(e),
+    };
+    let authority = low_bits(auth_end) & !low_bits(host_start);
+    if m.groups[HOST_DECLINE] & authority != 0 {
+        return None;
+    }
+    let port_colon = m.groups[COLON] & authority;
+    let host_end = if port_colon == 0 {
+        auth_end
+    } else {
+        tz(port_colon)
+    };
+    let host = &bytes[host_start..host_end];
+    let (query, fragment) = scan_rest(bytes, auth_end, &m)?;
+
+    if scheme == SchemeType::File && auth_end == host_start {
+        // "file:///path": the empty host. ("file://", "file://?q" and
+        // "file://#f" get a root path: the machine's.)
+        if bytes.get(host_start) != Some(&b'/') {
             return None;
         }
-        if b == b':' {
-            port_colon = Some(i);
-            break;
+        out.reserve(n);
+        out.push_str(input);
+        if scheme_upper {
+            out[..colon].make_ascii_lowercase();
         }
-        upper |= b.is_ascii_uppercase();
+        return Some(Components {
+            scheme_end: colon as u32,
+            username_end: host_start as u32,
+            host_start: host_start as u32,
+            host_end: host_start as u32,
+            path_start: host_start as u32,
+            query_start: query.map(|q| q as u32),
+            fragment_start: fragment.map(|f| f as u32),
+            port: None,
+            host_kind: Some(HostKind::Empty),
+            scheme,
+        });
     }
-    let host_end = host_start + port_colon.unwrap_or(authority.len());
-    let host = &bytes[host_start..host_end];
     // An empty host fails; a number-like host is an IPv4 address to
-    // serialize: both are the machine's.
-    if host.is_empty() || ends_in_a_number(host) {
-        return None;
-    }
-    // A file host cannot have a port; "localhost" becomes the empty host;
-    // a '|' may be a Windows drive letter to rewrite.
-    if scheme == SchemeType::File
-        && (port_colon.is_some()
-            || host.eq_ignore_ascii_case(b"localhost")
-            || memchr::memchr(b'|', bytes).is_some())
+    // serialize; a file host has no port and "localhost" becomes empty.
+    if host.is_empty()
+        || ends_in_a_number(host)
+        || (scheme == SchemeType::File
+            && (port_colon != 0 || host.eq_ignore_ascii_case(b"localhost")))
     {
         return None;
     }
-    let port = match port_colon {
-        None => None,
-        Some(i) => {
-            let digits = &authority[i + 1..];
-            if digits.is_empty()
-                || digits.len() > 5
-                || digits[0] == b'0'
-                || !digits.iter().all(u8::is_ascii_digit)
-            {
-                return None;
-            }
-            let value = digits
-                .iter()
-                .fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'));
-            if value > 0xFFFF {
-                return None;
-            }
-            Some(value as u16)
+    let port = if port_colon == 0 {
+        None
+    } else {
+        let digits = &bytes[host_end + 1..auth_end];
+        if digits.is_empty()
+            || digits.len() > 5
+            || digits[0] == b'0'
+            || !digits.iter().all(u8::is_ascii_digit)
+        {
+            return None;
         }
+        let value = digits
+            .iter()
+            .fold(0u32, |v, &d| v * 10 + u32::from(d - b'0'));
+        if value > 0xFFFF {
+            return None;
+        }
+        Some(value as u16).filter(|&p| Some(p) != scheme.default_port())
     };
-    let rest = &input[auth_end..];
-    let (path_len, query, fragment) = split_rest(rest)?;
-    check_path(&rest.as_bytes()[..path_len])?;
 
-    out.reserve(input.len() + 1);
+    out.reserve(n + 1);
     out.push_str(&input[..host_end]);
-    out[..colon].make_ascii_lowercase();
-    if upper {
+    if scheme_upper {
+        out[..colon].make_ascii_lowercase();
+    }
+    if has_ascii_upper(host) {
         out[host_start..host_end].make_ascii_lowercase();
     }
-    let port = port.filter(|&p| Some(p) != scheme.default_port());
     if port.is_some() {
         out.push_str(&input[host_end..auth_end]);
     }
     let path_start = out.len();
-    if path_len == 0 {
+    if bytes.get(auth_end) != Some(&b'/') {
         // "http://host?q" gets its root path.
         out.push('/');
     }
-    let rest_start = out.len();
-    out.push_str(rest);
+    out.push_str(&input[auth_end..]);
+    // Positions past the authority move by what was dropped or added.
+    let moved = |p: usize| (p + out.len() - n) as u32;
     Some(Components {
         scheme_end: colon as u32,
         username_end: host_start as u32,
         host_start: host_start as u32,
         host_end: host_end as u32,
         path_start: path_start as u32,
-        query_start: query.map(|q| (rest_start + q) as u32),
-        fragment_start: fragment.map(|f| (rest_start + f) as u32),
+        query_start: query.map(moved),
+        fragment_start: fragment.map(moved),
         port,
         host_kind: Some(HostKind::Domain),
         scheme,
     })
 }
 
-/// "file:///path" URLs: empty host, a path with no dot segments and no '|'
-/// (which could be a Windows drive letter to rewrite).
-fn file(input: &str, colon: usize, out: &mut String) -> Option<Components> {
-    let bytes = input.as_bytes();
-    let path_start = colon + 3;
-    if bytes.get(path_start) != Some(&b'/') || memchr::memchr(b'|', bytes).is_some() {
-        return None;
-    }
-    let rest = &input[path_start..];
-    let (path_len, query, fragment) = split_rest(rest)?;
-    check_path(&rest.as_bytes()[..path_len])?;
-    out.reserve(input.len());
-    out.push_str(input);
-    out[..colon].make_ascii_lowercase();
-    Some(Components {
-        scheme_end: colon as u32,
-        username_end: path_start as u32,
-        host_start: path_start as u32,
-        host_end: path_start as u32,
-        path_start: path_start as u32,
-        query_start: query.map(|q| (path_start + q) as u32),
-        fragment_start: fragment.map(|f| (path_start + f) as u32),
-        port: None,
-        host_kind: Some(HostKind::Empty),
-        scheme: SchemeType::File,
-    })
-}
-
-/// Splits what follows the authority into the path's length and the
-/// positions of '?' and '#' (relative to `rest`).
+/// The special scheme spelled by `scheme` (ASCII letters, any case), and
+/// whether it has uppercase letters. Compares whole words: OR-ing 0x20
+/// lowercases letters, and no other printable byte ORs to these letters.
 #[inline]
-fn split_rest(rest: &str) -> Option<(usize, Option<usize>, Option<usize>)> {
-    let bytes = rest.as_bytes();
-    let fragment = memchr::memchr(b'#', bytes);
-    let before_fragment = &bytes[..fragment.unwrap_or(bytes.len())];
-    let query = memchr::memchr(b'?', before_fragment);
-    let path_len = query.or(fragment).unwrap_or(bytes.len());
-    Some((path_len, query, fragment))
-}
-
-/// Declines paths with a dot segment ("." or "..", also as %2e).
-#[inline]
-fn check_path(path: &[u8]) -> Option<()> {
-    for slash in memchr::memchr_iter(b'/', path) {
-        let segment = &path[slash + 1..];
-        if !matches!(segment.first(), Some(b'.' | b'%')) {
-            continue;
+fn special_scheme(scheme: &[u8]) -> Option<(SchemeType, bool)> {
+    let word = |b: &[u8]| -> u32 {
+        let mut w = [0u8; 4];
+        w[..b.len()].copy_from_slice(b);
+        u32::from_le_bytes(w)
+    };
+    let lower = |b: &[u8]| word(b) | word(&[0x20; 4][..b.len()]);
+    let (head, tail) = scheme.split_at(scheme.len().min(4));
+    let raw = word(head);
+    let w = lower(head);
+    let (kind, tail_ok, tail_upper) = match (scheme.len(), w) {
+        (2, w) if w == word(b"ws") => (SchemeType::Ws, true, false),
+        (3, w) if w == word(b"wss") => (SchemeType::Wss, true, false),
+        (3, w) if w == word(b"ftp") => (SchemeType::Ftp, true, false),
+        (4, w) if w == word(b"http") => (SchemeType::Http, true, false),
+        (4, w) if w == word(b"file") => (SchemeType::File, true, false),
+        (5, w) if w == word(b"http") => {
+            (SchemeType::Https, tail[0] | 0x20 == b's', tail[0] == b'S')
         }
-        let end = memchr::memchr(b'/', segment).unwrap_or(segment.len());
-        let segment = &segment[..end];
-        if is_single_dot(segment) || is_double_dot(segment) {
+        _ => return None,
+    };
+    tail_ok.then_some((kind, raw != w || tail_upper))
+}
+
+/// Whether ASCII `bytes` hold an upper-case letter (eight bytes a step).
+#[inline]
+fn has_ascii_upper(bytes: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let chunks = bytes.chunks_exact(8);
+    let rest = chunks.remainder();
+    for chunk in chunks {
+        let w = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        // For bytes below 0x80: high bit of (b + 0x3F) is set for b >= 'A',
+        // and of (b + 0x25) for b > 'Z'.
+        let ge_a = w.wrapping_add(ONES * 0x3F);
+        let gt_z = w.wrapping_add(ONES * 0x25);
+        if ge_a & !gt_z & (ONES * 0x80) != 0 {
+            return true;
+        }
+    }
+    rest.iter().any(u8::is_ascii_uppercase)
+}
+
+/// Scans from `start` (the end of the authority) to the end: finds the
+/// '?' and '#' that start the query and fragment, declines a path with a
+/// dot segment, and checks the bytes past the first block. `first` holds
+/// the first block's masks.
+#[inline]
+fn scan_rest(
+    bytes: &[u8],
+    start: usize,
+    first: &BlockMasks,
+) -> Option<(Option<usize>, Option<usize>)> {
+    let n = bytes.len();
+    let mut query = None;
+    let mut fragment = None;
+    let mut m = *first;
+    let mut off = 0;
+    let mut slash_carry = 0u64;
+    loop {
+        let valid = low_bits(n - off) & if off == 0 { !low_bits(start) } else { u64::MAX };
+        if fragment.is_none() {
+            let hash = m.groups[HASH] & valid;
+            if query.is_none() {
+                let question = m.groups[QUESTION] & valid & low_bits(tz(hash));
+                let path = valid & low_bits(tz(question | hash));
+                let segment_starts =
+                    ((m.groups[SLASH] << 1) | slash_carry) & m.groups[DOT_OR_PERCENT] & path;
+                let mut candidates = segment_starts;
+                while candidates != 0 {
+                    if is_dot_segment(bytes, off + tz(candidates)) {
+                        return None;
+                    }
+                    candidates &= candidates - 1;
+                }
+                if question != 0 {
+                    query = Some(off + tz(question));
+                }
+            }
+            if hash != 0 {
+                fragment = Some(off + tz(hash));
+            }
+        }
+        slash_carry = m.groups[SLASH] >> 63;
+        off += 64;
+        if off >= n {
+            return Some((query, fragment));
+        }
+        if fragment.is_some() {
+            // Past the '#', only the declined bytes matter.
+            return match find_in_set(&bytes[off..], &DECLINE) {
+                Some(_) => None,
+                None => Some((query, fragment)),
+            };
+        }
+        m = block_masks(&bytes[off..n.min(off + 64)], &DECLINE, &GROUPS);
+        if m.in_set != 0 {
             return None;
         }
     }
-    Some(())
+}
+
+/// Whether the path segment starting at `start` is "." or ".." (also as %2e).
+#[cold]
+fn is_dot_segment(bytes: &[u8], start: usize) -> bool {
+    let rest = &bytes[start..];
+    let end = rest
+        .iter()
+        .position(|&b| matches!(b, b'/' | b'?' | b'#'))
+        .unwrap_or(rest.len());
+    let segment = &rest[..end];
+    is_single_dot(segment) || is_double_dot(segment)
 }

@@ -94,6 +94,140 @@ impl ByteSet {
     }
 }
 
+/// Up to 8 groups of up to 8 bytes each, for [`block_masks`]: group `g`'s
+/// mask marks the positions holding one of its bytes.
+#[derive(Clone, Copy, Debug)]
+pub struct Groups {
+    bytes: [[u8; 8]; 8],
+    lens: [usize; 8],
+    count: usize,
+    table: [u8; 256],
+}
+
+impl Groups {
+    /// Groups from byte lists (at most 8 lists of at most 8 bytes, none empty).
+    pub const fn new(groups: &[&[u8]]) -> Groups {
+        assert!(groups.len() <= 8, "at most 8 groups");
+        let mut bytes = [[0u8; 8]; 8];
+        let mut lens = [0usize; 8];
+        let mut table = [0u8; 256];
+        let mut g = 0;
+        while g < groups.len() {
+            let group = groups[g];
+            assert!(
+                !group.is_empty() && group.len() <= 8,
+                "1 to 8 bytes a group"
+            );
+            let mut i = 0;
+            while i < 8 {
+                // Padding repeats the group's first byte: no new matches.
+                bytes[g][i] = if i < group.len() { group[i] } else { group[0] };
+                if i < group.len() {
+                    table[group[i] as usize] |= 1 << g;
+                }
+                i += 1;
+            }
+            lens[g] = group.len();
+            g += 1;
+        }
+        Groups {
+            bytes,
+            lens,
+            count: groups.len(),
+            table,
+        }
+    }
+
+    /// The bit flags (bit `g` for group `g`) of byte `b`.
+    #[inline(always)]
+    pub fn flags(&self, b: u8) -> u8 {
+        self.table[b as usize]
+    }
+
+    /// Group `g`'s bytes.
+    #[inline(always)]
+    pub(crate) fn group(&self, g: usize) -> &[u8] {
+        &self.bytes[g][..self.lens[g]]
+    }
+
+    /// How many groups there are.
+    #[inline(always)]
+    pub(crate) fn count(&self) -> usize {
+        self.count
+    }
+}
+
+/// Position masks for one block of at most 64 bytes: bit `i` is byte `i`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BlockMasks {
+    /// Bytes in the [`ByteSet`].
+    pub in_set: u64,
+    /// Bytes in each of the [`Groups`] (unused groups stay 0).
+    pub groups: [u64; 8],
+}
+
+/// The masks of `block` (at most 64 bytes; panics if longer) with the
+/// best backend.
+#[inline]
+pub fn block_masks(block: &[u8], set: &ByteSet, groups: &Groups) -> BlockMasks {
+    assert!(block.len() <= 64, "a block is at most 64 bytes");
+    // `backend()` only ever returns a backend that detection validated.
+    match backend() {
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx2 => x86_64::block_masks_avx2(block, set, groups),
+        #[cfg(target_arch = "x86_64")]
+        Backend::Sse2 => x86_64::block_masks_sse2(block, set, groups),
+        #[cfg(target_arch = "aarch64")]
+        Backend::Neon => aarch64::block_masks_neon(block, set, groups),
+        _ => scalar::block_masks(block, set, groups),
+    }
+}
+
+/// The masks of `block` (at most 64 bytes; panics if longer) with a given
+/// backend. A backend this CPU lacks falls back to scalar.
+#[inline]
+pub fn block_masks_with(
+    backend: Backend,
+    block: &[u8],
+    set: &ByteSet,
+    groups: &Groups,
+) -> BlockMasks {
+    assert!(block.len() <= 64, "a block is at most 64 bytes");
+    match backend {
+        #[cfg(target_arch = "x86_64")]
+        Backend::Sse2 => x86_64::block_masks_sse2(block, set, groups),
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx2 if std::is_x86_feature_detected!("avx2") => {
+            x86_64::block_masks_avx2(block, set, groups)
+        }
+        #[cfg(target_arch = "aarch64")]
+        Backend::Neon if std::arch::is_aarch64_feature_detected!("neon") => {
+            aarch64::block_masks_neon(block, set, groups)
+        }
+        _ => scalar::block_masks(block, set, groups),
+    }
+}
+
+/// Copies a block of at most 64 bytes into a zero-padded array; the caller
+/// clears the bits past `len`.
+#[inline(always)]
+#[cfg_attr(not(target_arch = "aarch64"), allow(dead_code))]
+fn padded(block: &[u8]) -> [u8; 64] {
+    let mut buf = [0u8; 64];
+    buf[..block.len()].copy_from_slice(block);
+    buf
+}
+
+/// The mask of the first `len` bits.
+#[inline(always)]
+pub fn low_bits(len: usize) -> u64 {
+    if len >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << len) - 1
+    }
+}
+
 /// A byte-classification backend.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
@@ -260,6 +394,43 @@ mod tests {
             assert_eq!(find_in_set_with(backend, input, &only_range), Some(36));
             assert_eq!(find_in_set_with(backend, input, &any), None);
         }
+    }
+
+    const GROUPS: Groups = Groups::new(&[b":", b"/", b"?", b"#", b".%", b"@[]|%", b"A", b"\x00"]);
+
+    #[test]
+    fn block_masks_match_scalar() {
+        for len in [0usize, 1, 15, 16, 17, 31, 32, 33, 63, 64] {
+            for pos in 0..len.max(1) {
+                for b in 0..=255u8 {
+                    let mut input = vec![b'a'; len];
+                    if len > 0 {
+                        input[pos] = b;
+                        input[len - 1] = b'/';
+                    }
+                    let expected = scalar::block_masks(&input, &SET, &GROUPS);
+                    for backend in available_backends() {
+                        assert_eq!(
+                            block_masks_with(backend, &input, &SET, &GROUPS),
+                            expected,
+                            "{backend:?} len {len} pos {pos} byte {b:#x}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn block_masks_of_a_url() {
+        let url = b"http://a.b/c?d#e";
+        let m = block_masks(url, &SET, &GROUPS);
+        assert_eq!(m.in_set, 0);
+        assert_eq!(m.groups[0], 1 << 4);
+        assert_eq!(m.groups[1], 1 << 5 | 1 << 6 | 1 << 10);
+        assert_eq!(m.groups[2], 1 << 12);
+        assert_eq!(m.groups[3], 1 << 14);
+        assert_eq!(m.groups[4], 1 << 8);
     }
 
     #[test]

@@ -1,10 +1,29 @@
 //! The portable reference: one table lookup per byte. Every SIMD kernel is
 //! tested against it.
 
-use super::ByteSet;
+use super::{BlockMasks, ByteSet, Groups};
 
 /// The index of the first byte of `bytes` in `set`.
 #[inline]
 pub fn find_in_set(bytes: &[u8], set: &ByteSet) -> Option<usize> {
     bytes.iter().position(|&b| set.contains(b))
+}
+
+/// The masks of a block of at most 64 bytes, one byte at a time.
+#[inline]
+pub fn block_masks(block: &[u8], set: &ByteSet, groups: &Groups) -> BlockMasks {
+    let mut m = BlockMasks::default();
+    for (i, &b) in block.iter().enumerate() {
+        let bit = 1u64 << i;
+        if set.contains(b) {
+            m.in_set |= bit;
+        }
+        let mut flags = groups.flags(b);
+        while flags != 0 {
+            let g = flags.trailing_zeros() as usize;
+            m.groups[g] |= bit;
+            flags &= flags - 1;
+        }
+    }
+    m
 }

@@ -4,7 +4,7 @@
 
 use std::arch::aarch64::*;
 
-use super::ByteSet;
+use super::{BlockMasks, ByteSet, Groups, low_bits, padded};
 
 /// NEON kernel. The caller has checked that the CPU supports NEON.
 pub(super) fn find_in_set_neon(bytes: &[u8], set: &ByteSet) -> Option<usize> {
@@ -55,4 +55,56 @@ fn neon(bytes: &[u8], set: &ByteSet) -> Option<usize> {
         }
     }
     None
+}
+
+/// NEON block masks. The caller has checked that the CPU supports NEON.
+pub(super) fn block_masks_neon(block: &[u8], set: &ByteSet, groups: &Groups) -> BlockMasks {
+    let buf = padded(block);
+    // SAFETY: the dispatcher selects this backend only after
+    // `is_aarch64_feature_detected!("neon")` returned true.
+    let mut m = unsafe { masks_neon(&buf, set, groups) };
+    let keep = low_bits(block.len());
+    m.in_set &= keep;
+    for g in &mut m.groups {
+        *g &= keep;
+    }
+    m
+}
+
+/// One bit per byte lane of a compare result (lanes are 0 or 0xFF).
+#[target_feature(enable = "neon")]
+fn lane_bits(v: uint8x16_t) -> u64 {
+    let mut lanes = [0u8; 16];
+    // SAFETY: `lanes` is 16 writable bytes.
+    unsafe { vst1q_u8(lanes.as_mut_ptr(), v) };
+    lanes
+        .iter()
+        .enumerate()
+        .fold(0u64, |acc, (i, &l)| acc | (u64::from(l & 1) << i))
+}
+
+#[target_feature(enable = "neon")]
+fn masks_neon(buf: &[u8; 64], set: &ByteSet, groups: &Groups) -> BlockMasks {
+    let (lo, hi) = set.range();
+    let extras = &set.extra()[..set.extra_len()];
+    let mut m = BlockMasks::default();
+    for q in 0..4 {
+        let chunk = &buf[q * 16..q * 16 + 16];
+        // SAFETY: `chunk` is exactly 16 readable bytes.
+        let v = unsafe { vld1q_u8(chunk.as_ptr()) };
+        let mut hits = vorrq_u8(vcltq_u8(v, vdupq_n_u8(lo)), vcgtq_u8(v, vdupq_n_u8(hi)));
+        for &e in extras {
+            hits = vorrq_u8(hits, vceqq_u8(v, vdupq_n_u8(e)));
+        }
+        let shift = 16 * q;
+        m.in_set |= lane_bits(hits) << shift;
+        for g in 0..groups.count() {
+            let mut eq = vdupq_n_u8(0);
+            for &b in groups.group(g) {
+                eq = vorrq_u8(eq, vceqq_u8(v, vdupq_n_u8(b)));
+            }
+            m.groups[g] |= lane_bits(eq) << shift;
+        }
+    }
+    m
 }

@@ -8,7 +8,7 @@
 
 use std::arch::x86_64::*;
 
-use super::ByteSet;
+use super::{BlockMasks, ByteSet, Groups};
 
 /// SSE2 kernel. Callers may pass any length; shorter than a block goes scalar.
 pub(super) fn find_in_set_sse2(bytes: &[u8], set: &ByteSet) -> Option<usize> {
@@ -107,4 +107,136 @@ fn avx2(bytes: &[u8], set: &ByteSet) -> Option<usize> {
         }
     }
     None
+}
+
+/// SSE2 block masks. Blocks of 16 bytes or more are read with two or four
+/// (overlapping) 16-byte loads; shorter ones go scalar.
+pub(super) fn block_masks_sse2(block: &[u8], set: &ByteSet, groups: &Groups) -> BlockMasks {
+    if block.len() < 16 {
+        return super::scalar::block_masks(block, set, groups);
+    }
+    // SAFETY: SSE2 is part of the x86_64 baseline.
+    unsafe { masks_sse2(block, set, groups) }
+}
+
+/// AVX2 block masks. The caller has checked that the CPU supports AVX2.
+pub(super) fn block_masks_avx2(block: &[u8], set: &ByteSet, groups: &Groups) -> BlockMasks {
+    if block.len() < 16 {
+        return super::scalar::block_masks(block, set, groups);
+    }
+    debug_assert!(std::is_x86_feature_detected!("avx2"));
+    // SAFETY: the dispatcher selects this backend only after
+    // `is_x86_feature_detected!("avx2")` returned true.
+    unsafe { masks_avx2(block, set, groups) }
+}
+
+/// Masks of one vector of 16 bytes, as the low 16 bits of each mask.
+#[target_feature(enable = "sse2")]
+#[inline]
+fn classify16(chunk: &[u8], set: &ByteSet, groups: &Groups) -> BlockMasks {
+    let chunk = &chunk[..16];
+    let (lo, hi) = set.range();
+    // SAFETY: `chunk` is exactly 16 readable bytes.
+    let v = unsafe { _mm_loadu_si128(chunk.as_ptr().cast()) };
+    let biased = _mm_xor_si128(v, _mm_set1_epi8(i8::MIN));
+    let mut hits = _mm_or_si128(
+        _mm_cmplt_epi8(biased, _mm_set1_epi8((lo ^ 0x80) as i8)),
+        _mm_cmpgt_epi8(biased, _mm_set1_epi8((hi ^ 0x80) as i8)),
+    );
+    for &e in &set.extra()[..set.extra_len()] {
+        hits = _mm_or_si128(hits, _mm_cmpeq_epi8(v, _mm_set1_epi8(e as i8)));
+    }
+    let mut m = BlockMasks {
+        in_set: u64::from(_mm_movemask_epi8(hits) as u16),
+        groups: [0; 8],
+    };
+    for g in 0..groups.count() {
+        let mut eq = _mm_setzero_si128();
+        for &b in groups.group(g) {
+            eq = _mm_or_si128(eq, _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8)));
+        }
+        m.groups[g] = u64::from(_mm_movemask_epi8(eq) as u16);
+    }
+    m
+}
+
+/// Masks of one vector of 32 bytes, as the low 32 bits of each mask.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn classify32(chunk: &[u8], set: &ByteSet, groups: &Groups) -> BlockMasks {
+    let chunk = &chunk[..32];
+    let (lo, hi) = set.range();
+    // SAFETY: `chunk` is exactly 32 readable bytes.
+    let v = unsafe { _mm256_loadu_si256(chunk.as_ptr().cast()) };
+    let biased = _mm256_xor_si256(v, _mm256_set1_epi8(i8::MIN));
+    let mut hits = _mm256_or_si256(
+        _mm256_cmpgt_epi8(_mm256_set1_epi8((lo ^ 0x80) as i8), biased),
+        _mm256_cmpgt_epi8(biased, _mm256_set1_epi8((hi ^ 0x80) as i8)),
+    );
+    for &e in &set.extra()[..set.extra_len()] {
+        hits = _mm256_or_si256(hits, _mm256_cmpeq_epi8(v, _mm256_set1_epi8(e as i8)));
+    }
+    let mut m = BlockMasks {
+        in_set: u64::from(_mm256_movemask_epi8(hits) as u32),
+        groups: [0; 8],
+    };
+    for g in 0..groups.count() {
+        let mut eq = _mm256_setzero_si256();
+        for &b in groups.group(g) {
+            eq = _mm256_or_si256(eq, _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b as i8)));
+        }
+        m.groups[g] = u64::from(_mm256_movemask_epi8(eq) as u32);
+    }
+    m
+}
+
+/// ORs `part` (masks of bytes `at..`) into `m`.
+#[inline(always)]
+fn merge(m: &mut BlockMasks, part: &BlockMasks, at: usize) {
+    m.in_set |= part.in_set << at;
+    for (g, p) in m.groups.iter_mut().zip(&part.groups) {
+        *g |= p << at;
+    }
+}
+
+/// 16 to 64 bytes with 16-byte loads; the last load ends at the block's
+/// end and may overlap the one before (OR-ing equal bits is harmless).
+#[target_feature(enable = "sse2")]
+fn masks_sse2(block: &[u8], set: &ByteSet, groups: &Groups) -> BlockMasks {
+    let len = block.len();
+    let mut m = BlockMasks::default();
+    let mut at = 0;
+    while at + 16 < len {
+        merge(&mut m, &classify16(&block[at..], set, groups), at);
+        at += 16;
+    }
+    let last = len - 16;
+    merge(&mut m, &classify16(&block[last..], set, groups), last);
+    m
+}
+
+/// 16 to 64 bytes: 32-byte loads, the last ending at the block's end; a
+/// block under 32 bytes uses two overlapping 16-byte loads.
+#[target_feature(enable = "avx2")]
+fn masks_avx2(block: &[u8], set: &ByteSet, groups: &Groups) -> BlockMasks {
+    let len = block.len();
+    let mut m = BlockMasks::default();
+    if len < 32 {
+        merge(&mut m, &classify16(block, set, groups), 0);
+        merge(
+            &mut m,
+            &classify16(&block[len - 16..], set, groups),
+            len - 16,
+        );
+        return m;
+    }
+    merge(&mut m, &classify32(block, set, groups), 0);
+    if len > 32 {
+        merge(
+            &mut m,
+            &classify32(&block[len - 32..], set, groups),
+            len - 32,
+        );
+    }
+    m
 }
