@@ -19,7 +19,7 @@ use crate::components::{Components, SchemeType};
 use crate::host::HostKind;
 use crate::host::ipv4::ends_in_a_number;
 use crate::parser::path::{is_double_dot, is_single_dot};
-use crate::simd::{BlockMasks, ByteSet, Groups, block_masks, find_in_set, low_bits};
+use crate::simd::{BlockMasks, ByteSet, Classes, Groups, block_masks, find_in_set, low_bits};
 use crate::url::Url;
 
 /// Bytes that make the fast path decline, wherever they are: C0 controls,
@@ -28,8 +28,14 @@ use crate::url::Url;
 /// '>', '\\', '^', '`', '{', '}').
 pub(crate) const DECLINE: ByteSet = ByteSet::outside_range_or(0x21, 0x7E, b"\"'<>\\^`{}");
 
-/// The bytes whose positions the fast path needs, by group.
-const GROUPS: Groups = Groups::new(&[b":", b"/", b"?", b"#", b".%", b"@[]|%"]);
+/// The fast path's byte classes: [`DECLINE`], and the bytes whose
+/// positions it needs, by group.
+struct UrlBytes;
+
+impl Classes for UrlBytes {
+    const SET: ByteSet = DECLINE;
+    const GROUPS: Groups = Groups::new(&[b":", b"/", b"?", b"#", b".%", b"@[]|%"]);
+}
 const COLON: usize = 0;
 const SLASH: usize = 1;
 const QUESTION: usize = 2;
@@ -76,7 +82,7 @@ fn try_parse(input: &str, out: &mut String) -> Option<Components> {
     if n > u32::MAX as usize - 1 {
         return None;
     }
-    let m = block_masks(&bytes[..n.min(64)], &DECLINE, &GROUPS);
+    let m = block_masks::<UrlBytes>(&bytes[..n.min(64)]);
     if m.in_set != 0 {
         return None;
     }
@@ -296,7 +302,7 @@ fn scan_rest(
                 None => Some((query, fragment)),
             };
         }
-        m = block_masks(&bytes[off..n.min(off + 64)], &DECLINE, &GROUPS);
+        m = block_masks::<UrlBytes>(&bytes[off..n.min(off + 64)]);
         if m.in_set != 0 {
             return None;
         }

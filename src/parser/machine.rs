@@ -72,16 +72,25 @@ fn find(bytes: &[u8], from: usize, set: &[bool; 256]) -> usize {
     i
 }
 
+/// Bytes of a scheme after its first letter: ASCII alphanumerics, '+', '-', '.'.
+static SCHEME_BYTE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric() || c == b'+' || c == b'-' || c == b'.';
+        b += 1;
+    }
+    t
+};
+
 /// The length of the scheme if `bytes` starts with one followed by ':'.
 #[inline]
 fn scheme_len(bytes: &[u8]) -> Option<usize> {
     if !bytes.first()?.is_ascii_alphabetic() {
         return None;
     }
-    let n = bytes[1..]
-        .iter()
-        .position(|&b| !(b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')))?
-        + 1;
+    let n = bytes[1..].iter().position(|&b| !SCHEME_BYTE[b as usize])? + 1;
     (bytes[n] == b':').then_some(n)
 }
 

@@ -157,6 +157,15 @@ impl Groups {
     }
 }
 
+/// A byte set and byte groups known at compile time: kernels generic over
+/// it are compiled with its tables as constants (unrolled, hoisted).
+pub trait Classes {
+    /// The set whose bytes [`BlockMasks::in_set`] marks.
+    const SET: ByteSet;
+    /// The groups whose bytes [`BlockMasks::groups`] marks.
+    const GROUPS: Groups;
+}
+
 /// Position masks for one block of at most 64 bytes: bit `i` is byte `i`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BlockMasks {
@@ -169,42 +178,36 @@ pub struct BlockMasks {
 /// The masks of `block` (at most 64 bytes; panics if longer) with the
 /// best backend.
 #[inline]
-pub fn block_masks(block: &[u8], set: &ByteSet, groups: &Groups) -> BlockMasks {
+pub fn block_masks<C: Classes>(block: &[u8]) -> BlockMasks {
     assert!(block.len() <= 64, "a block is at most 64 bytes");
     // `backend()` only ever returns a backend that detection validated.
     match backend() {
         #[cfg(target_arch = "x86_64")]
-        Backend::Avx2 => x86_64::block_masks_avx2(block, set, groups),
+        Backend::Avx2 => x86_64::block_masks_avx2::<C>(block),
         #[cfg(target_arch = "x86_64")]
-        Backend::Sse2 => x86_64::block_masks_sse2(block, set, groups),
+        Backend::Sse2 => x86_64::block_masks_sse2::<C>(block),
         #[cfg(target_arch = "aarch64")]
-        Backend::Neon => aarch64::block_masks_neon(block, set, groups),
-        _ => scalar::block_masks(block, set, groups),
+        Backend::Neon => aarch64::block_masks_neon::<C>(block),
+        _ => scalar::block_masks(block, &C::SET, &C::GROUPS),
     }
 }
 
 /// The masks of `block` (at most 64 bytes; panics if longer) with a given
 /// backend. A backend this CPU lacks falls back to scalar.
-#[inline]
-pub fn block_masks_with(
-    backend: Backend,
-    block: &[u8],
-    set: &ByteSet,
-    groups: &Groups,
-) -> BlockMasks {
+pub fn block_masks_with<C: Classes>(backend: Backend, block: &[u8]) -> BlockMasks {
     assert!(block.len() <= 64, "a block is at most 64 bytes");
     match backend {
         #[cfg(target_arch = "x86_64")]
-        Backend::Sse2 => x86_64::block_masks_sse2(block, set, groups),
+        Backend::Sse2 => x86_64::block_masks_sse2::<C>(block),
         #[cfg(target_arch = "x86_64")]
         Backend::Avx2 if std::is_x86_feature_detected!("avx2") => {
-            x86_64::block_masks_avx2(block, set, groups)
+            x86_64::block_masks_avx2::<C>(block)
         }
         #[cfg(target_arch = "aarch64")]
         Backend::Neon if std::arch::is_aarch64_feature_detected!("neon") => {
-            aarch64::block_masks_neon(block, set, groups)
+            aarch64::block_masks_neon::<C>(block)
         }
-        _ => scalar::block_masks(block, set, groups),
+        _ => scalar::block_masks(block, &C::SET, &C::GROUPS),
     }
 }
 
@@ -396,7 +399,12 @@ mod tests {
         }
     }
 
-    const GROUPS: Groups = Groups::new(&[b":", b"/", b"?", b"#", b".%", b"@[]|%", b"A", b"\x00"]);
+    struct TestClasses;
+    impl Classes for TestClasses {
+        const SET: ByteSet = SET;
+        const GROUPS: Groups =
+            Groups::new(&[b":", b"/", b"?", b"#", b".%", b"@[]|%", b"A", b"\x00"]);
+    }
 
     #[test]
     fn block_masks_match_scalar() {
@@ -408,10 +416,11 @@ mod tests {
                         input[pos] = b;
                         input[len - 1] = b'/';
                     }
-                    let expected = scalar::block_masks(&input, &SET, &GROUPS);
+                    let expected =
+                        scalar::block_masks(&input, &TestClasses::SET, &TestClasses::GROUPS);
                     for backend in available_backends() {
                         assert_eq!(
-                            block_masks_with(backend, &input, &SET, &GROUPS),
+                            block_masks_with::<TestClasses>(backend, &input),
                             expected,
                             "{backend:?} len {len} pos {pos} byte {b:#x}"
                         );
@@ -424,7 +433,7 @@ mod tests {
     #[test]
     fn block_masks_of_a_url() {
         let url = b"http://a.b/c?d#e";
-        let m = block_masks(url, &SET, &GROUPS);
+        let m = block_masks::<TestClasses>(url);
         assert_eq!(m.in_set, 0);
         assert_eq!(m.groups[0], 1 << 4);
         assert_eq!(m.groups[1], 1 << 5 | 1 << 6 | 1 << 10);

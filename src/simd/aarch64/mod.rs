@@ -4,7 +4,7 @@
 
 use std::arch::aarch64::*;
 
-use super::{BlockMasks, ByteSet, Groups, low_bits, padded};
+use super::{BlockMasks, ByteSet, Classes, low_bits, padded};
 
 /// NEON kernel. The caller has checked that the CPU supports NEON.
 pub(super) fn find_in_set_neon(bytes: &[u8], set: &ByteSet) -> Option<usize> {
@@ -58,11 +58,11 @@ fn neon(bytes: &[u8], set: &ByteSet) -> Option<usize> {
 }
 
 /// NEON block masks. The caller has checked that the CPU supports NEON.
-pub(super) fn block_masks_neon(block: &[u8], set: &ByteSet, groups: &Groups) -> BlockMasks {
+pub(super) fn block_masks_neon<C: Classes>(block: &[u8]) -> BlockMasks {
     let buf = padded(block);
     // SAFETY: the dispatcher selects this backend only after
     // `is_aarch64_feature_detected!("neon")` returned true.
-    let mut m = unsafe { masks_neon(&buf, set, groups) };
+    let mut m = unsafe { masks_neon::<C>(&buf) };
     let keep = low_bits(block.len());
     m.in_set &= keep;
     for g in &mut m.groups {
@@ -84,7 +84,8 @@ fn lane_bits(v: uint8x16_t) -> u64 {
 }
 
 #[target_feature(enable = "neon")]
-fn masks_neon(buf: &[u8; 64], set: &ByteSet, groups: &Groups) -> BlockMasks {
+fn masks_neon<C: Classes>(buf: &[u8; 64]) -> BlockMasks {
+    let (set, groups) = (&C::SET, &C::GROUPS);
     let (lo, hi) = set.range();
     let extras = &set.extra()[..set.extra_len()];
     let mut m = BlockMasks::default();

@@ -8,7 +8,7 @@
 
 use std::arch::x86_64::*;
 
-use super::{BlockMasks, ByteSet, Groups};
+use super::{BlockMasks, ByteSet, Classes};
 
 /// SSE2 kernel. Callers may pass any length; shorter than a block goes scalar.
 pub(super) fn find_in_set_sse2(bytes: &[u8], set: &ByteSet) -> Option<usize> {
@@ -111,29 +111,30 @@ fn avx2(bytes: &[u8], set: &ByteSet) -> Option<usize> {
 
 /// SSE2 block masks. Blocks of 16 bytes or more are read with two or four
 /// (overlapping) 16-byte loads; shorter ones go scalar.
-pub(super) fn block_masks_sse2(block: &[u8], set: &ByteSet, groups: &Groups) -> BlockMasks {
+pub(super) fn block_masks_sse2<C: Classes>(block: &[u8]) -> BlockMasks {
     if block.len() < 16 {
-        return super::scalar::block_masks(block, set, groups);
+        return super::scalar::block_masks(block, &C::SET, &C::GROUPS);
     }
     // SAFETY: SSE2 is part of the x86_64 baseline.
-    unsafe { masks_sse2(block, set, groups) }
+    unsafe { masks_sse2::<C>(block) }
 }
 
 /// AVX2 block masks. The caller has checked that the CPU supports AVX2.
-pub(super) fn block_masks_avx2(block: &[u8], set: &ByteSet, groups: &Groups) -> BlockMasks {
+pub(super) fn block_masks_avx2<C: Classes>(block: &[u8]) -> BlockMasks {
     if block.len() < 16 {
-        return super::scalar::block_masks(block, set, groups);
+        return super::scalar::block_masks(block, &C::SET, &C::GROUPS);
     }
     debug_assert!(std::is_x86_feature_detected!("avx2"));
     // SAFETY: the dispatcher selects this backend only after
     // `is_x86_feature_detected!("avx2")` returned true.
-    unsafe { masks_avx2(block, set, groups) }
+    unsafe { masks_avx2::<C>(block) }
 }
 
 /// Masks of one vector of 16 bytes, as the low 16 bits of each mask.
 #[target_feature(enable = "sse2")]
 #[inline]
-fn classify16(chunk: &[u8], set: &ByteSet, groups: &Groups) -> BlockMasks {
+fn classify16<C: Classes>(chunk: &[u8]) -> BlockMasks {
+    let (set, groups) = (&C::SET, &C::GROUPS);
     let chunk = &chunk[..16];
     let (lo, hi) = set.range();
     // SAFETY: `chunk` is exactly 16 readable bytes.
@@ -163,7 +164,8 @@ fn classify16(chunk: &[u8], set: &ByteSet, groups: &Groups) -> BlockMasks {
 /// Masks of one vector of 32 bytes, as the low 32 bits of each mask.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn classify32(chunk: &[u8], set: &ByteSet, groups: &Groups) -> BlockMasks {
+fn classify32<C: Classes>(chunk: &[u8]) -> BlockMasks {
+    let (set, groups) = (&C::SET, &C::GROUPS);
     let chunk = &chunk[..32];
     let (lo, hi) = set.range();
     // SAFETY: `chunk` is exactly 32 readable bytes.
@@ -202,41 +204,33 @@ fn merge(m: &mut BlockMasks, part: &BlockMasks, at: usize) {
 /// 16 to 64 bytes with 16-byte loads; the last load ends at the block's
 /// end and may overlap the one before (OR-ing equal bits is harmless).
 #[target_feature(enable = "sse2")]
-fn masks_sse2(block: &[u8], set: &ByteSet, groups: &Groups) -> BlockMasks {
+fn masks_sse2<C: Classes>(block: &[u8]) -> BlockMasks {
     let len = block.len();
     let mut m = BlockMasks::default();
     let mut at = 0;
     while at + 16 < len {
-        merge(&mut m, &classify16(&block[at..], set, groups), at);
+        merge(&mut m, &classify16::<C>(&block[at..]), at);
         at += 16;
     }
     let last = len - 16;
-    merge(&mut m, &classify16(&block[last..], set, groups), last);
+    merge(&mut m, &classify16::<C>(&block[last..]), last);
     m
 }
 
 /// 16 to 64 bytes: 32-byte loads, the last ending at the block's end; a
 /// block under 32 bytes uses two overlapping 16-byte loads.
 #[target_feature(enable = "avx2")]
-fn masks_avx2(block: &[u8], set: &ByteSet, groups: &Groups) -> BlockMasks {
+fn masks_avx2<C: Classes>(block: &[u8]) -> BlockMasks {
     let len = block.len();
     let mut m = BlockMasks::default();
     if len < 32 {
-        merge(&mut m, &classify16(block, set, groups), 0);
-        merge(
-            &mut m,
-            &classify16(&block[len - 16..], set, groups),
-            len - 16,
-        );
+        merge(&mut m, &classify16::<C>(block), 0);
+        merge(&mut m, &classify16::<C>(&block[len - 16..]), len - 16);
         return m;
     }
-    merge(&mut m, &classify32(block, set, groups), 0);
+    merge(&mut m, &classify32::<C>(block), 0);
     if len > 32 {
-        merge(
-            &mut m,
-            &classify32(&block[len - 32..], set, groups),
-            len - 32,
-        );
+        merge(&mut m, &classify32::<C>(&block[len - 32..]), len - 32);
     }
     m
 }
