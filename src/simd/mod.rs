@@ -445,5 +445,11 @@ mod tests {
     #[test]
     fn reports_a_backend() {
         assert!(available_backends().contains(&backend()));
+        // CI runs the suite once with URLSIFT_SIMD=scalar: prove it took.
+        if std::env::var("URLSIFT_SIMD").is_ok_and(|v| v == "scalar") {
+            assert_eq!(backend(), Backend::Scalar);
+        } else {
+            assert_eq!(Some(&backend()), available_backends().last());
+        }
     }
 }
