@@ -4,8 +4,8 @@ use crate::error::{NoReporter, ParseError};
 use crate::parser::{self, fast};
 use crate::url::Url;
 
-/// Parses many URLs without allocating per URL: the parsed URL and a spare
-/// buffer are recycled, so once they have grown to the longest URL seen no
+/// Parses many URLs without allocating per URL: each parse reuses the
+/// previous URL's buffer, so once it has grown to the longest URL seen no
 /// more memory is taken. Results equal [`Url::parse_with_base`].
 ///
 /// ```
@@ -25,14 +25,18 @@ pub struct BatchParser {
 }
 
 impl BatchParser {
-    /// A parser with empty buffers.
+    /// A parser with an empty buffer.
     pub fn new() -> Self {
         Self::default()
     }
 
     /// Parses `input` against `base`; the result lives until the next call.
+    #[inline]
     pub fn parse(&mut self, input: &str, base: Option<&Url>) -> Result<&Url, ParseError> {
-        let buffer = std::mem::take(&mut self.spare);
+        let buffer = match self.current.take() {
+            Some(previous) => previous.serialization,
+            None => std::mem::take(&mut self.spare),
+        };
         let parsed = match fast::parse_into(input, buffer) {
             Ok(url) => url,
             Err(buffer) => match parser::parse_machine_into(input, base, buffer) {
@@ -43,10 +47,7 @@ impl BatchParser {
                 }
             },
         };
-        if let Some(old) = self.current.replace(parsed) {
-            self.spare = old.serialization;
-        }
-        Ok(self.current.as_ref().expect("just set"))
+        Ok(self.current.insert(parsed))
     }
 }
 

@@ -35,6 +35,8 @@ struct UrlBytes;
 impl Classes for UrlBytes {
     const SET: ByteSet = DECLINE;
     const GROUPS: Groups = Groups::new(&[b":", b"/", b"?", b"#", b".%", b"@[]|%"]);
+    /// Upper-case letters, to lowercase in the scheme and host.
+    const RANGE: (u8, u8) = (b'A', b'Z');
 }
 const COLON: usize = 0;
 const SLASH: usize = 1;
@@ -91,7 +93,8 @@ fn try_parse(input: &str, out: &mut String) -> Option<Components> {
     if !(2..=5).contains(&colon) || (m.groups[SLASH] >> (colon + 1)) & 3 != 3 {
         return None;
     }
-    let (scheme, scheme_upper) = special_scheme(&bytes[..colon])?;
+    let scheme = special_scheme(&bytes[..colon])?;
+    let scheme_upper = m.in_range & low_bits(colon) != 0;
     let host_start = colon + 3;
     if scheme == SchemeType::File && memchr::memchr(b'|', bytes).is_some() {
         // A '|' may be a Windows drive letter to rewrite.
@@ -175,7 +178,7 @@ fn try_parse(input: &str, out: &mut String) -> Option<Components> {
     if scheme_upper {
         out[..colon].make_ascii_lowercase();
     }
-    if has_ascii_upper(host) {
+    if m.in_range & low_bits(host_end) & !low_bits(host_start) != 0 {
         out[host_start..host_end].make_ascii_lowercase();
     }
     if port.is_some() {
@@ -203,51 +206,28 @@ fn try_parse(input: &str, out: &mut String) -> Option<Components> {
     })
 }
 
-/// The special scheme spelled by `scheme` (ASCII letters, any case), and
-/// whether it has uppercase letters. Compares whole words: OR-ing 0x20
-/// lowercases letters, and no other printable byte ORs to these letters.
+/// The special scheme spelled by `scheme` (ASCII letters, any case).
+/// Compares whole words: OR-ing 0x20 lowercases letters, and no other
+/// printable byte ORs to these letters.
 #[inline]
-fn special_scheme(scheme: &[u8]) -> Option<(SchemeType, bool)> {
+fn special_scheme(scheme: &[u8]) -> Option<SchemeType> {
     let word = |b: &[u8]| -> u32 {
-        let mut w = [0u8; 4];
+        let mut w = [0x20u8; 4];
         w[..b.len()].copy_from_slice(b);
-        u32::from_le_bytes(w)
+        u32::from_le_bytes(w) | 0x2020_2020
     };
-    let lower = |b: &[u8]| word(b) | word(&[0x20; 4][..b.len()]);
     let (head, tail) = scheme.split_at(scheme.len().min(4));
-    let raw = word(head);
-    let w = lower(head);
-    let (kind, tail_ok, tail_upper) = match (scheme.len(), w) {
-        (2, w) if w == word(b"ws") => (SchemeType::Ws, true, false),
-        (3, w) if w == word(b"wss") => (SchemeType::Wss, true, false),
-        (3, w) if w == word(b"ftp") => (SchemeType::Ftp, true, false),
-        (4, w) if w == word(b"http") => (SchemeType::Http, true, false),
-        (4, w) if w == word(b"file") => (SchemeType::File, true, false),
-        (5, w) if w == word(b"http") => {
-            (SchemeType::Https, tail[0] | 0x20 == b's', tail[0] == b'S')
-        }
+    let w = word(head);
+    let kind = match scheme.len() {
+        2 if w == word(b"ws") => SchemeType::Ws,
+        3 if w == word(b"wss") => SchemeType::Wss,
+        3 if w == word(b"ftp") => SchemeType::Ftp,
+        4 if w == word(b"http") => SchemeType::Http,
+        4 if w == word(b"file") => SchemeType::File,
+        5 if w == word(b"http") && tail[0] | 0x20 == b's' => SchemeType::Https,
         _ => return None,
     };
-    tail_ok.then_some((kind, raw != w || tail_upper))
-}
-
-/// Whether ASCII `bytes` hold an upper-case letter (eight bytes a step).
-#[inline]
-fn has_ascii_upper(bytes: &[u8]) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    let chunks = bytes.chunks_exact(8);
-    let rest = chunks.remainder();
-    for chunk in chunks {
-        let w = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
-        // For bytes below 0x80: high bit of (b + 0x3F) is set for b >= 'A',
-        // and of (b + 0x25) for b > 'Z'.
-        let ge_a = w.wrapping_add(ONES * 0x3F);
-        let gt_z = w.wrapping_add(ONES * 0x25);
-        if ge_a & !gt_z & (ONES * 0x80) != 0 {
-            return true;
-        }
-    }
-    rest.iter().any(u8::is_ascii_uppercase)
+    Some(kind)
 }
 
 /// Scans from `start` (the end of the authority) to the end: finds the

@@ -164,6 +164,8 @@ pub trait Classes {
     const SET: ByteSet;
     /// The groups whose bytes [`BlockMasks::groups`] marks.
     const GROUPS: Groups;
+    /// The inclusive range whose bytes [`BlockMasks::in_range`] marks.
+    const RANGE: (u8, u8);
 }
 
 /// Position masks for one block of at most 64 bytes: bit `i` is byte `i`.
@@ -173,6 +175,8 @@ pub struct BlockMasks {
     pub in_set: u64,
     /// Bytes in each of the [`Groups`] (unused groups stay 0).
     pub groups: [u64; 8],
+    /// Bytes in the [`Classes::RANGE`].
+    pub in_range: u64,
 }
 
 /// The masks of `block` (at most 64 bytes; panics if longer) with the
@@ -188,7 +192,7 @@ pub fn block_masks<C: Classes>(block: &[u8]) -> BlockMasks {
         Backend::Sse2 => x86_64::block_masks_sse2::<C>(block),
         #[cfg(target_arch = "aarch64")]
         Backend::Neon => aarch64::block_masks_neon::<C>(block),
-        _ => scalar::block_masks(block, &C::SET, &C::GROUPS),
+        _ => scalar::block_masks::<C>(block),
     }
 }
 
@@ -207,7 +211,7 @@ pub fn block_masks_with<C: Classes>(backend: Backend, block: &[u8]) -> BlockMask
         Backend::Neon if std::arch::is_aarch64_feature_detected!("neon") => {
             aarch64::block_masks_neon::<C>(block)
         }
-        _ => scalar::block_masks(block, &C::SET, &C::GROUPS),
+        _ => scalar::block_masks::<C>(block),
     }
 }
 
@@ -404,6 +408,7 @@ mod tests {
         const SET: ByteSet = SET;
         const GROUPS: Groups =
             Groups::new(&[b":", b"/", b"?", b"#", b".%", b"@[]|%", b"A", b"\x00"]);
+        const RANGE: (u8, u8) = (b'A', b'Z');
     }
 
     #[test]
@@ -416,8 +421,7 @@ mod tests {
                         input[pos] = b;
                         input[len - 1] = b'/';
                     }
-                    let expected =
-                        scalar::block_masks(&input, &TestClasses::SET, &TestClasses::GROUPS);
+                    let expected = scalar::block_masks::<TestClasses>(&input);
                     for backend in available_backends() {
                         assert_eq!(
                             block_masks_with::<TestClasses>(backend, &input),
@@ -440,6 +444,9 @@ mod tests {
         assert_eq!(m.groups[2], 1 << 12);
         assert_eq!(m.groups[3], 1 << 14);
         assert_eq!(m.groups[4], 1 << 8);
+        assert_eq!(m.in_range, 0);
+        let m = block_masks::<TestClasses>(b"HTtP://X");
+        assert_eq!(m.in_range, 0b1000_1011);
     }
 
     #[test]

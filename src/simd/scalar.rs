@@ -1,7 +1,7 @@
 //! The portable reference: one table lookup per byte. Every SIMD kernel is
 //! tested against it.
 
-use super::{BlockMasks, ByteSet, Groups};
+use super::{BlockMasks, ByteSet, Classes};
 
 /// The index of the first byte of `bytes` in `set`.
 #[inline]
@@ -11,12 +11,17 @@ pub fn find_in_set(bytes: &[u8], set: &ByteSet) -> Option<usize> {
 
 /// The masks of a block of at most 64 bytes, one byte at a time.
 #[inline]
-pub fn block_masks(block: &[u8], set: &ByteSet, groups: &Groups) -> BlockMasks {
+pub fn block_masks<C: Classes>(block: &[u8]) -> BlockMasks {
+    let (set, groups) = (&C::SET, &C::GROUPS);
+    let (lo, hi) = C::RANGE;
     let mut m = BlockMasks::default();
     for (i, &b) in block.iter().enumerate() {
         let bit = 1u64 << i;
         if set.contains(b) {
             m.in_set |= bit;
+        }
+        if (lo..=hi).contains(&b) {
+            m.in_range |= bit;
         }
         let mut flags = groups.flags(b);
         while flags != 0 {

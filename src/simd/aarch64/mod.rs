@@ -65,6 +65,7 @@ pub(super) fn block_masks_neon<C: Classes>(block: &[u8]) -> BlockMasks {
     let mut m = unsafe { masks_neon::<C>(&buf) };
     let keep = low_bits(block.len());
     m.in_set &= keep;
+    m.in_range &= keep;
     for g in &mut m.groups {
         *g &= keep;
     }
@@ -99,6 +100,9 @@ fn masks_neon<C: Classes>(buf: &[u8; 64]) -> BlockMasks {
         }
         let shift = 16 * q;
         m.in_set |= lane_bits(hits) << shift;
+        let (rlo, rhi) = C::RANGE;
+        let in_range = vandq_u8(vcgeq_u8(v, vdupq_n_u8(rlo)), vcleq_u8(v, vdupq_n_u8(rhi)));
+        m.in_range |= lane_bits(in_range) << shift;
         for g in 0..groups.count() {
             let mut eq = vdupq_n_u8(0);
             for &b in groups.group(g) {

@@ -113,7 +113,7 @@ fn avx2(bytes: &[u8], set: &ByteSet) -> Option<usize> {
 /// (overlapping) 16-byte loads; shorter ones go scalar.
 pub(super) fn block_masks_sse2<C: Classes>(block: &[u8]) -> BlockMasks {
     if block.len() < 16 {
-        return super::scalar::block_masks(block, &C::SET, &C::GROUPS);
+        return super::scalar::block_masks::<C>(block);
     }
     // SAFETY: SSE2 is part of the x86_64 baseline.
     unsafe { masks_sse2::<C>(block) }
@@ -122,7 +122,7 @@ pub(super) fn block_masks_sse2<C: Classes>(block: &[u8]) -> BlockMasks {
 /// AVX2 block masks. The caller has checked that the CPU supports AVX2.
 pub(super) fn block_masks_avx2<C: Classes>(block: &[u8]) -> BlockMasks {
     if block.len() < 16 {
-        return super::scalar::block_masks(block, &C::SET, &C::GROUPS);
+        return super::scalar::block_masks::<C>(block);
     }
     debug_assert!(std::is_x86_feature_detected!("avx2"));
     // SAFETY: the dispatcher selects this backend only after
@@ -147,9 +147,18 @@ fn classify16<C: Classes>(chunk: &[u8]) -> BlockMasks {
     for &e in &set.extra()[..set.extra_len()] {
         hits = _mm_or_si128(hits, _mm_cmpeq_epi8(v, _mm_set1_epi8(e as i8)));
     }
+    let (rlo, rhi) = C::RANGE;
+    let in_range = _mm_andnot_si128(
+        _mm_cmplt_epi8(biased, _mm_set1_epi8((rlo ^ 0x80) as i8)),
+        _mm_andnot_si128(
+            _mm_cmpgt_epi8(biased, _mm_set1_epi8((rhi ^ 0x80) as i8)),
+            _mm_set1_epi8(-1),
+        ),
+    );
     let mut m = BlockMasks {
         in_set: u64::from(_mm_movemask_epi8(hits) as u16),
         groups: [0; 8],
+        in_range: u64::from(_mm_movemask_epi8(in_range) as u16),
     };
     for g in 0..groups.count() {
         let mut eq = _mm_setzero_si128();
@@ -178,9 +187,15 @@ fn classify32<C: Classes>(chunk: &[u8]) -> BlockMasks {
     for &e in &set.extra()[..set.extra_len()] {
         hits = _mm256_or_si256(hits, _mm256_cmpeq_epi8(v, _mm256_set1_epi8(e as i8)));
     }
+    let (rlo, rhi) = C::RANGE;
+    let outside = _mm256_or_si256(
+        _mm256_cmpgt_epi8(_mm256_set1_epi8((rlo ^ 0x80) as i8), biased),
+        _mm256_cmpgt_epi8(biased, _mm256_set1_epi8((rhi ^ 0x80) as i8)),
+    );
     let mut m = BlockMasks {
         in_set: u64::from(_mm256_movemask_epi8(hits) as u32),
         groups: [0; 8],
+        in_range: u64::from(!(_mm256_movemask_epi8(outside) as u32)),
     };
     for g in 0..groups.count() {
         let mut eq = _mm256_setzero_si256();
@@ -196,6 +211,7 @@ fn classify32<C: Classes>(chunk: &[u8]) -> BlockMasks {
 #[inline(always)]
 fn merge(m: &mut BlockMasks, part: &BlockMasks, at: usize) {
     m.in_set |= part.in_set << at;
+    m.in_range |= part.in_range << at;
     for (g, p) in m.groups.iter_mut().zip(&part.groups) {
         *g |= p << at;
     }
