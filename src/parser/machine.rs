@@ -27,6 +27,7 @@ use ValidationError as E;
 type Step = Result<(), ParseError>;
 
 /// Bytes that end a path segment: '/', '?', '#' and, for special URLs, '\'.
+static SEGMENT_END: [bool; 256] = byte_set(b"/?#");
 static SEGMENT_END_SPECIAL: [bool; 256] = byte_set(b"/?#\\");
 /// A path segment's bytes: encoded with the path set, ended as above.
 static PATH_SEGMENT: StopTable = StopTable::new(&PATH, b"/?#");
@@ -34,6 +35,37 @@ static PATH_SEGMENT_SPECIAL: StopTable = StopTable::new(&PATH, b"/?#\\");
 /// The query's bytes, ended by '#'.
 static QUERY_RUN: StopTable = StopTable::new(&QUERY, b"#");
 static SPECIAL_QUERY_RUN: StopTable = StopTable::new(&SPECIAL_QUERY, b"#");
+/// The whole-path scan's classes: bytes the path set encodes, bytes that
+/// end the path ('?', '#'), '.' and '%' (a dot segment if at a segment
+/// start) and, for special URLs, '\\' (a segment separator written as '/').
+const PATH_COPY: u8 = 0;
+const PATH_ENCODE: u8 = 1;
+const PATH_STOP: u8 = 2;
+const PATH_DOT: u8 = 3;
+const PATH_BACKSLASH: u8 = 4;
+
+const fn path_run_table(special: bool) -> [u8; 256] {
+    let mut t = [PATH_COPY; 256];
+    let mut b = 0;
+    while b < 256 {
+        if PATH.contains(b as u8) {
+            t[b] = PATH_ENCODE;
+        }
+        b += 1;
+    }
+    t[b'?' as usize] = PATH_STOP;
+    t[b'#' as usize] = PATH_STOP;
+    t[b'.' as usize] = PATH_DOT;
+    t[b'%' as usize] = PATH_DOT;
+    if special {
+        t[b'\\' as usize] = PATH_BACKSLASH;
+    }
+    t
+}
+
+static PATH_RUN: [u8; 256] = path_run_table(false);
+static PATH_RUN_SPECIAL: [u8; 256] = path_run_table(true);
+
 /// Path segments under state override, where '?' and '#' are path bytes.
 static PATH_SEGMENT_OVERRIDE: StopTable = StopTable::new(&PATH, b"/");
 static PATH_SEGMENT_SPECIAL_OVERRIDE: StopTable = StopTable::new(&PATH, b"/\\");
@@ -656,7 +688,108 @@ impl<'i, 'r, R: Reporter> Machine<'i, 'r, R> {
 
     /// [Path state](https://url.spec.whatwg.org/#path-state), entered at the
     /// start of a segment; loops over segments.
-    fn path_state(&mut self, mut pos: usize) -> Step {
+    fn path_state(&mut self, pos: usize) -> Step {
+        if !R::ENABLED && !self.state_override && self.scheme != SchemeType::File {
+            return self.path_runs(pos);
+        }
+        self.path_segments(pos)
+    }
+
+    /// The path state over whole runs: '/' is copied like any plain byte,
+    /// and the scan stops only for bytes to encode, '\\' (special URLs), a
+    /// '.' or '%' that starts a segment (a possible dot segment), and the
+    /// '?' or '#' that ends the path. Equivalent to [`Self::path_segments`]
+    /// when no reporter listens, outside file URLs and state override.
+    fn path_runs(&mut self, mut pos: usize) -> Step {
+        let input = self.input;
+        let bytes = self.bytes();
+        let special = self.scheme.is_special();
+        let table = if special {
+            &PATH_RUN_SPECIAL
+        } else {
+            &PATH_RUN
+        };
+        let is_slash = |b: u8| b == b'/' || (special && b == b'\\');
+        let path_in = pos;
+        self.out.push('/');
+        loop {
+            let run = pos;
+            while let Some(chunk) = bytes.get(pos..pos + 4) {
+                if table[chunk[0] as usize]
+                    | table[chunk[1] as usize]
+                    | table[chunk[2] as usize]
+                    | table[chunk[3] as usize]
+                    != PATH_COPY
+                {
+                    break;
+                }
+                pos += 4;
+            }
+            while pos < bytes.len() && table[bytes[pos] as usize] == PATH_COPY {
+                pos += 1;
+            }
+            if pos > run {
+                // The run is ASCII: both ends are char boundaries.
+                self.out.push_str(&input[run..pos]);
+            }
+            let Some(&b) = bytes.get(pos) else {
+                return Ok(());
+            };
+            match table[b as usize] {
+                PATH_ENCODE => {
+                    percent::push_encoded_byte(b, &mut self.out);
+                    pos += 1;
+                }
+                PATH_BACKSLASH => {
+                    self.out.push('/');
+                    pos += 1;
+                }
+                PATH_DOT if pos == path_in || is_slash(bytes[pos - 1]) => {
+                    let ends = if special {
+                        &SEGMENT_END_SPECIAL
+                    } else {
+                        &SEGMENT_END
+                    };
+                    let end = find(bytes, pos, ends);
+                    let segment = &bytes[pos..end];
+                    let double = is_double_dot(segment);
+                    if !double && !is_single_dot(segment) {
+                        // Not a dot segment: copy this byte and go on.
+                        self.out.push(char::from(b));
+                        pos += 1;
+                        continue;
+                    }
+                    // Drop the '/' written before the segment, shorten for
+                    // "..", then start the next segment (or, at the path's
+                    // end, append the empty segment).
+                    self.out.pop();
+                    if double {
+                        self.shorten_path();
+                    }
+                    self.out.push('/');
+                    pos = match bytes.get(end) {
+                        Some(&c) if is_slash(c) => end + 1,
+                        _ => end,
+                    };
+                }
+                PATH_DOT => {
+                    self.out.push(char::from(b));
+                    pos += 1;
+                }
+                _ => {
+                    // '?' or '#': the path ends.
+                    return if b == b'?' {
+                        self.query_state(pos + 1)
+                    } else {
+                        self.fragment_state(pos + 1)
+                    };
+                }
+            }
+        }
+    }
+
+    /// The path state one segment at a time, as the standard words it.
+    fn path_segments(&mut self, mut pos: usize) -> Step {
         let input = self.input;
         let bytes = self.bytes();
         let special = self.scheme.is_special();

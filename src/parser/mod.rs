@@ -79,13 +79,32 @@ pub(crate) fn trim_c0_control_or_space(input: &str) -> &str {
     &input[start..end]
 }
 
+/// Whether any byte is below 0x0E (tab, LF and CR are 0x09, 0x0A, 0x0D):
+/// eight bytes a step with the "has less than" word trick, which is exact
+/// as a yes/no answer. Cheaper than a vector search on short URLs.
+#[inline]
+fn has_byte_below_0e(bytes: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let chunks = bytes.chunks_exact(8);
+    let rest = chunks.remainder();
+    for chunk in chunks {
+        let w = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        if w.wrapping_sub(ONES * 0x0E) & !w & (ONES * 0x80) != 0 {
+            return true;
+        }
+    }
+    rest.iter().any(|&b| b < 0x0E)
+}
+
 /// Removes every [ASCII tab or newline](https://infra.spec.whatwg.org/#ascii-tab-or-newline),
 /// reporting an invalid-URL-unit if there was one.
 pub(crate) fn remove_tab_and_newline<'a, R: Reporter>(
     input: &'a str,
     reporter: &mut R,
 ) -> Cow<'a, str> {
-    if memchr::memchr3(b'\t', b'\n', b'\r', input.as_bytes()).is_none() {
+    if !has_byte_below_0e(input.as_bytes())
+        || memchr::memchr3(b'\t', b'\n', b'\r', input.as_bytes()).is_none()
+    {
         return Cow::Borrowed(input);
     }
     reporter.report(ValidationError::InvalidUrlUnit);
@@ -95,4 +114,26 @@ pub(crate) fn remove_tab_and_newline<'a, R: Reporter>(
             .filter(|&c| !(c.is_ascii() && is_ascii_tab_or_newline(c as u8)))
             .collect(),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_below_0e_is_exact() {
+        for len in 0..20 {
+            for pos in 0..len {
+                for b in 0..=255u8 {
+                    let mut v = vec![b'a'; len];
+                    v[pos] = b;
+                    assert_eq!(
+                        has_byte_below_0e(&v),
+                        b < 0x0E,
+                        "len {len} pos {pos} byte {b}"
+                    );
+                }
+            }
+        }
+    }
 }
