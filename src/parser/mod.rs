@@ -85,15 +85,17 @@ pub(crate) fn trim_c0_control_or_space(input: &str) -> &str {
 #[inline]
 fn has_byte_below_0e(bytes: &[u8]) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
-    let chunks = bytes.chunks_exact(8);
-    let rest = chunks.remainder();
-    for chunk in chunks {
-        let w = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
-        if w.wrapping_sub(ONES * 0x0E) & !w & (ONES * 0x80) != 0 {
-            return true;
-        }
+    let below = |w: u64| w.wrapping_sub(ONES * 0x0E) & !w & (ONES * 0x80) != 0;
+    let word = |c: &[u8]| u64::from_le_bytes(c.try_into().unwrap_or([0xFF; 8]));
+    if bytes.len() < 8 {
+        return bytes.iter().any(|&b| b < 0x0E);
     }
-    rest.iter().any(|&b| b < 0x0E)
+    // Whole words, then the last eight bytes (overlapping): no byte loop.
+    let mut any = false;
+    for chunk in bytes.chunks_exact(8) {
+        any |= below(word(chunk));
+    }
+    any | below(word(&bytes[bytes.len() - 8..]))
 }
 
 /// Removes every [ASCII tab or newline](https://infra.spec.whatwg.org/#ascii-tab-or-newline),
