@@ -173,23 +173,30 @@ fn try_parse(input: &str, out: &mut String) -> Option<Components> {
         Some(value as u16).filter(|&p| Some(p) != scheme.default_port())
     };
 
+    let has_path = bytes.get(auth_end) == Some(&b'/');
+    let drop_port = port_colon != 0 && port.is_none();
     out.reserve(n + 1);
-    out.push_str(&input[..host_end]);
+    if has_path && !drop_port {
+        // The common case: the input as it is, in one copy.
+        out.push_str(input);
+    } else {
+        out.push_str(&input[..host_end]);
+        if port.is_some() {
+            out.push_str(&input[host_end..auth_end]);
+        }
+        if !has_path {
+            // "http://host?q" gets its root path.
+            out.push('/');
+        }
+        out.push_str(&input[auth_end..]);
+    }
     if scheme_upper {
         out[..colon].make_ascii_lowercase();
     }
     if m.in_range & low_bits(host_end) & !low_bits(host_start) != 0 {
         out[host_start..host_end].make_ascii_lowercase();
     }
-    if port.is_some() {
-        out.push_str(&input[host_end..auth_end]);
-    }
-    let path_start = out.len();
-    if bytes.get(auth_end) != Some(&b'/') {
-        // "http://host?q" gets its root path.
-        out.push('/');
-    }
-    out.push_str(&input[auth_end..]);
+    let path_start = out.len() - (n - auth_end) - usize::from(!has_path);
     // Positions past the authority move by what was dropped or added.
     let moved = |p: usize| (p + out.len() - n) as u32;
     Some(Components {
