@@ -7,6 +7,7 @@ use crate::error::{ParseError, Reporter, ValidationError};
 /// The [ends in a number checker](https://url.spec.whatwg.org/#ends-in-a-number-checker):
 /// whether the last label of `input` (ignoring one trailing dot) is all
 /// digits or a `0x`-prefixed hex number, making the host an IPv4 address.
+#[inline]
 pub fn ends_in_a_number(input: &[u8]) -> bool {
     let input = input.strip_suffix(b".").unwrap_or(input);
     // Quick reject: a number ends in a digit, a hex digit or the 'x' of "0x".

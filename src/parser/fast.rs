@@ -55,6 +55,7 @@ fn tz(mask: u64) -> usize {
 
 /// Parses `input` into `out` (cleared first) if the fast path can prove the
 /// result; otherwise hands the buffer back for the state machine.
+#[inline(always)]
 pub(crate) fn parse_into(input: &str, mut out: String) -> Result<Url, String> {
     out.clear();
     match try_parse(input, &mut out) {
@@ -77,8 +78,10 @@ pub(crate) fn parse(input: &str) -> Option<Url> {
     })
 }
 
-#[inline]
-fn try_parse(input: &str, out: &mut String) -> Option<Components> {
+// Inlined so that the components are built in registers and stored once
+// into the result (moving a just-stored struct stalls store forwarding).
+#[inline(always)]
+pub(crate) fn try_parse(input: &str, out: &mut String) -> Option<Components> {
     let bytes = input.as_bytes();
     let n = bytes.len();
     if n > u32::MAX as usize - 1 {
@@ -215,16 +218,11 @@ fn try_parse(input: &str, out: &mut String) -> Option<Components> {
 
 /// The special scheme spelled by `scheme` (ASCII letters, any case).
 /// Compares whole words: OR-ing 0x20 lowercases letters, and no other
-/// printable byte ORs to these letters.
+/// printable byte ORs to these letters (nor does the space padding).
 #[inline]
 fn special_scheme(scheme: &[u8]) -> Option<SchemeType> {
-    let word = |b: &[u8]| -> u32 {
-        let mut w = [0x20u8; 4];
-        w[..b.len()].copy_from_slice(b);
-        u32::from_le_bytes(w) | 0x2020_2020
-    };
     let (head, tail) = scheme.split_at(scheme.len().min(4));
-    let w = word(head);
+    let w = word(head) | 0x2020_2020;
     let kind = match scheme.len() {
         2 if w == word(b"ws") => SchemeType::Ws,
         3 if w == word(b"wss") => SchemeType::Wss,
@@ -235,6 +233,20 @@ fn special_scheme(scheme: &[u8]) -> Option<SchemeType> {
         _ => return None,
     };
     Some(kind)
+}
+
+/// Up to four bytes as a little-endian word, padded with spaces. Built with
+/// shifts, not a byte array: byte stores read back as one word would stall
+/// store forwarding.
+#[inline(always)]
+const fn word(b: &[u8]) -> u32 {
+    let mut w = 0x2020_2020u32;
+    let mut i = 0;
+    while i < b.len() && i < 4 {
+        w = (w & !(0xFF << (8 * i))) | ((b[i] as u32) << (8 * i));
+        i += 1;
+    }
+    w
 }
 
 /// Scans from `start` (the end of the authority) to the end: finds the

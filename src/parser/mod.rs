@@ -24,9 +24,19 @@ pub(crate) fn parse<R: Reporter>(
     reporter: &mut R,
 ) -> Result<Url, ParseError> {
     if !R::ENABLED {
-        if let Some(url) = fast::parse(input) {
-            return Ok(url);
+        // One allocation, sized for the common case; a declined input
+        // hands the same buffer to the machine.
+        // The result is built right here from the fast path's (inlined)
+        // components: going through an intermediate Result would move a
+        // just-stored struct, which stalls store forwarding.
+        let mut buffer = String::with_capacity(input.len() + 16);
+        if let Some(c) = fast::try_parse(input, &mut buffer) {
+            return Ok(Url {
+                serialization: buffer,
+                c,
+            });
         }
+        return parse_machine_into(input, base, buffer).map_err(|(e, _)| e);
     }
     parse_machine(input, base, reporter)
 }

@@ -28,6 +28,10 @@ pub struct ByteSet {
     extra: [u8; 16],
     extra_len: usize,
     table: [bool; 256],
+    /// For ASCII extras: bit `h` of `nibble_bitmap[l]` is set when byte
+    /// `h << 4 | l` is an extra (the shuffle-based kernels' form).
+    nibble_bitmap: [u8; 16],
+    extras_ascii: bool,
 }
 
 impl ByteSet {
@@ -37,6 +41,8 @@ impl ByteSet {
         assert!(lo <= hi);
         let mut padded = [0u8; 16];
         let mut table = [false; 256];
+        let mut nibble_bitmap = [0u8; 16];
+        let mut extras_ascii = true;
         let mut b = 0;
         while b < 256 {
             table[b] = (b as u8) < lo || (b as u8) > hi;
@@ -56,7 +62,13 @@ impl ByteSet {
                 255
             };
             if i < extra.len() {
-                table[extra[i] as usize] = true;
+                let e = extra[i];
+                table[e as usize] = true;
+                if e < 0x80 {
+                    nibble_bitmap[(e & 0xF) as usize] |= 1 << (e >> 4);
+                } else {
+                    extras_ascii = false;
+                }
             }
             i += 1;
         }
@@ -66,6 +78,8 @@ impl ByteSet {
             extra: padded,
             extra_len: extra.len(),
             table,
+            nibble_bitmap,
+            extras_ascii,
         }
     }
 
@@ -91,6 +105,13 @@ impl ByteSet {
     #[inline(always)]
     pub(crate) fn extra_len(&self) -> usize {
         self.extra_len
+    }
+
+    /// The extras as a nibble bitmap, if they are all ASCII.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    pub(crate) fn nibble_bitmap(&self) -> Option<&[u8; 16]> {
+        self.extras_ascii.then_some(&self.nibble_bitmap)
     }
 }
 

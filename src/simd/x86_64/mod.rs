@@ -184,8 +184,13 @@ fn classify32<C: Classes>(chunk: &[u8]) -> BlockMasks {
         _mm256_cmpgt_epi8(_mm256_set1_epi8((lo ^ 0x80) as i8), biased),
         _mm256_cmpgt_epi8(biased, _mm256_set1_epi8((hi ^ 0x80) as i8)),
     );
-    for &e in &set.extra()[..set.extra_len()] {
-        hits = _mm256_or_si256(hits, _mm256_cmpeq_epi8(v, _mm256_set1_epi8(e as i8)));
+    match set.nibble_bitmap() {
+        Some(bitmap) => hits = _mm256_or_si256(hits, extras_by_nibbles(v, bitmap)),
+        None => {
+            for &e in &set.extra()[..set.extra_len()] {
+                hits = _mm256_or_si256(hits, _mm256_cmpeq_epi8(v, _mm256_set1_epi8(e as i8)));
+            }
+        }
     }
     let (rlo, rhi) = C::RANGE;
     let outside = _mm256_or_si256(
@@ -205,6 +210,27 @@ fn classify32<C: Classes>(chunk: &[u8]) -> BlockMasks {
         m.groups[g] = u64::from(_mm256_movemask_epi8(eq) as u32);
     }
     m
+}
+
+/// Membership of each byte of `v` in a set of ASCII bytes given as a
+/// nibble bitmap: the low nibble picks a bitmap byte (one shuffle), the high
+/// nibble picks a bit (another shuffle; bytes of 0x80 and up get none).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn extras_by_nibbles(v: __m256i, bitmap: &[u8; 16]) -> __m256i {
+    // SAFETY: `bitmap` is 16 readable bytes.
+    let table = unsafe { _mm_loadu_si128(bitmap.as_ptr().cast()) };
+    let rows = _mm256_broadcastsi128_si256(table);
+    let bits = _mm256_setr_epi8(
+        1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128, 0, 0,
+        0, 0, 0, 0, 0, 0,
+    );
+    let low = _mm256_and_si256(v, _mm256_set1_epi8(0x0F));
+    let high = _mm256_and_si256(_mm256_srli_epi16(v, 4), _mm256_set1_epi8(0x0F));
+    let row = _mm256_shuffle_epi8(rows, low);
+    let bit = _mm256_shuffle_epi8(bits, high);
+    let miss = _mm256_cmpeq_epi8(_mm256_and_si256(row, bit), _mm256_setzero_si256());
+    _mm256_andnot_si256(miss, _mm256_set1_epi8(-1))
 }
 
 /// ORs `part` (masks of bytes `at..`) into `m`.
