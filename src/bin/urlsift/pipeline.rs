@@ -1,0 +1,355 @@
+//! The parallel engine every subcommand runs on: a reader thread cuts the
+//! input into newline-aligned chunks, rayon workers turn batches of chunks
+//! into per-chunk results, and the calling thread consumes those results in
+//! input order. Output is therefore byte-identical for any thread count.
+//!
+//! This module also owns the bad-line policy (skip and count, `--rejects`,
+//! `--keep-invalid`, `--strict`) and the summary that accounts for every line.
+
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::sync::mpsc;
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use crate::args::{InputArgs, PolicyArgs};
+use crate::input::{self, Chunk, InputError, Reason};
+use crate::output::{CliError, Sink};
+
+/// Counts that together account for every input line.
+#[derive(Default, Debug, Clone)]
+pub struct Tally {
+    /// All lines read.
+    pub lines: u64,
+    /// Empty lines (counted, not parsed).
+    pub empty: u64,
+    /// Lines that parsed.
+    pub valid: u64,
+    /// Bad lines by reason.
+    pub bad: BTreeMap<&'static str, u64>,
+    /// Bytes read (after decompression).
+    pub bytes: u64,
+}
+
+impl Tally {
+    pub fn add_bad(&mut self, reason: Reason) {
+        *self.bad.entry(reason.key()).or_insert(0) += 1;
+    }
+
+    pub fn bad_total(&self) -> u64 {
+        self.bad.values().sum()
+    }
+
+    pub fn merge(&mut self, other: &Tally) {
+        self.lines += other.lines;
+        self.empty += other.empty;
+        self.valid += other.valid;
+        self.bytes += other.bytes;
+        for (k, v) in &other.bad {
+            *self.bad.entry(k).or_insert(0) += v;
+        }
+    }
+}
+
+/// A bad line, remembered for `--rejects` and `--strict`.
+pub struct Rejected {
+    pub line: u64,
+    pub reason: Reason,
+    pub raw: Vec<u8>,
+}
+
+/// What a worker made of one chunk.
+pub struct Processed<X> {
+    /// Records ready to write, terminators included.
+    pub out: Vec<u8>,
+    pub tally: Tally,
+    pub rejects: Vec<Rejected>,
+    /// Under `--strict`: the bad line at which the chunk stopped.
+    pub stopped: Option<Rejected>,
+    /// Subcommand-specific results.
+    pub extra: X,
+}
+
+impl<X: Default> Processed<X> {
+    pub fn new(chunk: &Chunk) -> Self {
+        Processed {
+            out: Vec::with_capacity(chunk.data.len() + chunk.data.len() / 8),
+            tally: Tally {
+                bytes: chunk.data.len() as u64,
+                ..Tally::default()
+            },
+            rejects: Vec::new(),
+            stopped: None,
+            extra: X::default(),
+        }
+    }
+}
+
+/// How a subcommand treats bad lines, as seen by the workers.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Policy {
+    pub keep_invalid: bool,
+    pub strict: bool,
+    pub record_rejects: bool,
+}
+
+impl Policy {
+    pub fn from_args(a: &PolicyArgs) -> Policy {
+        Policy {
+            keep_invalid: a.keep_invalid,
+            strict: a.strict,
+            record_rejects: a.rejects.is_some(),
+        }
+    }
+
+    /// Handles a bad line: counts it, then keeps, records or stops on it.
+    /// Returns false when the worker must stop the chunk (`--strict`).
+    pub fn bad_line<X>(
+        &self,
+        p: &mut Processed<X>,
+        number: u64,
+        raw: &[u8],
+        reason: Reason,
+        terminator: u8,
+    ) -> bool {
+        p.tally.add_bad(reason);
+        let rejected = || Rejected {
+            line: number,
+            reason,
+            raw: raw.to_vec(),
+        };
+        if self.strict {
+            p.stopped = Some(rejected());
+            return false;
+        }
+        if self.keep_invalid {
+            p.out.extend_from_slice(raw);
+            p.out.push(terminator);
+        }
+        if self.record_rejects {
+            p.rejects.push(rejected());
+        }
+        true
+    }
+}
+
+/// Engine settings shared by all subcommands.
+pub struct Engine {
+    pub files: Vec<std::path::PathBuf>,
+    pub chunk_size: usize,
+    pub pool: rayon::ThreadPool,
+    pub progress: bool,
+}
+
+impl Engine {
+    pub fn new(a: &InputArgs) -> Result<Engine, CliError> {
+        let mut files = a.files.clone();
+        if files.is_empty() {
+            files.push("-".into());
+        }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(a.threads.unwrap_or(0))
+            .thread_name(|i| format!("urlsift-worker-{i}"))
+            .build()
+            .map_err(|e| CliError::Usage(format!("cannot start worker threads: {e}")))?;
+        Ok(Engine {
+            files,
+            chunk_size: usize::try_from(a.chunk_size).unwrap_or(usize::MAX).max(1),
+            pool,
+            progress: !a.quiet && std::io::stderr().is_terminal(),
+        })
+    }
+
+    /// Runs `work` on every chunk in parallel and `consume` on the results in
+    /// input order. `consume` returning `Ok(false)` stops the run early.
+    pub fn run<X: Send>(
+        &self,
+        work: impl Fn(&Chunk) -> Processed<X> + Sync,
+        mut consume: impl FnMut(&Chunk, Processed<X>) -> Result<bool, CliError>,
+    ) -> Result<(), CliError> {
+        let batch = self.pool.current_num_threads() * 2;
+        let (tx, rx) = mpsc::sync_channel::<Result<Chunk, InputError>>(batch * 2);
+        let files = self.files.clone();
+        let chunk_size = self.chunk_size;
+        let progress = self.progress.then(progress_bar);
+        let started = Instant::now();
+        std::thread::scope(|scope| {
+            scope.spawn(move || {
+                input::read_chunks(&files, chunk_size, |c| tx.send(c).is_ok());
+            });
+            let (mut lines, mut bytes) = (0u64, 0u64);
+            let mut result = || -> Result<(), CliError> {
+                let mut pending: Option<InputError> = None;
+                loop {
+                    let mut chunks = Vec::with_capacity(batch);
+                    while chunks.len() < batch {
+                        match rx.recv() {
+                            Ok(Ok(c)) => chunks.push(c),
+                            Ok(Err(e)) => {
+                                pending = Some(e);
+                                break;
+                            }
+                            Err(_) => break,
+                        }
+                    }
+                    if chunks.is_empty() && pending.is_none() {
+                        return Ok(());
+                    }
+                    let done: Vec<Processed<X>> =
+                        self.pool.install(|| chunks.par_iter().map(&work).collect());
+                    for (chunk, p) in chunks.iter().zip(done) {
+                        lines += p.tally.lines;
+                        bytes += p.tally.bytes;
+                        if !consume(chunk, p)? {
+                            return Ok(());
+                        }
+                    }
+                    if let Some(pb) = &progress {
+                        let secs = started.elapsed().as_secs_f64().max(1e-9);
+                        pb.set_position(bytes);
+                        pb.set_message(format!("{lines} URLs, {:.0} URLs/s", lines as f64 / secs));
+                    }
+                    if let Some(e) = pending {
+                        return Err(CliError::Input(e));
+                    }
+                }
+            };
+            let result = result();
+            // Unblock the reader if we stopped early.
+            drop(rx);
+            if let Some(pb) = progress {
+                pb.finish_and_clear();
+            }
+            result
+        })
+    }
+}
+
+fn progress_bar() -> indicatif::ProgressBar {
+    let pb = indicatif::ProgressBar::new_spinner();
+    pb.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{spinner} {binary_bytes} read, {binary_bytes_per_sec} ({msg}) {elapsed}",
+        )
+        .expect("valid progress template"),
+    );
+    pb.enable_steady_tick(std::time::Duration::from_millis(200));
+    pb
+}
+
+/// Writes the standard per-chunk results: output, rejects, strict stop.
+pub struct Standard {
+    pub sink: Sink,
+    pub rejects: Option<Sink>,
+    pub tally: Tally,
+    pub files: usize,
+}
+
+impl Standard {
+    pub fn consume<X>(&mut self, chunk: &Chunk, p: Processed<X>) -> Result<bool, CliError> {
+        self.tally.merge(&p.tally);
+        self.sink.write(&p.out)?;
+        if let Some(r) = &mut self.rejects {
+            for rej in p.rejects.iter().chain(&p.stopped) {
+                write_reject(r, &chunk.source.name, rej)?;
+            }
+        }
+        if let Some(stop) = p.stopped {
+            return Err(CliError::Strict(format!(
+                "{}:{}: {} (stopped by --strict)",
+                chunk.source.name, stop.line, stop.reason
+            )));
+        }
+        Ok(true)
+    }
+
+    /// Commits the outputs of a successful run.
+    pub fn finish(self) -> Result<Tally, CliError> {
+        self.sink.commit()?;
+        if let Some(r) = self.rejects {
+            r.commit()?;
+        }
+        Ok(self.tally)
+    }
+}
+
+/// One rejects record: `source<TAB>line<TAB>reason<TAB>raw line`.
+pub fn write_reject(sink: &mut Sink, source: &str, rej: &Rejected) -> Result<(), CliError> {
+    let head = format!("{source}\t{}\t{}\t", rej.line, rej.reason);
+    sink.write(head.as_bytes())?;
+    sink.record(&rej.raw)
+}
+
+/// The stderr summary: every line is one of valid, bad or empty.
+pub fn summary(t: &Tally, files: usize, kept: bool, extra: &str) -> String {
+    let mut s = format!(
+        "urlsift: {} lines from {} input{}: {} valid{}, {} empty, {} bad",
+        t.lines,
+        files,
+        if files == 1 { "" } else { "s" },
+        t.valid,
+        extra,
+        t.empty,
+        t.bad_total()
+    );
+    if !t.bad.is_empty() {
+        let reasons: Vec<String> = t.bad.iter().map(|(k, v)| format!("{v} {k}")).collect();
+        s.push_str(&format!(
+            " ({}; {})",
+            reasons.join(", "),
+            if kept { "passed through" } else { "skipped" }
+        ));
+    }
+    s
+}
+
+/// The per-line loop shared by the subcommands that follow the bad-line policy.
+pub struct LineJob {
+    pub max_line: usize,
+    pub policy: Policy,
+    pub terminator: u8,
+    /// Under `--keep-invalid`, also pass empty lines through (normalize keeps
+    /// output lines aligned with input lines).
+    pub pass_empty: bool,
+}
+
+impl LineJob {
+    /// Classifies each line of `chunk`; `f` handles text lines and returns
+    /// `Err(reason)` for lines it cannot use.
+    pub fn run<X: Default>(
+        &self,
+        chunk: &Chunk,
+        mut f: impl FnMut(&mut Processed<X>, u64, &str) -> Result<(), Reason>,
+    ) -> Processed<X> {
+        let mut p = Processed::new(chunk);
+        let facts = input::ChunkFacts::of(chunk, self.max_line);
+        for (number, raw) in chunk.lines() {
+            p.tally.lines += 1;
+            let reason = match facts.classify(raw) {
+                input::Line::Empty => {
+                    p.tally.empty += 1;
+                    if self.pass_empty && self.policy.keep_invalid {
+                        p.out.push(self.terminator);
+                    }
+                    continue;
+                }
+                input::Line::Text(s) => match f(&mut p, number, s) {
+                    Ok(()) => {
+                        p.tally.valid += 1;
+                        continue;
+                    }
+                    Err(r) => r,
+                },
+                input::Line::Bad(r) => r,
+            };
+            if !self
+                .policy
+                .bad_line(&mut p, number, raw, reason, self.terminator)
+            {
+                break;
+            }
+        }
+        p
+    }
+}
