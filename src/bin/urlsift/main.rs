@@ -16,6 +16,7 @@ mod input;
 mod normalize;
 mod output;
 mod pipeline;
+mod spill;
 mod stats;
 
 use args::{Cli, Command, InputArgs, OutputArgs, PolicyArgs};

@@ -67,6 +67,9 @@ pub struct Processed<X> {
     pub rejects: Vec<Rejected>,
     /// Under `--strict`: the bad line at which the chunk stopped.
     pub stopped: Option<Rejected>,
+    /// Under `--keep-invalid`: where each passed-through bad line sits in
+    /// `out` (start, end including the terminator).
+    pub kept: Vec<(usize, usize)>,
     /// Subcommand-specific results.
     pub extra: X,
 }
@@ -81,6 +84,7 @@ impl<X: Default> Processed<X> {
             },
             rejects: Vec::new(),
             stopped: None,
+            kept: Vec::new(),
             extra: X::default(),
         }
     }
@@ -124,8 +128,10 @@ impl Policy {
             return false;
         }
         if self.keep_invalid {
+            let start = p.out.len();
             p.out.extend_from_slice(raw);
             p.out.push(terminator);
+            p.kept.push((start, p.out.len()));
         }
         if self.record_rejects {
             p.rejects.push(rejected());
@@ -284,12 +290,11 @@ pub fn write_reject(sink: &mut Sink, source: &str, rej: &Rejected) -> Result<(),
 /// The stderr summary: every line is one of valid, bad or empty.
 pub fn summary(t: &Tally, files: usize, kept: bool, extra: &str) -> String {
     let mut s = format!(
-        "urlsift: {} lines from {} input{}: {} valid{}, {} empty, {} bad",
+        "urlsift: {} lines from {} input{}: {} valid, {} empty, {} bad",
         t.lines,
         files,
         if files == 1 { "" } else { "s" },
         t.valid,
-        extra,
         t.empty,
         t.bad_total()
     );
@@ -301,6 +306,7 @@ pub fn summary(t: &Tally, files: usize, kept: bool, extra: &str) -> String {
             if kept { "passed through" } else { "skipped" }
         ));
     }
+    s.push_str(extra);
     s
 }
 
