@@ -89,7 +89,7 @@ pub fn run(a: StatsArgs) -> Result<ExitCode, CliError> {
                 p.tally.valid += 1;
                 let c = &mut p.extra;
                 p_count(&mut c.schemes, url.scheme());
-                if url.host_kind().is_some() {
+                if !url.hostname().is_empty() {
                     p_count(&mut c.hosts, url.hostname());
                 }
                 c.normal += u64::from(url.href() == text);
