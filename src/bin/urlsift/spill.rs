@@ -22,6 +22,9 @@ use crate::output::CliError;
 /// Partitions per level: each level uses the next 6 bits of the hash.
 const FANOUT: usize = 64;
 const MAX_DEPTH: u32 = 4;
+/// Partitions smaller than this are never split again, however small the
+/// budget: splitting creates `FANOUT` files and cannot pay off below it.
+const MIN_SPLIT: u64 = 64 << 10;
 
 /// One dedup record as stored on disk.
 pub struct Record {
@@ -119,7 +122,7 @@ impl Spill {
                 std::fs::remove_file(path)?;
                 continue;
             }
-            if size.saturating_mul(3) > budget && self.depth + 1 < MAX_DEPTH {
+            if size.saturating_mul(3) > budget && size > MIN_SPLIT && self.depth + 1 < MAX_DEPTH {
                 // Too big to reduce in memory: split on the next hash bits.
                 let prefix = format!("{}-{i:02}", path_name(path));
                 let mut sub = Spill::create(&self.dir, &prefix, self.depth + 1)?;
