@@ -315,7 +315,7 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
         r.commit()?;
     }
     let extra = format!(
-        "; {records} records kept: {unique} unique, {} duplicates",
+        "; dedup: {records} records, {unique} unique, {} duplicates",
         records.saturating_sub(unique)
     );
     Ok(crate::report(&tally, files, &setup.report, &extra))

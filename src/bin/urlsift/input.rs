@@ -205,14 +205,39 @@ pub fn open(path: &Path) -> io::Result<Box<dyn Read + Send>> {
     let compressed_gzip = head.starts_with(&GZIP_MAGIC);
     let stream = Cursor::new(head).chain(raw);
     Ok(if compressed_gzip {
-        Box::new(flate2::read::MultiGzDecoder::new(
-            io::BufReader::with_capacity(1 << 16, stream),
-        ))
+        Box::new(Labeled {
+            inner: flate2::read::MultiGzDecoder::new(io::BufReader::with_capacity(1 << 16, stream)),
+            label: "gzip",
+        })
     } else if compressed_zstd {
-        Box::new(zstd::stream::read::Decoder::new(stream)?)
+        Box::new(Labeled {
+            inner: zstd::stream::read::Decoder::new(stream)?,
+            label: "zstd",
+        })
     } else {
         Box::new(stream)
     })
+}
+
+/// A decoder whose errors say which compressed format failed, so a
+/// truncated dump reads as such rather than as a bare decoder message.
+struct Labeled<R> {
+    inner: R,
+    label: &'static str,
+}
+
+impl<R: Read> Read for Labeled<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.inner.read(buf).map_err(|e| {
+            if e.kind() == io::ErrorKind::Interrupted {
+                return e;
+            }
+            io::Error::new(
+                e.kind(),
+                format!("{} data is corrupt or truncated: {e}", self.label),
+            )
+        })
+    }
 }
 
 /// Reads the sources in order and hands each newline-aligned chunk to `emit`;

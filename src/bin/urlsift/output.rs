@@ -167,10 +167,7 @@ impl Sink {
         match target {
             Target::Stdout(mut s) => s.flush().map_err(err),
             Target::File { temp, path } => {
-                let mode = fs::metadata(&path)
-                    .map(|m| m.permissions())
-                    .unwrap_or_else(|_| default_permissions());
-                temp.as_file().set_permissions(mode).map_err(err)?;
+                set_permissions(&temp, &path).map_err(err)?;
                 temp.as_file().sync_all().map_err(err)?;
                 temp.persist(&path).map_err(|e| err(e.error))?;
                 let dir = match path.parent() {
@@ -184,13 +181,18 @@ impl Sink {
     }
 }
 
+/// Gives the new file the permissions of the file it replaces, or the
+/// usual 0644 (temp files are created 0600).
 #[cfg(unix)]
-fn default_permissions() -> fs::Permissions {
+fn set_permissions(temp: &tempfile::NamedTempFile, path: &Path) -> io::Result<()> {
     use std::os::unix::fs::PermissionsExt;
-    fs::Permissions::from_mode(0o644)
+    let mode = fs::metadata(path)
+        .map(|m| m.permissions())
+        .unwrap_or_else(|_| fs::Permissions::from_mode(0o644));
+    temp.as_file().set_permissions(mode)
 }
 
 #[cfg(not(unix))]
-fn default_permissions() -> fs::Permissions {
-    fs::metadata(".").map(|m| m.permissions()).expect("cwd")
+fn set_permissions(_: &tempfile::NamedTempFile, _: &Path) -> io::Result<()> {
+    Ok(())
 }
