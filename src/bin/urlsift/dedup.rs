@@ -14,12 +14,11 @@
 //! merged with identical ones. Lines passed through by `--keep-invalid` are
 //! keyed by their raw bytes, in a namespace of their own.
 
-use std::collections::HashMap;
 use std::io;
 use std::process::ExitCode;
 
 use urlsift::{HostKind, Url};
-use xxhash_rust::xxh3::Xxh3Builder;
+use xxhash_rust::xxh3::xxh3_64;
 
 use crate::args::{DedupArgs, DedupKey};
 use crate::input::{Chunk, Reason};
@@ -28,29 +27,119 @@ use crate::output::{CliError, Sink};
 use crate::pipeline::{LineJob, Processed, Standard, write_reject};
 use crate::spill::{self, Spill};
 
-/// Keys of one chunk: `ends[i]` closes line i's key in `keys` and its
-/// record (terminator included) in the chunk's output.
+/// Keys of one chunk: `ends[i]` holds where line i's key ends in `keys`,
+/// where its record (terminator included) ends in the chunk's output, and
+/// the key's xxh3-64 hash (computed here, on the workers).
 #[derive(Default)]
 pub struct Keys {
     keys: Vec<u8>,
-    ends: Vec<(usize, usize)>,
+    ends: Vec<(usize, usize, u64)>,
 }
 
-/// Rough bytes per seen-set entry beyond its key and line (map slot, boxes).
-const ENTRY_OVERHEAD: usize = 64;
 /// Marks keys of passed-through invalid lines: 0xFF never starts UTF-8.
 const RAW_KEY: u8 = 0xFF;
+/// Arena block size: keys and lines are copied into blocks this large.
+const BLOCK: usize = 1 << 20;
 
-struct Entry {
-    seq: u64,
-    count: u64,
-    /// The line, kept only with `--count` (otherwise it is written at once).
-    line: Box<[u8]>,
+/// Where bytes sit in the [`Arena`].
+#[derive(Clone, Copy)]
+struct Span {
+    block: usize,
+    start: usize,
+    len: usize,
 }
 
+/// Append-only storage for keys and lines: one allocation per megabyte
+/// instead of one per key, and nothing is ever moved.
+#[derive(Default)]
+struct Arena {
+    blocks: Vec<Vec<u8>>,
+    allocated: usize,
+}
+
+impl Arena {
+    fn push(&mut self, bytes: &[u8]) -> Span {
+        let fits = self
+            .blocks
+            .last()
+            .is_some_and(|b| b.capacity() - b.len() >= bytes.len());
+        if !fits {
+            let cap = BLOCK.max(bytes.len());
+            self.allocated += cap;
+            self.blocks.push(Vec::with_capacity(cap));
+        }
+        let block = self.blocks.len() - 1;
+        let b = &mut self.blocks[block];
+        let start = b.len();
+        b.extend_from_slice(bytes);
+        Span {
+            block,
+            start,
+            len: bytes.len(),
+        }
+    }
+
+    fn get(&self, s: Span) -> &[u8] {
+        &self.blocks[s.block][s.start..s.start + s.len]
+    }
+}
+
+struct Entry {
+    hash: u64,
+    key: Span,
+    /// The line, kept only with `--count` (otherwise it is written at once).
+    line: Option<Span>,
+    seq: u64,
+    count: u64,
+}
+
+/// Entries per block of [`Entries`].
+const ENTRY_BLOCK: usize = 1 << 15;
+
+/// Entries in first-occurrence order, in fixed-size blocks: growing never
+/// copies (or briefly doubles) the whole set, which keeps peak memory
+/// close to the budget.
+#[derive(Default)]
+struct Entries {
+    blocks: Vec<Vec<Entry>>,
+    len: usize,
+}
+
+impl Entries {
+    fn push(&mut self, e: Entry) {
+        if self.len % ENTRY_BLOCK == 0 {
+            self.blocks.push(Vec::with_capacity(ENTRY_BLOCK));
+        }
+        self.blocks.last_mut().expect("a block").push(e);
+        self.len += 1;
+    }
+
+    fn get(&self, i: u32) -> &Entry {
+        let i = i as usize;
+        &self.blocks[i / ENTRY_BLOCK][i % ENTRY_BLOCK]
+    }
+
+    fn get_mut(&mut self, i: u32) -> &mut Entry {
+        let i = i as usize;
+        &mut self.blocks[i / ENTRY_BLOCK][i % ENTRY_BLOCK]
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &Entry> {
+        self.blocks.iter().flatten()
+    }
+
+    /// Bytes reserved by the blocks.
+    fn reserved(&self) -> usize {
+        self.blocks.len() * ENTRY_BLOCK * std::mem::size_of::<Entry>()
+    }
+}
+
+/// The in-memory seen-set: a hash table of indexes into `entries`, which
+/// are in first-occurrence order. Equal hashes are confirmed byte by byte.
 struct Seen {
-    map: HashMap<Box<[u8]>, Entry, Xxh3Builder>,
-    bytes: u64,
+    table: hashbrown::HashTable<u32>,
+    entries: Entries,
+    arena: Arena,
     budget: u64,
     count_mode: bool,
     seq: u64,
@@ -60,33 +149,57 @@ struct Seen {
 }
 
 impl Seen {
-    fn offer(&mut self, key: &[u8], line: &[u8], sink: &mut Sink) -> Result<(), CliError> {
+    /// Estimated memory held: arena blocks, entries and table slots.
+    fn bytes(&self) -> u64 {
+        // A hashbrown slot is the u32 index plus one control byte.
+        let table = self.table.capacity() * 5;
+        (self.arena.allocated + self.entries.reserved() + table) as u64
+    }
+
+    /// Records one line with its key and the key's xxh3-64 `hash`.
+    fn offer(
+        &mut self,
+        hash: u64,
+        key: &[u8],
+        line: &[u8],
+        sink: &mut Sink,
+    ) -> Result<(), CliError> {
         let seq = self.seq;
         self.seq += 1;
         if let Some((_, spill, _)) = &mut self.spill {
             return spill.push(seq, 1, key, line).map_err(spill_err);
         }
-        if let Some(e) = self.map.get_mut(key) {
-            e.count += 1;
+        let (entries, arena) = (&mut self.entries, &self.arena);
+        let found = self.table.find(hash, |&i| {
+            let e = entries.get(i);
+            e.hash == hash && arena.get(e.key) == key
+        });
+        if let Some(&i) = found {
+            entries.get_mut(i).count += 1;
             return Ok(());
         }
-        let line: Box<[u8]> = if self.count_mode {
-            line.into()
+        let line = if self.count_mode {
+            Some(self.arena.push(line))
         } else {
             sink.record(line)?;
             self.unique += 1;
-            Box::default()
+            None
         };
-        self.bytes += (key.len() + line.len() + ENTRY_OVERHEAD) as u64;
-        self.map.insert(
-            key.into(),
-            Entry {
-                seq,
-                count: 1,
-                line,
-            },
-        );
-        if self.bytes > self.budget {
+        let index = u32::try_from(self.entries.len).map_err(|_| {
+            CliError::Usage("more than 4 billion distinct keys in memory: lower --memory".into())
+        })?;
+        let key = self.arena.push(key);
+        self.entries.push(Entry {
+            hash,
+            key,
+            line,
+            seq,
+            count: 1,
+        });
+        let entries = &self.entries;
+        self.table
+            .insert_unique(hash, index, |&i| entries.get(i).hash);
+        if self.bytes() > self.budget {
             self.start_spill()?;
         }
         Ok(())
@@ -106,12 +219,15 @@ impl Seen {
                 error,
             })?;
         let mut spill = Spill::create(dir.path(), "p", 0).map_err(spill_err)?;
-        for (key, e) in self.map.drain() {
+        for e in self.entries.iter() {
+            let line = e.line.map_or(&[][..], |l| self.arena.get(l));
             spill
-                .push(e.seq, e.count, &key, &e.line)
+                .push(e.seq, e.count, self.arena.get(e.key), line)
                 .map_err(spill_err)?;
         }
-        self.map.shrink_to_fit();
+        self.table = hashbrown::HashTable::new();
+        self.entries = Entries::default();
+        self.arena = Arena::default();
         // Without --count, lines before this point are already written.
         let from = if self.count_mode { 0 } else { self.seq };
         self.spill = Some((dir, spill, from));
@@ -134,10 +250,8 @@ impl Seen {
             spill::merge(runs, &mut emit, spill_err)?;
             drop(dir);
         } else if count_mode {
-            let mut entries: Vec<Entry> = self.map.into_values().collect();
-            entries.sort_unstable_by_key(|e| e.seq);
-            for e in entries {
-                emit(e.count, &e.line)?;
+            for e in self.entries.iter() {
+                emit(e.count, e.line.map_or(&[][..], |l| self.arena.get(l)))?;
             }
         }
         Ok(unique)
@@ -231,7 +345,13 @@ fn is_uuid(b: &[u8]) -> bool {
 }
 
 pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
-    let setup = crate::Setup::new(&a.input, &a.output, Some(&a.policy))?;
+    let mut setup = crate::Setup::new(&a.input, &a.output, Some(&a.policy))?;
+    // In-flight chunks count against the budget too: keep them to about a
+    // tenth of it when the budget is small.
+    let in_flight = (setup.engine.pool.current_num_threads() * 6) as u64;
+    let cap = (a.memory / 10 / in_flight).clamp(64 << 10, 4 << 20) as usize;
+    setup.engine.chunk_size = setup.engine.chunk_size.min(cap);
+    let budget = a.memory.saturating_sub(a.memory / 10).max(1);
     let profile = Profile::new(&a.profile)?;
     let base = parse_base(&a.input.base)?;
     let job = LineJob {
@@ -249,9 +369,10 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
         files,
     } = setup.standard;
     let mut seen = Seen {
-        map: HashMap::with_hasher(Xxh3Builder::new()),
-        bytes: 0,
-        budget: a.memory,
+        table: hashbrown::HashTable::new(),
+        entries: Entries::default(),
+        arena: Arena::default(),
+        budget,
         count_mode: a.count,
         seq: 0,
         unique: 0,
@@ -264,9 +385,11 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
             let start = p.out.len();
             profile.apply(&url, &mut p.out);
             let (out, keys) = (&p.out[start..], &mut p.extra.keys);
+            let key_start = keys.len();
             write_key(key_kind, &url, out, keys);
+            let hash = xxh3_64(&keys[key_start..]);
             p.out.push(term);
-            p.extra.ends.push((p.extra.keys.len(), p.out.len()));
+            p.extra.ends.push((p.extra.keys.len(), p.out.len(), hash));
             Ok(())
         })
     };
@@ -287,11 +410,13 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
                 raw_key.clear();
                 raw_key.push(RAW_KEY);
                 raw_key.extend_from_slice(&p.out[start..end - 1]);
-                seen.offer(&raw_key, &p.out[start..end - 1], &mut sink)?;
+                let hash = xxh3_64(&raw_key);
+                seen.offer(hash, &raw_key, &p.out[start..end - 1], &mut sink)?;
                 pos = end;
             } else {
-                let &(key_end, out_end) = ends.next().expect("one key per parsed line");
+                let &(key_end, out_end, hash) = ends.next().expect("one key per parsed line");
                 seen.offer(
+                    hash,
                     &p.extra.keys[key_pos..key_end],
                     &p.out[pos..out_end - 1],
                     &mut sink,
@@ -300,7 +425,7 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
                 pos = out_end;
             }
         }
-        if let Some(stop) = p.stopped {
+        if let Some(stop) = &p.stopped {
             return Err(CliError::Strict(format!(
                 "{}:{}: {} (stopped by --strict)",
                 chunk.source.name, stop.line, stop.reason

@@ -11,7 +11,7 @@ use std::fmt;
 use std::fs::File;
 use std::io::{self, Cursor, Read};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use urlsift::ParseError;
 
@@ -30,6 +30,48 @@ pub struct Chunk {
     pub first_line: u64,
     /// The bytes, each line ending in `\n` except perhaps the source's last.
     pub data: Vec<u8>,
+    /// A recycled buffer for the worker's output (see [`BufPool`]).
+    pub spare: Mutex<Vec<u8>>,
+}
+
+/// Recycled byte buffers: chunk and output buffers are allocated (and their
+/// pages faulted in) once per run instead of once per chunk.
+pub struct BufPool {
+    bufs: Mutex<Vec<Vec<u8>>>,
+    keep: usize,
+    max_capacity: usize,
+}
+
+impl BufPool {
+    /// Keeps at most `keep` buffers of at most `max_capacity` bytes.
+    pub fn new(keep: usize, max_capacity: usize) -> BufPool {
+        BufPool {
+            bufs: Mutex::new(Vec::new()),
+            keep,
+            max_capacity,
+        }
+    }
+
+    /// An empty buffer with at least `capacity` bytes reserved.
+    pub fn get(&self, capacity: usize) -> Vec<u8> {
+        let recycled = self.bufs.lock().map(|mut b| b.pop()).unwrap_or(None);
+        let mut buf = recycled.unwrap_or_default();
+        buf.reserve_exact(capacity);
+        buf
+    }
+
+    /// Returns a buffer for reuse.
+    pub fn put(&self, mut buf: Vec<u8>) {
+        if buf.capacity() > self.max_capacity {
+            return;
+        }
+        buf.clear();
+        if let Ok(mut bufs) = self.bufs.lock() {
+            if bufs.len() < self.keep {
+                bufs.push(buf);
+            }
+        }
+    }
 }
 
 impl Chunk {
@@ -245,6 +287,7 @@ impl<R: Read> Read for Labeled<R> {
 pub fn read_chunks(
     paths: &[PathBuf],
     chunk_size: usize,
+    pool: &BufPool,
     mut emit: impl FnMut(Result<Chunk, InputError>) -> bool,
 ) {
     for path in paths {
@@ -264,7 +307,8 @@ pub fn read_chunks(
         let mut next_line = 1u64;
         let mut carry: Vec<u8> = Vec::new();
         loop {
-            let mut buf = Vec::with_capacity(chunk_size.max(carry.len() * 2) + 1024);
+            // Room for the output too, so any pooled buffer fits either role.
+            let mut buf = pool.get(chunk_size.max(carry.len() * 2) * 9 / 8 + 1024);
             buf.append(&mut carry);
             let mut eof = false;
             // Fill to the chunk size, then keep going until a newline shows
@@ -304,6 +348,7 @@ pub fn read_chunks(
                 let chunk = Chunk {
                     source: Arc::clone(&source),
                     first_line: next_line,
+                    spare: Mutex::new(Vec::new()),
                     data: buf,
                 };
                 next_line += lines;

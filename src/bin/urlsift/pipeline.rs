@@ -14,7 +14,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use crate::args::{InputArgs, PolicyArgs};
-use crate::input::{self, Chunk, InputError, Reason};
+use crate::input::{self, BufPool, Chunk, InputError, Reason};
 use crate::output::{CliError, Sink};
 
 /// Counts that together account for every input line.
@@ -76,8 +76,11 @@ pub struct Processed<X> {
 
 impl<X: Default> Processed<X> {
     pub fn new(chunk: &Chunk) -> Self {
+        let spare = chunk.spare.lock().map(|mut s| std::mem::take(&mut *s));
+        let mut out = spare.unwrap_or_default();
+        out.reserve_exact(chunk.data.len() + chunk.data.len() / 8);
         Processed {
-            out: Vec::with_capacity(chunk.data.len() + chunk.data.len() / 8),
+            out,
             tally: Tally {
                 bytes: chunk.data.len() as u64,
                 ..Tally::default()
@@ -172,17 +175,19 @@ impl Engine {
     pub fn run<X: Send>(
         &self,
         work: impl Fn(&Chunk) -> Processed<X> + Sync,
-        mut consume: impl FnMut(&Chunk, Processed<X>) -> Result<bool, CliError>,
+        mut consume: impl FnMut(&Chunk, &mut Processed<X>) -> Result<bool, CliError>,
     ) -> Result<(), CliError> {
         let batch = self.pool.current_num_threads() * 2;
-        let (tx, rx) = mpsc::sync_channel::<Result<Chunk, InputError>>(batch * 2);
+        let (tx, rx) = mpsc::sync_channel::<Result<Chunk, InputError>>(batch);
         let files = self.files.clone();
         let chunk_size = self.chunk_size;
         let progress = self.progress.then(progress_bar);
         let started = Instant::now();
+        let pool = BufPool::new(batch * 3, chunk_size.saturating_mul(2));
         std::thread::scope(|scope| {
+            let pool = &pool;
             scope.spawn(move || {
-                input::read_chunks(&files, chunk_size, |c| tx.send(c).is_ok());
+                input::read_chunks(&files, chunk_size, pool, |c| tx.send(c).is_ok());
             });
             let (mut lines, mut bytes) = (0u64, 0u64);
             let mut result = || -> Result<(), CliError> {
@@ -202,14 +207,29 @@ impl Engine {
                     if chunks.is_empty() && pending.is_none() {
                         return Ok(());
                     }
-                    let done: Vec<Processed<X>> =
-                        self.pool.install(|| chunks.par_iter().map(&work).collect());
-                    for (chunk, p) in chunks.iter().zip(done) {
+                    let done: Vec<Processed<X>> = self.pool.install(|| {
+                        chunks
+                            .par_iter()
+                            .map(|c| {
+                                if let Ok(mut spare) = c.spare.lock() {
+                                    *spare = pool.get(c.data.len() + c.data.len() / 8);
+                                }
+                                work(c)
+                            })
+                            .collect()
+                    });
+                    let mut go_on = true;
+                    for (chunk, mut p) in chunks.into_iter().zip(done) {
                         lines += p.tally.lines;
                         bytes += p.tally.bytes;
-                        if !consume(chunk, p)? {
-                            return Ok(());
+                        if go_on {
+                            go_on = consume(&chunk, &mut p)?;
                         }
+                        pool.put(chunk.data);
+                        pool.put(p.out);
+                    }
+                    if !go_on {
+                        return Ok(());
                     }
                     if let Some(pb) = &progress {
                         let secs = started.elapsed().as_secs_f64().max(1e-9);
@@ -253,7 +273,7 @@ pub struct Standard {
 }
 
 impl Standard {
-    pub fn consume<X>(&mut self, chunk: &Chunk, p: Processed<X>) -> Result<bool, CliError> {
+    pub fn consume<X>(&mut self, chunk: &Chunk, p: &mut Processed<X>) -> Result<bool, CliError> {
         self.tally.merge(&p.tally);
         self.sink.write(&p.out)?;
         if let Some(r) = &mut self.rejects {
@@ -261,7 +281,7 @@ impl Standard {
                 write_reject(r, &chunk.source.name, rej)?;
             }
         }
-        if let Some(stop) = p.stopped {
+        if let Some(stop) = &p.stopped {
             return Err(CliError::Strict(format!(
                 "{}:{}: {} (stopped by --strict)",
                 chunk.source.name, stop.line, stop.reason

@@ -98,7 +98,7 @@ pub fn run(a: StatsArgs) -> Result<ExitCode, CliError> {
         },
         |_, p| {
             tally.merge(&p.tally);
-            counts.merge(p.extra);
+            counts.merge(std::mem::take(&mut p.extra));
             Ok(true)
         },
     )?;
