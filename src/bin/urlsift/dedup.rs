@@ -85,7 +85,6 @@ impl Arena {
 }
 
 struct Entry {
-    hash: u64,
     key: Span,
     /// The line, kept only with `--count` (otherwise it is written at once).
     line: Option<Span>,
@@ -114,11 +113,6 @@ impl Entries {
         self.len += 1;
     }
 
-    fn get(&self, i: u32) -> &Entry {
-        let i = i as usize;
-        &self.blocks[i / ENTRY_BLOCK][i % ENTRY_BLOCK]
-    }
-
     fn get_mut(&mut self, i: u32) -> &mut Entry {
         let i = i as usize;
         &mut self.blocks[i / ENTRY_BLOCK][i % ENTRY_BLOCK]
@@ -134,10 +128,21 @@ impl Entries {
     }
 }
 
-/// The in-memory seen-set: a hash table of indexes into `entries`, which
-/// are in first-occurrence order. Equal hashes are confirmed byte by byte.
+/// A seen-set table slot: the key's hash and arena position, so a lookup
+/// touches the slot and the key bytes only, plus the entry index.
+struct Slot {
+    hash: u64,
+    block: u32,
+    start: u32,
+    len: u32,
+    index: u32,
+}
+
+/// The in-memory seen-set: a hash table of keys with indexes into
+/// `entries`, which are in first-occurrence order. Equal hashes are
+/// confirmed byte by byte.
 struct Seen {
-    table: hashbrown::HashTable<u32>,
+    table: hashbrown::HashTable<Slot>,
     entries: Entries,
     arena: Arena,
     budget: u64,
@@ -151,8 +156,8 @@ struct Seen {
 impl Seen {
     /// Estimated memory held: arena blocks, entries and table slots.
     fn bytes(&self) -> u64 {
-        // A hashbrown slot is the u32 index plus one control byte.
-        let table = self.table.capacity() * 5;
+        // A hashbrown slot is the Slot plus one control byte.
+        let table = self.table.capacity() * (std::mem::size_of::<Slot>() + 1);
         (self.arena.allocated + self.entries.reserved() + table) as u64
     }
 
@@ -169,15 +174,24 @@ impl Seen {
         if let Some((_, spill, _)) = &mut self.spill {
             return spill.push(seq, 1, key, line).map_err(spill_err);
         }
-        let (entries, arena) = (&mut self.entries, &self.arena);
-        let found = self.table.find(hash, |&i| {
-            let e = entries.get(i);
-            e.hash == hash && arena.get(e.key) == key
+        let arena = &self.arena;
+        let found = self.table.find(hash, |slot| {
+            slot.hash == hash
+                && arena.get(Span {
+                    block: slot.block as usize,
+                    start: slot.start as usize,
+                    len: slot.len as usize,
+                }) == key
         });
-        if let Some(&i) = found {
-            entries.get_mut(i).count += 1;
+        if let Some(slot) = found {
+            if self.count_mode {
+                self.entries.get_mut(slot.index).count += 1;
+            }
             return Ok(());
         }
+        let too_big =
+            || CliError::Usage("dedup: over 4 billion keys or a 4 GiB key in memory".into());
+        let index = u32::try_from(self.entries.len).map_err(|_| too_big())?;
         let line = if self.count_mode {
             Some(self.arena.push(line))
         } else {
@@ -185,20 +199,21 @@ impl Seen {
             self.unique += 1;
             None
         };
-        let index = u32::try_from(self.entries.len).map_err(|_| {
-            CliError::Usage("more than 4 billion distinct keys in memory: lower --memory".into())
-        })?;
         let key = self.arena.push(key);
-        self.entries.push(Entry {
+        let slot = Slot {
             hash,
+            block: u32::try_from(key.block).map_err(|_| too_big())?,
+            start: u32::try_from(key.start).map_err(|_| too_big())?,
+            len: u32::try_from(key.len).map_err(|_| too_big())?,
+            index,
+        };
+        self.entries.push(Entry {
             key,
             line,
             seq,
             count: 1,
         });
-        let entries = &self.entries;
-        self.table
-            .insert_unique(hash, index, |&i| entries.get(i).hash);
+        self.table.insert_unique(hash, slot, |s| s.hash);
         if self.bytes() > self.budget {
             self.start_spill()?;
         }

@@ -34,6 +34,10 @@ pub struct Record {
     pub line: Vec<u8>,
 }
 
+/// Marks a record whose line equals its key (the default `href` key), so
+/// the bytes are stored once.
+const LINE_IS_KEY: u64 = u64::MAX;
+
 fn write_record(
     w: &mut impl Write,
     seq: u64,
@@ -41,12 +45,17 @@ fn write_record(
     key: &[u8],
     line: &[u8],
 ) -> io::Result<()> {
+    let same = !key.is_empty() && key == line;
+    let line_len = if same { LINE_IS_KEY } else { line.len() as u64 };
     w.write_all(&seq.to_le_bytes())?;
     w.write_all(&count.to_le_bytes())?;
     w.write_all(&(key.len() as u64).to_le_bytes())?;
-    w.write_all(&(line.len() as u64).to_le_bytes())?;
+    w.write_all(&line_len.to_le_bytes())?;
     w.write_all(key)?;
-    w.write_all(line)
+    if !same {
+        w.write_all(line)?;
+    }
+    Ok(())
 }
 
 fn read_record(r: &mut impl Read) -> io::Result<Option<Record>> {
@@ -60,8 +69,13 @@ fn read_record(r: &mut impl Read) -> io::Result<Option<Record>> {
     let word = |i: usize| u64::from_le_bytes(head[i * 8..i * 8 + 8].try_into().expect("8 bytes"));
     let mut key = vec![0; word(2) as usize];
     r.read_exact(&mut key)?;
-    let mut line = vec![0; word(3) as usize];
-    r.read_exact(&mut line)?;
+    let line = if word(3) == LINE_IS_KEY {
+        key.clone()
+    } else {
+        let mut line = vec![0; word(3) as usize];
+        r.read_exact(&mut line)?;
+        line
+    };
     Ok(Some(Record {
         seq: word(0),
         count: word(1),
@@ -105,7 +119,7 @@ impl Spill {
     /// Appends a record to its key's partition.
     pub fn push(&mut self, seq: u64, count: u64, key: &[u8], line: &[u8]) -> io::Result<()> {
         let p = partition_of(key, self.depth);
-        self.sizes[p] += 32 + key.len() as u64 + line.len() as u64;
+        self.sizes[p] += 32 + key.len() as u64 + if key == line { 0 } else { line.len() as u64 };
         write_record(&mut self.parts[p], seq, count, key, line)
     }
 
