@@ -260,6 +260,7 @@ fn progress_bar() -> indicatif::ProgressBar {
         )
         .expect("valid progress template"),
     );
+    pb.set_message("starting");
     pb.enable_steady_tick(std::time::Duration::from_millis(200));
     pb
 }
