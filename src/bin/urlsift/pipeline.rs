@@ -11,8 +11,6 @@ use std::io::IsTerminal;
 use std::sync::mpsc;
 use std::time::Instant;
 
-use rayon::prelude::*;
-
 use crate::args::{InputArgs, PolicyArgs};
 use crate::input::{self, BufPool, Chunk, InputError, Reason};
 use crate::output::{CliError, Sink};
@@ -172,76 +170,89 @@ impl Engine {
 
     /// Runs `work` on every chunk in parallel and `consume` on the results in
     /// input order. `consume` returning `Ok(false)` stops the run early.
+    ///
+    /// Chunks are handed to the pool as they arrive, at most a few per
+    /// worker in flight; results are put back in order on this thread, so
+    /// consuming (writing, the dedup seen-set) overlaps with parsing.
     pub fn run<X: Send>(
         &self,
         work: impl Fn(&Chunk) -> Processed<X> + Sync,
         mut consume: impl FnMut(&Chunk, &mut Processed<X>) -> Result<bool, CliError>,
     ) -> Result<(), CliError> {
-        let batch = self.pool.current_num_threads() * 2;
-        let (tx, rx) = mpsc::sync_channel::<Result<Chunk, InputError>>(batch);
+        let threads = self.pool.current_num_threads();
+        let max_in_flight = (threads * 2 + 2) as u64;
+        let (tx, rx) = mpsc::sync_channel::<Result<Chunk, InputError>>(threads + 1);
         let files = self.files.clone();
         let chunk_size = self.chunk_size;
         let progress = self.progress.then(progress_bar);
         let started = Instant::now();
-        let pool = BufPool::new(batch * 3, chunk_size.saturating_mul(2));
+        let pool = BufPool::new(threads * 4 + 4, chunk_size.saturating_mul(2));
+        let work = &work;
         std::thread::scope(|scope| {
             let pool = &pool;
             scope.spawn(move || {
                 input::read_chunks(&files, chunk_size, pool, |c| tx.send(c).is_ok());
             });
             let (mut lines, mut bytes) = (0u64, 0u64);
-            let mut result = || -> Result<(), CliError> {
-                let mut pending: Option<InputError> = None;
+            let result = self.pool.in_place_scope(|s| -> Result<(), CliError> {
+                let (res_tx, res_rx) = mpsc::channel::<(u64, Chunk, Processed<X>)>();
+                let mut ready: BTreeMap<u64, (Chunk, Processed<X>)> = BTreeMap::new();
+                let (mut submitted, mut consumed) = (0u64, 0u64);
+                let mut reader_done = false;
+                let mut input_error = None;
                 loop {
-                    let mut chunks = Vec::with_capacity(batch);
-                    while chunks.len() < batch {
-                        match rx.recv() {
-                            Ok(Ok(c)) => chunks.push(c),
-                            Ok(Err(e)) => {
-                                pending = Some(e);
-                                break;
-                            }
-                            Err(_) => break,
-                        }
-                    }
-                    if chunks.is_empty() && pending.is_none() {
-                        return Ok(());
-                    }
-                    let done: Vec<Processed<X>> = self.pool.install(|| {
-                        chunks
-                            .par_iter()
-                            .map(|c| {
-                                if let Ok(mut spare) = c.spare.lock() {
-                                    *spare = pool.get(c.data.len() + c.data.len() / 8);
-                                }
-                                work(c)
-                            })
-                            .collect()
-                    });
-                    let mut go_on = true;
-                    for (chunk, mut p) in chunks.into_iter().zip(done) {
+                    while let Some((chunk, mut p)) = ready.remove(&consumed) {
+                        consumed += 1;
                         lines += p.tally.lines;
                         bytes += p.tally.bytes;
-                        if go_on {
-                            go_on = consume(&chunk, &mut p)?;
-                        }
+                        let go_on = consume(&chunk, &mut p)?;
                         pool.put(chunk.data);
                         pool.put(p.out);
+                        if !go_on {
+                            return Ok(());
+                        }
+                        if let Some(pb) = &progress {
+                            let secs = started.elapsed().as_secs_f64().max(1e-9);
+                            pb.set_position(bytes);
+                            pb.set_message(format!(
+                                "{lines} URLs, {:.0} URLs/s",
+                                lines as f64 / secs
+                            ));
+                        }
                     }
-                    if !go_on {
-                        return Ok(());
+                    if !reader_done && submitted - consumed < max_in_flight {
+                        match rx.recv() {
+                            Ok(Ok(chunk)) => {
+                                if let Ok(mut spare) = chunk.spare.lock() {
+                                    *spare = pool.get(chunk.data.len() + chunk.data.len() / 8);
+                                }
+                                let (seq, res_tx) = (submitted, res_tx.clone());
+                                submitted += 1;
+                                s.spawn(move |_| {
+                                    let p = work(&chunk);
+                                    // The receiver is gone only if the run stopped early.
+                                    let _ = res_tx.send((seq, chunk, p));
+                                });
+                            }
+                            Ok(Err(e)) => {
+                                input_error = Some(e);
+                                reader_done = true;
+                            }
+                            Err(_) => reader_done = true,
+                        }
+                        continue;
                     }
-                    if let Some(pb) = &progress {
-                        let secs = started.elapsed().as_secs_f64().max(1e-9);
-                        pb.set_position(bytes);
-                        pb.set_message(format!("{lines} URLs, {:.0} URLs/s", lines as f64 / secs));
+                    if consumed == submitted {
+                        break;
                     }
-                    if let Some(e) = pending {
-                        return Err(CliError::Input(e));
-                    }
+                    let (seq, chunk, p) = res_rx.recv().expect("we hold a sender");
+                    ready.insert(seq, (chunk, p));
                 }
-            };
-            let result = result();
+                match input_error {
+                    Some(e) => Err(CliError::Input(e)),
+                    None => Ok(()),
+                }
+            });
             // Unblock the reader if we stopped early.
             drop(rx);
             if let Some(pb) = progress {
