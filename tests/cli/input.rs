@@ -68,7 +68,15 @@ fn strict_stops_with_status_1_and_writes_no_output_file() {
     let wd = Workdir::new();
     wd.create("messy.txt", MESSY);
     let out = wd.run(
-        &["normalize", "--strict", "-o", "out.txt", "messy.txt"],
+        &[
+            "normalize",
+            "--strict",
+            "-o",
+            "out.txt",
+            "--rejects",
+            "rej.tsv",
+            "messy.txt",
+        ],
         None,
     );
     assert_eq!(out.status.code(), Some(1));
@@ -77,7 +85,11 @@ fn strict_stops_with_status_1_and_writes_no_output_file() {
         "{}",
         stderr(&out)
     );
-    assert_eq!(wd.files(), vec!["messy.txt"]);
+    assert_eq!(wd.files(), vec!["messy.txt", "rej.tsv"]);
+    assert_eq!(
+        wd.read("rej.tsv"),
+        b"messy.txt\t3\tinvalid URL (missing-scheme-non-relative-URL)\tnot a url\n"
+    );
     wd.create("clean.txt", "https://a.com/\n");
     let ok = wd.run(&["normalize", "--strict", "clean.txt"], None);
     assert_eq!(ok.status.code(), Some(0));

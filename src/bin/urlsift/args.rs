@@ -125,7 +125,8 @@ pub struct PolicyArgs {
     /// Pass bad lines through unchanged instead of skipping them.
     #[arg(long, conflicts_with = "strict")]
     pub keep_invalid: bool,
-    /// Stop at the first bad line with exit status 1 (no -o file is written).
+    /// Stop at the first bad line with exit status 1 (no -o file is written;
+    /// --rejects still gets the lines up to and including that one).
     #[arg(long)]
     pub strict: bool,
 }

@@ -24,7 +24,7 @@ use crate::args::{DedupArgs, DedupKey};
 use crate::input::{Chunk, Reason};
 use crate::normalize::{Profile, parse_base};
 use crate::output::{CliError, Sink};
-use crate::pipeline::{LineJob, Processed, Standard, write_reject};
+use crate::pipeline::{LineJob, Processed, Standard, strict_stop, write_reject};
 use crate::spill::{self, Spill};
 
 /// Keys of one chunk: `ends[i]` holds where line i's key ends in `keys`,
@@ -441,10 +441,7 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
             }
         }
         if let Some(stop) = &p.stopped {
-            return Err(CliError::Strict(format!(
-                "{}:{}: {} (stopped by --strict)",
-                chunk.source.name, stop.line, stop.reason
-            )));
+            return Err(strict_stop(&chunk.source.name, stop, rejects.take()));
         }
         Ok(true)
     })?;

@@ -294,10 +294,7 @@ impl Standard {
             }
         }
         if let Some(stop) = &p.stopped {
-            return Err(CliError::Strict(format!(
-                "{}:{}: {} (stopped by --strict)",
-                chunk.source.name, stop.line, stop.reason
-            )));
+            return Err(strict_stop(&chunk.source.name, stop, self.rejects.take()));
         }
         Ok(true)
     }
@@ -310,6 +307,18 @@ impl Standard {
         }
         Ok(self.tally)
     }
+}
+
+/// The `--strict` error for `stop`. The rejects file, which ends with the
+/// offending line, is kept (the output file is not: it would be partial).
+pub fn strict_stop(source: &str, stop: &Rejected, rejects: Option<Sink>) -> CliError {
+    if let Some(Err(e)) = rejects.map(Sink::commit) {
+        return e;
+    }
+    CliError::Strict(format!(
+        "{source}:{}: {} (stopped by --strict)",
+        stop.line, stop.reason
+    ))
 }
 
 /// One rejects record: `source<TAB>line<TAB>reason<TAB>raw line`.
