@@ -1,1 +1,139 @@
-fn main() {}
+//! The `urlsift` command: parallel normalize, dedup, extract, check and stats
+//! over files of one URL per line. `main` only maps [`run`]'s result to an
+//! exit status: 0 success, 1 a bad line under `--strict`, 2 usage or I/O
+//! error (a closed stdout pipe counts as success).
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::{CommandFactory, Parser};
+
+mod args;
+mod check;
+mod dedup;
+mod extract;
+mod input;
+mod normalize;
+mod output;
+mod pipeline;
+mod spill;
+mod stats;
+
+use args::{Cli, Command, InputArgs, OutputArgs, PolicyArgs};
+use output::{CliError, Sink};
+use pipeline::{Engine, Policy, Standard, Tally};
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(CliError::BrokenPipe) => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "urlsift: {e}");
+            ExitCode::from(e.exit_code())
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode, CliError> {
+    match cli.command {
+        Command::Normalize(a) => normalize::run(a),
+        Command::Dedup(a) => dedup::run(a),
+        Command::Extract(a) => extract::run(a),
+        Command::Check(a) => check::run(a),
+        Command::Stats(a) => stats::run(a),
+        Command::Completions { shell } => {
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "urlsift", &mut out);
+            write_stdout(&out)
+        }
+        Command::Man => {
+            let mut out = Vec::new();
+            clap_mangen::Man::new(Cli::command())
+                .render(&mut out)
+                .map_err(|e| CliError::output("<stdout>", e))?;
+            write_stdout(&out)
+        }
+    }
+}
+
+fn write_stdout(bytes: &[u8]) -> Result<ExitCode, CliError> {
+    let mut sink = Sink::open(None, false)?;
+    sink.write(bytes)?;
+    sink.commit()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// How the end-of-run summary is shown.
+pub struct ReportSettings {
+    quiet: bool,
+    verbose: bool,
+    kept: bool,
+}
+
+/// Everything a processing subcommand sets up before reading input.
+pub struct Setup {
+    pub engine: Engine,
+    pub standard: Standard,
+    pub policy: Policy,
+    pub max_line: usize,
+    pub terminator: u8,
+    pub report: ReportSettings,
+}
+
+impl Setup {
+    pub fn new(
+        input: &InputArgs,
+        output: &OutputArgs,
+        policy: Option<&PolicyArgs>,
+    ) -> Result<Setup, CliError> {
+        let engine = Engine::new(input)?;
+        let policy_flags = policy.map(Policy::from_args).unwrap_or_default();
+        if let (Some(o), Some(p)) = (&output.output, policy.and_then(|p| p.rejects.as_ref())) {
+            if o == p {
+                return Err(CliError::Usage(format!(
+                    "-o and --rejects both name {}",
+                    o.display()
+                )));
+            }
+        }
+        let sink = Sink::open(output.output.as_deref(), output.null)?;
+        let rejects = match policy.and_then(|p| p.rejects.as_deref()) {
+            Some(path) => Some(Sink::open(Some(path), false)?),
+            None => None,
+        };
+        let terminator = sink.terminator();
+        Ok(Setup {
+            standard: Standard {
+                sink,
+                rejects,
+                tally: Tally::default(),
+                files: engine.files.len(),
+            },
+            engine,
+            policy: policy_flags,
+            max_line: usize::try_from(input.max_line_bytes).unwrap_or(usize::MAX),
+            terminator,
+            report: ReportSettings {
+                quiet: input.quiet,
+                verbose: input.verbose,
+                kept: policy_flags.keep_invalid,
+            },
+        })
+    }
+}
+
+/// Prints the summary (when asked for, or when lines were bad) and picks the exit status.
+pub fn report(tally: &Tally, files: usize, settings: &ReportSettings, extra: &str) -> ExitCode {
+    if !settings.quiet && (settings.verbose || tally.bad_total() > 0) {
+        let _ = writeln!(
+            std::io::stderr(),
+            "{}",
+            pipeline::summary(tally, files, settings.kept, extra)
+        );
+    }
+    ExitCode::SUCCESS
+}

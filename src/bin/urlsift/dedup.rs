@@ -1,0 +1,483 @@
+//! `urlsift dedup`: keep the first occurrence of each key, in input order.
+//!
+//! Workers parse lines and compute keys in parallel; the main thread checks
+//! each key against the seen-set in input order. Keys are compared as exact
+//! bytes (the hash only picks buckets and spill partitions), so two
+//! different keys are never taken for duplicates. While the seen-set fits
+//! the `--memory` budget, first occurrences are written as they come; past
+//! the budget, the rest of the input goes to hash-partitioned spill files
+//! (see `spill.rs`) that are reduced and merged back in input order.
+//!
+//! Keys: `href` (the line as `normalize` prints it, profiles included),
+//! `no-fragment`, `origin`, `host` and `pattern`. A URL without a host (or
+//! with an opaque origin) is keyed by its whole href, so such URLs are only
+//! merged with identical ones. Lines passed through by `--keep-invalid` are
+//! keyed by their raw bytes, in a namespace of their own.
+
+use std::io;
+use std::process::ExitCode;
+
+use urlsift::{HostKind, Url};
+use xxhash_rust::xxh3::xxh3_64;
+
+use crate::args::{DedupArgs, DedupKey};
+use crate::input::{Chunk, Reason};
+use crate::normalize::{Profile, parse_base};
+use crate::output::{CliError, Sink};
+use crate::pipeline::{LineJob, Processed, Standard, strict_stop, write_reject};
+use crate::spill::{self, Spill};
+
+/// Keys of one chunk: `ends[i]` holds where line i's key ends in `keys`,
+/// where its record (terminator included) ends in the chunk's output, and
+/// the key's xxh3-64 hash (computed here, on the workers).
+#[derive(Default)]
+pub struct Keys {
+    keys: Vec<u8>,
+    ends: Vec<(usize, usize, u64)>,
+}
+
+/// Marks keys of passed-through invalid lines: 0xFF never starts UTF-8.
+const RAW_KEY: u8 = 0xFF;
+/// Arena block size: keys and lines are copied into blocks this large.
+const BLOCK: usize = 1 << 20;
+
+/// Where bytes sit in the [`Arena`].
+#[derive(Clone, Copy)]
+struct Span {
+    block: usize,
+    start: usize,
+    len: usize,
+}
+
+/// Append-only storage for keys and lines: one allocation per megabyte
+/// instead of one per key, and nothing is ever moved.
+#[derive(Default)]
+struct Arena {
+    blocks: Vec<Vec<u8>>,
+    allocated: usize,
+}
+
+impl Arena {
+    fn push(&mut self, bytes: &[u8]) -> Span {
+        let fits = self
+            .blocks
+            .last()
+            .is_some_and(|b| b.capacity() - b.len() >= bytes.len());
+        if !fits {
+            let cap = BLOCK.max(bytes.len());
+            self.allocated += cap;
+            self.blocks.push(Vec::with_capacity(cap));
+        }
+        let block = self.blocks.len() - 1;
+        let b = &mut self.blocks[block];
+        let start = b.len();
+        b.extend_from_slice(bytes);
+        Span {
+            block,
+            start,
+            len: bytes.len(),
+        }
+    }
+
+    fn get(&self, s: Span) -> &[u8] {
+        &self.blocks[s.block][s.start..s.start + s.len]
+    }
+}
+
+struct Entry {
+    key: Span,
+    /// The line, kept only with `--count` (otherwise it is written at once).
+    line: Option<Span>,
+    seq: u64,
+    count: u64,
+}
+
+/// Entries per block of [`Entries`].
+const ENTRY_BLOCK: usize = 1 << 15;
+
+/// Entries in first-occurrence order, in fixed-size blocks: growing never
+/// copies (or briefly doubles) the whole set, which keeps peak memory
+/// close to the budget.
+#[derive(Default)]
+struct Entries {
+    blocks: Vec<Vec<Entry>>,
+    len: usize,
+}
+
+impl Entries {
+    fn push(&mut self, e: Entry) {
+        if self.len % ENTRY_BLOCK == 0 {
+            self.blocks.push(Vec::with_capacity(ENTRY_BLOCK));
+        }
+        self.blocks.last_mut().expect("a block").push(e);
+        self.len += 1;
+    }
+
+    fn get_mut(&mut self, i: u32) -> &mut Entry {
+        let i = i as usize;
+        &mut self.blocks[i / ENTRY_BLOCK][i % ENTRY_BLOCK]
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &Entry> {
+        self.blocks.iter().flatten()
+    }
+
+    /// Bytes reserved by the blocks.
+    fn reserved(&self) -> usize {
+        self.blocks.len() * ENTRY_BLOCK * std::mem::size_of::<Entry>()
+    }
+}
+
+/// A seen-set table slot: the key's hash and arena position, so a lookup
+/// touches the slot and the key bytes only, plus the entry index.
+struct Slot {
+    hash: u64,
+    block: u32,
+    start: u32,
+    len: u32,
+    index: u32,
+}
+
+/// The in-memory seen-set: a hash table of keys with indexes into
+/// `entries`, which are in first-occurrence order. Equal hashes are
+/// confirmed byte by byte.
+struct Seen {
+    table: hashbrown::HashTable<Slot>,
+    entries: Entries,
+    arena: Arena,
+    budget: u64,
+    count_mode: bool,
+    seq: u64,
+    unique: u64,
+    spill: Option<(tempfile::TempDir, Spill, u64)>,
+    tmp_dir: Option<std::path::PathBuf>,
+}
+
+impl Seen {
+    /// Estimated memory held: arena blocks, entries and table slots.
+    fn bytes(&self) -> u64 {
+        // A hashbrown slot is the Slot plus one control byte.
+        let table = self.table.capacity() * (std::mem::size_of::<Slot>() + 1);
+        (self.arena.allocated + self.entries.reserved() + table) as u64
+    }
+
+    /// Records one line with its key and the key's xxh3-64 `hash`.
+    fn offer(
+        &mut self,
+        hash: u64,
+        key: &[u8],
+        line: &[u8],
+        sink: &mut Sink,
+    ) -> Result<(), CliError> {
+        let seq = self.seq;
+        self.seq += 1;
+        if let Some((_, spill, _)) = &mut self.spill {
+            return spill.push(seq, 1, key, line).map_err(spill_err);
+        }
+        let arena = &self.arena;
+        let found = self.table.find(hash, |slot| {
+            slot.hash == hash
+                && arena.get(Span {
+                    block: slot.block as usize,
+                    start: slot.start as usize,
+                    len: slot.len as usize,
+                }) == key
+        });
+        if let Some(slot) = found {
+            if self.count_mode {
+                self.entries.get_mut(slot.index).count += 1;
+            }
+            return Ok(());
+        }
+        let too_big =
+            || CliError::Usage("dedup: over 4 billion keys or a 4 GiB key in memory".into());
+        let index = u32::try_from(self.entries.len).map_err(|_| too_big())?;
+        let line = if self.count_mode {
+            Some(self.arena.push(line))
+        } else {
+            sink.record(line)?;
+            self.unique += 1;
+            None
+        };
+        let key = self.arena.push(key);
+        let slot = Slot {
+            hash,
+            block: u32::try_from(key.block).map_err(|_| too_big())?,
+            start: u32::try_from(key.start).map_err(|_| too_big())?,
+            len: u32::try_from(key.len).map_err(|_| too_big())?,
+            index,
+        };
+        self.entries.push(Entry {
+            key,
+            line,
+            seq,
+            count: 1,
+        });
+        self.table.insert_unique(hash, slot, |s| s.hash);
+        if self.bytes() > self.budget {
+            self.start_spill()?;
+        }
+        Ok(())
+    }
+
+    /// Moves the seen-set to disk; from now on every record is spilled.
+    fn start_spill(&mut self) -> Result<(), CliError> {
+        let base = match &self.tmp_dir {
+            Some(d) => d.clone(),
+            None => std::env::temp_dir(),
+        };
+        let dir = tempfile::Builder::new()
+            .prefix("urlsift-dedup-")
+            .tempdir_in(&base)
+            .map_err(|error| CliError::Output {
+                name: format!("spill directory in {}", base.display()),
+                error,
+            })?;
+        let mut spill = Spill::create(dir.path(), "p", 0).map_err(spill_err)?;
+        for e in self.entries.iter() {
+            let line = e.line.map_or(&[][..], |l| self.arena.get(l));
+            spill
+                .push(e.seq, e.count, self.arena.get(e.key), line)
+                .map_err(spill_err)?;
+        }
+        self.table = hashbrown::HashTable::new();
+        self.entries = Entries::default();
+        self.arena = Arena::default();
+        // Without --count, lines before this point are already written.
+        let from = if self.count_mode { 0 } else { self.seq };
+        self.spill = Some((dir, spill, from));
+        Ok(())
+    }
+
+    /// Writes whatever is still held back; returns the number of unique keys.
+    fn finish(self, sink: &mut Sink) -> Result<u64, CliError> {
+        let count_mode = self.count_mode;
+        let mut unique = self.unique;
+        let mut emit = |count: u64, line: &[u8]| -> Result<(), CliError> {
+            unique += 1;
+            if count_mode {
+                sink.write(format!("{count:>7} ").as_bytes())?;
+            }
+            sink.record(line)
+        };
+        if let Some((dir, spill, from)) = self.spill {
+            let runs = spill.resolve(self.budget, from).map_err(spill_err)?;
+            spill::merge(runs, &mut emit, spill_err)?;
+            drop(dir);
+        } else if count_mode {
+            for e in self.entries.iter() {
+                emit(e.count, e.line.map_or(&[][..], |l| self.arena.get(l)))?;
+            }
+        }
+        Ok(unique)
+    }
+}
+
+fn spill_err(error: io::Error) -> CliError {
+    CliError::Output {
+        name: "dedup spill file".to_string(),
+        error,
+    }
+}
+
+/// Appends the dedup key of `url` (whose profile form is `line`) to `out`.
+fn write_key(kind: DedupKey, url: &Url, line: &[u8], out: &mut Vec<u8>) {
+    let whole = |out: &mut Vec<u8>| out.extend_from_slice(url.href().as_bytes());
+    match kind {
+        DedupKey::Href => out.extend_from_slice(line),
+        DedupKey::NoFragment => {
+            let end = memchr::memchr(b'#', line).unwrap_or(line.len());
+            out.extend_from_slice(&line[..end]);
+        }
+        DedupKey::Origin => {
+            let origin = url.origin();
+            if origin.is_opaque() {
+                whole(out);
+            } else {
+                out.extend_from_slice(origin.to_string().as_bytes());
+            }
+        }
+        DedupKey::Host => match url.host_kind() {
+            None | Some(HostKind::Empty) => whole(out),
+            Some(_) => out.extend_from_slice(url.host().as_bytes()),
+        },
+        DedupKey::Pattern => {
+            if !write_pattern(url, out) {
+                whole(out);
+            }
+        }
+    }
+}
+
+/// Host + path with numeric, hex and UUID segments collapsed + the sorted,
+/// distinct parameter names: `example.com/user/{n}/edit?id&tab`.
+pub fn write_pattern(url: &Url, out: &mut Vec<u8>) -> bool {
+    let segments = match (url.host_kind(), url.path_segments()) {
+        (Some(HostKind::Empty) | None, _) | (_, None) => return false,
+        (Some(_), Some(s)) => s,
+    };
+    out.extend_from_slice(url.host().as_bytes());
+    for seg in segments {
+        out.push(b'/');
+        out.extend_from_slice(collapse(seg).as_bytes());
+    }
+    if let Some(q) = url.query() {
+        let mut names: Vec<&str> = q
+            .split('&')
+            .filter(|p| !p.is_empty())
+            .map(|p| p.split_once('=').map_or(p, |(n, _)| n))
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        out.push(b'?');
+        out.extend_from_slice(names.join("&").as_bytes());
+    }
+    true
+}
+
+fn collapse(seg: &str) -> &str {
+    let b = seg.as_bytes();
+    if !b.is_empty() && b.iter().all(u8::is_ascii_digit) {
+        "{n}"
+    } else if is_uuid(b) {
+        "{uuid}"
+    } else if b.len() >= 8
+        && b.iter().all(u8::is_ascii_hexdigit)
+        && b.iter().any(u8::is_ascii_digit)
+    {
+        "{hex}"
+    } else {
+        seg
+    }
+}
+
+fn is_uuid(b: &[u8]) -> bool {
+    b.len() == 36
+        && b.iter().enumerate().all(|(i, c)| match i {
+            8 | 13 | 18 | 23 => *c == b'-',
+            _ => c.is_ascii_hexdigit(),
+        })
+}
+
+pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
+    let mut setup = crate::Setup::new(&a.input, &a.output, Some(&a.policy))?;
+    // In-flight chunks count against the budget too: keep them to about a
+    // tenth of it when the budget is small.
+    let in_flight = (setup.engine.pool.current_num_threads() * 6) as u64;
+    let cap = (a.memory / 10 / in_flight).clamp(64 << 10, 4 << 20) as usize;
+    setup.engine.chunk_size = setup.engine.chunk_size.min(cap);
+    let budget = a.memory.saturating_sub(a.memory / 10).max(1);
+    let profile = Profile::new(&a.profile)?;
+    let base = parse_base(&a.input.base)?;
+    let job = LineJob {
+        max_line: setup.max_line,
+        policy: setup.policy,
+        terminator: setup.terminator,
+        pass_empty: false,
+    };
+    let term = setup.terminator;
+    let key_kind = a.key;
+    let Standard {
+        mut sink,
+        mut rejects,
+        mut tally,
+        files,
+    } = setup.standard;
+    let mut seen = Seen {
+        table: hashbrown::HashTable::new(),
+        entries: Entries::default(),
+        arena: Arena::default(),
+        budget,
+        count_mode: a.count,
+        seq: 0,
+        unique: 0,
+        spill: None,
+        tmp_dir: a.tmp_dir.clone(),
+    };
+    let work = |chunk: &Chunk| -> Processed<Keys> {
+        job.run::<Keys>(chunk, |p, _, line| {
+            let url = Url::parse_with_base(line, base.as_ref()).map_err(Reason::Url)?;
+            let start = p.out.len();
+            profile.apply(&url, &mut p.out);
+            let (out, keys) = (&p.out[start..], &mut p.extra.keys);
+            let key_start = keys.len();
+            write_key(key_kind, &url, out, keys);
+            let hash = xxh3_64(&keys[key_start..]);
+            p.out.push(term);
+            p.extra.ends.push((p.extra.keys.len(), p.out.len(), hash));
+            Ok(())
+        })
+    };
+    let mut raw_key = Vec::new();
+    setup.engine.run(work, |chunk, p| {
+        tally.merge(&p.tally);
+        if let Some(r) = &mut rejects {
+            for rej in p.rejects.iter().chain(&p.stopped) {
+                write_reject(r, &chunk.source.name, rej)?;
+            }
+        }
+        // Walk the chunk's records in order: parsed lines and kept bad lines.
+        let (mut pos, mut key_pos, mut kept) = (0, 0, p.kept.iter().peekable());
+        let mut ends = p.extra.ends.iter();
+        while pos < p.out.len() {
+            if let Some(&&(start, end)) = kept.peek().filter(|(s, _)| *s == pos) {
+                kept.next();
+                raw_key.clear();
+                raw_key.push(RAW_KEY);
+                raw_key.extend_from_slice(&p.out[start..end - 1]);
+                let hash = xxh3_64(&raw_key);
+                seen.offer(hash, &raw_key, &p.out[start..end - 1], &mut sink)?;
+                pos = end;
+            } else {
+                let &(key_end, out_end, hash) = ends.next().expect("one key per parsed line");
+                seen.offer(
+                    hash,
+                    &p.extra.keys[key_pos..key_end],
+                    &p.out[pos..out_end - 1],
+                    &mut sink,
+                )?;
+                key_pos = key_end;
+                pos = out_end;
+            }
+        }
+        if let Some(stop) = &p.stopped {
+            return Err(strict_stop(&chunk.source.name, stop, rejects.take()));
+        }
+        Ok(true)
+    })?;
+    let records = seen.seq;
+    let unique = seen.finish(&mut sink)?;
+    sink.commit()?;
+    if let Some(r) = rejects {
+        r.commit()?;
+    }
+    let extra = format!(
+        "; dedup: {records} records, {unique} unique, {} duplicates",
+        records.saturating_sub(unique)
+    );
+    Ok(crate::report(&tally, files, &setup.report, &extra))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pattern(s: &str) -> String {
+        let mut out = Vec::new();
+        assert!(write_pattern(&Url::parse(s).unwrap(), &mut out));
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn patterns_collapse_ids() {
+        assert_eq!(
+            pattern("https://e.com/user/123/post/5f2b9c1d/?b=1&a=2&b=3"),
+            "e.com/user/{n}/post/{hex}/?a&b"
+        );
+        assert_eq!(
+            pattern("https://e.com:8080/i/123e4567-e89b-12d3-a456-426614174000"),
+            "e.com:8080/i/{uuid}"
+        );
+        assert_eq!(pattern("https://e.com/deadbeef"), "e.com/deadbeef");
+    }
+}

@@ -1,0 +1,364 @@
+//! Input: files or standard input, decompressed when gzip or zstd magic bytes
+//! say so, cut into newline-aligned chunks, and the per-line classification
+//! every subcommand shares (empty, text, or a bad line with its reason).
+//!
+//! Files are read with large buffered reads rather than mmap: the binary
+//! stays free of `unsafe`, and compressed input and pipes take the same
+//! path. A chunk holds whole lines only (a line longer than the chunk size
+//! grows its chunk), so workers never see half a line.
+
+use std::fmt;
+use std::fs::File;
+use std::io::{self, Cursor, Read};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use urlsift::ParseError;
+
+/// Where a chunk's lines came from, as shown in messages.
+#[derive(Debug)]
+pub struct Source {
+    /// The path as the user gave it, or `<stdin>`.
+    pub name: String,
+}
+
+/// A run of whole lines from one source.
+pub struct Chunk {
+    /// The source of these lines.
+    pub source: Arc<Source>,
+    /// 1-based number of the chunk's first line within its source.
+    pub first_line: u64,
+    /// The bytes, each line ending in `\n` except perhaps the source's last.
+    pub data: Vec<u8>,
+    /// A recycled buffer for the worker's output (see [`BufPool`]).
+    pub spare: Mutex<Vec<u8>>,
+}
+
+/// Recycled byte buffers: chunk and output buffers are allocated (and their
+/// pages faulted in) once per run instead of once per chunk.
+pub struct BufPool {
+    bufs: Mutex<Vec<Vec<u8>>>,
+    keep: usize,
+    max_capacity: usize,
+}
+
+impl BufPool {
+    /// Keeps at most `keep` buffers of at most `max_capacity` bytes.
+    pub fn new(keep: usize, max_capacity: usize) -> BufPool {
+        BufPool {
+            bufs: Mutex::new(Vec::new()),
+            keep,
+            max_capacity,
+        }
+    }
+
+    /// An empty buffer with at least `capacity` bytes reserved.
+    pub fn get(&self, capacity: usize) -> Vec<u8> {
+        let recycled = self.bufs.lock().map(|mut b| b.pop()).unwrap_or(None);
+        let mut buf = recycled.unwrap_or_default();
+        buf.reserve_exact(capacity);
+        buf
+    }
+
+    /// Returns a buffer for reuse.
+    pub fn put(&self, mut buf: Vec<u8>) {
+        if buf.capacity() > self.max_capacity {
+            return;
+        }
+        buf.clear();
+        if let Ok(mut bufs) = self.bufs.lock() {
+            if bufs.len() < self.keep {
+                bufs.push(buf);
+            }
+        }
+    }
+}
+
+impl Chunk {
+    /// The chunk's lines with their 1-based numbers, `\n` and a final `\r` removed.
+    pub fn lines(&self) -> impl Iterator<Item = (u64, &[u8])> {
+        let data = &self.data[..];
+        let mut start = 0;
+        let mut number = self.first_line;
+        std::iter::from_fn(move || {
+            if start >= data.len() {
+                return None;
+            }
+            let end = memchr::memchr(b'\n', &data[start..]).map_or(data.len(), |i| start + i);
+            let mut line = &data[start..end];
+            if let [rest @ .., b'\r'] = line {
+                line = rest;
+            }
+            start = end + 1;
+            number += 1;
+            Some((number - 1, line))
+        })
+    }
+}
+
+/// Why a line is bad. Bad lines are never parsed further and never lost:
+/// they are counted, and rejected, kept or fatal according to the policy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Reason {
+    /// The line is not UTF-8.
+    InvalidUtf8,
+    /// The line contains a NUL byte (binary data, not a URL).
+    NulByte,
+    /// The line is longer than `--max-line-bytes`.
+    TooLong,
+    /// The URL parser returned failure.
+    Url(ParseError),
+}
+
+impl Reason {
+    /// A short stable key for tables and JSON: the spec's error name for
+    /// parse failures, our own names for the rest.
+    pub fn key(self) -> &'static str {
+        match self {
+            Reason::InvalidUtf8 => "invalid-UTF-8",
+            Reason::NulByte => "NUL-byte",
+            Reason::TooLong => "line-too-long",
+            Reason::Url(e) => match e.validation_error() {
+                Some(v) => v.name(),
+                None => "URL-too-long",
+            },
+        }
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reason::InvalidUtf8 => f.write_str("invalid UTF-8"),
+            Reason::NulByte => f.write_str("NUL byte"),
+            Reason::TooLong => f.write_str("line longer than --max-line-bytes"),
+            Reason::Url(e) => e.fmt(f),
+        }
+    }
+}
+
+/// One line, classified before any URL parsing.
+pub enum Line<'a> {
+    /// Empty (or only `\r`): counted, never parsed.
+    Empty,
+    /// Valid UTF-8 without NUL, within the length limit.
+    Text(&'a str),
+    /// Unusable as text.
+    Bad(Reason),
+}
+
+/// What a chunk is known to be as a whole, so clean chunks skip per-line checks.
+pub struct ChunkFacts<'a> {
+    /// The whole chunk as text, when it is valid UTF-8 without NUL.
+    text: Option<&'a str>,
+    base: usize,
+    max_line: usize,
+}
+
+impl<'a> ChunkFacts<'a> {
+    /// Checks the whole chunk once: valid UTF-8 and no NUL means no line of
+    /// it can be bad for those reasons, and lines are sliced without
+    /// validating again.
+    pub fn of(chunk: &'a Chunk, max_line: usize) -> ChunkFacts<'a> {
+        let text = if memchr::memchr(0, &chunk.data).is_none() {
+            simdutf8::basic::from_utf8(&chunk.data).ok()
+        } else {
+            None
+        };
+        ChunkFacts {
+            text,
+            base: chunk.data.as_ptr() as usize,
+            max_line,
+        }
+    }
+
+    /// Classifies one line, which must be a slice of this chunk's data.
+    pub fn classify(&self, line: &'a [u8]) -> Line<'a> {
+        if line.is_empty() {
+            return Line::Empty;
+        }
+        if line.len() > self.max_line {
+            return Line::Bad(Reason::TooLong);
+        }
+        if let Some(text) = self.text {
+            // Lines are cut at ASCII bytes, so they are char boundaries.
+            let start = line.as_ptr() as usize - self.base;
+            if let Some(s) = text.get(start..start + line.len()) {
+                return Line::Text(s);
+            }
+        }
+        if memchr::memchr(0, line).is_some() {
+            return Line::Bad(Reason::NulByte);
+        }
+        match simdutf8::basic::from_utf8(line) {
+            Ok(s) => Line::Text(s),
+            Err(_) => Line::Bad(Reason::InvalidUtf8),
+        }
+    }
+}
+
+/// An input that could not be opened or read.
+#[derive(Debug)]
+pub struct InputError {
+    /// The source as the user named it.
+    pub name: String,
+    /// What went wrong.
+    pub error: io::Error,
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.name, self.error)
+    }
+}
+
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
+
+/// The source's display name: `<stdin>` for `-`.
+pub fn display_name(path: &Path) -> String {
+    if path == Path::new("-") {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// Opens a file or stdin and wraps it in a decoder chosen by magic bytes.
+pub fn open(path: &Path) -> io::Result<Box<dyn Read + Send>> {
+    let mut raw: Box<dyn Read + Send> = if path == Path::new("-") {
+        Box::new(io::stdin())
+    } else {
+        Box::new(File::open(path)?)
+    };
+    // Peek up to four bytes, tolerating short reads from pipes.
+    let mut head = [0u8; 4];
+    let mut got = 0;
+    while got < head.len() {
+        match raw.read(&mut head[got..]) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    let head = head[..got].to_vec();
+    let compressed_zstd = head.starts_with(&ZSTD_MAGIC);
+    let compressed_gzip = head.starts_with(&GZIP_MAGIC);
+    let stream = Cursor::new(head).chain(raw);
+    Ok(if compressed_gzip {
+        Box::new(Labeled {
+            inner: flate2::read::MultiGzDecoder::new(io::BufReader::with_capacity(1 << 16, stream)),
+            label: "gzip",
+        })
+    } else if compressed_zstd {
+        Box::new(Labeled {
+            inner: zstd::stream::read::Decoder::new(stream)?,
+            label: "zstd",
+        })
+    } else {
+        Box::new(stream)
+    })
+}
+
+/// A decoder whose errors say which compressed format failed, so a
+/// truncated dump reads as such rather than as a bare decoder message.
+struct Labeled<R> {
+    inner: R,
+    label: &'static str,
+}
+
+impl<R: Read> Read for Labeled<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.inner.read(buf).map_err(|e| {
+            if e.kind() == io::ErrorKind::Interrupted {
+                return e;
+            }
+            io::Error::new(
+                e.kind(),
+                format!("{} data is corrupt or truncated: {e}", self.label),
+            )
+        })
+    }
+}
+
+/// Reads the sources in order and hands each newline-aligned chunk to `emit`;
+/// stops early when `emit` returns false (the consumer has stopped).
+pub fn read_chunks(
+    paths: &[PathBuf],
+    chunk_size: usize,
+    pool: &BufPool,
+    mut emit: impl FnMut(Result<Chunk, InputError>) -> bool,
+) {
+    for path in paths {
+        let name = display_name(path);
+        let source = Arc::new(Source { name: name.clone() });
+        let fail = |error: io::Error| InputError {
+            name: name.clone(),
+            error,
+        };
+        let mut reader = match open(path) {
+            Ok(r) => r,
+            Err(e) => {
+                emit(Err(fail(e)));
+                return;
+            }
+        };
+        let mut next_line = 1u64;
+        let mut carry: Vec<u8> = Vec::new();
+        loop {
+            // Room for the output too, so any pooled buffer fits either role.
+            let mut buf = pool.get(chunk_size.max(carry.len() * 2) * 9 / 8 + 1024);
+            buf.append(&mut carry);
+            let mut eof = false;
+            // Fill to the chunk size, then keep going until a newline shows
+            // up (a line longer than a chunk) or the input ends.
+            loop {
+                let want = if buf.len() < chunk_size {
+                    chunk_size - buf.len()
+                } else {
+                    chunk_size
+                };
+                let before = buf.len();
+                match (&mut reader).take(want as u64).read_to_end(&mut buf) {
+                    Ok(0) => {
+                        eof = true;
+                        break;
+                    }
+                    Ok(_) => {}
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(e) => {
+                        emit(Err(fail(e)));
+                        return;
+                    }
+                }
+                if buf.len() >= chunk_size && memchr::memchr(b'\n', &buf[before..]).is_some() {
+                    break;
+                }
+            }
+            let cut = if eof {
+                buf.len()
+            } else {
+                memchr::memrchr(b'\n', &buf).map_or(buf.len(), |i| i + 1)
+            };
+            carry = buf.split_off(cut);
+            if !buf.is_empty() {
+                let lines = memchr::memchr_iter(b'\n', &buf).count() as u64
+                    + u64::from(!buf.ends_with(b"\n"));
+                let chunk = Chunk {
+                    source: Arc::clone(&source),
+                    first_line: next_line,
+                    spare: Mutex::new(Vec::new()),
+                    data: buf,
+                };
+                next_line += lines;
+                if !emit(Ok(chunk)) {
+                    return;
+                }
+            }
+            if eof {
+                break;
+            }
+        }
+    }
+}

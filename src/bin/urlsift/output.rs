@@ -1,0 +1,198 @@
+//! Output: stdout or an atomically written file, the record terminator, and
+//! the error type that carries the exit status.
+//!
+//! `-o FILE` writes to a temp file in FILE's directory, fsyncs it, renames
+//! it over FILE and fsyncs the directory; a run that fails or is stopped
+//! never leaves a partial FILE behind. A closed stdout (`| head`) is not an
+//! error: the run ends quietly with status 0.
+
+use std::fmt;
+use std::fs::{self, File};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use crate::input::InputError;
+
+/// Why a run stops early, and with which exit status.
+#[derive(Debug)]
+pub enum CliError {
+    /// Bad flags or arguments (exit 2).
+    Usage(String),
+    /// An input could not be read (exit 2).
+    Input(InputError),
+    /// An output could not be written (exit 2).
+    Output { name: String, error: io::Error },
+    /// A bad line under `--strict` (exit 1).
+    Strict(String),
+    /// The reader of our stdout went away (exit 0, no message).
+    BrokenPipe,
+}
+
+impl CliError {
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CliError::BrokenPipe => 0,
+            CliError::Strict(_) => 1,
+            _ => 2,
+        }
+    }
+
+    /// Wraps an output error, recognizing a closed pipe.
+    pub fn output(name: &str, error: io::Error) -> CliError {
+        if error.kind() == io::ErrorKind::BrokenPipe {
+            CliError::BrokenPipe
+        } else {
+            CliError::Output {
+                name: name.to_string(),
+                error,
+            }
+        }
+    }
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CliError::Usage(m) => f.write_str(m),
+            CliError::Input(e) => write!(f, "cannot read {e}"),
+            CliError::Output { name, error } => write!(f, "cannot write {name}: {error}"),
+            CliError::Strict(m) => f.write_str(m),
+            CliError::BrokenPipe => f.write_str("broken pipe"),
+        }
+    }
+}
+
+/// Stdout, or a temp file that becomes `path` on [`Sink::commit`].
+pub struct Sink {
+    name: String,
+    inner: BufWriter<Target>,
+    terminator: u8,
+}
+
+enum Target {
+    Stdout(io::Stdout),
+    File {
+        temp: tempfile::NamedTempFile,
+        path: PathBuf,
+    },
+}
+
+impl Write for Target {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Target::Stdout(s) => s.write(buf),
+            Target::File { temp, .. } => temp.write(buf),
+        }
+    }
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match self {
+            Target::Stdout(s) => s.write_all(buf),
+            Target::File { temp, .. } => temp.write_all(buf),
+        }
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Target::Stdout(s) => s.flush(),
+            Target::File { temp, .. } => temp.flush(),
+        }
+    }
+}
+
+impl Sink {
+    /// Opens stdout (`None` or `-`) or a temp file beside `path`.
+    pub fn open(path: Option<&Path>, null: bool) -> Result<Sink, CliError> {
+        let terminator = if null { 0 } else { b'\n' };
+        let (name, target) = match path {
+            None => ("<stdout>".to_string(), Target::Stdout(io::stdout())),
+            Some(p) if p == Path::new("-") => {
+                ("<stdout>".to_string(), Target::Stdout(io::stdout()))
+            }
+            Some(p) => {
+                let name = p.display().to_string();
+                let dir = match p.parent() {
+                    Some(d) if !d.as_os_str().is_empty() => d,
+                    _ => Path::new("."),
+                };
+                let temp = tempfile::Builder::new()
+                    .prefix(".urlsift-")
+                    .suffix(".tmp")
+                    .tempfile_in(dir)
+                    .map_err(|error| CliError::Output {
+                        name: name.clone(),
+                        error,
+                    })?;
+                (
+                    name,
+                    Target::File {
+                        temp,
+                        path: p.to_path_buf(),
+                    },
+                )
+            }
+        };
+        Ok(Sink {
+            name,
+            inner: BufWriter::with_capacity(1 << 17, target),
+            terminator,
+        })
+    }
+
+    /// The record terminator: `\n`, or NUL with `-0`.
+    pub fn terminator(&self) -> u8 {
+        self.terminator
+    }
+
+    /// Writes bytes as they are.
+    pub fn write(&mut self, bytes: &[u8]) -> Result<(), CliError> {
+        self.inner
+            .write_all(bytes)
+            .map_err(|e| CliError::output(&self.name, e))
+    }
+
+    /// Writes one record and its terminator.
+    pub fn record(&mut self, bytes: &[u8]) -> Result<(), CliError> {
+        self.write(bytes)?;
+        let t = [self.terminator];
+        self.write(&t)
+    }
+
+    /// Flushes stdout, or makes the file durable and moves it into place.
+    pub fn commit(self) -> Result<(), CliError> {
+        let name = self.name;
+        let err = |error: io::Error| CliError::output(&name, error);
+        let target = self
+            .inner
+            .into_inner()
+            .map_err(|e| CliError::output(&name, e.into_error()))?;
+        match target {
+            Target::Stdout(mut s) => s.flush().map_err(err),
+            Target::File { temp, path } => {
+                set_permissions(&temp, &path).map_err(err)?;
+                temp.as_file().sync_all().map_err(err)?;
+                temp.persist(&path).map_err(|e| err(e.error))?;
+                let dir = match path.parent() {
+                    Some(d) if !d.as_os_str().is_empty() => d,
+                    _ => Path::new("."),
+                };
+                // Make the rename itself durable.
+                File::open(dir).and_then(|d| d.sync_all()).map_err(err)
+            }
+        }
+    }
+}
+
+/// Gives the new file the permissions of the file it replaces, or the
+/// usual 0644 (temp files are created 0600).
+#[cfg(unix)]
+fn set_permissions(temp: &tempfile::NamedTempFile, path: &Path) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = fs::metadata(path)
+        .map(|m| m.permissions())
+        .unwrap_or_else(|_| fs::Permissions::from_mode(0o644));
+    temp.as_file().set_permissions(mode)
+}
+
+#[cfg(not(unix))]
+fn set_permissions(_: &tempfile::NamedTempFile, _: &Path) -> io::Result<()> {
+    Ok(())
+}

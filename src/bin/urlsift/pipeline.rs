@@ -1,0 +1,402 @@
+//! The parallel engine every subcommand runs on: a reader thread cuts the
+//! input into newline-aligned chunks, rayon workers turn batches of chunks
+//! into per-chunk results, and the calling thread consumes those results in
+//! input order. Output is therefore byte-identical for any thread count.
+//!
+//! This module also owns the bad-line policy (skip and count, `--rejects`,
+//! `--keep-invalid`, `--strict`) and the summary that accounts for every line.
+
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::sync::mpsc;
+use std::time::Instant;
+
+use crate::args::{InputArgs, PolicyArgs};
+use crate::input::{self, BufPool, Chunk, InputError, Reason};
+use crate::output::{CliError, Sink};
+
+/// Counts that together account for every input line.
+#[derive(Default, Debug, Clone)]
+pub struct Tally {
+    /// All lines read.
+    pub lines: u64,
+    /// Empty lines (counted, not parsed).
+    pub empty: u64,
+    /// Lines that parsed.
+    pub valid: u64,
+    /// Bad lines by reason.
+    pub bad: BTreeMap<&'static str, u64>,
+    /// Bytes read (after decompression).
+    pub bytes: u64,
+}
+
+impl Tally {
+    pub fn add_bad(&mut self, reason: Reason) {
+        *self.bad.entry(reason.key()).or_insert(0) += 1;
+    }
+
+    pub fn bad_total(&self) -> u64 {
+        self.bad.values().sum()
+    }
+
+    pub fn merge(&mut self, other: &Tally) {
+        self.lines += other.lines;
+        self.empty += other.empty;
+        self.valid += other.valid;
+        self.bytes += other.bytes;
+        for (k, v) in &other.bad {
+            *self.bad.entry(k).or_insert(0) += v;
+        }
+    }
+}
+
+/// A bad line, remembered for `--rejects` and `--strict`.
+pub struct Rejected {
+    pub line: u64,
+    pub reason: Reason,
+    pub raw: Vec<u8>,
+}
+
+/// What a worker made of one chunk.
+pub struct Processed<X> {
+    /// Records ready to write, terminators included.
+    pub out: Vec<u8>,
+    pub tally: Tally,
+    pub rejects: Vec<Rejected>,
+    /// Under `--strict`: the bad line at which the chunk stopped.
+    pub stopped: Option<Rejected>,
+    /// Under `--keep-invalid`: where each passed-through bad line sits in
+    /// `out` (start, end including the terminator).
+    pub kept: Vec<(usize, usize)>,
+    /// Subcommand-specific results.
+    pub extra: X,
+}
+
+impl<X: Default> Processed<X> {
+    pub fn new(chunk: &Chunk) -> Self {
+        let spare = chunk.spare.lock().map(|mut s| std::mem::take(&mut *s));
+        let mut out = spare.unwrap_or_default();
+        out.reserve_exact(chunk.data.len() + chunk.data.len() / 8);
+        Processed {
+            out,
+            tally: Tally {
+                bytes: chunk.data.len() as u64,
+                ..Tally::default()
+            },
+            rejects: Vec::new(),
+            stopped: None,
+            kept: Vec::new(),
+            extra: X::default(),
+        }
+    }
+}
+
+/// How a subcommand treats bad lines, as seen by the workers.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Policy {
+    pub keep_invalid: bool,
+    pub strict: bool,
+    pub record_rejects: bool,
+}
+
+impl Policy {
+    pub fn from_args(a: &PolicyArgs) -> Policy {
+        Policy {
+            keep_invalid: a.keep_invalid,
+            strict: a.strict,
+            record_rejects: a.rejects.is_some(),
+        }
+    }
+
+    /// Handles a bad line: counts it, then keeps, records or stops on it.
+    /// Returns false when the worker must stop the chunk (`--strict`).
+    pub fn bad_line<X>(
+        &self,
+        p: &mut Processed<X>,
+        number: u64,
+        raw: &[u8],
+        reason: Reason,
+        terminator: u8,
+    ) -> bool {
+        p.tally.add_bad(reason);
+        let rejected = || Rejected {
+            line: number,
+            reason,
+            raw: raw.to_vec(),
+        };
+        if self.strict {
+            p.stopped = Some(rejected());
+            return false;
+        }
+        if self.keep_invalid {
+            let start = p.out.len();
+            p.out.extend_from_slice(raw);
+            p.out.push(terminator);
+            p.kept.push((start, p.out.len()));
+        }
+        if self.record_rejects {
+            p.rejects.push(rejected());
+        }
+        true
+    }
+}
+
+/// Engine settings shared by all subcommands.
+pub struct Engine {
+    pub files: Vec<std::path::PathBuf>,
+    pub chunk_size: usize,
+    pub pool: rayon::ThreadPool,
+    pub progress: bool,
+}
+
+impl Engine {
+    pub fn new(a: &InputArgs) -> Result<Engine, CliError> {
+        let mut files = a.files.clone();
+        if files.is_empty() {
+            files.push("-".into());
+        }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(a.threads.unwrap_or(0))
+            .thread_name(|i| format!("urlsift-worker-{i}"))
+            .build()
+            .map_err(|e| CliError::Usage(format!("cannot start worker threads: {e}")))?;
+        Ok(Engine {
+            files,
+            chunk_size: usize::try_from(a.chunk_size).unwrap_or(usize::MAX).max(1),
+            pool,
+            progress: !a.quiet && std::io::stderr().is_terminal(),
+        })
+    }
+
+    /// Runs `work` on every chunk in parallel and `consume` on the results in
+    /// input order. `consume` returning `Ok(false)` stops the run early.
+    ///
+    /// Chunks are handed to the pool as they arrive, at most a few per
+    /// worker in flight; results are put back in order on this thread, so
+    /// consuming (writing, the dedup seen-set) overlaps with parsing.
+    pub fn run<X: Send>(
+        &self,
+        work: impl Fn(&Chunk) -> Processed<X> + Sync,
+        mut consume: impl FnMut(&Chunk, &mut Processed<X>) -> Result<bool, CliError>,
+    ) -> Result<(), CliError> {
+        let threads = self.pool.current_num_threads();
+        let max_in_flight = (threads * 2 + 2) as u64;
+        let (tx, rx) = mpsc::sync_channel::<Result<Chunk, InputError>>(threads + 1);
+        let files = self.files.clone();
+        let chunk_size = self.chunk_size;
+        let progress = self.progress.then(progress_bar);
+        let started = Instant::now();
+        let pool = BufPool::new(threads * 4 + 4, chunk_size.saturating_mul(2));
+        let work = &work;
+        std::thread::scope(|scope| {
+            let pool = &pool;
+            scope.spawn(move || {
+                input::read_chunks(&files, chunk_size, pool, |c| tx.send(c).is_ok());
+            });
+            let (mut lines, mut bytes) = (0u64, 0u64);
+            let result = self.pool.in_place_scope(|s| -> Result<(), CliError> {
+                let (res_tx, res_rx) = mpsc::channel::<(u64, Chunk, Processed<X>)>();
+                let mut ready: BTreeMap<u64, (Chunk, Processed<X>)> = BTreeMap::new();
+                let (mut submitted, mut consumed) = (0u64, 0u64);
+                let mut reader_done = false;
+                let mut input_error = None;
+                loop {
+                    while let Some((chunk, mut p)) = ready.remove(&consumed) {
+                        consumed += 1;
+                        lines += p.tally.lines;
+                        bytes += p.tally.bytes;
+                        let go_on = consume(&chunk, &mut p)?;
+                        pool.put(chunk.data);
+                        pool.put(p.out);
+                        if !go_on {
+                            return Ok(());
+                        }
+                        if let Some(pb) = &progress {
+                            let secs = started.elapsed().as_secs_f64().max(1e-9);
+                            pb.set_position(bytes);
+                            pb.set_message(format!(
+                                "{lines} URLs, {:.0} URLs/s",
+                                lines as f64 / secs
+                            ));
+                        }
+                    }
+                    if !reader_done && submitted - consumed < max_in_flight {
+                        match rx.recv() {
+                            Ok(Ok(chunk)) => {
+                                if let Ok(mut spare) = chunk.spare.lock() {
+                                    *spare = pool.get(chunk.data.len() + chunk.data.len() / 8);
+                                }
+                                let (seq, res_tx) = (submitted, res_tx.clone());
+                                submitted += 1;
+                                s.spawn(move |_| {
+                                    let p = work(&chunk);
+                                    // The receiver is gone only if the run stopped early.
+                                    let _ = res_tx.send((seq, chunk, p));
+                                });
+                            }
+                            Ok(Err(e)) => {
+                                input_error = Some(e);
+                                reader_done = true;
+                            }
+                            Err(_) => reader_done = true,
+                        }
+                        continue;
+                    }
+                    if consumed == submitted {
+                        break;
+                    }
+                    let (seq, chunk, p) = res_rx.recv().expect("we hold a sender");
+                    ready.insert(seq, (chunk, p));
+                }
+                match input_error {
+                    Some(e) => Err(CliError::Input(e)),
+                    None => Ok(()),
+                }
+            });
+            // Unblock the reader if we stopped early.
+            drop(rx);
+            if let Some(pb) = progress {
+                pb.finish_and_clear();
+            }
+            result
+        })
+    }
+}
+
+fn progress_bar() -> indicatif::ProgressBar {
+    let pb = indicatif::ProgressBar::new_spinner();
+    pb.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{spinner} {binary_bytes} read, {binary_bytes_per_sec} ({msg}) {elapsed}",
+        )
+        .expect("valid progress template"),
+    );
+    pb.set_message("starting");
+    pb.enable_steady_tick(std::time::Duration::from_millis(200));
+    pb
+}
+
+/// Writes the standard per-chunk results: output, rejects, strict stop.
+pub struct Standard {
+    pub sink: Sink,
+    pub rejects: Option<Sink>,
+    pub tally: Tally,
+    pub files: usize,
+}
+
+impl Standard {
+    pub fn consume<X>(&mut self, chunk: &Chunk, p: &mut Processed<X>) -> Result<bool, CliError> {
+        self.tally.merge(&p.tally);
+        self.sink.write(&p.out)?;
+        if let Some(r) = &mut self.rejects {
+            for rej in p.rejects.iter().chain(&p.stopped) {
+                write_reject(r, &chunk.source.name, rej)?;
+            }
+        }
+        if let Some(stop) = &p.stopped {
+            return Err(strict_stop(&chunk.source.name, stop, self.rejects.take()));
+        }
+        Ok(true)
+    }
+
+    /// Commits the outputs of a successful run.
+    pub fn finish(self) -> Result<Tally, CliError> {
+        self.sink.commit()?;
+        if let Some(r) = self.rejects {
+            r.commit()?;
+        }
+        Ok(self.tally)
+    }
+}
+
+/// The `--strict` error for `stop`. The rejects file, which ends with the
+/// offending line, is kept (the output file is not: it would be partial).
+pub fn strict_stop(source: &str, stop: &Rejected, rejects: Option<Sink>) -> CliError {
+    if let Some(Err(e)) = rejects.map(Sink::commit) {
+        return e;
+    }
+    CliError::Strict(format!(
+        "{source}:{}: {} (stopped by --strict)",
+        stop.line, stop.reason
+    ))
+}
+
+/// One rejects record: `source<TAB>line<TAB>reason<TAB>raw line`.
+pub fn write_reject(sink: &mut Sink, source: &str, rej: &Rejected) -> Result<(), CliError> {
+    let head = format!("{source}\t{}\t{}\t", rej.line, rej.reason);
+    sink.write(head.as_bytes())?;
+    sink.record(&rej.raw)
+}
+
+/// The stderr summary: every line is one of valid, bad or empty.
+pub fn summary(t: &Tally, files: usize, kept: bool, extra: &str) -> String {
+    let mut s = format!(
+        "urlsift: {} lines from {} input{}: {} valid, {} empty, {} bad",
+        t.lines,
+        files,
+        if files == 1 { "" } else { "s" },
+        t.valid,
+        t.empty,
+        t.bad_total()
+    );
+    if !t.bad.is_empty() {
+        let reasons: Vec<String> = t.bad.iter().map(|(k, v)| format!("{v} {k}")).collect();
+        s.push_str(&format!(
+            " ({}; {})",
+            reasons.join(", "),
+            if kept { "passed through" } else { "skipped" }
+        ));
+    }
+    s.push_str(extra);
+    s
+}
+
+/// The per-line loop shared by the subcommands that follow the bad-line policy.
+pub struct LineJob {
+    pub max_line: usize,
+    pub policy: Policy,
+    pub terminator: u8,
+    /// Under `--keep-invalid`, also pass empty lines through (normalize keeps
+    /// output lines aligned with input lines).
+    pub pass_empty: bool,
+}
+
+impl LineJob {
+    /// Classifies each line of `chunk`; `f` handles text lines and returns
+    /// `Err(reason)` for lines it cannot use.
+    pub fn run<X: Default>(
+        &self,
+        chunk: &Chunk,
+        mut f: impl FnMut(&mut Processed<X>, u64, &str) -> Result<(), Reason>,
+    ) -> Processed<X> {
+        let mut p = Processed::new(chunk);
+        let facts = input::ChunkFacts::of(chunk, self.max_line);
+        for (number, raw) in chunk.lines() {
+            p.tally.lines += 1;
+            let reason = match facts.classify(raw) {
+                input::Line::Empty => {
+                    p.tally.empty += 1;
+                    if self.pass_empty && self.policy.keep_invalid {
+                        p.out.push(self.terminator);
+                    }
+                    continue;
+                }
+                input::Line::Text(s) => match f(&mut p, number, s) {
+                    Ok(()) => {
+                        p.tally.valid += 1;
+                        continue;
+                    }
+                    Err(r) => r,
+                },
+                input::Line::Bad(r) => r,
+            };
+            if !self
+                .policy
+                .bad_line(&mut p, number, raw, reason, self.terminator)
+            {
+                break;
+            }
+        }
+        p
+    }
+}

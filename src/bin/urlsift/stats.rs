@@ -1,0 +1,204 @@
+//! `urlsift stats`: a summary of a URL file — lines, valid, invalid by
+//! reason, schemes, top hosts, the share of lines already in normal form
+//! (href byte-identical to the line), and throughput — as a table or JSON.
+//!
+//! "Fast path share" is reported as not available: the library has no
+//! fast-path entry point yet, and this field must not be guessed.
+
+use std::collections::HashMap;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use serde_json::json;
+use urlsift::Url;
+
+use crate::args::StatsArgs;
+use crate::input::{self, Line};
+use crate::normalize::parse_base;
+use crate::output::CliError;
+use crate::pipeline::{Processed, Tally};
+
+const FAST_PATH: &str = "n/a (no fast path yet)";
+
+#[derive(Default)]
+pub struct Counts {
+    schemes: HashMap<String, u64>,
+    hosts: HashMap<String, u64>,
+    normal: u64,
+}
+
+impl Counts {
+    fn merge(&mut self, other: Counts) {
+        for (k, v) in other.schemes {
+            *self.schemes.entry(k).or_insert(0) += v;
+        }
+        for (k, v) in other.hosts {
+            *self.hosts.entry(k).or_insert(0) += v;
+        }
+        self.normal += other.normal;
+    }
+}
+
+/// Largest counts first, ties by name, so the output is deterministic.
+fn ranked<K: Ord>(map: impl IntoIterator<Item = (K, u64)>, top: usize) -> Vec<(K, u64)> {
+    let mut v: Vec<(K, u64)> = map.into_iter().collect();
+    v.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    v.truncate(top);
+    v
+}
+
+fn pct(part: u64, whole: u64) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        100.0 * part as f64 / whole as f64
+    }
+}
+
+pub fn run(a: StatsArgs) -> Result<ExitCode, CliError> {
+    let started = Instant::now();
+    let setup = crate::Setup::new(&a.input, &a.output, None)?;
+    let base = parse_base(&a.input.base)?;
+    let max_line = setup.max_line;
+    let mut tally = Tally::default();
+    let mut counts = Counts::default();
+    setup.engine.run(
+        |chunk| {
+            let mut p = Processed::<Counts>::new(chunk);
+            let facts = input::ChunkFacts::of(chunk, max_line);
+            for (_, raw) in chunk.lines() {
+                p.tally.lines += 1;
+                let text = match facts.classify(raw) {
+                    Line::Empty => {
+                        p.tally.empty += 1;
+                        continue;
+                    }
+                    Line::Bad(r) => {
+                        p.tally.add_bad(r);
+                        continue;
+                    }
+                    Line::Text(t) => t,
+                };
+                let url = match Url::parse_with_base(text, base.as_ref()) {
+                    Ok(u) => u,
+                    Err(e) => {
+                        p.tally.add_bad(input::Reason::Url(e));
+                        continue;
+                    }
+                };
+                p.tally.valid += 1;
+                let c = &mut p.extra;
+                p_count(&mut c.schemes, url.scheme());
+                if !url.hostname().is_empty() {
+                    p_count(&mut c.hosts, url.hostname());
+                }
+                c.normal += u64::from(url.href() == text);
+            }
+            p
+        },
+        |_, p| {
+            tally.merge(&p.tally);
+            counts.merge(std::mem::take(&mut p.extra));
+            Ok(true)
+        },
+    )?;
+    let secs = started.elapsed().as_secs_f64().max(1e-9);
+    let invalid = tally.bad_total();
+    let reasons = ranked(tally.bad.iter().map(|(k, v)| (*k, *v)), usize::MAX);
+    let schemes = ranked(counts.schemes, usize::MAX);
+    let hosts = ranked(counts.hosts, a.top);
+    let mut text = String::new();
+    if a.json {
+        let obj = |v: &[(_, u64)]| -> serde_json::Value {
+            v.iter()
+                .map(|(k, n): &(String, u64)| json!({ "name": k, "count": n }))
+                .collect()
+        };
+        let reasons: Vec<(String, u64)> =
+            reasons.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+        let v = json!({
+            "lines": tally.lines,
+            "empty": tally.empty,
+            "valid": tally.valid,
+            "invalid": invalid,
+            "invalid_by_reason": obj(&reasons),
+            "schemes": obj(&schemes),
+            "top_hosts": obj(&hosts),
+            "already_normal": counts.normal,
+            "already_normal_share": counts.normal as f64 / tally.valid.max(1) as f64,
+            "fast_path_share": FAST_PATH,
+            "bytes": tally.bytes,
+            "seconds": secs,
+            "bytes_per_second": tally.bytes as f64 / secs,
+            "lines_per_second": tally.lines as f64 / secs,
+        });
+        text.push_str(&serde_json::to_string_pretty(&v).expect("json"));
+        text.push('\n');
+    } else {
+        let row = |t: &mut String, name: &str, n: u64, note: String| {
+            t.push_str(&format!("{name:<34} {n:>12}{note}\n"));
+        };
+        row(&mut text, "lines", tally.lines, String::new());
+        row(&mut text, "  empty", tally.empty, String::new());
+        let non_empty = tally.lines - tally.empty;
+        row(
+            &mut text,
+            "  valid",
+            tally.valid,
+            format!("  {:5.1}% of non-empty", pct(tally.valid, non_empty)),
+        );
+        row(
+            &mut text,
+            "  invalid",
+            invalid,
+            format!("  {:5.1}% of non-empty", pct(invalid, non_empty)),
+        );
+        row(
+            &mut text,
+            "already normal (href == line)",
+            counts.normal,
+            format!("  {:5.1}% of valid", pct(counts.normal, tally.valid)),
+        );
+        text.push_str(&format!("{:<34} {FAST_PATH:>12}\n", "fast path share"));
+        text.push_str(&format!(
+            "{:<34} {:>12.1} MB/s, {:.0} lines/s ({} bytes in {:.3} s)\n",
+            "throughput",
+            tally.bytes as f64 / secs / 1e6,
+            tally.lines as f64 / secs,
+            tally.bytes,
+            secs
+        ));
+        for (title, list) in [
+            (
+                "invalid by reason",
+                reasons
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), *v))
+                    .collect::<Vec<_>>(),
+            ),
+            ("schemes", schemes),
+            ("top hosts", hosts),
+        ] {
+            text.push_str(&format!("\n{title}\n"));
+            if list.is_empty() {
+                text.push_str("  (none)\n");
+            }
+            for (k, v) in list {
+                row(&mut text, &format!("  {k}"), v, String::new());
+            }
+        }
+    }
+    let mut sink = setup.standard.sink;
+    sink.write(text.as_bytes())?;
+    sink.commit()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn p_count(map: &mut HashMap<String, u64>, key: &str) {
+    match map.get_mut(key) {
+        Some(n) => *n += 1,
+        None => {
+            map.insert(key.to_string(), 1);
+        }
+    }
+}

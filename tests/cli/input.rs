@@ -1,0 +1,257 @@
+//! Bad input classes, the bad-line policy, output files, pipes and threads.
+
+use crate::workdir::*;
+use std::io::Read;
+use std::io::Write;
+use std::process::Stdio;
+
+const MESSY: &[u8] = b"https://a.com/1\r\n\r\nnot a url\nhttp://b.com/\xff\xfe\nhttp://c\x00.com/\n\nhttps://d.com/last";
+
+#[test]
+fn bad_lines_are_skipped_and_every_line_is_accounted_for() {
+    let wd = Workdir::new();
+    wd.create("messy.txt", MESSY);
+    let out = wd.run(&["normalize", "messy.txt"], None);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.stdout, b"https://a.com/1\nhttps://d.com/last\n");
+    assert_eq!(
+        stderr(&out).trim_end(),
+        "urlsift: 7 lines from 1 input: 2 valid, 2 empty, 3 bad \
+         (1 NUL-byte, 1 invalid-UTF-8, 1 missing-scheme-non-relative-URL; skipped)"
+    );
+    let quiet = wd.run(&["normalize", "-q", "messy.txt"], None);
+    assert!(quiet.stderr.is_empty());
+}
+
+#[test]
+fn rejects_file_has_source_line_reason_and_raw_bytes() {
+    let wd = Workdir::new();
+    wd.create("messy.txt", MESSY);
+    wd.create("second.txt", "ok\nhttps://fine.org/\n");
+    wd.stdout(&[
+        "normalize",
+        "-q",
+        "--rejects",
+        "rej.tsv",
+        "messy.txt",
+        "second.txt",
+    ]);
+    let mut expected = Vec::new();
+    expected.extend_from_slice(
+        b"messy.txt\t3\tinvalid URL (missing-scheme-non-relative-URL)\tnot a url\n",
+    );
+    expected.extend_from_slice(b"messy.txt\t4\tinvalid UTF-8\thttp://b.com/\xff\xfe\n");
+    expected.extend_from_slice(b"messy.txt\t5\tNUL byte\thttp://c\x00.com/\n");
+    expected
+        .extend_from_slice(b"second.txt\t1\tinvalid URL (missing-scheme-non-relative-URL)\tok\n");
+    assert_eq!(
+        String::from_utf8_lossy(&wd.read("rej.tsv")),
+        String::from_utf8_lossy(&expected)
+    );
+    assert_eq!(wd.read("rej.tsv"), expected);
+}
+
+#[test]
+fn keep_invalid_keeps_lines_aligned() {
+    let wd = Workdir::new();
+    wd.create("messy.txt", MESSY);
+    let out = wd.run(&["normalize", "--keep-invalid", "messy.txt"], None);
+    assert_eq!(out.status.code(), Some(0));
+    let expected: &[u8] =
+        b"https://a.com/1\n\nnot a url\nhttp://b.com/\xff\xfe\nhttp://c\x00.com/\n\nhttps://d.com/last\n";
+    assert_eq!(out.stdout, expected);
+    assert!(stderr(&out).contains("passed through"));
+}
+
+#[test]
+fn strict_stops_with_status_1_and_writes_no_output_file() {
+    let wd = Workdir::new();
+    wd.create("messy.txt", MESSY);
+    let out = wd.run(
+        &[
+            "normalize",
+            "--strict",
+            "-o",
+            "out.txt",
+            "--rejects",
+            "rej.tsv",
+            "messy.txt",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("messy.txt:3: invalid URL (missing-scheme-non-relative-URL)"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(wd.files(), vec!["messy.txt", "rej.tsv"]);
+    assert_eq!(
+        wd.read("rej.tsv"),
+        b"messy.txt\t3\tinvalid URL (missing-scheme-non-relative-URL)\tnot a url\n"
+    );
+    wd.create("clean.txt", "https://a.com/\n");
+    let ok = wd.run(&["normalize", "--strict", "clean.txt"], None);
+    assert_eq!(ok.status.code(), Some(0));
+}
+
+#[test]
+fn empty_input_and_stdin() {
+    let wd = Workdir::new();
+    wd.create("empty.txt", "");
+    assert_eq!(wd.stdout(&["normalize", "empty.txt"]), "");
+    let out = wd.run(&["normalize", "-"], Some(b"http://A.com\n"));
+    assert_eq!(out.stdout, b"http://a.com/\n");
+    let out = wd.run(&["normalize"], Some(b"http://B.com"));
+    assert_eq!(out.stdout, b"http://b.com/\n");
+}
+
+#[test]
+fn overlong_line_is_rejected_without_stopping_the_run() {
+    let wd = Workdir::new();
+    let mut data = Vec::with_capacity(100 << 20);
+    data.extend_from_slice(b"https://big.example/");
+    data.resize(100 << 20, b'a');
+    data.extend_from_slice(b"\nhttps://after.example/\n");
+    wd.create("big.txt", &data);
+    drop(data);
+    let out = wd.run(&["normalize", "--rejects", "rej.tsv", "big.txt"], None);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(out.stdout, b"https://after.example/\n");
+    assert!(stderr(&out).contains("1 line-too-long"), "{}", stderr(&out));
+    let rej = wd.read("rej.tsv");
+    assert!(
+        rej.starts_with(b"big.txt\t1\tline longer than --max-line-bytes\thttps://big.example/aaa")
+    );
+    assert_eq!(
+        rej.len(),
+        (100 << 20) + "big.txt\t1\tline longer than --max-line-bytes\t\n".len()
+    );
+    // A raised limit accepts a long line.
+    let mut long = b"https://long.example/".to_vec();
+    long.resize(3 << 20, b'b');
+    wd.create("long.txt", &long);
+    let out = wd.run(
+        &["normalize", "-q", "--max-line-bytes", "2M", "long.txt"],
+        None,
+    );
+    assert!(out.stdout.is_empty());
+    let out = wd.run(&["normalize", "--max-line-bytes", "4M", "long.txt"], None);
+    assert_eq!(out.stdout.len(), long.len() + 1);
+}
+
+#[test]
+fn gzip_and_zstd_are_detected_and_truncation_is_an_error() {
+    let wd = Workdir::new();
+    let plain = std::fs::read(sample()).unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(&plain).unwrap();
+    let gz = gz.finish().unwrap();
+    wd.create("s.gz", &gz);
+    wd.create("s.zst", zstd::encode_all(&plain[..], 1).unwrap());
+    let s = sample_str();
+    let expected = wd.stdout(&["normalize", "-q", &s]);
+    assert_eq!(wd.stdout(&["normalize", "-q", "s.gz"]), expected);
+    assert_eq!(wd.stdout(&["normalize", "-q", "s.zst"]), expected);
+    let piped = wd.run(&["normalize", "-q", "-"], Some(&gz));
+    assert_eq!(String::from_utf8(piped.stdout).unwrap(), expected);
+
+    wd.create("cut.gz", &gz[..gz.len() / 2]);
+    let out = wd.run(&["normalize", "-q", "-o", "out.txt", "cut.gz"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("cut.gz: gzip data is corrupt or truncated"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!wd.path("out.txt").exists());
+}
+
+#[test]
+fn missing_input_is_status_2_naming_the_file() {
+    let wd = Workdir::new();
+    let out = wd.run(&["normalize", "nope.txt"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("nope.txt"), "{}", stderr(&out));
+    let out = wd.run(&["normalize", "--no-such-flag"], None);
+    assert_eq!(out.status.code(), Some(2));
+    let out = wd.run(&["dedup", "--memory", "lots"], None);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn output_file_is_written_atomically_and_nul_terminated() {
+    let wd = Workdir::new();
+    wd.create("in.txt", "http://a.com\nhttp://b.com\n");
+    wd.create("out.txt", "old contents\n");
+    let out = wd.run(&["normalize", "-0", "-o", "out.txt", "in.txt"], None);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty());
+    assert_eq!(wd.read("out.txt"), b"http://a.com/\0http://b.com/\0");
+    assert_eq!(wd.files(), vec!["in.txt", "out.txt"], "no temp file left");
+    let out = wd.run(&["normalize", "-o", "no/such/dir/out.txt", "in.txt"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("no/such/dir/out.txt"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn closed_pipe_exits_0_quietly() {
+    let wd = Workdir::new();
+    let line = "https://example.com/some/path?with=query\n";
+    wd.create("many.txt", line.repeat(300_000));
+    let mut child = wd
+        .command(&["normalize", "-j2", "many.txt"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 10];
+    stdout.read_exact(&mut first).unwrap();
+    drop(stdout); // like `| head -c 10`
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stderr(&out), "");
+}
+
+#[test]
+fn output_is_identical_for_any_thread_count_and_chunk_size() {
+    let wd = Workdir::new();
+    let s = sample_str();
+    let commands: [&[&str]; 6] = [
+        &["normalize", "--keep-invalid", "--sort-query"],
+        &["dedup", "--key", "pattern", "--count"],
+        &["dedup", "--key", "origin"],
+        &["extract", "--jsonl", "--fields", "line,href,origin"],
+        &["check", "--json"],
+        &["stats", "--json"],
+    ];
+    for cmd in commands {
+        let mut results = Vec::new();
+        for (threads, chunk) in [("1", "4M"), ("2", "1K"), ("4", "300"), ("3", "1")] {
+            let mut args = cmd.to_vec();
+            args.extend_from_slice(&["-q", "-j", threads, "--chunk-size", chunk, &s]);
+            let mut out = wd.stdout(&args);
+            if cmd[0] == "stats" {
+                // Drop the timing fields, which differ run to run.
+                out = out
+                    .lines()
+                    .filter(|l| !l.contains("second") && !l.contains("seconds"))
+                    .collect::<Vec<_>>()
+                    .join("\n");
+            }
+            results.push(out);
+        }
+        assert!(results[0].len() > 1000, "{cmd:?} printed too little");
+        for r in &results[1..] {
+            assert!(
+                r == &results[0],
+                "{cmd:?}: output depends on threads/chunks"
+            );
+        }
+    }
+}

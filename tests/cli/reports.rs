@@ -1,0 +1,164 @@
+//! `extract`, `check`, `stats`, policy flags on other subcommands, help, completions and the man page.
+
+use crate::workdir::*;
+
+#[test]
+fn extract_formats() {
+    let wd = Workdir::new();
+    wd.create(
+        "in.txt",
+        "https://u:p@Ex.com:8080/a,b?q=1#h\nbad\nfile:///tmp/x\n",
+    );
+    assert_eq!(
+        wd.stdout(&["extract", "-q", "in.txt"]),
+        "href,protocol,username,password,hostname,port,pathname,search,hash,origin\n\
+         \"https://u:p@ex.com:8080/a,b?q=1#h\",https:,u,p,ex.com,8080,\"/a,b\",?q=1,#h,https://ex.com:8080\n\
+         file:///tmp/x,file:,,,,,/tmp/x,,,null\n"
+    );
+    assert_eq!(
+        wd.stdout(&[
+            "extract",
+            "-q",
+            "--tsv",
+            "--fields",
+            "line,host,pathname",
+            "in.txt"
+        ]),
+        "line\thost\tpathname\n1\tex.com:8080\t/a,b\n3\t\t/tmp/x\n"
+    );
+    assert_eq!(
+        wd.stdout(&[
+            "extract",
+            "-q",
+            "--jsonl",
+            "--fields",
+            "line,input,hostname",
+            "in.txt"
+        ]),
+        "{\"line\":1,\"input\":\"https://u:p@Ex.com:8080/a,b?q=1#h\",\"hostname\":\"ex.com\"}\n\
+         {\"line\":3,\"input\":\"file:///tmp/x\",\"hostname\":\"\"}\n"
+    );
+    assert_eq!(
+        wd.stdout(&[
+            "extract",
+            "-q",
+            "--format",
+            "{{{hostname}}}{pathname} port={port}",
+            "in.txt"
+        ]),
+        "{ex.com}/a,b port=8080\n{}/tmp/x port=\n"
+    );
+    for bad in [
+        &["--fields", "href,nope"][..],
+        &["--format", "{host"][..],
+        &["--keep-invalid"][..],
+    ] {
+        let mut args = vec!["extract"];
+        args.extend_from_slice(bad);
+        args.push("in.txt");
+        assert_eq!(wd.run(&args, None).status.code(), Some(2), "{bad:?}");
+    }
+}
+
+#[test]
+fn check_reports_spec_error_names() {
+    let wd = Workdir::new();
+    wd.create(
+        "in.txt",
+        b"https://fine.com/\nhttp://0x7f.1/\nhttps://user:pw@ex.com/\nhttp://[::1\n\xff\n",
+    );
+    assert_eq!(
+        wd.stdout(&["check", "in.txt"]),
+        "in.txt:2: valid with errors: IPv4-too-few-parts, IPv4-non-decimal-part: http://0x7f.1/\n\
+         in.txt:3: valid with errors: invalid-credentials: https://user:pw@ex.com/\n\
+         in.txt:4: invalid: IPv6-unclosed: http://[::1\n\
+         in.txt:5: invalid: invalid-UTF-8: \"\u{fffd}\"\n"
+    );
+    let json = wd.stdout(&["check", "--json", "in.txt"]);
+    let first: serde_json::Value = serde_json::from_str(json.lines().next().unwrap()).unwrap();
+    assert_eq!(first["line"], 2);
+    assert_eq!(first["valid"], true);
+    assert_eq!(first["errors"][0], "IPv4-too-few-parts");
+    assert_eq!(json.lines().count(), 4);
+}
+
+#[test]
+fn stats_counts() {
+    let wd = Workdir::new();
+    wd.create(
+        "in.txt",
+        "https://a.com/\nhttps://a.com/x\nHTTP://B.com\n\nnope\nmailto:x@y\n",
+    );
+    let json = wd.stdout(&["stats", "--json", "in.txt"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["lines"], 6);
+    assert_eq!(v["empty"], 1);
+    assert_eq!(v["valid"], 4);
+    assert_eq!(v["invalid"], 1);
+    assert_eq!(
+        v["invalid_by_reason"][0]["name"],
+        "missing-scheme-non-relative-URL"
+    );
+    assert_eq!(v["schemes"][0]["name"], "https");
+    assert_eq!(v["schemes"][0]["count"], 2);
+    assert_eq!(v["top_hosts"][0]["name"], "a.com");
+    assert_eq!(v["top_hosts"][0]["count"], 2);
+    assert_eq!(v["already_normal"], 3);
+    assert_eq!(v["fast_path_share"], "n/a (no fast path yet)");
+    let table = wd.stdout(&["stats", "in.txt"]);
+    assert!(table.contains("already normal (href == line)"), "{table}");
+    assert!(table.contains("n/a (no fast path yet)"));
+}
+
+#[test]
+fn help_completions_and_man_page() {
+    let wd = Workdir::new();
+    let help = wd.stdout(&["--help"]);
+    assert!(help.contains("Examples:"));
+    assert!(
+        wd.stdout(&["normalize", "--help"])
+            .contains("--strip-params")
+    );
+    assert!(wd.stdout(&["completions", "bash"]).contains("urlsift"));
+    assert!(
+        wd.stdout(&["completions", "zsh"])
+            .contains("#compdef urlsift")
+    );
+    assert!(wd.stdout(&["man"]).contains(".TH urlsift"));
+}
+
+#[test]
+fn policy_flags_work_for_dedup_and_extract_too() {
+    let wd = Workdir::new();
+    wd.create("in.txt", "https://a.com/\nnope\nhttps://a.com/\n");
+    let out = wd.run(&["dedup", "--strict", "in.txt"], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("in.txt:2:"), "{}", stderr(&out));
+    wd.stdout(&[
+        "extract",
+        "-q",
+        "--rejects",
+        "rej.tsv",
+        "-o",
+        "x.csv",
+        "in.txt",
+    ]);
+    assert_eq!(
+        String::from_utf8(wd.read("rej.tsv")).unwrap(),
+        "in.txt\t2\tinvalid URL (missing-scheme-non-relative-URL)\tnope\n"
+    );
+    assert_eq!(wd.read("x.csv").iter().filter(|&&b| b == b'\n').count(), 3);
+    let out = wd.run(
+        &["normalize", "-o", "same", "--rejects", "same", "in.txt"],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    wd.stdout(&["check", "-o", "report.txt", "in.txt"]);
+    assert_eq!(
+        String::from_utf8(wd.read("report.txt")).unwrap(),
+        "in.txt:2: invalid: missing-scheme-non-relative-URL: nope\n"
+    );
+    wd.stdout(&["stats", "--json", "-o", "stats.json", "in.txt"]);
+    let v: serde_json::Value = serde_json::from_slice(&wd.read("stats.json")).unwrap();
+    assert_eq!(v["valid"], 2);
+}
