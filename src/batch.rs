@@ -17,11 +17,13 @@ use crate::url::Url;
 ///     }
 /// }
 /// assert_eq!(total, "https://a.example/x".len() + "http://b.example/".len());
+/// assert!(parser.last_took_fast_path());
 /// ```
 #[derive(Debug, Default)]
 pub struct BatchParser {
     current: Option<Url>,
     spare: String,
+    fast: bool,
 }
 
 impl BatchParser {
@@ -38,8 +40,14 @@ impl BatchParser {
             None => std::mem::take(&mut self.spare),
         };
         let parsed = match fast::parse_into(input, buffer) {
-            Ok(url) => url,
-            Err(buffer) => match parser::parse_machine_into(input, base, buffer) {
+            Ok(url) => {
+                self.fast = true;
+                url
+            }
+            Err(buffer) => match parser::parse_machine_into(input, base, {
+                self.fast = false;
+                buffer
+            }) {
                 Ok(url) => url,
                 Err((e, buffer)) => {
                     self.spare = buffer;
@@ -48,6 +56,12 @@ impl BatchParser {
             },
         };
         Ok(self.current.insert(parsed))
+    }
+
+    /// Whether the last call was decided by the fast path (without the
+    /// state machine), for statistics.
+    pub fn last_took_fast_path(&self) -> bool {
+        self.fast
     }
 }
 
