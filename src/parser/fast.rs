@@ -84,7 +84,9 @@ pub(crate) fn parse(input: &str) -> Option<Url> {
 pub(crate) fn try_parse(input: &str, out: &mut String) -> Option<Components> {
     let bytes = input.as_bytes();
     let n = bytes.len();
-    if n > u32::MAX as usize - 1 {
+    // A special scheme is 2 to 5 letters: no ':' at 2..=5 means no fast
+    // path (relative references, bare hosts), before any vector work.
+    if n < 6 || n > u32::MAX as usize - 1 || !bytes[2..6].contains(&b':') {
         return None;
     }
     let m = block_masks::<UrlBytes>(&bytes[..n.min(64)]);

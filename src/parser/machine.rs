@@ -240,7 +240,12 @@ impl<'i, 'r, R: Reporter> Machine<'i, 'r, R> {
         match scheme_len(self.bytes()) {
             Some(n) => {
                 self.out.push_str(&self.input[..n]);
-                self.out.make_ascii_lowercase();
+                if self.input.as_bytes()[..n]
+                    .iter()
+                    .any(u8::is_ascii_uppercase)
+                {
+                    self.out.make_ascii_lowercase();
+                }
                 self.out.push(':');
                 self.scheme_end = n;
                 self.scheme = SchemeType::from_scheme(&self.out.as_bytes()[..n]);
