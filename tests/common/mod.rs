@@ -7,6 +7,8 @@
 
 #![allow(dead_code)]
 
+pub mod shapes;
+
 use std::path::PathBuf;
 
 fn shared_dir(var: &str, default: &str) -> PathBuf {
