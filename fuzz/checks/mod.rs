@@ -1,0 +1,166 @@
+//! The invariants each fuzz target checks, shared by the libFuzzer targets
+//! (`fuzz/fuzz_targets/`) and by `tests/fuzz_seeds.rs`, which replays the
+//! committed seed corpora in plain `cargo test`. Each check panics on a
+//! violation; inputs that are not UTF-8 are decoded lossily.
+
+#![allow(dead_code)]
+
+use urlsift::simd::{
+    ByteSet, Classes, Groups, available_backends, block_masks_with, find_in_set_with,
+};
+use urlsift::{BatchParser, Host, Url, UrlSearchParams, paths};
+
+fn text(data: &[u8]) -> String {
+    String::from_utf8_lossy(data).into_owned()
+}
+
+/// Offsets consistent, getters slices of href, `parse(href) == href`.
+fn check_url(url: &Url) {
+    url.check_invariants().unwrap();
+    let href = url.href();
+    for part in [
+        url.protocol(),
+        url.username(),
+        url.password(),
+        url.host(),
+        url.hostname(),
+        url.port(),
+        url.pathname(),
+        url.search(),
+        url.hash(),
+    ] {
+        assert!(href.contains(part), "{part:?} not in {href:?}");
+    }
+    let again = Url::parse(href).unwrap_or_else(|e| panic!("{href:?} does not re-parse: {e}"));
+    assert_eq!(again.href(), href);
+    assert!(
+        paths::same_components(&again, url),
+        "{href:?}: components differ on re-parse"
+    );
+}
+
+/// `parse`: no panic, invariants, idempotence; every path agrees.
+pub fn parse(data: &[u8]) {
+    let input = text(data);
+    let dispatch = Url::parse(&input);
+    let machine = paths::machine(&input, None);
+    match (&dispatch, &machine) {
+        (Ok(a), Ok(b)) => assert!(paths::same_components(a, b), "{input:?}"),
+        (Err(a), Err(b)) => assert_eq!(a, b, "{input:?}"),
+        _ => panic!("{input:?}: dispatch {dispatch:?} vs machine {machine:?}"),
+    }
+    let mut errors = Vec::new();
+    let reported = Url::parse_with_reporter(&input, None, &mut errors);
+    assert_eq!(reported.as_ref().ok(), dispatch.as_ref().ok(), "{input:?}");
+    if let Ok(url) = &dispatch {
+        check_url(url);
+    }
+}
+
+/// `parse_with_base`: the first line is the base, the rest the input.
+pub fn parse_with_base(data: &[u8]) {
+    let all = text(data);
+    let (base, input) = all.split_once('\n').unwrap_or((&all, ""));
+    let Ok(base) = Url::parse(base) else { return };
+    let dispatch = Url::parse_with_base(input, Some(&base));
+    let machine = paths::machine(input, Some(&base));
+    assert_eq!(
+        dispatch.as_ref().ok(),
+        machine.as_ref().ok(),
+        "{input:?} against {base}"
+    );
+    let mut batch = BatchParser::new();
+    assert_eq!(batch.parse(input, Some(&base)).ok(), dispatch.as_ref().ok());
+    if let Ok(url) = &dispatch {
+        check_url(url);
+    }
+}
+
+struct FuzzClasses;
+impl Classes for FuzzClasses {
+    const SET: ByteSet = ByteSet::outside_range_or(0x21, 0x7E, b"\"'<>\\^`{}");
+    const GROUPS: Groups = Groups::new(&[b":", b"/", b"?", b"#", b".%", b"@[]|%"]);
+    const RANGE: (u8, u8) = (b'A', b'Z');
+}
+
+/// `fast_vs_machine`: the fast path, when it accepts, equals the state
+/// machine; every SIMD backend equals the scalar one.
+pub fn fast_vs_machine(data: &[u8]) {
+    let input = text(data);
+    if let Some(fast) = paths::fast(&input) {
+        let machine = paths::machine(&input, None).expect("fast path accepted a failure");
+        assert!(paths::same_components(&fast, &machine), "{input:?}");
+    }
+    let backends = available_backends();
+    let scalar = find_in_set_with(backends[0], data, &paths::FAST_PATH_DECLINE);
+    for &b in &backends {
+        assert_eq!(
+            find_in_set_with(b, data, &paths::FAST_PATH_DECLINE),
+            scalar,
+            "{b:?}"
+        );
+    }
+    for block in data.chunks(64) {
+        let scalar = block_masks_with::<FuzzClasses>(backends[0], block);
+        for &b in &backends {
+            assert_eq!(block_masks_with::<FuzzClasses>(b, block), scalar, "{b:?}");
+        }
+    }
+}
+
+/// `setters`: a URL line, then lines "<setter>=<value>"; after each set the
+/// URL is valid, consistent and idempotent.
+pub fn setters(data: &[u8]) {
+    let all = text(data);
+    let mut lines = all.split('\n');
+    let Ok(mut url) = Url::parse(lines.next().unwrap_or("")) else {
+        return;
+    };
+    for op in lines.take(16) {
+        let (name, value) = op.split_once('=').unwrap_or((op, ""));
+        match name.bytes().next().unwrap_or(0) % 10 {
+            0 => url.set_protocol(value),
+            1 => url.set_username(value),
+            2 => url.set_password(value),
+            3 => url.set_host(value),
+            4 => url.set_hostname(value),
+            5 => url.set_port(value),
+            6 => url.set_pathname(value),
+            7 => url.set_search(value),
+            8 => url.set_hash(value),
+            _ => {
+                let _ = url.set_href(value);
+            }
+        }
+        check_url(&url);
+    }
+}
+
+/// `search_params`: parse -> serialize -> parse is stable.
+pub fn search_params(data: &[u8]) {
+    let input = text(data);
+    let params = UrlSearchParams::parse(&input);
+    let serialized = params.to_string();
+    let again = UrlSearchParams::parse(&serialized);
+    assert_eq!(again, params, "{input:?} -> {serialized:?}");
+    assert_eq!(again.to_string(), serialized);
+    let mut sorted = params.clone();
+    sorted.sort();
+    assert_eq!(sorted.size(), params.size());
+}
+
+/// `host`: host parsing never panics; a serialized host re-parses to itself.
+pub fn host(data: &[u8]) {
+    let input = text(data);
+    for opaque in [false, true] {
+        if let Ok(host) = Host::parse(&input, opaque) {
+            let serialized = host.to_string();
+            if serialized.is_empty() {
+                continue;
+            }
+            let again = Host::parse(&serialized, opaque)
+                .unwrap_or_else(|e| panic!("{serialized:?} from {input:?}: {e}"));
+            assert_eq!(again, host, "{input:?}");
+        }
+    }
+}
