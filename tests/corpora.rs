@@ -7,36 +7,6 @@ mod common;
 
 use urlsift::{Url, ValidationError};
 
-fn getters(u: &Url) -> [&str; 10] {
-    [
-        u.href(),
-        u.protocol(),
-        u.username(),
-        u.password(),
-        u.host(),
-        u.hostname(),
-        u.port(),
-        u.pathname(),
-        u.search(),
-        u.hash(),
-    ]
-}
-
-fn ada_getters(u: &ada_url::Url) -> [&str; 10] {
-    [
-        u.href(),
-        u.protocol(),
-        u.username(),
-        u.password(),
-        u.host(),
-        u.hostname(),
-        u.port(),
-        u.pathname(),
-        u.search(),
-        u.hash(),
-    ]
-}
-
 #[test]
 fn every_corpus_line() {
     let mut problems = Vec::new();
@@ -67,11 +37,11 @@ fn every_corpus_line() {
                         Ok(again) if again.href() == u.href() => {}
                         _ => problem("href does not re-parse to itself".into()),
                     }
-                    if getters(u) != ada_getters(a) {
+                    if common::getters(u) != common::ada_getters(a) {
                         problem(format!(
                             "differs from ada: {:?} vs {:?}",
-                            getters(u),
-                            ada_getters(a)
+                            common::getters(u),
+                            common::ada_getters(a)
                         ));
                     }
                 }

@@ -18,40 +18,12 @@ fn ours(input: &str, base: Option<&str>) -> Option<[String; 10]> {
         None => None,
     };
     let u = Url::parse_with_base(input, base.as_ref()).ok()?;
-    Some(
-        [
-            u.href(),
-            u.protocol(),
-            u.username(),
-            u.password(),
-            u.host(),
-            u.hostname(),
-            u.port(),
-            u.pathname(),
-            u.search(),
-            u.hash(),
-        ]
-        .map(str::to_string),
-    )
+    Some(common::getters(&u).map(str::to_string))
 }
 
 fn ada(input: &str, base: Option<&str>) -> Option<[String; 10]> {
     let u = ada_url::Url::parse(input, base).ok()?;
-    Some(
-        [
-            u.href(),
-            u.protocol(),
-            u.username(),
-            u.password(),
-            u.host(),
-            u.hostname(),
-            u.port(),
-            u.pathname(),
-            u.search(),
-            u.hash(),
-        ]
-        .map(str::to_string),
-    )
+    Some(common::ada_getters(&u).map(str::to_string))
 }
 
 /// The case's label if urlsift and ada disagree.

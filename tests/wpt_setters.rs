@@ -8,40 +8,7 @@ mod common;
 use serde_json::Value;
 use urlsift::{Url, UrlSearchParams};
 
-fn getter(url: &Url, name: &str) -> String {
-    match name {
-        "href" => url.href().to_string(),
-        "protocol" => url.protocol().to_string(),
-        "username" => url.username().to_string(),
-        "password" => url.password().to_string(),
-        "host" => url.host().to_string(),
-        "hostname" => url.hostname().to_string(),
-        "port" => url.port().to_string(),
-        "pathname" => url.pathname().to_string(),
-        "search" => url.search().to_string(),
-        "hash" => url.hash().to_string(),
-        "origin" => url.origin().to_string(),
-        other => panic!("unknown getter {other}"),
-    }
-}
-
-fn set(url: &mut Url, name: &str, value: &str) {
-    match name {
-        "href" => {
-            let _ = url.set_href(value);
-        }
-        "protocol" => url.set_protocol(value),
-        "username" => url.set_username(value),
-        "password" => url.set_password(value),
-        "host" => url.set_host(value),
-        "hostname" => url.set_hostname(value),
-        "port" => url.set_port(value),
-        "pathname" => url.set_pathname(value),
-        "search" => url.set_search(value),
-        "hash" => url.set_hash(value),
-        other => panic!("unknown setter {other}"),
-    }
-}
+use common::{getter, set};
 
 /// Checks offsets and idempotence after a setter.
 fn check_after_set(url: &Url) -> Result<(), String> {

@@ -37,22 +37,6 @@ fn parse_checked(input: &str, base: Option<&Url>) -> Result<Url, String> {
     Ok(url)
 }
 
-fn getters(url: &Url) -> [(&'static str, String); 11] {
-    [
-        ("href", url.href().to_string()),
-        ("protocol", url.protocol().to_string()),
-        ("username", url.username().to_string()),
-        ("password", url.password().to_string()),
-        ("host", url.host().to_string()),
-        ("hostname", url.hostname().to_string()),
-        ("port", url.port().to_string()),
-        ("pathname", url.pathname().to_string()),
-        ("search", url.search().to_string()),
-        ("hash", url.hash().to_string()),
-        ("origin", url.origin().to_string()),
-    ]
-}
-
 fn run_urltestdata(file: &str) -> (usize, Vec<String>) {
     let data = common::wpt_json(file);
     let mut failures = Vec::new();
@@ -102,8 +86,9 @@ fn run_urltestdata(file: &str) -> (usize, Vec<String>) {
                 continue;
             }
         };
-        for (getter, actual) in getters(&url) {
-            if let Some(expected) = case.get(getter).and_then(Value::as_str) {
+        for getter in common::GETTERS.iter().chain(&["origin"]) {
+            let actual = common::getter(&url, getter);
+            if let Some(expected) = case.get(*getter).and_then(Value::as_str) {
                 if actual != expected {
                     failures.push(format!(
                         "{name}: {getter} = {actual:?}, expected {expected:?}"

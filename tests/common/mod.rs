@@ -11,6 +11,77 @@ pub mod shapes;
 
 use std::path::PathBuf;
 
+use urlsift::Url;
+
+/// The names of the `URL` getters, in the order [`getters`] returns them.
+pub const GETTERS: [&str; 10] = [
+    "href", "protocol", "username", "password", "host", "hostname", "port", "pathname", "search",
+    "hash",
+];
+
+/// urlsift's values of the [`GETTERS`].
+pub fn getters(u: &Url) -> [&str; 10] {
+    [
+        u.href(),
+        u.protocol(),
+        u.username(),
+        u.password(),
+        u.host(),
+        u.hostname(),
+        u.port(),
+        u.pathname(),
+        u.search(),
+        u.hash(),
+    ]
+}
+
+/// The `ada-url` crate's values of the [`GETTERS`].
+pub fn ada_getters(u: &ada_url::Url) -> [&str; 10] {
+    [
+        u.href(),
+        u.protocol(),
+        u.username(),
+        u.password(),
+        u.host(),
+        u.hostname(),
+        u.port(),
+        u.pathname(),
+        u.search(),
+        u.hash(),
+    ]
+}
+
+/// One getter by name ("origin" included).
+pub fn getter(u: &Url, name: &str) -> String {
+    if name == "origin" {
+        return u.origin().to_string();
+    }
+    let i = GETTERS
+        .iter()
+        .position(|g| *g == name)
+        .unwrap_or_else(|| panic!("unknown getter {name}"));
+    getters(u)[i].to_string()
+}
+
+/// One setter by name; `href` ignores a failure, as the WPT tests expect.
+pub fn set(u: &mut Url, name: &str, value: &str) {
+    match name {
+        "href" => {
+            let _ = u.set_href(value);
+        }
+        "protocol" => u.set_protocol(value),
+        "username" => u.set_username(value),
+        "password" => u.set_password(value),
+        "host" => u.set_host(value),
+        "hostname" => u.set_hostname(value),
+        "port" => u.set_port(value),
+        "pathname" => u.set_pathname(value),
+        "search" => u.set_search(value),
+        "hash" => u.set_hash(value),
+        other => panic!("unknown setter {other}"),
+    }
+}
+
 fn shared_dir(var: &str, default: &str) -> PathBuf {
     let dir = match std::env::var_os(var) {
         Some(dir) => PathBuf::from(dir),
