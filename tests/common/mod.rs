@@ -8,6 +8,7 @@
 #![allow(dead_code)]
 
 pub mod shapes;
+pub mod spec;
 
 use std::path::PathBuf;
 
