@@ -9,11 +9,11 @@
 //! hold are. Component boundaries then come from bit arithmetic on those
 //! masks; only rare candidates (a segment starting with '.' or '%') are
 //! looked at byte by byte. It checks: no credentials, a plain ASCII domain
-//! that is not an IPv4 address, a canonical port, no dot segments. The only rewrites done here
-//! are the cheap ones the standard makes for such input: lowercasing the
-//! scheme and host, dropping a default port, adding the root "/". Accepted
-//! inputs have no validation errors worth reporting, but the dispatcher still
-//! sends every parse with a listening reporter to the state machine.
+//! that is not an IPv4 address, a canonical port, no dot segments. The only
+//! rewrites done here are the cheap ones the standard makes for such input:
+//! lowercasing the scheme and host, dropping a default port, adding the root
+//! "/". The dispatcher sends every parse with a listening reporter to the
+//! state machine, which reports validation errors.
 
 use crate::components::{Components, SchemeType};
 use crate::host::HostKind;
