@@ -2,7 +2,7 @@
 //!
 //! Workers parse lines and compute keys in parallel; the main thread checks
 //! each key against the seen-set in input order. Keys are compared as exact
-//! bytes (the hash only picks buckets and spill partitions), so two
+//! bytes (the xxh3-64 hash only picks buckets and spill partitions), so two
 //! different keys are never taken for duplicates. While the seen-set fits
 //! the `--memory` budget, first occurrences are written as they come; past
 //! the budget, the rest of the input goes to hash-partitioned spill files
@@ -172,7 +172,7 @@ impl Seen {
         let seq = self.seq;
         self.seq += 1;
         if let Some((_, spill, _)) = &mut self.spill {
-            return spill.push(seq, 1, key, line).map_err(spill_err);
+            return spill.push(hash, seq, 1, key, line).map_err(spill_err);
         }
         let arena = &self.arena;
         let found = self.table.find(hash, |slot| {
@@ -236,8 +236,9 @@ impl Seen {
         let mut spill = Spill::create(dir.path(), "p", 0).map_err(spill_err)?;
         for e in self.entries.iter() {
             let line = e.line.map_or(&[][..], |l| self.arena.get(l));
+            let key = self.arena.get(e.key);
             spill
-                .push(e.seq, e.count, self.arena.get(e.key), line)
+                .push(xxh3_64(key), e.seq, e.count, key, line)
                 .map_err(spill_err)?;
         }
         self.table = hashbrown::HashTable::new();
