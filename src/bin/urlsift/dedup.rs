@@ -16,6 +16,7 @@
 
 use std::io;
 use std::process::ExitCode;
+use std::sync::Mutex;
 
 use urlsift::{HostKind, Url};
 use xxhash_rust::xxh3::xxh3_64;
@@ -395,8 +396,16 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
         spill: None,
         tmp_dir: a.tmp_dir.clone(),
     };
+    // Key buffers go back and forth between workers and this thread: reusing
+    // them keeps the allocator from holding on to freed cross-thread blocks.
+    let spare_keys: Mutex<Vec<Keys>> = Mutex::new(Vec::new());
     let work = |chunk: &Chunk| -> Processed<Keys> {
-        job.run::<Keys>(chunk, |p, _, line| {
+        let keys = spare_keys
+            .lock()
+            .ok()
+            .and_then(|mut k| k.pop())
+            .unwrap_or_default();
+        job.run_with::<Keys>(chunk, keys, |p, _, line| {
             let url = Url::parse_with_base(line, base.as_ref()).map_err(Reason::Url)?;
             let start = p.out.len();
             profile.apply(&url, &mut p.out);
@@ -443,6 +452,12 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
         }
         if let Some(stop) = &p.stopped {
             return Err(strict_stop(&chunk.source.name, stop, rejects.take()));
+        }
+        let mut keys = std::mem::take(&mut p.extra);
+        keys.keys.clear();
+        keys.ends.clear();
+        if let Ok(mut spare) = spare_keys.lock() {
+            spare.push(keys);
         }
         Ok(true)
     })?;
