@@ -25,6 +25,9 @@ const MAX_DEPTH: u32 = 4;
 /// Partitions smaller than this are never split again, however small the
 /// budget: splitting creates `FANOUT` files and cannot pay off below it.
 const MIN_SPLIT: u64 = 64 << 10;
+/// Estimated bytes per distinct key while reducing, beyond its bytes
+/// (map slot, two vectors, the record).
+const REDUCE_OVERHEAD: usize = 96;
 
 /// One dedup record as stored on disk.
 pub struct Record {
@@ -154,20 +157,23 @@ impl Spill {
                 std::fs::remove_file(path)?;
                 continue;
             }
-            if size.saturating_mul(3) > budget && size > MIN_SPLIT && self.depth + 1 < MAX_DEPTH {
-                // Too big to reduce in memory: split on the next hash bits.
-                let prefix = format!("{}-{i:02}", path_name(path));
-                let mut sub = Spill::create(&self.dir, &prefix, self.depth + 1)?;
-                let mut r = BufReader::with_capacity(1 << 16, File::open(path)?);
-                while let Some(rec) = read_record(&mut r)? {
-                    sub.push(xxh3_64(&rec.key), rec.seq, rec.count, &rec.key, &rec.line)?;
-                }
-                drop(r);
-                std::fs::remove_file(path)?;
-                runs.extend(sub.resolve(budget, from_seq)?);
-            } else {
-                runs.push(reduce(path, from_seq)?);
+            // Reduce in memory if the partition's distinct keys fit the
+            // budget (duplicates cost nothing); otherwise split it on the next
+            // hash bits. Small partitions and the last level always reduce.
+            let may_split = size > MIN_SPLIT && self.depth + 1 < MAX_DEPTH;
+            if let Some(run) = reduce(path, from_seq, may_split.then_some(budget))? {
+                runs.push(run);
+                continue;
             }
+            let prefix = format!("{}-{i:02}", path_name(path));
+            let mut sub = Spill::create(&self.dir, &prefix, self.depth + 1)?;
+            let mut r = BufReader::with_capacity(1 << 16, File::open(path)?);
+            while let Some(rec) = read_record(&mut r)? {
+                sub.push(xxh3_64(&rec.key), rec.seq, rec.count, &rec.key, &rec.line)?;
+            }
+            drop(r);
+            std::fs::remove_file(path)?;
+            runs.extend(sub.resolve(budget, from_seq)?);
         }
         Ok(runs)
     }
@@ -180,8 +186,9 @@ fn path_name(path: &Path) -> String {
 }
 
 /// Loads one partition, keeps each key's first record with the summed
-/// count, and writes the survivors sorted by sequence number.
-fn reduce(path: &Path, from_seq: u64) -> io::Result<PathBuf> {
+/// count, and writes the survivors sorted by sequence number. Gives up
+/// (`None`) when the distinct keys would take more than `limit` bytes.
+fn reduce(path: &Path, from_seq: u64, limit: Option<u64>) -> io::Result<Option<PathBuf>> {
     let mut seen: HashMap<Vec<u8>, Record, Xxh3Builder> = HashMap::with_hasher(Xxh3Builder::new());
     let mut r = BufReader::with_capacity(1 << 16, File::open(path)?);
     let mut rec = Record {
@@ -190,6 +197,7 @@ fn reduce(path: &Path, from_seq: u64) -> io::Result<PathBuf> {
         key: Vec::new(),
         line: Vec::new(),
     };
+    let mut held = 0u64;
     while read_record_into(&mut r, &mut rec)? {
         // Records were appended in input order, so the first one per key
         // has the smallest sequence number.
@@ -202,6 +210,10 @@ fn reduce(path: &Path, from_seq: u64) -> io::Result<PathBuf> {
                     key: Vec::new(),
                     line: rec.line.clone(),
                 };
+                held += (rec.key.len() + rec.line.len() + REDUCE_OVERHEAD) as u64;
+                if limit.is_some_and(|limit| held > limit) {
+                    return Ok(None);
+                }
                 seen.insert(rec.key.clone(), first);
             }
         }
@@ -216,7 +228,7 @@ fn reduce(path: &Path, from_seq: u64) -> io::Result<PathBuf> {
     }
     w.flush()?;
     std::fs::remove_file(path)?;
-    Ok(run)
+    Ok(Some(run))
 }
 
 struct Head {
