@@ -2,7 +2,7 @@
 //!
 //! Workers parse lines and compute keys in parallel; the main thread checks
 //! each key against the seen-set in input order. Keys are compared as exact
-//! bytes (the hash only picks buckets and spill partitions), so two
+//! bytes (the xxh3-64 hash only picks buckets and spill partitions), so two
 //! different keys are never taken for duplicates. While the seen-set fits
 //! the `--memory` budget, first occurrences are written as they come; past
 //! the budget, the rest of the input goes to hash-partitioned spill files
@@ -16,6 +16,7 @@
 
 use std::io;
 use std::process::ExitCode;
+use std::sync::Mutex;
 
 use urlsift::{HostKind, Url};
 use xxhash_rust::xxh3::xxh3_64;
@@ -172,7 +173,7 @@ impl Seen {
         let seq = self.seq;
         self.seq += 1;
         if let Some((_, spill, _)) = &mut self.spill {
-            return spill.push(seq, 1, key, line).map_err(spill_err);
+            return spill.push(hash, seq, 1, key, line).map_err(spill_err);
         }
         let arena = &self.arena;
         let found = self.table.find(hash, |slot| {
@@ -236,8 +237,9 @@ impl Seen {
         let mut spill = Spill::create(dir.path(), "p", 0).map_err(spill_err)?;
         for e in self.entries.iter() {
             let line = e.line.map_or(&[][..], |l| self.arena.get(l));
+            let key = self.arena.get(e.key);
             spill
-                .push(e.seq, e.count, self.arena.get(e.key), line)
+                .push(xxh3_64(key), e.seq, e.count, key, line)
                 .map_err(spill_err)?;
         }
         self.table = hashbrown::HashTable::new();
@@ -394,8 +396,16 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
         spill: None,
         tmp_dir: a.tmp_dir.clone(),
     };
+    // Key buffers go back and forth between workers and this thread: reusing
+    // them keeps the allocator from holding on to freed cross-thread blocks.
+    let spare_keys: Mutex<Vec<Keys>> = Mutex::new(Vec::new());
     let work = |chunk: &Chunk| -> Processed<Keys> {
-        job.run::<Keys>(chunk, |p, _, line| {
+        let keys = spare_keys
+            .lock()
+            .ok()
+            .and_then(|mut k| k.pop())
+            .unwrap_or_default();
+        job.run_with::<Keys>(chunk, keys, |p, _, line| {
             let url = Url::parse_with_base(line, base.as_ref()).map_err(Reason::Url)?;
             let start = p.out.len();
             profile.apply(&url, &mut p.out);
@@ -442,6 +452,12 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
         }
         if let Some(stop) = &p.stopped {
             return Err(strict_stop(&chunk.source.name, stop, rejects.take()));
+        }
+        let mut keys = std::mem::take(&mut p.extra);
+        keys.keys.clear();
+        keys.ends.clear();
+        if let Ok(mut spare) = spare_keys.lock() {
+            spare.push(keys);
         }
         Ok(true)
     })?;

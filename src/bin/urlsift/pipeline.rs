@@ -367,9 +367,20 @@ impl LineJob {
     pub fn run<X: Default>(
         &self,
         chunk: &Chunk,
+        f: impl FnMut(&mut Processed<X>, u64, &str) -> Result<(), Reason>,
+    ) -> Processed<X> {
+        self.run_with(chunk, X::default(), f)
+    }
+
+    /// Like [`LineJob::run`], starting from a recycled `extra`.
+    pub fn run_with<X: Default>(
+        &self,
+        chunk: &Chunk,
+        extra: X,
         mut f: impl FnMut(&mut Processed<X>, u64, &str) -> Result<(), Reason>,
     ) -> Processed<X> {
         let mut p = Processed::new(chunk);
+        p.extra = extra;
         let facts = input::ChunkFacts::of(chunk, self.max_line);
         for (number, raw) in chunk.lines() {
             p.tally.lines += 1;

@@ -3,7 +3,7 @@
 //!
 //! Every record carries its input sequence number. Records with equal keys
 //! always land in the same partition (the partition is a function of the
-//! key's xxh3-128 hash), and within a partition keys are compared as exact
+//! key's xxh3-64 hash), and within a partition keys are compared as exact
 //! bytes, so a hash collision can never make two different keys duplicates.
 //! Each partition is reduced to its unique keys (first sequence number,
 //! summed count) and written sorted by sequence number; a k-way merge of
@@ -15,7 +15,7 @@ use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
-use xxhash_rust::xxh3::{Xxh3Builder, xxh3_128};
+use xxhash_rust::xxh3::{Xxh3Builder, xxh3_64};
 
 use crate::output::CliError;
 
@@ -25,6 +25,9 @@ const MAX_DEPTH: u32 = 4;
 /// Partitions smaller than this are never split again, however small the
 /// budget: splitting creates `FANOUT` files and cannot pay off below it.
 const MIN_SPLIT: u64 = 64 << 10;
+/// Estimated bytes per distinct key while reducing, beyond its bytes
+/// (map slot, two vectors, the record).
+const REDUCE_OVERHEAD: usize = 96;
 
 /// One dedup record as stored on disk.
 pub struct Record {
@@ -58,34 +61,45 @@ fn write_record(
     Ok(())
 }
 
-fn read_record(r: &mut impl Read) -> io::Result<Option<Record>> {
+/// Reads the next record into `rec`, reusing its buffers; false at the end.
+fn read_record_into(r: &mut impl Read, rec: &mut Record) -> io::Result<bool> {
     let mut head = [0u8; 32];
     match r.read_exact(&mut head[..8]) {
         Ok(()) => {}
-        Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(None),
+        Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(false),
         Err(e) => return Err(e),
     }
     r.read_exact(&mut head[8..])?;
     let word = |i: usize| u64::from_le_bytes(head[i * 8..i * 8 + 8].try_into().expect("8 bytes"));
-    let mut key = vec![0; word(2) as usize];
-    r.read_exact(&mut key)?;
-    let line = if word(3) == LINE_IS_KEY {
-        key.clone()
+    rec.seq = word(0);
+    rec.count = word(1);
+    rec.key.clear();
+    rec.key.resize(word(2) as usize, 0);
+    r.read_exact(&mut rec.key)?;
+    rec.line.clear();
+    if word(3) == LINE_IS_KEY {
+        rec.line.extend_from_slice(&rec.key);
     } else {
-        let mut line = vec![0; word(3) as usize];
-        r.read_exact(&mut line)?;
-        line
-    };
-    Ok(Some(Record {
-        seq: word(0),
-        count: word(1),
-        key,
-        line,
-    }))
+        rec.line.resize(word(3) as usize, 0);
+        r.read_exact(&mut rec.line)?;
+    }
+    Ok(true)
 }
 
-fn partition_of(key: &[u8], depth: u32) -> usize {
-    ((xxh3_128(key) >> (6 * depth)) as usize) % FANOUT
+fn read_record(r: &mut impl Read) -> io::Result<Option<Record>> {
+    let mut rec = Record {
+        seq: 0,
+        count: 0,
+        key: Vec::new(),
+        line: Vec::new(),
+    };
+    Ok(read_record_into(r, &mut rec)?.then_some(rec))
+}
+
+/// The partition of a key with xxh3-64 `hash` at `depth`: each level uses
+/// the next 6 bits, so equal keys always meet in the same partition.
+fn partition_of(hash: u64, depth: u32) -> usize {
+    ((hash >> (6 * depth)) as usize) % FANOUT
 }
 
 /// The spill files of one partitioning level.
@@ -116,9 +130,16 @@ impl Spill {
         })
     }
 
-    /// Appends a record to its key's partition.
-    pub fn push(&mut self, seq: u64, count: u64, key: &[u8], line: &[u8]) -> io::Result<()> {
-        let p = partition_of(key, self.depth);
+    /// Appends a record to its key's partition; `hash` is the key's xxh3-64.
+    pub fn push(
+        &mut self,
+        hash: u64,
+        seq: u64,
+        count: u64,
+        key: &[u8],
+        line: &[u8],
+    ) -> io::Result<()> {
+        let p = partition_of(hash, self.depth);
         self.sizes[p] += 32 + key.len() as u64 + if key == line { 0 } else { line.len() as u64 };
         write_record(&mut self.parts[p], seq, count, key, line)
     }
@@ -136,20 +157,23 @@ impl Spill {
                 std::fs::remove_file(path)?;
                 continue;
             }
-            if size.saturating_mul(3) > budget && size > MIN_SPLIT && self.depth + 1 < MAX_DEPTH {
-                // Too big to reduce in memory: split on the next hash bits.
-                let prefix = format!("{}-{i:02}", path_name(path));
-                let mut sub = Spill::create(&self.dir, &prefix, self.depth + 1)?;
-                let mut r = BufReader::with_capacity(1 << 16, File::open(path)?);
-                while let Some(rec) = read_record(&mut r)? {
-                    sub.push(rec.seq, rec.count, &rec.key, &rec.line)?;
-                }
-                drop(r);
-                std::fs::remove_file(path)?;
-                runs.extend(sub.resolve(budget, from_seq)?);
-            } else {
-                runs.push(reduce(path, from_seq)?);
+            // Reduce in memory if the partition's distinct keys fit the
+            // budget (duplicates cost nothing); otherwise split it on the next
+            // hash bits. Small partitions and the last level always reduce.
+            let may_split = size > MIN_SPLIT && self.depth + 1 < MAX_DEPTH;
+            if let Some(run) = reduce(path, from_seq, may_split.then_some(budget))? {
+                runs.push(run);
+                continue;
             }
+            let prefix = format!("{}-{i:02}", path_name(path));
+            let mut sub = Spill::create(&self.dir, &prefix, self.depth + 1)?;
+            let mut r = BufReader::with_capacity(1 << 16, File::open(path)?);
+            while let Some(rec) = read_record(&mut r)? {
+                sub.push(xxh3_64(&rec.key), rec.seq, rec.count, &rec.key, &rec.line)?;
+            }
+            drop(r);
+            std::fs::remove_file(path)?;
+            runs.extend(sub.resolve(budget, from_seq)?);
         }
         Ok(runs)
     }
@@ -162,17 +186,35 @@ fn path_name(path: &Path) -> String {
 }
 
 /// Loads one partition, keeps each key's first record with the summed
-/// count, and writes the survivors sorted by sequence number.
-fn reduce(path: &Path, from_seq: u64) -> io::Result<PathBuf> {
+/// count, and writes the survivors sorted by sequence number. Gives up
+/// (`None`) when the distinct keys would take more than `limit` bytes.
+fn reduce(path: &Path, from_seq: u64, limit: Option<u64>) -> io::Result<Option<PathBuf>> {
     let mut seen: HashMap<Vec<u8>, Record, Xxh3Builder> = HashMap::with_hasher(Xxh3Builder::new());
     let mut r = BufReader::with_capacity(1 << 16, File::open(path)?);
-    while let Some(rec) = read_record(&mut r)? {
+    let mut rec = Record {
+        seq: 0,
+        count: 0,
+        key: Vec::new(),
+        line: Vec::new(),
+    };
+    let mut held = 0u64;
+    while read_record_into(&mut r, &mut rec)? {
         // Records were appended in input order, so the first one per key
         // has the smallest sequence number.
-        match seen.get_mut(&rec.key) {
+        match seen.get_mut(rec.key.as_slice()) {
             Some(first) => first.count += rec.count,
             None => {
-                seen.insert(rec.key.clone(), rec);
+                let first = Record {
+                    seq: rec.seq,
+                    count: rec.count,
+                    key: Vec::new(),
+                    line: rec.line.clone(),
+                };
+                held += (rec.key.len() + rec.line.len() + REDUCE_OVERHEAD) as u64;
+                if limit.is_some_and(|limit| held > limit) {
+                    return Ok(None);
+                }
+                seen.insert(rec.key.clone(), first);
             }
         }
     }
@@ -186,7 +228,7 @@ fn reduce(path: &Path, from_seq: u64) -> io::Result<PathBuf> {
     }
     w.flush()?;
     std::fs::remove_file(path)?;
-    Ok(run)
+    Ok(Some(run))
 }
 
 struct Head {
