@@ -130,10 +130,12 @@ fn stats_counts() {
     assert_eq!(v["top_hosts"][0]["name"], "a.com");
     assert_eq!(v["top_hosts"][0]["count"], 2);
     assert_eq!(v["already_normal"], 3);
-    assert_eq!(v["fast_path_share"], "n/a (no fast path yet)");
+    // The three http(s) lines take the fast path; mailto: needs the machine.
+    assert_eq!(v["fast_path"], 3);
+    assert_eq!(v["fast_path_share"], 0.75);
     let table = wd.stdout(&["stats", "in.txt"]);
     assert!(table.contains("already normal (href == line)"), "{table}");
-    assert!(table.contains("n/a (no fast path yet)"));
+    assert!(table.contains("decided by the fast path"), "{table}");
 }
 
 #[test]

@@ -18,7 +18,7 @@ use std::io;
 use std::process::ExitCode;
 use std::sync::Mutex;
 
-use urlsift::{HostKind, Url};
+use urlsift::{BatchParser, HostKind, Url};
 use xxhash_rust::xxh3::xxh3_64;
 
 use crate::args::{DedupArgs, DedupKey};
@@ -405,13 +405,15 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
             .ok()
             .and_then(|mut k| k.pop())
             .unwrap_or_default();
+        // One batch parser per chunk: no allocation per URL.
+        let mut parser = BatchParser::new();
         job.run_with::<Keys>(chunk, keys, |p, _, line| {
-            let url = Url::parse_with_base(line, base.as_ref()).map_err(Reason::Url)?;
+            let url = parser.parse(line, base.as_ref()).map_err(Reason::Url)?;
             let start = p.out.len();
-            profile.apply(&url, &mut p.out);
+            profile.apply(url, &mut p.out);
             let (out, keys) = (&p.out[start..], &mut p.extra.keys);
             let key_start = keys.len();
-            write_key(key_kind, &url, out, keys);
+            write_key(key_kind, url, out, keys);
             let hash = xxh3_64(&keys[key_start..]);
             p.out.push(term);
             p.extra.ends.push((p.extra.keys.len(), p.out.len(), hash));

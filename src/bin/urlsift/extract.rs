@@ -11,7 +11,7 @@
 use std::borrow::Cow;
 use std::process::ExitCode;
 
-use urlsift::Url;
+use urlsift::{BatchParser, Url};
 
 use crate::args::ExtractArgs;
 use crate::input::Reason;
@@ -213,8 +213,10 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
     let mut std = setup.standard;
     setup.engine.run(
         |chunk| {
+            // One batch parser per chunk: no allocation per URL.
+            let mut parser = BatchParser::new();
             job.run::<()>(chunk, |p, number, line| {
-                let url = Url::parse_with_base(line, base.as_ref()).map_err(Reason::Url)?;
+                let url = parser.parse(line, base.as_ref()).map_err(Reason::Url)?;
                 let out = &mut p.out;
                 match &format {
                     Format::Template(pieces) => {
@@ -222,7 +224,7 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
                             match piece {
                                 Piece::Text(t) => out.extend_from_slice(t.as_bytes()),
                                 Piece::Field(f) => {
-                                    out.extend_from_slice(f.value(&url, line, number).as_bytes())
+                                    out.extend_from_slice(f.value(url, line, number).as_bytes())
                                 }
                             }
                         }
@@ -237,7 +239,7 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
                             out.push(b':');
                             match f {
                                 Field::Line => out.extend_from_slice(number.to_string().as_bytes()),
-                                _ => push_json(out, &f.value(&url, line, number)),
+                                _ => push_json(out, &f.value(url, line, number)),
                             }
                         }
                         out.push(b'}');
@@ -248,7 +250,7 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
                             if i > 0 {
                                 out.push(if csv { b',' } else { b'\t' });
                             }
-                            let v = f.value(&url, line, number);
+                            let v = f.value(url, line, number);
                             if csv {
                                 push_csv(out, &v);
                             } else {

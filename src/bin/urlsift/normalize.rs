@@ -19,7 +19,7 @@
 
 use std::process::ExitCode;
 
-use urlsift::{HostKind, Url};
+use urlsift::{BatchParser, HostKind, Url};
 
 use crate::args::{NormalizeArgs, ProfileArgs};
 use crate::input::Reason;
@@ -201,9 +201,11 @@ pub fn run(a: NormalizeArgs) -> Result<ExitCode, CliError> {
     let mut std = setup.standard;
     setup.engine.run(
         |chunk| {
+            // One batch parser per chunk: no allocation per URL.
+            let mut parser = BatchParser::new();
             job.run::<()>(chunk, |p, _, line| {
-                let url = Url::parse_with_base(line, base.as_ref()).map_err(Reason::Url)?;
-                profile.apply(&url, &mut p.out);
+                let url = parser.parse(line, base.as_ref()).map_err(Reason::Url)?;
+                profile.apply(url, &mut p.out);
                 p.out.push(term);
                 Ok(())
             })
