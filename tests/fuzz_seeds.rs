@@ -54,3 +54,8 @@ fn search_params() {
 fn host() {
     replay("host", checks::host);
 }
+
+#[test]
+fn lines() {
+    replay("lines", checks::lines);
+}
