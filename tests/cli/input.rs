@@ -198,6 +198,32 @@ fn output_file_is_written_atomically_and_nul_terminated() {
     );
 }
 
+/// `-o` onto a target that cannot be written fails with status 2, names the
+/// target, and leaves no partial or temporary file behind.
+#[test]
+fn output_to_an_unwritable_target_fails_cleanly() {
+    let wd = Workdir::new();
+    wd.create(
+        "in.txt",
+        "http://a.com
+"
+        .repeat(1000),
+    );
+    // A parent that is a regular file.
+    let out = wd.run(&["normalize", "-o", "in.txt/out.txt", "in.txt"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("in.txt/out.txt"), "{}", stderr(&out));
+    assert_eq!(wd.files(), vec!["in.txt"], "no file left behind");
+    // A target that is a directory: the final rename must fail.
+    std::fs::create_dir(wd.path("taken")).unwrap();
+    wd.create("taken/keep.txt", "kept\n");
+    let out = wd.run(&["normalize", "-o", "taken", "in.txt"], None);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("taken"), "{}", stderr(&out));
+    assert_eq!(wd.read("taken/keep.txt"), b"kept\n");
+    assert_eq!(wd.files(), vec!["in.txt", "taken"], "no temp file left");
+}
+
 #[test]
 fn closed_pipe_exits_0_quietly() {
     let wd = Workdir::new();
