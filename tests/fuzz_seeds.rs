@@ -5,6 +5,19 @@
 #[path = "../fuzz/checks/mod.rs"]
 mod checks;
 
+// The command's modules, for the `lines` and `dedup` checks.
+#[path = "../fuzz/checks/cli.rs"]
+mod cli_checks;
+#[path = "../src/bin/urlsift/input.rs"]
+#[allow(dead_code)]
+mod input;
+#[path = "../src/bin/urlsift/output.rs"]
+#[allow(dead_code)]
+mod output;
+#[path = "../src/bin/urlsift/spill.rs"]
+#[allow(dead_code)]
+mod spill;
+
 use std::path::Path;
 
 fn replay(target: &str, check: fn(&[u8])) {
@@ -57,5 +70,10 @@ fn host() {
 
 #[test]
 fn lines() {
-    replay("lines", checks::lines);
+    replay("lines", cli_checks::lines);
+}
+
+#[test]
+fn dedup() {
+    replay("dedup", cli_checks::dedup);
 }

@@ -5,12 +5,6 @@
 
 #![allow(dead_code)]
 
-#[path = "../../src/bin/urlsift/input.rs"]
-#[allow(dead_code, unused_imports)]
-mod input;
-mod lines;
-pub use lines::lines;
-
 use urlsift::simd::{
     ByteSet, Classes, Groups, available_backends, block_masks_with, find_in_set_with,
 };

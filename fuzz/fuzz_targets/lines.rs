@@ -1,7 +1,16 @@
 #![no_main]
-//! Fuzz target `lines`: see `fuzz/checks/lines.rs` for what it checks.
+//! Fuzz target `lines`: see `fuzz/checks/cli.rs` for what it checks.
 
-#[path = "../checks/mod.rs"]
-mod checks;
+#[path = "../../src/bin/urlsift/input.rs"]
+#[allow(dead_code)]
+mod input;
+#[path = "../../src/bin/urlsift/output.rs"]
+#[allow(dead_code)]
+mod output;
+#[path = "../../src/bin/urlsift/spill.rs"]
+#[allow(dead_code)]
+mod spill;
+#[path = "../checks/cli.rs"]
+mod cli_checks;
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| checks::lines(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| cli_checks::lines(data));

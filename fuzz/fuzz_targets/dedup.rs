@@ -1,0 +1,16 @@
+#![no_main]
+//! Fuzz target `dedup`: see `fuzz/checks/cli.rs` for what it checks.
+
+#[path = "../../src/bin/urlsift/input.rs"]
+#[allow(dead_code)]
+mod input;
+#[path = "../../src/bin/urlsift/output.rs"]
+#[allow(dead_code)]
+mod output;
+#[path = "../../src/bin/urlsift/spill.rs"]
+#[allow(dead_code)]
+mod spill;
+#[path = "../checks/cli.rs"]
+mod cli_checks;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| cli_checks::dedup(data));
