@@ -194,3 +194,17 @@ fn idempotence_after_every_setter() {
         }
     }
 }
+
+/// Regression (found by the `setters` fuzz target): the protocol setter
+/// may turn a path starting with "/C|" into a file: URL's path. The
+/// standard keeps the path as it is (ada-url agrees), and parsing that
+/// href then rewrites the drive letter to "C:": the one known case where
+/// setters are not idempotent.
+#[test]
+fn protocol_setter_to_file_keeps_a_pipe_drive_letter() {
+    let mut url = Url::parse("ftp://h/C|/x").unwrap();
+    url.set_protocol("file");
+    assert_eq!(url.href(), "file://h/C|/x");
+    url.check_invariants().unwrap();
+    assert_eq!(Url::parse(url.href()).unwrap().href(), "file://h/C:/x");
+}

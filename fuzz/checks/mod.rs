@@ -16,6 +16,11 @@ fn text(data: &[u8]) -> String {
 
 /// Offsets consistent, getters slices of href, `parse(href) == href`.
 fn check_url(url: &Url) {
+    check_url_reparses_to(url, url.href());
+}
+
+/// Like [`check_url`], but re-parsing must give `expected`.
+fn check_url_reparses_to(url: &Url, expected: &str) {
     url.check_invariants().unwrap();
     let href = url.href();
     for part in [
@@ -32,11 +37,35 @@ fn check_url(url: &Url) {
         assert!(href.contains(part), "{part:?} not in {href:?}");
     }
     let again = Url::parse(href).unwrap_or_else(|e| panic!("{href:?} does not re-parse: {e}"));
-    assert_eq!(again.href(), href);
-    assert!(
-        paths::same_components(&again, url),
-        "{href:?}: components differ on re-parse"
-    );
+    assert_eq!(again.href(), expected);
+    if expected == href {
+        assert!(
+            paths::same_components(&again, url),
+            "{href:?}: components differ on re-parse"
+        );
+    }
+}
+
+/// The one place where the standard's setters are not idempotent: the
+/// protocol setter can turn a URL whose path starts with "/X|" into a
+/// file: URL, and parsing a file: URL rewrites that first segment to
+/// "X:" (ada-url does the same). Returns the href a re-parse gives.
+fn reparsed_after_setters(url: &Url) -> String {
+    let href = url.href();
+    let path = url.pathname().as_bytes();
+    let drive_with_pipe = url.scheme() == "file"
+        && path.len() >= 3
+        && path[1].is_ascii_alphabetic()
+        && path[2] == b'|'
+        && matches!(path.get(3), None | Some(b'/'));
+    if !drive_with_pipe {
+        return href.to_string();
+    }
+    // pathname() is a slice of href: its offset is the pointer difference.
+    let at = url.pathname().as_ptr() as usize - href.as_ptr() as usize + 2;
+    let mut fixed = href.to_string();
+    fixed.replace_range(at..at + 1, ":");
+    fixed
 }
 
 /// `parse`: no panic, invariants, idempotence; every path agrees.
@@ -132,7 +161,7 @@ pub fn setters(data: &[u8]) {
                 let _ = url.set_href(value);
             }
         }
-        check_url(&url);
+        check_url_reparses_to(&url, &reparsed_after_setters(&url));
     }
 }
 
