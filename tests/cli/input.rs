@@ -3,7 +3,8 @@
 use crate::workdir::*;
 use std::io::Read;
 use std::io::Write;
-use std::process::Stdio;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
 
 const MESSY: &[u8] = b"https://a.com/1\r\n\r\nnot a url\nhttp://b.com/\xff\xfe\nhttp://c\x00.com/\n\nhttps://d.com/last";
 
@@ -280,4 +281,72 @@ fn output_is_identical_for_any_thread_count_and_chunk_size() {
             );
         }
     }
+}
+
+/// Makes a directory immutable (read-only even for root) until dropped.
+struct Immutable(PathBuf);
+
+impl Immutable {
+    fn new(dir: PathBuf) -> Immutable {
+        let ok = Command::new("chattr")
+            .arg("+i")
+            .arg(&dir)
+            .status()
+            .is_ok_and(|s| s.success());
+        // Loud, not skipped: this test needs chattr and the right to use it.
+        assert!(
+            ok,
+            "chattr +i {} failed (needs e2fsprogs and root)",
+            dir.display()
+        );
+        Immutable(dir)
+    }
+}
+
+impl Drop for Immutable {
+    fn drop(&mut self) {
+        let _ = Command::new("chattr").arg("-i").arg(&self.0).status();
+    }
+}
+
+/// `-o` into a read-only directory fails with status 2, names the target,
+/// and leaves nothing there.
+#[test]
+fn output_into_a_read_only_directory_fails_cleanly() {
+    let wd = Workdir::new();
+    wd.create("in.txt", "http://a.com\n");
+    std::fs::create_dir(wd.path("ro")).unwrap();
+    let _guard = Immutable::new(wd.path("ro"));
+    let out = wd.run(&["normalize", "-o", "ro/out.txt", "in.txt"], None);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("ro/out.txt"), "{}", stderr(&out));
+    assert_eq!(std::fs::read_dir(wd.path("ro")).unwrap().count(), 0);
+}
+
+/// A write that fails part way (here: a file-size limit, so `write` gets
+/// EFBIG as it would get ENOSPC on a full disk) fails with status 2 and
+/// leaves neither the target nor a temporary file; an existing target is
+/// left as it was.
+#[test]
+fn output_that_cannot_be_written_in_full_fails_cleanly() {
+    let wd = Workdir::new();
+    wd.create(
+        "in.txt",
+        "http://example.com/a/long/enough/path\n".repeat(20_000),
+    );
+    wd.create("out.txt", "previous\n");
+    let script = format!(
+        "trap '' XFSZ; ulimit -f 64; exec {} normalize -o out.txt in.txt",
+        env!("CARGO_BIN_EXE_urlsift")
+    );
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(&script)
+        .current_dir(wd.path(""))
+        .output()
+        .expect("run sh");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("out.txt"), "{}", stderr(&out));
+    assert_eq!(wd.read("out.txt"), b"previous\n");
+    assert_eq!(wd.files(), vec!["in.txt", "out.txt"], "no temp file left");
 }
