@@ -71,6 +71,9 @@ fn host() {
 #[test]
 fn lines() {
     replay("lines", cli_checks::lines);
+    replay("lines", |data| {
+        cli_checks::parallel_equals_sequential(data, env!("CARGO_BIN_EXE_urlsift").as_ref())
+    });
 }
 
 #[test]

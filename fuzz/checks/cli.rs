@@ -3,13 +3,16 @@
 //! `src/bin/urlsift/`): see `fuzz/fuzz_targets/lines.rs`.
 //!
 //! - `lines`: the chunker never splits, drops or duplicates a line, for any
-//!   chunk size and any bytes.
+//!   chunk size and any bytes; and the real binary's output with many
+//!   threads and tiny chunks equals its output with one thread and one
+//!   chunk ([`parallel_equals_sequential`]).
 //! - `dedup`: the spilling deduplicator equals a naive in-memory model.
 
 #![allow(dead_code)]
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
 use xxhash_rust::xxh3::xxh3_64;
 
@@ -113,4 +116,44 @@ pub fn dedup(data: &[u8]) {
     let expected: Vec<(u64, Vec<u8>)> =
         expected.into_iter().map(|(c, l)| (c, l.to_vec())).collect();
     assert_eq!(got, expected, "budget {budget}");
+}
+
+/// The first byte picks the chunk size (1 to 64 bytes) and thread count (1
+/// to 4); `urlsift normalize --keep-invalid` must print the same bytes and
+/// exit the same way as with one thread and one 4 MiB chunk.
+pub fn parallel_equals_sequential(data: &[u8], bin: &Path) {
+    let Some((&pick, content)) = data.split_first() else {
+        return;
+    };
+    let chunk = (pick % 64) + 1;
+    let threads = (pick >> 6) + 1;
+    let path = std::env::temp_dir().join(format!("urlsift-fuzz-par-{}", std::process::id()));
+    std::fs::write(&path, content).expect("write temp file");
+    let run = |threads: &str, chunk: &str| {
+        Command::new(bin)
+            .args([
+                "normalize",
+                "-q",
+                "--keep-invalid",
+                "-j",
+                threads,
+                "--chunk-size",
+                chunk,
+            ])
+            .arg(&path)
+            .output()
+            .unwrap_or_else(|e| panic!("run {}: {e}", bin.display()))
+    };
+    let sequential = run("1", "4M");
+    let parallel = run(&threads.to_string(), &chunk.to_string());
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(
+        parallel.status.code(),
+        sequential.status.code(),
+        "-j{threads} --chunk-size {chunk}"
+    );
+    assert!(
+        parallel.stdout == sequential.stdout,
+        "-j{threads} --chunk-size {chunk}: output differs"
+    );
 }

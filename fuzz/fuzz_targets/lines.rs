@@ -13,4 +13,14 @@ mod spill;
 #[path = "../checks/cli.rs"]
 mod cli_checks;
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| cli_checks::lines(data));
+/// The binary for the parallel check: `URLSIFT_BIN`, or the release build.
+fn bin() -> std::path::PathBuf {
+    std::env::var_os("URLSIFT_BIN")
+        .map(Into::into)
+        .unwrap_or_else(|| concat!(env!("CARGO_MANIFEST_DIR"), "/../target/release/urlsift").into())
+}
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    cli_checks::lines(data);
+    cli_checks::parallel_equals_sequential(data, &bin());
+});
