@@ -36,7 +36,10 @@ pub(crate) fn parse<R: Reporter>(
                 c,
             });
         }
-        return parse_machine_into(input, base, buffer).map_err(|(e, _)| e);
+        let mut reporter = crate::error::NoReporter;
+        let trimmed = trim_c0_control_or_space(input);
+        let cleaned = remove_tab_and_newline(trimmed, &mut reporter);
+        return machine::Machine::with_buffer(&cleaned, buffer, &mut reporter).parse(base);
     }
     parse_machine(input, base, reporter)
 }

@@ -181,14 +181,25 @@ impl<'i, 'r, R: Reporter> Machine<'i, 'r, R> {
     }
 
     /// Runs the machine from the scheme start state and builds the URL.
-    pub(crate) fn parse(self, base: Option<&Url>) -> Result<Url, ParseError> {
-        self.run(base).map_err(|(e, _)| e)
+    ///
+    /// Each entry point builds its own result from the inlined components:
+    /// moving a just-built `Url` between result types stalls store forwarding.
+    pub(crate) fn parse(mut self, base: Option<&Url>) -> Result<Url, ParseError> {
+        self.steps(base)?;
+        let c = self.components()?;
+        Ok(Url {
+            serialization: self.out,
+            c,
+        })
     }
 
     /// Like [`Machine::parse`], but hands the buffer back on failure.
     pub(crate) fn run(mut self, base: Option<&Url>) -> Result<Url, (ParseError, String)> {
-        match self.steps(base) {
-            Ok(()) => self.finish(),
+        match self.steps(base).and_then(|()| self.components()) {
+            Ok(c) => Ok(Url {
+                serialization: self.out,
+                c,
+            }),
             Err(e) => Err((e, self.out)),
         }
     }
@@ -626,8 +637,9 @@ impl<'i, 'r, R: Reporter> Machine<'i, 'r, R> {
         self.path_start_state(end)
     }
 
-    /// Adds the serializer's "/." where needed and builds the [`Url`].
-    fn finish(mut self) -> Result<Url, (ParseError, String)> {
+    /// Adds the serializer's "/." where needed and gives the offsets.
+    #[inline(always)]
+    fn components(&mut self) -> Result<Components, ParseError> {
         if self.host_kind.is_none() && self.out[self.path_start..].starts_with("//") {
             // URL serializer: a hostless path starting with an empty segment
             // gets "/." so that it does not read as an authority.
@@ -637,9 +649,9 @@ impl<'i, 'r, R: Reporter> Machine<'i, 'r, R> {
             self.fragment_start = self.fragment_start.map(|f| f + 2);
         }
         if u32::try_from(self.out.len()).is_err() {
-            return Err((ParseError::TooLong, self.out));
+            return Err(ParseError::TooLong);
         }
-        let c = Components {
+        Ok(Components {
             scheme_end: self.scheme_end as u32,
             username_end: self.username_end as u32,
             host_start: self.host_start as u32,
@@ -650,10 +662,6 @@ impl<'i, 'r, R: Reporter> Machine<'i, 'r, R> {
             port: self.port,
             host_kind: self.host_kind,
             scheme: self.scheme,
-        };
-        Ok(Url {
-            serialization: self.out,
-            c,
         })
     }
 }
