@@ -186,7 +186,11 @@ impl Engine {
         let chunk_size = self.chunk_size;
         let progress = self.progress.then(progress_bar);
         let started = Instant::now();
-        let pool = BufPool::new(threads * 4 + 4, chunk_size.saturating_mul(2));
+        // Keep every buffer that can be in circulation (an input and an
+        // output buffer per chunk in flight or queued, plus the reader's),
+        // so none is freed and faulted in again.
+        let circulating = 2 * (max_in_flight as usize + threads + 1) + 2;
+        let pool = BufPool::new(circulating, chunk_size.saturating_mul(2));
         let work = &work;
         std::thread::scope(|scope| {
             let pool = &pool;
