@@ -360,24 +360,41 @@ impl<'i, 'r, R: Reporter> Machine<'i, 'r, R> {
                 self.reporter.report(E::InvalidReverseSolidus);
                 self.relative_slash_state(pos + 1, base)
             }
-            _ => {
-                self.copy_base_authority(base);
-                self.out.push_str(base.pathname());
-                match c {
-                    Some(b'?') => self.query_state(pos + 1),
-                    Some(b'#') => {
-                        self.copy_base_query(base);
-                        self.fragment_state(pos + 1)
-                    }
-                    None => {
-                        self.copy_base_query(base);
-                        Ok(())
-                    }
-                    Some(_) => {
-                        self.shorten_path();
-                        self.path_state(pos)
-                    }
+            _ => self.continue_from_base_path(pos, base),
+        }
+    }
+
+    /// The steps the relative state and the file state share when the input
+    /// continues from base's path: url takes base's host (and credentials
+    /// and port), path and query; then '?' starts a new query, '#' a
+    /// fragment, the end keeps base's query, and anything else enters the
+    /// path state after shortening the path (the file state instead empties
+    /// it before a Windows drive letter).
+    fn continue_from_base_path(&mut self, pos: usize, base: &Url) -> Step {
+        self.copy_base_authority(base);
+        self.out.push_str(base.pathname());
+        match self.at(pos) {
+            Some(b'?') => self.query_state(pos + 1),
+            Some(b'#') => {
+                self.copy_base_query(base);
+                self.fragment_state(pos + 1)
+            }
+            None => {
+                self.copy_base_query(base);
+                Ok(())
+            }
+            Some(_) => {
+                if self.scheme == SchemeType::File
+                    && starts_with_windows_drive_letter(&self.bytes()[pos..])
+                {
+                    // "File-invalid-Windows-drive-letter validation error.
+                    // Set url's path to « »."
+                    self.reporter.report(E::FileInvalidWindowsDriveLetter);
+                    self.out.truncate(self.path_start);
+                } else {
+                    self.shorten_path();
                 }
+                self.path_state(pos)
             }
         }
     }
@@ -551,30 +568,7 @@ impl<'i, 'r, R: Reporter> Machine<'i, 'r, R> {
                 }
                 self.file_slash_state(pos + 1, base)
             }
-            (_, Some(base)) => {
-                self.copy_base_authority(base);
-                self.out.push_str(base.pathname());
-                match c {
-                    Some(b'?') => self.query_state(pos + 1),
-                    Some(b'#') => {
-                        self.copy_base_query(base);
-                        self.fragment_state(pos + 1)
-                    }
-                    None => {
-                        self.copy_base_query(base);
-                        Ok(())
-                    }
-                    Some(_) => {
-                        if !starts_with_windows_drive_letter(&self.bytes()[pos..]) {
-                            self.shorten_path();
-                        } else {
-                            self.reporter.report(E::FileInvalidWindowsDriveLetter);
-                            self.out.truncate(self.path_start);
-                        }
-                        self.path_state(pos)
-                    }
-                }
-            }
+            (_, Some(base)) => self.continue_from_base_path(pos, base),
             (_, None) => {
                 self.set_empty_host();
                 self.path_state(pos)
