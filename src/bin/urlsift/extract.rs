@@ -11,13 +11,11 @@
 use std::borrow::Cow;
 use std::process::ExitCode;
 
-use urlsift::{BatchParser, Url};
+use urlsift::Url;
 
 use crate::args::ExtractArgs;
-use crate::input::Reason;
 use crate::normalize::parse_base;
 use crate::output::CliError;
-use crate::pipeline::LineJob;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Field {
@@ -189,7 +187,6 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
     };
     let mut setup = crate::Setup::new(&a.input, &a.output, Some(&a.policy))?;
     let base = parse_base(&a.input.base)?;
-    let term = setup.terminator;
     if !a.no_header && matches!(format, Format::Csv | Format::Tsv) {
         let mut head = Vec::new();
         for (i, f) in fields.iter().enumerate() {
@@ -204,70 +201,51 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
         }
         setup.standard.sink.record(&head)?;
     }
-    let job = LineJob {
-        max_line: setup.max_line,
-        policy: setup.policy,
-        terminator: term,
-        pass_empty: false,
-    };
-    let mut std = setup.standard;
-    setup.engine.run(
-        |chunk| {
-            // One batch parser per chunk: no allocation per URL.
-            let mut parser = BatchParser::new();
-            job.run::<()>(chunk, |p, number, line| {
-                let url = parser.parse(line, base.as_ref()).map_err(Reason::Url)?;
-                let out = &mut p.out;
-                match &format {
-                    Format::Template(pieces) => {
-                        for piece in pieces {
-                            match piece {
-                                Piece::Text(t) => out.extend_from_slice(t.as_bytes()),
-                                Piece::Field(f) => {
-                                    out.extend_from_slice(f.value(url, line, number).as_bytes())
-                                }
-                            }
-                        }
-                    }
-                    Format::Jsonl => {
-                        out.push(b'{');
-                        for (i, f) in fields.iter().enumerate() {
-                            if i > 0 {
-                                out.push(b',');
-                            }
-                            push_json(out, f.name());
-                            out.push(b':');
-                            match f {
-                                Field::Line => out.extend_from_slice(number.to_string().as_bytes()),
-                                _ => push_json(out, &f.value(url, line, number)),
-                            }
-                        }
-                        out.push(b'}');
-                    }
-                    Format::Csv | Format::Tsv => {
-                        let csv = matches!(format, Format::Csv);
-                        for (i, f) in fields.iter().enumerate() {
-                            if i > 0 {
-                                out.push(if csv { b',' } else { b'\t' });
-                            }
-                            let v = f.value(url, line, number);
-                            if csv {
-                                push_csv(out, &v);
-                            } else {
-                                push_tsv(out, &v);
-                            }
+    setup.run_per_url(
+        base.as_ref(),
+        false,
+        |url, number, line, out| match &format {
+            Format::Template(pieces) => {
+                for piece in pieces {
+                    match piece {
+                        Piece::Text(t) => out.extend_from_slice(t.as_bytes()),
+                        Piece::Field(f) => {
+                            out.extend_from_slice(f.value(url, line, number).as_bytes())
                         }
                     }
                 }
-                out.push(term);
-                Ok(())
-            })
+            }
+            Format::Jsonl => {
+                out.push(b'{');
+                for (i, f) in fields.iter().enumerate() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    push_json(out, f.name());
+                    out.push(b':');
+                    match f {
+                        Field::Line => out.extend_from_slice(number.to_string().as_bytes()),
+                        _ => push_json(out, &f.value(url, line, number)),
+                    }
+                }
+                out.push(b'}');
+            }
+            Format::Csv | Format::Tsv => {
+                let csv = matches!(format, Format::Csv);
+                for (i, f) in fields.iter().enumerate() {
+                    if i > 0 {
+                        out.push(if csv { b',' } else { b'\t' });
+                    }
+                    let v = f.value(url, line, number);
+                    if csv {
+                        push_csv(out, &v);
+                    } else {
+                        push_tsv(out, &v);
+                    }
+                }
+            }
         },
-        |chunk, p| std.consume(chunk, p),
-    )?;
-    let files = std.files;
-    let tally = std.finish()?;
-    Ok(crate::report(&tally, files, &setup.report, ""))
+    )
 }
 
 #[cfg(test)]

@@ -21,7 +21,7 @@ mod stats;
 
 use args::{Cli, Command, InputArgs, OutputArgs, PolicyArgs};
 use output::{CliError, Sink};
-use pipeline::{Engine, Policy, Standard, Tally};
+use pipeline::{Engine, LineJob, Policy, Standard, Tally};
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -123,6 +123,48 @@ impl Setup {
                 kept: policy_flags.keep_invalid,
             },
         })
+    }
+
+    /// Runs a job that writes one output record per URL: each line is
+    /// parsed against `base` (one `BatchParser` per chunk, so no allocation
+    /// per URL), `write` appends the record and the terminator follows; bad
+    /// lines go by the policy; chunks are written in input order; the
+    /// summary report ends the run. `pass_empty`: see [`LineJob`].
+    pub fn run_per_url(
+        self,
+        base: Option<&urlsift::Url>,
+        pass_empty: bool,
+        write: impl Fn(&urlsift::Url, u64, &str, &mut Vec<u8>) + Sync,
+    ) -> Result<ExitCode, CliError> {
+        let Setup {
+            engine,
+            standard: mut std,
+            policy,
+            max_line,
+            terminator,
+            report: settings,
+        } = self;
+        let job = LineJob {
+            max_line,
+            policy,
+            terminator,
+            pass_empty,
+        };
+        engine.run(
+            |chunk| {
+                let mut parser = urlsift::BatchParser::new();
+                job.run::<()>(chunk, |p, number, line| {
+                    let url = parser.parse(line, base).map_err(input::Reason::Url)?;
+                    write(url, number, line, &mut p.out);
+                    p.out.push(terminator);
+                    Ok(())
+                })
+            },
+            |chunk, p| std.consume(chunk, p),
+        )?;
+        let files = std.files;
+        let tally = std.finish()?;
+        Ok(report(&tally, files, &settings, ""))
     }
 }
 

@@ -19,12 +19,10 @@
 
 use std::process::ExitCode;
 
-use urlsift::{BatchParser, HostKind, Url};
+use urlsift::{HostKind, Url};
 
 use crate::args::{NormalizeArgs, ProfileArgs};
-use crate::input::Reason;
 use crate::output::CliError;
-use crate::pipeline::LineJob;
 
 /// The chosen profile flags, validated.
 #[derive(Default)]
@@ -191,30 +189,9 @@ pub fn run(a: NormalizeArgs) -> Result<ExitCode, CliError> {
     let setup = crate::Setup::new(&a.input, &a.output, Some(&a.policy))?;
     let profile = Profile::new(&a.profile)?;
     let base = parse_base(&a.input.base)?;
-    let job = LineJob {
-        max_line: setup.max_line,
-        policy: setup.policy,
-        terminator: setup.terminator,
-        pass_empty: true,
-    };
-    let term = setup.terminator;
-    let mut std = setup.standard;
-    setup.engine.run(
-        |chunk| {
-            // One batch parser per chunk: no allocation per URL.
-            let mut parser = BatchParser::new();
-            job.run::<()>(chunk, |p, _, line| {
-                let url = parser.parse(line, base.as_ref()).map_err(Reason::Url)?;
-                profile.apply(url, &mut p.out);
-                p.out.push(term);
-                Ok(())
-            })
-        },
-        |chunk, p| std.consume(chunk, p),
-    )?;
-    let files = std.files;
-    let tally = std.finish()?;
-    Ok(crate::report(&tally, files, &setup.report, ""))
+    setup.run_per_url(base.as_ref(), true, |url, _, _, out| {
+        profile.apply(url, out)
+    })
 }
 
 #[cfg(test)]
