@@ -161,6 +161,21 @@ fn replace_lone_surrogates(text: &str) -> String {
     out
 }
 
+/// The test cases of one WPT JSON file: its object entries (the strings
+/// between them are comments).
+pub fn wpt_cases(name: &str) -> Vec<serde_json::Map<String, serde_json::Value>> {
+    let serde_json::Value::Array(entries) = wpt_json(name) else {
+        panic!("{name}: expected a JSON array");
+    };
+    entries
+        .into_iter()
+        .filter_map(|entry| match entry {
+            serde_json::Value::Object(case) => Some(case),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Every corpus file (`*.txt`), sorted by name.
 pub fn corpus_files() -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(corpora_dir())
