@@ -125,24 +125,10 @@ pub fn run(a: CheckArgs) -> Result<ExitCode, CliError> {
                                 names.push(e.name());
                             }
                         }
-                        match parsed {
+                        let valid = match parsed {
                             Ok(_) => {
                                 p.tally.valid += 1;
-                                if !names.is_empty() {
-                                    report(
-                                        &mut p.out,
-                                        json,
-                                        Finding {
-                                            source,
-                                            number,
-                                            input: line,
-                                            quote_input: false,
-                                            valid: true,
-                                            errors: &names,
-                                        },
-                                        term,
-                                    );
-                                }
+                                true
                             }
                             Err(err) => {
                                 let reason = input::Reason::Url(err);
@@ -150,20 +136,24 @@ pub fn run(a: CheckArgs) -> Result<ExitCode, CliError> {
                                 if !names.contains(&reason.key()) {
                                     names.push(reason.key());
                                 }
-                                report(
-                                    &mut p.out,
-                                    json,
-                                    Finding {
-                                        source,
-                                        number,
-                                        input: line,
-                                        quote_input: false,
-                                        valid: false,
-                                        errors: &names,
-                                    },
-                                    term,
-                                );
+                                false
                             }
+                        };
+                        // Valid lines are listed only when they carry errors.
+                        if !valid || !names.is_empty() {
+                            report(
+                                &mut p.out,
+                                json,
+                                Finding {
+                                    source,
+                                    number,
+                                    input: line,
+                                    quote_input: false,
+                                    valid,
+                                    errors: &names,
+                                },
+                                term,
+                            );
                         }
                     }
                 }
