@@ -188,25 +188,7 @@ pub(crate) fn encode_until(
     loop {
         let run_start = pos;
         let t = &table.0;
-        // Four lookups per step; a step that finds a byte to act on gives
-        // its position by bitmask rather than by a second loop.
-        loop {
-            let Some(chunk) = bytes.get(pos..pos + 4) else {
-                while pos < bytes.len() && t[bytes[pos] as usize] == COPY {
-                    pos += 1;
-                }
-                break;
-            };
-            let acts = u32::from(t[chunk[0] as usize] != COPY)
-                | u32::from(t[chunk[1] as usize] != COPY) << 1
-                | u32::from(t[chunk[2] as usize] != COPY) << 2
-                | u32::from(t[chunk[3] as usize] != COPY) << 3;
-            if acts != 0 {
-                pos += acts.trailing_zeros() as usize;
-                break;
-            }
-            pos += 4;
-        }
+        pos = crate::units::scan_until(bytes, pos, |b| t[b as usize] != COPY);
         if pos > run_start {
             // Runs hold only ASCII bytes (non-ASCII ones are always
             // encoded), so both ends are char boundaries.

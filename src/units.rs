@@ -65,6 +65,29 @@ pub fn report_invalid_url_units_once<R: Reporter>(text: &str, reporter: &mut R) 
     }
 }
 
+/// The index of the first byte at or after `from` for which `stop` holds,
+/// or the end. Four bytes a step; the position inside the step that stops
+/// comes from a bitmask, not from a second, unpredictable loop. Every
+/// table-driven scan of the parser goes through here.
+#[inline(always)]
+pub fn scan_until(bytes: &[u8], from: usize, stop: impl Fn(u8) -> bool) -> usize {
+    let mut i = from;
+    while let Some(chunk) = bytes.get(i..i + 4) {
+        let hits = u32::from(stop(chunk[0]))
+            | u32::from(stop(chunk[1])) << 1
+            | u32::from(stop(chunk[2])) << 2
+            | u32::from(stop(chunk[3])) << 3;
+        if hits != 0 {
+            return i + hits.trailing_zeros() as usize;
+        }
+        i += 4;
+    }
+    while i < bytes.len() && !stop(bytes[i]) {
+        i += 1;
+    }
+    i
+}
+
 /// A [Windows drive letter](https://url.spec.whatwg.org/#windows-drive-letter):
 /// an ASCII alpha then ':' or '|'.
 #[inline]
@@ -102,6 +125,21 @@ mod tests {
         assert!(!is_url_code_point('\u{FFFF}'));
         assert!(!is_url_code_point('\u{1FFFE}'));
         assert!(is_url_code_point('\u{10FFFD}'));
+    }
+
+    #[test]
+    fn scan_until_finds_the_first_stop_at_any_offset() {
+        let bytes = b"abcdefghij/klm";
+        for from in 0..bytes.len() {
+            let expected = if from <= 10 { 10 } else { bytes.len() };
+            assert_eq!(
+                scan_until(bytes, from, |b| b == b'/'),
+                expected,
+                "from {from}"
+            );
+        }
+        assert_eq!(scan_until(b"", 0, |_| true), 0);
+        assert_eq!(scan_until(b"abc", 0, |_| false), 3);
     }
 
     #[test]

@@ -14,7 +14,8 @@ use crate::error::{ParseError, Reporter, ValidationError};
 use crate::host::{HostKind, parse_host_into};
 use crate::percent::{self, USERINFO};
 use crate::units::{
-    is_normalized_windows_drive_letter, is_windows_drive_letter, starts_with_windows_drive_letter,
+    is_normalized_windows_drive_letter, is_windows_drive_letter, scan_until,
+    starts_with_windows_drive_letter,
 };
 use crate::url::Url;
 
@@ -42,23 +43,7 @@ const fn byte_set(bytes: &[u8]) -> [bool; 256] {
 /// The index of the first byte at or after `from` that is in `set`, or the end.
 #[inline]
 fn find(bytes: &[u8], from: usize, set: &[bool; 256]) -> usize {
-    let mut i = from;
-    // Four lookups per step; the position inside a step that hits comes
-    // from a bitmask, not from a second, unpredictable loop.
-    while let Some(chunk) = bytes.get(i..i + 4) {
-        let hits = u32::from(set[chunk[0] as usize])
-            | u32::from(set[chunk[1] as usize]) << 1
-            | u32::from(set[chunk[2] as usize]) << 2
-            | u32::from(set[chunk[3] as usize]) << 3;
-        if hits != 0 {
-            return i + hits.trailing_zeros() as usize;
-        }
-        i += 4;
-    }
-    while i < bytes.len() && !set[bytes[i] as usize] {
-        i += 1;
-    }
-    i
+    scan_until(bytes, from, |b| set[b as usize])
 }
 
 /// Bytes of a scheme after its first letter: ASCII alphanumerics, '+', '-', '.'.

@@ -13,6 +13,7 @@ use crate::percent::{
 };
 use crate::units::{
     is_normalized_windows_drive_letter, is_windows_drive_letter, report_invalid_url_units,
+    scan_until,
 };
 
 /// A path segment's bytes: encoded with the path set, ended as above.
@@ -108,23 +109,7 @@ impl<R: Reporter> Machine<'_, '_, R> {
         self.out.push('/');
         loop {
             let run = pos;
-            loop {
-                let Some(chunk) = bytes.get(pos..pos + 4) else {
-                    while pos < bytes.len() && table[bytes[pos] as usize] == PATH_COPY {
-                        pos += 1;
-                    }
-                    break;
-                };
-                let stops = u32::from(table[chunk[0] as usize] != PATH_COPY)
-                    | u32::from(table[chunk[1] as usize] != PATH_COPY) << 1
-                    | u32::from(table[chunk[2] as usize] != PATH_COPY) << 2
-                    | u32::from(table[chunk[3] as usize] != PATH_COPY) << 3;
-                if stops != 0 {
-                    pos += stops.trailing_zeros() as usize;
-                    break;
-                }
-                pos += 4;
-            }
+            pos = scan_until(bytes, pos, |b| table[b as usize] != PATH_COPY);
             if pos > run {
                 // The run is ASCII: both ends are char boundaries.
                 self.out.push_str(&input[run..pos]);
