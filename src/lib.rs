@@ -26,6 +26,7 @@ pub mod form;
 pub mod host;
 mod parser;
 pub mod percent;
+pub mod profile;
 mod setters;
 #[allow(unsafe_code)]
 pub mod simd;

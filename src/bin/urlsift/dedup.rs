@@ -23,7 +23,7 @@ use xxhash_rust::xxh3::xxh3_64;
 
 use crate::args::{DedupArgs, DedupKey};
 use crate::input::{Chunk, Reason};
-use crate::normalize::{Profile, parse_base};
+use crate::normalize::{parse_base, profile};
 use crate::output::{CliError, Sink};
 use crate::pipeline::{LineJob, Processed, Standard, strict_stop, write_reject};
 use crate::spill::{self, Spill};
@@ -369,7 +369,7 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
     let cap = (a.memory / 10 / in_flight).clamp(64 << 10, 4 << 20) as usize;
     setup.engine.chunk_size = setup.engine.chunk_size.min(cap);
     let budget = a.memory.saturating_sub(a.memory / 10).max(1);
-    let profile = Profile::new(&a.profile)?;
+    let profile = profile(&a.profile)?;
     let base = parse_base(&a.input.base)?;
     let job = LineJob {
         max_line: setup.max_line,

@@ -1,0 +1,332 @@
+//! Normalization profiles beyond the standard: the forms crawl pipelines
+//! key and deduplicate URLs by.
+//!
+//! A [`Profile`] rewrites a parsed URL's serialization and keeps every byte
+//! it does not remove, so each one is idempotent (apply, re-parse, apply
+//! again gives the same string):
+//! - [`Profile::strip_params`] removes query pairs whose name matches a glob
+//!   (`*`, `?`, ASCII case-insensitive, matched against the name as written,
+//!   before percent-decoding); a query left empty loses its `?`.
+//! - [`Profile::sort_query`] orders the pairs stably by name bytes.
+//! - [`Profile::strip_fragment`] drops `#...`.
+//! - [`Profile::surt`] gives the SURT key web archives use: for http(s),
+//!   scheme, userinfo and fragment dropped, a leading `www` label dropped,
+//!   host labels reversed and comma-joined, then the non-default port, `)`,
+//!   path and query (`com,example)/a?b`). Other schemes with a host keep
+//!   their scheme (`ftp://(org,example)/`); URLs without a host give their
+//!   href. A SURT key is not a URL: it is stable (the key of a normalized
+//!   URL is the key of the original) rather than re-parsable.
+//!
+//! ```
+//! use urlsift::{Url, profile::Profile};
+//!
+//! let url = Url::parse("https://www.Example.com/p?utm_source=x&b=2&a=1#top").unwrap();
+//! let clean = Profile::new().strip_params(["utm_*"]).unwrap().sort_query(true);
+//! assert_eq!(clean.apply_to_string(&url), "https://www.example.com/p?a=1&b=2#top");
+//! assert_eq!(Profile::new().surt(true).apply_to_string(&url), "com,example)/p?utm_source=x&b=2&a=1");
+//! ```
+
+use std::fmt;
+
+use crate::{HostKind, Url};
+
+/// A set of normalization steps applied to a parsed URL's serialization.
+/// `Profile::new()` applies none: its output is the href.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Profile {
+    strip_fragment: bool,
+    sort_query: bool,
+    strip: Vec<Vec<u8>>,
+    surt: bool,
+}
+
+/// Why a profile could not be built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ProfileError {
+    /// A parameter glob was empty (it would match nothing, which is never
+    /// what a caller meant).
+    EmptyGlob,
+}
+
+impl fmt::Display for ProfileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProfileError::EmptyGlob => f.write_str("empty parameter glob"),
+        }
+    }
+}
+
+impl std::error::Error for ProfileError {}
+
+impl Profile {
+    /// The identity profile (the href).
+    pub fn new() -> Profile {
+        Profile::default()
+    }
+
+    /// Drop the fragment.
+    pub fn strip_fragment(mut self, on: bool) -> Profile {
+        self.strip_fragment = on;
+        self
+    }
+
+    /// Sort query pairs stably by name bytes (values and order of equal
+    /// names kept).
+    pub fn sort_query(mut self, on: bool) -> Profile {
+        self.sort_query = on;
+        self
+    }
+
+    /// Also remove query pairs whose name matches one of these globs
+    /// (`*` any run, `?` one byte, ASCII case-insensitive).
+    pub fn strip_params<I, S>(mut self, globs: I) -> Result<Profile, ProfileError>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        for g in globs {
+            let g = g.as_ref();
+            if g.is_empty() {
+                return Err(ProfileError::EmptyGlob);
+            }
+            self.strip.push(g.as_bytes().to_ascii_lowercase());
+        }
+        Ok(self)
+    }
+
+    /// Give the SURT key instead of a URL (implies no fragment).
+    pub fn surt(mut self, on: bool) -> Profile {
+        self.surt = on;
+        self
+    }
+
+    /// True when the output is the plain href.
+    pub fn is_identity(&self) -> bool {
+        !self.surt && !self.strip_fragment && self.plain_query()
+    }
+
+    fn plain_query(&self) -> bool {
+        !self.sort_query && self.strip.is_empty()
+    }
+
+    /// The URL in this profile's form.
+    pub fn apply_to_string(&self, url: &Url) -> String {
+        let mut out = Vec::with_capacity(url.href().len());
+        self.apply(url, &mut out);
+        // Every byte written is a slice of the href cut at an ASCII
+        // delimiter, or ASCII punctuation.
+        String::from_utf8(out).expect("profile output is UTF-8")
+    }
+
+    /// Appends the URL in this profile's form to `out` (always UTF-8).
+    pub fn apply(&self, url: &Url, out: &mut Vec<u8>) {
+        if self.is_identity() {
+            out.extend_from_slice(url.href().as_bytes());
+            return;
+        }
+        let href = url.href();
+        let query = url.query();
+        let fragment = url.fragment();
+        let tail = query.map_or(0, |q| q.len() + 1) + fragment.map_or(0, |f| f.len() + 1);
+        let before_query = &href[..href.len() - tail];
+        if !self.surt || !write_surt_head(url, out) {
+            // Not SURT, or no host: the href (with the other steps) is the key.
+            out.extend_from_slice(before_query.as_bytes());
+        }
+        if let Some(q) = query {
+            if self.plain_query() {
+                out.push(b'?');
+                out.extend_from_slice(q.as_bytes());
+            } else {
+                self.write_query(q, out);
+            }
+        }
+        if let Some(f) = fragment {
+            if !self.strip_fragment && !self.surt {
+                out.push(b'#');
+                out.extend_from_slice(f.as_bytes());
+            }
+        }
+    }
+
+    fn write_query(&self, query: &str, out: &mut Vec<u8>) {
+        let mut pairs: Vec<&str> = query
+            .split('&')
+            .filter(|pair| !self.strip.iter().any(|g| glob_match(g, name_of(pair))))
+            .collect();
+        if self.sort_query {
+            pairs.sort_by(|a, b| name_of(a).cmp(name_of(b)));
+        }
+        if pairs.is_empty() {
+            return;
+        }
+        out.push(b'?');
+        for (i, pair) in pairs.iter().enumerate() {
+            if i > 0 {
+                out.push(b'&');
+            }
+            out.extend_from_slice(pair.as_bytes());
+        }
+    }
+}
+
+/// The SURT key of `url` (see the module docs).
+pub fn surt(url: &Url) -> String {
+    Profile::new().surt(true).apply_to_string(url)
+}
+
+fn name_of(pair: &str) -> &[u8] {
+    let b = pair.as_bytes();
+    memchr::memchr(b'=', b).map_or(b, |i| &b[..i])
+}
+
+/// Writes the SURT form up to and including the path; false when the URL
+/// has no host (nothing written).
+fn write_surt_head(url: &Url, out: &mut Vec<u8>) -> bool {
+    let kind = match url.host_kind() {
+        Some(HostKind::Empty) | None => return false,
+        Some(k) => k,
+    };
+    let scheme = url.scheme();
+    if scheme != "http" && scheme != "https" {
+        out.extend_from_slice(scheme.as_bytes());
+        out.extend_from_slice(b"://(");
+    }
+    let hostname = url.hostname();
+    if kind == HostKind::Domain {
+        let trimmed = hostname.strip_suffix('.').unwrap_or(hostname);
+        let mut labels: Vec<&str> = trimmed.split('.').collect();
+        if labels.len() > 2 && labels[0] == "www" {
+            labels.remove(0);
+        }
+        for (i, label) in labels.iter().rev().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            out.extend_from_slice(label.as_bytes());
+        }
+    } else {
+        out.extend_from_slice(hostname.as_bytes());
+    }
+    if !url.port().is_empty() {
+        out.push(b':');
+        out.extend_from_slice(url.port().as_bytes());
+    }
+    out.push(b')');
+    out.extend_from_slice(url.pathname().as_bytes());
+    true
+}
+
+/// `*` matches any run of bytes, `?` one byte; ASCII case-insensitive.
+/// `glob` is already lowercase.
+fn glob_match(glob: &[u8], name: &[u8]) -> bool {
+    let (mut g, mut n) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while n < name.len() {
+        if g < glob.len() && (glob[g] == b'?' || glob[g] == name[n].to_ascii_lowercase()) {
+            g += 1;
+            n += 1;
+        } else if g < glob.len() && glob[g] == b'*' {
+            star = Some((g, n));
+            g += 1;
+        } else if let Some((sg, sn)) = star {
+            g = sg + 1;
+            n = sn + 1;
+            star = Some((sg, sn + 1));
+        } else {
+            return false;
+        }
+    }
+    glob[g..].iter().all(|&c| c == b'*')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn apply(p: &Profile, input: &str) -> String {
+        p.apply_to_string(&Url::parse(input).unwrap())
+    }
+
+    #[test]
+    fn globs() {
+        assert!(glob_match(b"utm_*", b"utm_source"));
+        assert!(glob_match(b"utm_*", b"UTM_Medium"));
+        assert!(glob_match(b"utm_*", b"utm_"));
+        assert!(!glob_match(b"utm_*", b"xutm_a"));
+        assert!(glob_match(b"*id", b"fbclid"));
+        assert!(glob_match(b"f?clid", b"fbclid"));
+        assert!(!glob_match(b"fbclid", b"fbclid2"));
+        assert!(glob_match(b"a*b*c", b"aXXbYYc"));
+        assert!(!glob_match(b"a*b*c", b"aXXbYY"));
+    }
+
+    #[test]
+    fn empty_glob_is_an_error() {
+        assert_eq!(
+            Profile::new().strip_params(["utm_*", ""]),
+            Err(ProfileError::EmptyGlob)
+        );
+    }
+
+    #[test]
+    fn identity_is_the_href() {
+        let p = Profile::new();
+        assert!(p.is_identity());
+        assert_eq!(apply(&p, "HTTPS://E.com/a/../b?x#y"), "https://e.com/b?x#y");
+    }
+
+    #[test]
+    fn query_profiles() {
+        let p = Profile::new()
+            .sort_query(true)
+            .strip_params(["utm_*", "fbclid"])
+            .unwrap();
+        assert_eq!(
+            apply(&p, "https://e.com/p?b=2&utm_source=x&a=1&b=1&fbclid=z#frag"),
+            "https://e.com/p?a=1&b=2&b=1#frag"
+        );
+        assert_eq!(
+            apply(&p, "https://e.com/p?utm_a=1&fbclid=2#f"),
+            "https://e.com/p#f"
+        );
+        assert_eq!(apply(&p, "https://e.com/p?"), "https://e.com/p?");
+        let p = Profile::new().strip_fragment(true);
+        assert_eq!(apply(&p, "https://e.com/p?q#f"), "https://e.com/p?q");
+    }
+
+    #[test]
+    fn surt_keys() {
+        let s = |input: &str| surt(&Url::parse(input).unwrap());
+        assert_eq!(
+            s("https://www.Example.com/Path?q=1#f"),
+            "com,example)/Path?q=1"
+        );
+        assert_eq!(
+            s("http://user:pw@a.b.example.org:8080/"),
+            "org,example,b,a:8080)/"
+        );
+        assert_eq!(s("http://www.com/"), "com,www)/");
+        assert_eq!(s("http://10.0.0.1/x"), "10.0.0.1)/x");
+        assert_eq!(s("ftp://example.org/f"), "ftp://(org,example)/f");
+        assert_eq!(s("mailto:a@b.c"), "mailto:a@b.c");
+    }
+
+    #[test]
+    fn profiles_are_idempotent() {
+        let p = Profile::new()
+            .sort_query(true)
+            .strip_fragment(true)
+            .strip_params(["utm_*"])
+            .unwrap();
+        for input in [
+            "https://e.com/p?b=2&utm_x=1&a=1#f",
+            "http://h/?&&a&utm_=",
+            "file:///C:/x?z=1&a=2",
+            "mailto:x?b&a",
+        ] {
+            let once = apply(&p, input);
+            assert_eq!(apply(&p, &once), once, "{input}");
+        }
+    }
+}
