@@ -35,27 +35,76 @@ impl BatchParser {
     /// Parses `input` against `base`; the result lives until the next call.
     #[inline]
     pub fn parse(&mut self, input: &str, base: Option<&Url>) -> Result<&Url, ParseError> {
-        let buffer = match self.current.take() {
-            Some(previous) => previous.serialization,
-            None => std::mem::take(&mut self.spare),
-        };
+        let buffer = self.take_buffer();
         let parsed = match fast::parse_into(input, buffer) {
             Ok(url) => {
                 self.fast = true;
                 url
             }
-            Err(buffer) => match parser::parse_machine_into(input, base, {
+            Err(buffer) => {
                 self.fast = false;
-                buffer
-            }) {
-                Ok(url) => url,
-                Err((e, buffer)) => {
-                    self.spare = buffer;
-                    return Err(e);
-                }
-            },
+                self.machine(input, base, buffer)?
+            }
         };
         Ok(self.current.insert(parsed))
+    }
+
+    /// The previous URL's buffer (or the spare one) for the next parse.
+    #[inline(always)]
+    fn take_buffer(&mut self) -> String {
+        match self.current.take() {
+            Some(previous) => previous.serialization,
+            None => std::mem::take(&mut self.spare),
+        }
+    }
+
+    /// The state machine into `buffer`; on failure the buffer is kept.
+    #[inline(always)]
+    fn machine(
+        &mut self,
+        input: &str,
+        base: Option<&Url>,
+        buffer: String,
+    ) -> Result<Url, ParseError> {
+        parser::parse_machine_into(input, base, buffer).map_err(|(e, buffer)| {
+            self.spare = buffer;
+            e
+        })
+    }
+
+    /// The href of `input` parsed against `base`: the same string as
+    /// `parse(input, base)?.href()`, but when the input is already its own
+    /// serialization (most real URLs are, and the fast path proves it
+    /// without writing anything) the result is `input` itself, so callers
+    /// can tell by address that nothing changed and copy nothing.
+    ///
+    /// ```
+    /// let mut parser = urlsift::BatchParser::new();
+    /// let line = "https://example.com/a?b#c";
+    /// let href = parser.href(line, None).unwrap();
+    /// assert!(std::ptr::eq(href, line));
+    /// assert_eq!(parser.href("HTTPS://Example.com", None).unwrap(), "https://example.com/");
+    /// ```
+    #[inline]
+    pub fn href<'a>(
+        &'a mut self,
+        input: &'a str,
+        base: Option<&Url>,
+    ) -> Result<&'a str, ParseError> {
+        let Some(plan) = fast::analyze(input) else {
+            self.fast = false;
+            let buffer = self.take_buffer();
+            let url = self.machine(input, base, buffer)?;
+            return Ok(self.current.insert(url).href());
+        };
+        self.fast = true;
+        if plan.unchanged() {
+            return Ok(input);
+        }
+        let mut serialization = self.take_buffer();
+        serialization.clear();
+        let c = plan.write(input, &mut serialization);
+        Ok(self.current.insert(Url { serialization, c }).href())
     }
 
     /// Whether the last call was decided by the fast path (without the

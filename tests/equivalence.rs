@@ -1,6 +1,6 @@
 //! Every parsing path gives the same URL, component for component: the
 //! dispatcher, the state machine alone, the fast path alone (when it
-//! accepts), and the batch parser; and every SIMD backend finds the same
+//! accepts), and the batch parser (`parse` and `href`); and every SIMD backend finds the same
 //! bytes as the scalar one. Run over all of `../shared/wpt`'s URL inputs,
 //! every line of `../shared/corpora`, and property-based URL-shaped inputs.
 
@@ -29,6 +29,18 @@ fn check(input: &str, base: Option<&Url>, batch: &mut BatchParser) -> Result<boo
         return Err(format!(
             "{input:?}: batch {batched:?} vs machine {machine:?}"
         ));
+    }
+    // `href` gives the same string; it returns the input itself only
+    // when the input is its own serialization.
+    let machine_href = machine.as_ref().map(|u| u.href().to_string());
+    match batch.href(input, base) {
+        Ok(href) if Ok(href) != machine_href.as_deref() => {
+            return Err(format!("{input:?}: href() {href:?} vs machine {machine:?}"));
+        }
+        Err(e) if machine.as_ref().err() != Some(&e) => {
+            return Err(format!("{input:?}: href() {e:?} vs machine {machine:?}"));
+        }
+        _ => {}
     }
     let fast = paths::fast(input);
     if let Some(fast) = &fast {

@@ -78,10 +78,94 @@ pub(crate) fn parse(input: &str) -> Option<Url> {
     })
 }
 
-// Inlined so that the components are built in registers and stored once
-// into the result (moving a just-stored struct stalls store forwarding).
+/// What the fast path proved about an input: where its components are
+/// and which cheap rewrites its serialization needs.
+#[derive(Clone, Copy)]
+pub(crate) struct Plan {
+    colon: usize,
+    host_start: usize,
+    host_end: usize,
+    auth_end: usize,
+    query: Option<usize>,
+    fragment: Option<usize>,
+    port: Option<u16>,
+    scheme: SchemeType,
+    host_kind: HostKind,
+    /// The scheme has upper-case letters.
+    scheme_upper: bool,
+    /// The host has upper-case letters.
+    host_upper: bool,
+    /// A port equal to the scheme's default is written (and dropped).
+    drop_port: bool,
+    /// The authority is followed by a path ("http://host?q" is not).
+    has_path: bool,
+}
+
+impl Plan {
+    /// Whether the input is already its own serialization.
+    #[inline(always)]
+    pub(crate) fn unchanged(&self) -> bool {
+        !self.scheme_upper && !self.host_upper && !self.drop_port && self.has_path
+    }
+
+    /// Writes the serialization to `out` (cleared by the caller) and
+    /// returns its components.
+    // Inlined so that the components are built in registers and stored once
+    // into the result (moving a just-stored struct stalls store forwarding).
+    #[inline(always)]
+    pub(crate) fn write(&self, input: &str, out: &mut String) -> Components {
+        let n = input.len();
+        let (colon, host_start, host_end, auth_end) =
+            (self.colon, self.host_start, self.host_end, self.auth_end);
+        out.reserve(n + 1);
+        if self.has_path && !self.drop_port {
+            // The common case: the input as it is, in one copy.
+            out.push_str(input);
+        } else {
+            out.push_str(&input[..host_end]);
+            if self.port.is_some() {
+                out.push_str(&input[host_end..auth_end]);
+            }
+            if !self.has_path {
+                // "http://host?q" gets its root path.
+                out.push('/');
+            }
+            out.push_str(&input[auth_end..]);
+        }
+        if self.scheme_upper {
+            out[..colon].make_ascii_lowercase();
+        }
+        if self.host_upper {
+            out[host_start..host_end].make_ascii_lowercase();
+        }
+        let path_start = out.len() - (n - auth_end) - usize::from(!self.has_path);
+        // Positions past the authority move by what was dropped or added.
+        let moved = |p: usize| (p + out.len() - n) as u32;
+        Components {
+            scheme_end: colon as u32,
+            username_end: host_start as u32,
+            host_start: host_start as u32,
+            host_end: host_end as u32,
+            path_start: path_start as u32,
+            query_start: self.query.map(moved),
+            fragment_start: self.fragment.map(moved),
+            port: self.port,
+            host_kind: Some(self.host_kind),
+            scheme: self.scheme,
+        }
+    }
+}
+
+/// Parses `input` into `out` (which the caller cleared) if the fast path
+/// accepts it.
 #[inline(always)]
 pub(crate) fn try_parse(input: &str, out: &mut String) -> Option<Components> {
+    Some(analyze(input)?.write(input, out))
+}
+
+/// Proves `input` is a special URL the fast path can serialize, or declines.
+#[inline(always)]
+pub(crate) fn analyze(input: &str) -> Option<Plan> {
     let bytes = input.as_bytes();
     let n = bytes.len();
     // A special scheme is 2 to 5 letters: no ':' at 2..=5 means no fast
@@ -124,29 +208,28 @@ pub(crate) fn try_parse(input: &str, out: &mut String) -> Option<Components> {
     };
     let host = &bytes[host_start..host_end];
     let (query, fragment) = scan_rest(bytes, auth_end, &m)?;
+    let has_path = bytes.get(auth_end) == Some(&b'/');
 
     if scheme == SchemeType::File && auth_end == host_start {
         // "file:///path": the empty host. ("file://", "file://?q" and
         // "file://#f" get a root path: the machine's.)
-        if bytes.get(host_start) != Some(&b'/') {
+        if !has_path {
             return None;
         }
-        out.reserve(n);
-        out.push_str(input);
-        if scheme_upper {
-            out[..colon].make_ascii_lowercase();
-        }
-        return Some(Components {
-            scheme_end: colon as u32,
-            username_end: host_start as u32,
-            host_start: host_start as u32,
-            host_end: host_start as u32,
-            path_start: host_start as u32,
-            query_start: query.map(|q| q as u32),
-            fragment_start: fragment.map(|f| f as u32),
+        return Some(Plan {
+            colon,
+            host_start,
+            host_end: host_start,
+            auth_end,
+            query,
+            fragment,
             port: None,
-            host_kind: Some(HostKind::Empty),
             scheme,
+            host_kind: HostKind::Empty,
+            scheme_upper,
+            host_upper: false,
+            drop_port: false,
+            has_path,
         });
     }
     // An empty host fails; a number-like host is an IPv4 address to
@@ -177,44 +260,20 @@ pub(crate) fn try_parse(input: &str, out: &mut String) -> Option<Components> {
         }
         Some(value as u16).filter(|&p| Some(p) != scheme.default_port())
     };
-
-    let has_path = bytes.get(auth_end) == Some(&b'/');
-    let drop_port = port_colon != 0 && port.is_none();
-    out.reserve(n + 1);
-    if has_path && !drop_port {
-        // The common case: the input as it is, in one copy.
-        out.push_str(input);
-    } else {
-        out.push_str(&input[..host_end]);
-        if port.is_some() {
-            out.push_str(&input[host_end..auth_end]);
-        }
-        if !has_path {
-            // "http://host?q" gets its root path.
-            out.push('/');
-        }
-        out.push_str(&input[auth_end..]);
-    }
-    if scheme_upper {
-        out[..colon].make_ascii_lowercase();
-    }
-    if m.in_range & low_bits(host_end) & !low_bits(host_start) != 0 {
-        out[host_start..host_end].make_ascii_lowercase();
-    }
-    let path_start = out.len() - (n - auth_end) - usize::from(!has_path);
-    // Positions past the authority move by what was dropped or added.
-    let moved = |p: usize| (p + out.len() - n) as u32;
-    Some(Components {
-        scheme_end: colon as u32,
-        username_end: host_start as u32,
-        host_start: host_start as u32,
-        host_end: host_end as u32,
-        path_start: path_start as u32,
-        query_start: query.map(moved),
-        fragment_start: fragment.map(moved),
+    Some(Plan {
+        colon,
+        host_start,
+        host_end,
+        auth_end,
+        query,
+        fragment,
         port,
-        host_kind: Some(HostKind::Domain),
         scheme,
+        host_kind: HostKind::Domain,
+        scheme_upper,
+        host_upper: m.in_range & low_bits(host_end) & !low_bits(host_start) != 0,
+        drop_port: port_colon != 0 && port.is_none(),
+        has_path,
     })
 }
 

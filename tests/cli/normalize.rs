@@ -15,6 +15,43 @@ fn normalize_prints_hrefs_in_order() {
     );
 }
 
+/// Lines already in normal form are copied from the input in runs; the
+/// runs must break around rewritten lines, CRLF lines, bad and empty lines
+/// kept in place, a last line without newline, and NUL-terminated output.
+#[test]
+fn normalize_copies_runs_of_normal_lines_exactly() {
+    let wd = Workdir::new();
+    wd.create(
+        "in.txt",
+        "https://a.com/1\nhttps://a.com/2\nHTTPS://B.com/3\nhttps://a.com/4\r\nhttps://a.com/5\n\
+         \nhttp://[x/6\nhttps://a.com/7\nhttp://[y/9\nhttps://a.com/8",
+    );
+    assert_eq!(
+        wd.stdout(&["normalize", "-q", "in.txt"]),
+        "https://a.com/1\nhttps://a.com/2\nhttps://b.com/3\nhttps://a.com/4\nhttps://a.com/5\n\
+         https://a.com/7\nhttps://a.com/8\n"
+    );
+    assert_eq!(
+        wd.stdout(&["normalize", "-q", "--keep-invalid", "in.txt"]),
+        "https://a.com/1\nhttps://a.com/2\nhttps://b.com/3\nhttps://a.com/4\nhttps://a.com/5\n\
+         \nhttp://[x/6\nhttps://a.com/7\nhttp://[y/9\nhttps://a.com/8\n"
+    );
+    assert_eq!(
+        wd.stdout(&["normalize", "-q", "-0", "in.txt"]),
+        "https://a.com/1\0https://a.com/2\0https://b.com/3\0https://a.com/4\0https://a.com/5\0\
+         https://a.com/7\0https://a.com/8\0"
+    );
+    // Tiny chunks: every run is cut at chunk ends too.
+    for size in ["1", "7", "20"] {
+        assert_eq!(
+            wd.stdout(&["normalize", "-q", "--chunk-size", size, "in.txt"]),
+            "https://a.com/1\nhttps://a.com/2\nhttps://b.com/3\nhttps://a.com/4\nhttps://a.com/5\n\
+             https://a.com/7\nhttps://a.com/8\n",
+            "chunk size {size}"
+        );
+    }
+}
+
 #[test]
 fn normalize_resolves_against_base() {
     let wd = Workdir::new();

@@ -136,6 +136,59 @@ impl Setup {
         pass_empty: bool,
         write: impl Fn(&urlsift::Url, u64, &str, &mut Vec<u8>) + Sync,
     ) -> Result<ExitCode, CliError> {
+        let terminator = self.terminator;
+        self.run_lines(pass_empty, |job, chunk| {
+            let mut parser = urlsift::BatchParser::new();
+            job.run::<()>(chunk, |p, number, line| {
+                let url = parser.parse(line, base).map_err(input::Reason::Url)?;
+                write(url, number, line, &mut p.out);
+                p.out.push(terminator);
+                Ok(())
+            })
+        })
+    }
+
+    /// Writes each URL's href, like `run_per_url` with a plain href, but
+    /// a line that is already its own href (the fast path proves most are)
+    /// is not copied on its own: runs of such lines are copied from the
+    /// input at once.
+    pub fn run_hrefs(self, base: Option<&urlsift::Url>) -> Result<ExitCode, CliError> {
+        let terminator = self.terminator;
+        self.run_lines(true, |job, chunk| {
+            let mut parser = urlsift::BatchParser::new();
+            let data = &chunk.data[..];
+            job.run::<()>(chunk, |p, _, line| {
+                let href = parser.href(line, base).map_err(input::Reason::Url)?;
+                if std::ptr::eq(href, line) && terminator == b'\n' {
+                    // The line and its "\n" (not "\r\n", not a missing
+                    // final newline) are the output record.
+                    let start = (line.as_ptr() as usize).wrapping_sub(data.as_ptr() as usize);
+                    let end = start.wrapping_add(line.len());
+                    if data.get(end) == Some(&b'\n')
+                        && data
+                            .get(start..end)
+                            .is_some_and(|s| std::ptr::eq(s, line.as_bytes()))
+                    {
+                        p.copy_input(data, start..end + 1);
+                        return Ok(());
+                    }
+                }
+                p.flush(data);
+                p.out.extend_from_slice(href.as_bytes());
+                p.out.push(terminator);
+                Ok(())
+            })
+        })
+    }
+
+    /// The engine run shared by the per-line jobs: `per_chunk` turns a
+    /// chunk into its results, which are written in input order; the
+    /// summary report ends the run.
+    fn run_lines(
+        self,
+        pass_empty: bool,
+        per_chunk: impl Fn(&LineJob, &input::Chunk) -> pipeline::Processed<()> + Sync,
+    ) -> Result<ExitCode, CliError> {
         let Setup {
             engine,
             standard: mut std,
@@ -151,15 +204,7 @@ impl Setup {
             pass_empty,
         };
         engine.run(
-            |chunk| {
-                let mut parser = urlsift::BatchParser::new();
-                job.run::<()>(chunk, |p, number, line| {
-                    let url = parser.parse(line, base).map_err(input::Reason::Url)?;
-                    write(url, number, line, &mut p.out);
-                    p.out.push(terminator);
-                    Ok(())
-                })
-            },
+            |chunk| per_chunk(&job, chunk),
             |chunk, p| std.consume(chunk, p),
         )?;
         let files = std.files;

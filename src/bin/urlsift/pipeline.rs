@@ -70,6 +70,9 @@ pub struct Processed<X> {
     pub kept: Vec<(usize, usize)>,
     /// Subcommand-specific results.
     pub extra: X,
+    /// Input bytes of the chunk still to be copied to `out` (see
+    /// [`Processed::copy_input`]).
+    pending: std::ops::Range<usize>,
 }
 
 impl<X: Default> Processed<X> {
@@ -87,6 +90,29 @@ impl<X: Default> Processed<X> {
             stopped: None,
             kept: Vec::new(),
             extra: X::default(),
+            pending: 0..0,
+        }
+    }
+
+    /// Outputs the bytes `range` of the chunk's input. The copy is
+    /// deferred so that adjacent ranges (runs of lines already in normal
+    /// form) are copied at once; anything else that writes to `out` must
+    /// call [`Processed::flush`] first.
+    #[inline]
+    pub fn copy_input(&mut self, data: &[u8], range: std::ops::Range<usize>) {
+        if self.pending.end != range.start || self.pending.is_empty() {
+            self.flush(data);
+            self.pending.start = range.start;
+        }
+        self.pending.end = range.end;
+    }
+
+    /// Copies the deferred input bytes to `out`.
+    #[inline]
+    pub fn flush(&mut self, data: &[u8]) {
+        if !self.pending.is_empty() {
+            self.out.extend_from_slice(&data[self.pending.clone()]);
+            self.pending = 0..0;
         }
     }
 }
@@ -392,6 +418,7 @@ impl LineJob {
                 input::Line::Empty => {
                     p.tally.empty += 1;
                     if self.pass_empty && self.policy.keep_invalid {
+                        p.flush(&chunk.data);
                         p.out.push(self.terminator);
                     }
                     continue;
@@ -405,6 +432,7 @@ impl LineJob {
                 },
                 input::Line::Bad(r) => r,
             };
+            p.flush(&chunk.data);
             if !self
                 .policy
                 .bad_line(&mut p, number, raw, reason, self.terminator)
@@ -412,6 +440,7 @@ impl LineJob {
                 break;
             }
         }
+        p.flush(&chunk.data);
         p
     }
 }
