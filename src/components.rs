@@ -196,15 +196,15 @@ impl Components {
         if self.scheme.is_special() && !path.starts_with('/') {
             return fail("special URL path without '/'");
         }
-        if let Some(q) = self.query_start {
-            if at(q) != Some(b'?') {
-                return fail("no '?' at query_start");
-            }
+        if let Some(q) = self.query_start
+            && at(q) != Some(b'?')
+        {
+            return fail("no '?' at query_start");
         }
-        if let Some(f) = self.fragment_start {
-            if at(f) != Some(b'#') {
-                return fail("no '#' at fragment_start");
-            }
+        if let Some(f) = self.fragment_start
+            && at(f) != Some(b'#')
+        {
+            return fail("no '#' at fragment_start");
         }
         let before_fragment = &s[..self.fragment_start.unwrap_or(len) as usize];
         if before_fragment.contains('#') {

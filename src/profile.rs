@@ -141,11 +141,12 @@ impl Profile {
                 self.write_query(q, out);
             }
         }
-        if let Some(f) = fragment {
-            if !self.strip_fragment && !self.surt {
-                out.push(b'#');
-                out.extend_from_slice(f.as_bytes());
-            }
+        if let Some(f) = fragment
+            && !self.strip_fragment
+            && !self.surt
+        {
+            out.push(b'#');
+            out.extend_from_slice(f.as_bytes());
         }
     }
 

@@ -48,15 +48,15 @@ impl Url {
         if first <= Moving::PathStart {
             shift(&mut c.path_start);
         }
-        if first <= Moving::QueryStart {
-            if let Some(q) = c.query_start.as_mut() {
-                shift(q);
-            }
+        if first <= Moving::QueryStart
+            && let Some(q) = c.query_start.as_mut()
+        {
+            shift(q);
         }
-        if first <= Moving::FragmentStart {
-            if let Some(f) = c.fragment_start.as_mut() {
-                shift(f);
-            }
+        if first <= Moving::FragmentStart
+            && let Some(f) = c.fragment_start.as_mut()
+        {
+            shift(f);
         }
     }
 

@@ -23,10 +23,10 @@ fn parse_checked(input: &str, base: Option<&Url>) -> Result<Url, String> {
             ));
         }
     }
-    if let Err(e) = &plain {
-        if errors.last().copied() != e.validation_error() {
-            return Err(format!("failure {e:?} not reported last: {errors:?}"));
-        }
+    if let Err(e) = &plain
+        && errors.last().copied() != e.validation_error()
+    {
+        return Err(format!("failure {e:?} not reported last: {errors:?}"));
     }
     let url = plain.map_err(|e| format!("failed: {e}"))?;
     url.check_invariants()?;
@@ -86,12 +86,12 @@ fn run_urltestdata(file: &str) -> (usize, Vec<String>) {
         };
         for getter in common::GETTERS.iter().chain(&["origin"]) {
             let actual = common::getter(&url, getter);
-            if let Some(expected) = case.get(*getter).and_then(Value::as_str) {
-                if actual != expected {
-                    failures.push(format!(
-                        "{name}: {getter} = {actual:?}, expected {expected:?}"
-                    ));
-                }
+            if let Some(expected) = case.get(*getter).and_then(Value::as_str)
+                && actual != expected
+            {
+                failures.push(format!(
+                    "{name}: {getter} = {actual:?}, expected {expected:?}"
+                ));
             }
         }
         if !Url::can_parse(input, base_str) {

@@ -208,6 +208,8 @@ pub fn block_masks<C: Classes>(block: &[u8]) -> BlockMasks {
     // `backend()` only ever returns a backend that detection validated.
     match backend() {
         #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 => x86_64::block_masks_avx512::<C>(block),
+        #[cfg(target_arch = "x86_64")]
         Backend::Avx2 => x86_64::block_masks_avx2::<C>(block),
         #[cfg(target_arch = "x86_64")]
         Backend::Sse2 => x86_64::block_masks_sse2::<C>(block),
@@ -228,6 +230,8 @@ pub fn block_masks_with<C: Classes>(backend: Backend, block: &[u8]) -> BlockMask
         Backend::Avx2 if std::is_x86_feature_detected!("avx2") => {
             x86_64::block_masks_avx2::<C>(block)
         }
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 if has_avx512() => x86_64::block_masks_avx512::<C>(block),
         #[cfg(target_arch = "aarch64")]
         Backend::Neon if std::arch::is_aarch64_feature_detected!("neon") => {
             aarch64::block_masks_neon::<C>(block)
@@ -265,6 +269,8 @@ pub enum Backend {
     Sse2,
     /// x86_64 AVX2.
     Avx2,
+    /// x86_64 AVX-512F + AVX-512BW for block masks (AVX2 for searches).
+    Avx512,
     /// aarch64 NEON.
     Neon,
 }
@@ -276,6 +282,7 @@ impl Backend {
             Backend::Scalar => "scalar",
             Backend::Sse2 => "sse2",
             Backend::Avx2 => "avx2",
+            Backend::Avx512 => "avx512",
             Backend::Neon => "neon",
         }
     }
@@ -289,6 +296,9 @@ pub fn available_backends() -> Vec<Backend> {
         backends.push(Backend::Sse2);
         if std::is_x86_feature_detected!("avx2") {
             backends.push(Backend::Avx2);
+            if has_avx512() {
+                backends.push(Backend::Avx512);
+            }
         }
     }
     #[cfg(target_arch = "aarch64")]
@@ -300,6 +310,12 @@ pub fn available_backends() -> Vec<Backend> {
     backends
 }
 
+/// Whether the CPU has what the AVX-512 kernels use.
+#[cfg(target_arch = "x86_64")]
+fn has_avx512() -> bool {
+    std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw")
+}
+
 const UNSET: u8 = 0;
 static SELECTED: AtomicU8 = AtomicU8::new(UNSET);
 
@@ -309,6 +325,7 @@ fn encode(b: Backend) -> u8 {
         Backend::Sse2 => 2,
         Backend::Avx2 => 3,
         Backend::Neon => 4,
+        Backend::Avx512 => 5,
     }
 }
 
@@ -317,6 +334,7 @@ fn decode(v: u8) -> Backend {
         2 => Backend::Sse2,
         3 => Backend::Avx2,
         4 => Backend::Neon,
+        5 => Backend::Avx512,
         _ => Backend::Scalar,
     }
 }
@@ -361,7 +379,7 @@ pub fn find_in_set_with(backend: Backend, bytes: &[u8], set: &ByteSet) -> Option
         #[cfg(target_arch = "x86_64")]
         Backend::Sse2 => x86_64::find_in_set_sse2(bytes, set),
         #[cfg(target_arch = "x86_64")]
-        Backend::Avx2 if std::is_x86_feature_detected!("avx2") => {
+        Backend::Avx2 | Backend::Avx512 if std::is_x86_feature_detected!("avx2") => {
             x86_64::find_in_set_avx2(bytes, set)
         }
         #[cfg(target_arch = "aarch64")]

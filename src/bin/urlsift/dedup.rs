@@ -107,7 +107,7 @@ struct Entries {
 
 impl Entries {
     fn push(&mut self, e: Entry) {
-        if self.len % ENTRY_BLOCK == 0 {
+        if self.len.is_multiple_of(ENTRY_BLOCK) {
             self.blocks.push(Vec::with_capacity(ENTRY_BLOCK));
         }
         self.blocks.last_mut().expect("a block").push(e);

@@ -66,10 +66,10 @@ impl BufPool {
             return;
         }
         buf.clear();
-        if let Ok(mut bufs) = self.bufs.lock() {
-            if bufs.len() < self.keep {
-                bufs.push(buf);
-            }
+        if let Ok(mut bufs) = self.bufs.lock()
+            && bufs.len() < self.keep
+        {
+            bufs.push(buf);
         }
     }
 }

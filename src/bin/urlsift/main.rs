@@ -92,13 +92,13 @@ impl Setup {
     ) -> Result<Setup, CliError> {
         let engine = Engine::new(input)?;
         let policy_flags = policy.map(Policy::from_args).unwrap_or_default();
-        if let (Some(o), Some(p)) = (&output.output, policy.and_then(|p| p.rejects.as_ref())) {
-            if o == p {
-                return Err(CliError::Usage(format!(
-                    "-o and --rejects both name {}",
-                    o.display()
-                )));
-            }
+        if let (Some(o), Some(p)) = (&output.output, policy.and_then(|p| p.rejects.as_ref()))
+            && o == p
+        {
+            return Err(CliError::Usage(format!(
+                "-o and --rejects both name {}",
+                o.display()
+            )));
         }
         let sink = Sink::open(output.output.as_deref(), output.null)?;
         let rejects = match policy.and_then(|p| p.rejects.as_deref()) {

@@ -1,4 +1,6 @@
-//! x86_64 kernels: SSE2 (16 bytes a step, always present) and AVX2 (32).
+//! x86_64 kernels: SSE2 (16 bytes a step, always present), AVX2 (32) and,
+//! for block masks, AVX-512BW (a whole 64-byte block in one masked load,
+//! with compares straight into mask registers).
 //!
 //! Both test each block for bytes outside the allowed range (unsigned
 //! compares done as signed ones on bytes biased by 0x80) and for the extra
@@ -273,6 +275,70 @@ fn masks_avx2<C: Classes>(block: &[u8]) -> BlockMasks {
     merge(&mut m, &classify32::<C>(block), 0);
     if len > 32 {
         merge(&mut m, &classify32::<C>(&block[len - 32..]), len - 32);
+    }
+    m
+}
+
+/// AVX-512BW block masks. The caller has checked that the CPU supports
+/// AVX-512F and AVX-512BW.
+pub(super) fn block_masks_avx512<C: Classes>(block: &[u8]) -> BlockMasks {
+    debug_assert!(block.len() <= 64);
+    debug_assert!(
+        std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw")
+    );
+    // SAFETY: the dispatcher selects this backend only after
+    // `is_x86_feature_detected!` returned true for avx512f and avx512bw.
+    unsafe { masks_avx512::<C>(block) }
+}
+
+#[target_feature(enable = "avx512f,avx512bw")]
+fn masks_avx512<C: Classes>(block: &[u8]) -> BlockMasks {
+    let (set, groups) = (&C::SET, &C::GROUPS);
+    let valid = super::low_bits(block.len());
+    // SAFETY: the load mask has one bit per byte of `block` (at most 64),
+    // so only those bytes are read; masked-off lanes are neither accessed
+    // nor able to fault, and come back as zero.
+    let v = unsafe { _mm512_maskz_loadu_epi8(valid, block.as_ptr().cast()) };
+    let (lo, hi) = set.range();
+    let mut in_set = _mm512_cmplt_epu8_mask(v, _mm512_set1_epi8(lo as i8))
+        | _mm512_cmpgt_epu8_mask(v, _mm512_set1_epi8(hi as i8));
+    match set.nibble_bitmap() {
+        Some(bitmap) => {
+            // As in `extras_by_nibbles`: a shuffle on the low nibble picks
+            // the bitmap byte, one on the high nibble picks the bit.
+            // SAFETY: `bitmap` is 16 readable bytes.
+            let table = unsafe { _mm_loadu_si128(bitmap.as_ptr().cast()) };
+            let rows = _mm512_broadcast_i32x4(table);
+            let bits = _mm512_broadcast_i32x4(_mm_setr_epi8(
+                1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0,
+            ));
+            let nibble = _mm512_set1_epi8(0x0F);
+            let low = _mm512_and_si512(v, nibble);
+            let high = _mm512_and_si512(_mm512_srli_epi16(v, 4), nibble);
+            let row = _mm512_shuffle_epi8(rows, low);
+            let bit = _mm512_shuffle_epi8(bits, high);
+            in_set |= _mm512_test_epi8_mask(row, bit);
+        }
+        None => {
+            for &e in &set.extra()[..set.extra_len()] {
+                in_set |= _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(e as i8));
+            }
+        }
+    }
+    let (rlo, rhi) = C::RANGE;
+    let in_range = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(rlo as i8))
+        & _mm512_cmple_epu8_mask(v, _mm512_set1_epi8(rhi as i8));
+    let mut m = BlockMasks {
+        in_set: in_set & valid,
+        groups: [0; 8],
+        in_range: in_range & valid,
+    };
+    for g in 0..groups.count() {
+        let mut eq = 0;
+        for &b in groups.group(g) {
+            eq |= _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b as i8));
+        }
+        m.groups[g] = eq & valid;
     }
     m
 }
