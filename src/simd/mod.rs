@@ -202,7 +202,7 @@ pub struct BlockMasks {
 
 /// The masks of `block` (at most 64 bytes; panics if longer) with the
 /// best backend.
-#[inline]
+#[inline(always)]
 pub fn block_masks<C: Classes>(block: &[u8]) -> BlockMasks {
     assert!(block.len() <= 64, "a block is at most 64 bytes");
     // `backend()` only ever returns a backend that detection validated.

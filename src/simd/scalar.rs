@@ -10,7 +10,9 @@ pub fn find_in_set(bytes: &[u8], set: &ByteSet) -> Option<usize> {
 }
 
 /// The masks of a block of at most 64 bytes, one byte at a time.
-#[inline]
+// Out of line: the fallback must not bloat the dispatcher, which is
+// inlined into its callers.
+#[inline(never)]
 pub fn block_masks<C: Classes>(block: &[u8]) -> BlockMasks {
     let (set, groups) = (&C::SET, &C::GROUPS);
     let (lo, hi) = C::RANGE;

@@ -58,6 +58,7 @@ fn neon(bytes: &[u8], set: &ByteSet) -> Option<usize> {
 }
 
 /// NEON block masks. The caller has checked that the CPU supports NEON.
+#[inline(always)]
 pub(super) fn block_masks_neon<C: Classes>(block: &[u8]) -> BlockMasks {
     let buf = padded(block);
     // SAFETY: the dispatcher selects this backend only after

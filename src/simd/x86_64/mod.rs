@@ -113,6 +113,7 @@ fn avx2(bytes: &[u8], set: &ByteSet) -> Option<usize> {
 
 /// SSE2 block masks. Blocks of 16 bytes or more are read with two or four
 /// (overlapping) 16-byte loads; shorter ones go scalar.
+#[inline(always)]
 pub(super) fn block_masks_sse2<C: Classes>(block: &[u8]) -> BlockMasks {
     if block.len() < 16 {
         return super::scalar::block_masks::<C>(block);
@@ -122,6 +123,7 @@ pub(super) fn block_masks_sse2<C: Classes>(block: &[u8]) -> BlockMasks {
 }
 
 /// AVX2 block masks. The caller has checked that the CPU supports AVX2.
+#[inline(always)]
 pub(super) fn block_masks_avx2<C: Classes>(block: &[u8]) -> BlockMasks {
     if block.len() < 16 {
         return super::scalar::block_masks::<C>(block);
@@ -281,6 +283,7 @@ fn masks_avx2<C: Classes>(block: &[u8]) -> BlockMasks {
 
 /// AVX-512BW block masks. The caller has checked that the CPU supports
 /// AVX-512F and AVX-512BW.
+#[inline(always)]
 pub(super) fn block_masks_avx512<C: Classes>(block: &[u8]) -> BlockMasks {
     debug_assert!(block.len() <= 64);
     debug_assert!(
