@@ -43,7 +43,7 @@ pub fn lines(data: &[u8]) {
         .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
         .collect();
 
-    let pool = BufPool::new(4, 1 << 20);
+    let pool = BufPool::new(4, 1 << 19);
     let mut got: Vec<(u64, Vec<u8>)> = Vec::new();
     read_chunks(std::slice::from_ref(&path), chunk_size, &pool, |chunk| {
         let chunk = chunk.expect("reading a plain file");

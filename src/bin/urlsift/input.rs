@@ -40,24 +40,31 @@ pub struct Chunk {
 pub struct BufPool {
     bufs: Mutex<Vec<Vec<u8>>>,
     keep: usize,
+    common: usize,
     max_capacity: usize,
 }
 
 impl BufPool {
-    /// Keeps at most `keep` buffers of at most `max_capacity` bytes.
-    pub fn new(keep: usize, max_capacity: usize) -> BufPool {
+    /// Keeps at most `keep` buffers for chunks of `chunk_size` bytes.
+    pub fn new(keep: usize, chunk_size: usize) -> BufPool {
         BufPool {
             bufs: Mutex::new(Vec::new()),
             keep,
-            max_capacity,
+            // What either role needs for a usual chunk: the chunk and an
+            // eighth (output may grow), and the reader's slack.
+            common: chunk_size.saturating_add(chunk_size / 8 + 4096),
+            max_capacity: chunk_size.saturating_mul(2).max(1 << 16),
         }
     }
 
-    /// An empty buffer with at least `capacity` bytes reserved.
+    /// An empty buffer with at least `capacity` bytes reserved. Requests
+    /// are rounded up to one common size, so a recycled buffer of one role
+    /// fits the other without growing: growing a buffer of megabytes moves
+    /// it to fresh pages the kernel must clear.
     pub fn get(&self, capacity: usize) -> Vec<u8> {
         let recycled = self.bufs.lock().map(|mut b| b.pop()).unwrap_or(None);
         let mut buf = recycled.unwrap_or_default();
-        buf.reserve_exact(capacity);
+        buf.reserve_exact(capacity.max(self.common));
         buf
     }
 

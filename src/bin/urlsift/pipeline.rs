@@ -216,7 +216,7 @@ impl Engine {
         // output buffer per chunk in flight or queued, plus the reader's),
         // so none is freed and faulted in again.
         let circulating = 2 * (max_in_flight as usize + threads + 1) + 2;
-        let pool = BufPool::new(circulating, chunk_size.saturating_mul(2));
+        let pool = BufPool::new(circulating, chunk_size);
         let work = &work;
         std::thread::scope(|scope| {
             let pool = &pool;
