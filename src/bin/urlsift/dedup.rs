@@ -27,6 +27,7 @@ use crate::normalize::{parse_base, profile};
 use crate::output::{CliError, Sink};
 use crate::pipeline::{LineJob, Processed, Standard, strict_stop, write_reject};
 use crate::spill::{self, Spill};
+use crate::table::{Slot, Table};
 
 /// Keys of one chunk: `ends[i]` holds where line i's key ends in `keys`,
 /// where its record (terminator included) ends in the chunk's output, and
@@ -36,6 +37,9 @@ pub struct Keys {
     keys: Vec<u8>,
     ends: Vec<(usize, usize, u64)>,
 }
+
+/// How many records ahead the seen-set lookups are prefetched.
+const PREFETCH_AHEAD: usize = 16;
 
 /// Marks keys of passed-through invalid lines: 0xFF never starts UTF-8.
 const RAW_KEY: u8 = 0xFF;
@@ -129,21 +133,11 @@ impl Entries {
     }
 }
 
-/// A seen-set table slot: the key's hash and arena position, so a lookup
-/// touches the slot and the key bytes only, plus the entry index.
-struct Slot {
-    hash: u64,
-    block: u32,
-    start: u32,
-    len: u32,
-    index: u32,
-}
-
 /// The in-memory seen-set: a hash table of keys with indexes into
 /// `entries`, which are in first-occurrence order. Equal hashes are
 /// confirmed byte by byte.
 struct Seen {
-    table: hashbrown::HashTable<Slot>,
+    table: Table,
     entries: Entries,
     arena: Arena,
     budget: u64,
@@ -157,9 +151,15 @@ struct Seen {
 impl Seen {
     /// Estimated memory held: arena blocks, entries and table slots.
     fn bytes(&self) -> u64 {
-        // A hashbrown slot is the Slot plus one control byte.
-        let table = self.table.capacity() * (std::mem::size_of::<Slot>() + 1);
-        (self.arena.allocated + self.entries.reserved() + table) as u64
+        (self.arena.allocated + self.entries.reserved() + self.table.bytes()) as u64
+    }
+
+    /// Starts loading the table slot a lookup of `hash` will read.
+    #[inline]
+    fn prefetch(&self, hash: u64) {
+        if self.spill.is_none() {
+            self.table.prefetch(hash);
+        }
     }
 
     /// Records one line with its key and the key's xxh3-64 `hash`.
@@ -214,7 +214,7 @@ impl Seen {
             seq,
             count: 1,
         });
-        self.table.insert_unique(hash, slot, |s| s.hash);
+        self.table.insert(slot);
         if self.bytes() > self.budget {
             self.start_spill()?;
         }
@@ -242,7 +242,7 @@ impl Seen {
                 .push(xxh3_64(key), e.seq, e.count, key, line)
                 .map_err(spill_err)?;
         }
-        self.table = hashbrown::HashTable::new();
+        self.table = Table::default();
         self.entries = Entries::default();
         self.arena = Arena::default();
         // Without --count, lines before this point are already written.
@@ -386,7 +386,7 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
         files,
     } = setup.standard;
     let mut seen = Seen {
-        table: hashbrown::HashTable::new(),
+        table: Table::default(),
         entries: Entries::default(),
         arena: Arena::default(),
         budget,
@@ -431,6 +431,12 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
         // Walk the chunk's records in order: parsed lines and kept bad lines.
         let (mut pos, mut key_pos, mut kept) = (0, 0, p.kept.iter().peekable());
         let mut ends = p.extra.ends.iter();
+        // Lookups are independent cache misses: start each a few records
+        // ahead, so they overlap instead of following one another.
+        let mut ahead = p.extra.ends.iter().map(|e| e.2);
+        for hash in ahead.by_ref().take(PREFETCH_AHEAD) {
+            seen.prefetch(hash);
+        }
         while pos < p.out.len() {
             if let Some(&&(start, end)) = kept.peek().filter(|(s, _)| *s == pos) {
                 kept.next();
@@ -442,6 +448,9 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
                 pos = end;
             } else {
                 let &(key_end, out_end, hash) = ends.next().expect("one key per parsed line");
+                if let Some(next) = ahead.next() {
+                    seen.prefetch(next);
+                }
                 seen.offer(
                     hash,
                     &p.extra.keys[key_pos..key_end],

@@ -18,6 +18,7 @@ mod output;
 mod pipeline;
 mod spill;
 mod stats;
+mod table;
 
 use args::{Cli, Command, InputArgs, OutputArgs, PolicyArgs};
 use output::{CliError, Sink};
