@@ -170,11 +170,11 @@ impl Setup {
                             .get(start..end)
                             .is_some_and(|s| std::ptr::eq(s, line.as_bytes()))
                     {
-                        p.copy_input(data, start..end + 1);
+                        p.copy_input(start..end + 1);
                         return Ok(());
                     }
                 }
-                p.flush(data);
+                p.flush();
                 p.out.extend_from_slice(href.as_bytes());
                 p.out.push(terminator);
                 Ok(())

@@ -70,8 +70,10 @@ pub struct Processed<X> {
     pub kept: Vec<(usize, usize)>,
     /// Subcommand-specific results.
     pub extra: X,
-    /// Input bytes of the chunk still to be copied to `out` (see
-    /// [`Processed::copy_input`]).
+    /// Runs of the chunk's input that belong in the output: `(at, range)`
+    /// puts `data[range]` before `out[at..]` (see [`Processed::copy_input`]).
+    input_runs: Vec<(usize, std::ops::Range<usize>)>,
+    /// The run still being extended.
     pending: std::ops::Range<usize>,
 }
 
@@ -90,30 +92,64 @@ impl<X: Default> Processed<X> {
             stopped: None,
             kept: Vec::new(),
             extra: X::default(),
+            input_runs: Vec::new(),
             pending: 0..0,
         }
     }
+}
 
-    /// Outputs the bytes `range` of the chunk's input. The copy is
-    /// deferred so that adjacent ranges (runs of lines already in normal
-    /// form) are copied at once; anything else that writes to `out` must
-    /// call [`Processed::flush`] first.
+impl<X> Processed<X> {
+    /// Outputs the bytes `range` of the chunk's input, without copying
+    /// them: adjacent ranges (runs of lines already in normal form) merge
+    /// into one run, which the writer takes from the input itself. Anything
+    /// else written to `out` must come after a call to [`Processed::flush`].
     #[inline]
-    pub fn copy_input(&mut self, data: &[u8], range: std::ops::Range<usize>) {
+    pub fn copy_input(&mut self, range: std::ops::Range<usize>) {
         if self.pending.end != range.start || self.pending.is_empty() {
-            self.flush(data);
+            self.flush();
             self.pending.start = range.start;
         }
         self.pending.end = range.end;
     }
 
-    /// Copies the deferred input bytes to `out`.
+    /// Ends the current input run: what is written to `out` next follows it.
     #[inline]
-    pub fn flush(&mut self, data: &[u8]) {
+    pub fn flush(&mut self) {
         if !self.pending.is_empty() {
-            self.out.extend_from_slice(&data[self.pending.clone()]);
-            self.pending = 0..0;
+            let run = std::mem::replace(&mut self.pending, 0..0);
+            self.input_runs.push((self.out.len(), run));
         }
+    }
+
+    /// The output in order: `out` with the input runs (from `data`, the
+    /// chunk's input) in their places.
+    pub fn output<'a>(&'a self, data: &'a [u8]) -> impl Iterator<Item = &'a [u8]> {
+        debug_assert!(self.pending.is_empty(), "flushed at the end of the chunk");
+        let mut at = 0;
+        let mut runs = self.input_runs.iter();
+        let mut next_run: Option<&[u8]> = None;
+        let mut done = false;
+        std::iter::from_fn(move || {
+            if let Some(run) = next_run.take() {
+                return Some(run);
+            }
+            if done {
+                return None;
+            }
+            match runs.next() {
+                Some((pos, range)) => {
+                    let own = &self.out[at..*pos];
+                    at = *pos;
+                    next_run = Some(&data[range.clone()]);
+                    Some(own)
+                }
+                None => {
+                    done = true;
+                    Some(&self.out[at..])
+                }
+            }
+        })
+        .filter(|piece| !piece.is_empty())
     }
 }
 
@@ -317,7 +353,9 @@ pub struct Standard {
 impl Standard {
     pub fn consume<X>(&mut self, chunk: &Chunk, p: &mut Processed<X>) -> Result<bool, CliError> {
         self.tally.merge(&p.tally);
-        self.sink.write(&p.out)?;
+        for piece in p.output(&chunk.data) {
+            self.sink.write(piece)?;
+        }
         if let Some(r) = &mut self.rejects {
             for rej in p.rejects.iter().chain(&p.stopped) {
                 write_reject(r, &chunk.source.name, rej)?;
@@ -418,7 +456,7 @@ impl LineJob {
                 input::Line::Empty => {
                     p.tally.empty += 1;
                     if self.pass_empty && self.policy.keep_invalid {
-                        p.flush(&chunk.data);
+                        p.flush();
                         p.out.push(self.terminator);
                     }
                     continue;
@@ -432,7 +470,7 @@ impl LineJob {
                 },
                 input::Line::Bad(r) => r,
             };
-            p.flush(&chunk.data);
+            p.flush();
             if !self
                 .policy
                 .bad_line(&mut p, number, raw, reason, self.terminator)
@@ -440,7 +478,7 @@ impl LineJob {
                 break;
             }
         }
-        p.flush(&chunk.data);
+        p.flush();
         p
     }
 }
