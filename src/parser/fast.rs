@@ -235,7 +235,7 @@ pub(crate) fn analyze(input: &str) -> Option<Plan> {
     // An empty host fails; a number-like host is an IPv4 address to
     // serialize; a file host has no port and "localhost" becomes empty.
     if host.is_empty()
-        || ends_in_a_number(host)
+        || ends_in_a_number_quick(host, &m, host_start, host_end)
         || (scheme == SchemeType::File
             && (port_colon != 0 || host.eq_ignore_ascii_case(b"localhost")))
     {
@@ -277,6 +277,23 @@ pub(crate) fn analyze(input: &str) -> Option<Plan> {
     })
 }
 
+/// [`ends_in_a_number`] for the host at `start..end` of the first block,
+/// whose masks `m` mark its dots: a number (decimal, or "0x" hex) starts
+/// with a digit, so a last label that does not is settled without a scan.
+#[inline(always)]
+fn ends_in_a_number_quick(host: &[u8], m: &BlockMasks, start: usize, end: usize) -> bool {
+    let mut dots = m.groups[DOT_OR_PERCENT] & low_bits(end) & !low_bits(start);
+    if host.last() == Some(&b'.') {
+        dots &= !(1 << (end - 1));
+    }
+    let label = if dots == 0 {
+        start
+    } else {
+        64 - dots.leading_zeros() as usize
+    };
+    host[label - start..].first().is_some_and(u8::is_ascii_digit) && ends_in_a_number(host)
+}
+
 /// The special scheme spelled by `scheme` (ASCII letters, any case).
 /// Compares whole words: OR-ing 0x20 lowercases letters, and no other
 /// printable byte ORs to these letters (nor does the space padding).
@@ -314,7 +331,7 @@ const fn word(b: &[u8]) -> u32 {
 /// '?' and '#' that start the query and fragment, declines a path with a
 /// dot segment, and checks the bytes past the first block. `first` holds
 /// the first block's masks.
-#[inline]
+#[inline(always)]
 fn scan_rest(
     bytes: &[u8],
     start: usize,
