@@ -291,7 +291,10 @@ fn ends_in_a_number_quick(host: &[u8], m: &BlockMasks, start: usize, end: usize)
     } else {
         64 - dots.leading_zeros() as usize
     };
-    host[label - start..].first().is_some_and(u8::is_ascii_digit) && ends_in_a_number(host)
+    host[label - start..]
+        .first()
+        .is_some_and(u8::is_ascii_digit)
+        && ends_in_a_number(host)
 }
 
 /// The special scheme spelled by `scheme` (ASCII letters, any case).

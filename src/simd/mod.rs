@@ -467,6 +467,48 @@ mod tests {
         const RANGE: (u8, u8) = (b'A', b'Z');
     }
 
+    /// A byte search: full range, one extra byte, no range of interest.
+    struct SearchClasses;
+    impl Classes for SearchClasses {
+        const SET: ByteSet = ByteSet::outside_range_or(0, 255, b"\n");
+        const GROUPS: Groups = Groups::new(&[b"\r", b"\x00\xff"]);
+        const RANGE: (u8, u8) = (0, 255);
+    }
+
+    /// Two extras and bounds at the ends of the byte range.
+    struct EdgeClasses;
+    impl Classes for EdgeClasses {
+        const SET: ByteSet = ByteSet::outside_range_or(0, 0xFE, b"\x00\x80");
+        const GROUPS: Groups = Groups::new(&[b"a"]);
+        const RANGE: (u8, u8) = (1, 255);
+    }
+
+    #[test]
+    fn block_masks_match_scalar_for_edge_classes() {
+        for len in [0usize, 1, 15, 16, 17, 31, 32, 33, 63, 64] {
+            for pos in 0..len.max(1) {
+                for b in 0..=255u8 {
+                    let mut input = vec![b'a'; len];
+                    if len > 0 {
+                        input[pos] = b;
+                    }
+                    for backend in available_backends() {
+                        assert_eq!(
+                            block_masks_with::<SearchClasses>(backend, &input),
+                            scalar::block_masks::<SearchClasses>(&input),
+                            "{backend:?} len {len} pos {pos} byte {b:#x}"
+                        );
+                        assert_eq!(
+                            block_masks_with::<EdgeClasses>(backend, &input),
+                            scalar::block_masks::<EdgeClasses>(&input),
+                            "{backend:?} len {len} pos {pos} byte {b:#x}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn block_masks_match_scalar() {
         for len in [0usize, 1, 15, 16, 17, 31, 32, 33, 63, 64] {

@@ -302,11 +302,19 @@ fn masks_avx512<C: Classes>(block: &[u8]) -> BlockMasks {
     // so only those bytes are read; masked-off lanes are neither accessed
     // nor able to fault, and come back as zero.
     let v = unsafe { _mm512_maskz_loadu_epi8(valid, block.as_ptr().cast()) };
+    // The class tables are constants: the branches below fold away, and
+    // a class with one or two extras and a full range (a byte search) is
+    // just its compares.
     let (lo, hi) = set.range();
-    let mut in_set = _mm512_cmplt_epu8_mask(v, _mm512_set1_epi8(lo as i8))
-        | _mm512_cmpgt_epu8_mask(v, _mm512_set1_epi8(hi as i8));
+    let mut in_set = 0;
+    if lo > 0 {
+        in_set |= _mm512_cmplt_epu8_mask(v, _mm512_set1_epi8(lo as i8));
+    }
+    if hi < 255 {
+        in_set |= _mm512_cmpgt_epu8_mask(v, _mm512_set1_epi8(hi as i8));
+    }
     match set.nibble_bitmap() {
-        Some(bitmap) => {
+        Some(bitmap) if set.extra_len() > 2 => {
             // As in `extras_by_nibbles`: a shuffle on the low nibble picks
             // the bitmap byte, one on the high nibble picks the bit.
             // SAFETY: `bitmap` is 16 readable bytes.
@@ -322,15 +330,20 @@ fn masks_avx512<C: Classes>(block: &[u8]) -> BlockMasks {
             let bit = _mm512_shuffle_epi8(bits, high);
             in_set |= _mm512_test_epi8_mask(row, bit);
         }
-        None => {
+        _ => {
             for &e in &set.extra()[..set.extra_len()] {
                 in_set |= _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(e as i8));
             }
         }
     }
     let (rlo, rhi) = C::RANGE;
-    let in_range = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(rlo as i8))
-        & _mm512_cmple_epu8_mask(v, _mm512_set1_epi8(rhi as i8));
+    let mut in_range = u64::MAX;
+    if rlo > 0 {
+        in_range &= _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(rlo as i8));
+    }
+    if rhi < 255 {
+        in_range &= _mm512_cmple_epu8_mask(v, _mm512_set1_epi8(rhi as i8));
+    }
     let mut m = BlockMasks {
         in_set: in_set & valid,
         groups: [0; 8],
