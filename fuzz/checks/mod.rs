@@ -113,13 +113,22 @@ impl Classes for FuzzClasses {
 }
 
 /// `fast_vs_machine`: the fast path, when it accepts, equals the state
-/// machine; every SIMD backend equals the scalar one.
+/// machine, and so does `BatchParser::href` (which returns the input
+/// itself only when it is its own href); every SIMD backend equals the
+/// scalar one.
 pub fn fast_vs_machine(data: &[u8]) {
     let input = text(data);
+    let machine = paths::machine(&input, None);
     if let Some(fast) = paths::fast(&input) {
-        let machine = paths::machine(&input, None).expect("fast path accepted a failure");
-        assert!(paths::same_components(&fast, &machine), "{input:?}");
+        let machine = machine.as_ref().expect("fast path accepted a failure");
+        assert!(paths::same_components(&fast, machine), "{input:?}");
     }
+    let mut batch = BatchParser::new();
+    assert_eq!(
+        batch.href(&input, None).ok(),
+        machine.as_ref().ok().map(Url::href),
+        "href of {input:?}"
+    );
     let backends = available_backends();
     let scalar = find_in_set_with(backends[0], data, &paths::FAST_PATH_DECLINE);
     for &b in &backends {
