@@ -8,7 +8,7 @@ import pytest
 import urlsift
 from conftest import read_lines, run_cli
 from reference import cli_rows, profile_flags
-from urlsift.spark import dedup_by_normalized, url_column_names, with_url_columns, with_url_columns_pandas
+from urlsift.spark import UrlColumns, dedup_by_normalized, with_url_columns, with_url_columns_pandas
 
 CLEAN = {"strip_fragment": True, "sort_query": True, "strip_params": "utm_*,fbclid,gclid"}
 # The largest corpus (364K lines, all valid) under a cleaning profile, and
@@ -30,7 +30,7 @@ def test_helper_equals_the_command_on_every_row(spark, cli, corpora_dir, corpus,
     lines, df = corpus_frame(spark, corpora_dir / corpus)
     want = cli_rows(cli, corpora_dir / corpus, len(lines), fields=urlsift.FIELDS, **profile)
     out = HELPERS[helper](df, "url", fields=urlsift.FIELDS, **profile)
-    names = url_column_names("url", fields=urlsift.FIELDS)
+    names = UrlColumns("url", fields=urlsift.FIELDS).names
     assert out.columns == ["line", "url", *names]
     got = out.toPandas().sort_values("line")
     assert list(got["line"]) == list(range(1, len(lines) + 1))

@@ -149,8 +149,10 @@ def _chunked(arrays, kind) -> pa.ChunkedArray:
     return pa.chunked_array(arrays, type=arrays[0].type if arrays else kind)
 
 
-def _with_reasons(value, reasons, with_reasons: bool):
-    return (value, reasons) if with_reasons else value
+def _one(array, output, base, with_reasons, **options):
+    """One output column, and the reasons when asked for."""
+    (out,), reasons, _ = run(array, [output], base, **options)
+    return (out, reasons) if with_reasons else out
 
 
 def normalize(
@@ -165,16 +167,8 @@ def normalize(
 ):
     """Each URL's href, in the normalization profile the flags name
     (``urlsift normalize --strip-fragment --sort-query --strip-params``)."""
-    (out,), reasons, _ = run(
-        array,
-        ["normalized"],
-        base,
-        strip_fragment=strip_fragment,
-        sort_query=sort_query,
-        strip_params=strip_params,
-        threads=threads,
-    )
-    return _with_reasons(out, reasons, with_reasons)
+    profile = dict(strip_fragment=strip_fragment, sort_query=sort_query, strip_params=strip_params)
+    return _one(array, "normalized", base, with_reasons, threads=threads, **profile)
 
 
 def surt(
@@ -187,15 +181,8 @@ def surt(
     with_reasons: bool = False,
 ):
     """Each URL's SURT key (``urlsift normalize --surt``)."""
-    (out,), reasons, _ = run(
-        array,
-        ["surt"],
-        base,
-        sort_query=sort_query,
-        strip_params=strip_params,
-        threads=threads,
-    )
-    return _with_reasons(out, reasons, with_reasons)
+    profile = dict(sort_query=sort_query, strip_params=strip_params)
+    return _one(array, "surt", base, with_reasons, threads=threads, **profile)
 
 
 def components(
@@ -222,7 +209,7 @@ def components(
         )
     else:
         out = _struct(columns, fields, valid)
-    return _with_reasons(out, reasons, with_reasons)
+    return (out, reasons) if with_reasons else out
 
 
 def _struct(columns, fields, valid) -> pa.StructArray:

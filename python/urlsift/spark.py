@@ -22,114 +22,88 @@ import pyarrow as pa
 
 from . import arrow
 
-__all__ = ["with_url_columns", "with_url_columns_pandas", "dedup_by_normalized", "url_column_names"]
+__all__ = ["UrlColumns", "with_url_columns", "with_url_columns_pandas", "dedup_by_normalized"]
 
 
-def _outputs(normalize: bool, surt: bool, fields: Sequence[str]) -> List[str]:
-    outputs = (["normalized"] if normalize else []) + (["surt"] if surt else []) + list(fields)
-    unknown = [f for f in fields if f not in arrow.FIELDS]
-    if unknown:
-        raise ValueError(f"unknown fields {unknown} (known: {', '.join(arrow.FIELDS)})")
-    return outputs
+class UrlColumns:
+    """The string columns the helpers add for the URL column ``column``:
+    ``<prefix>normalized`` (the href in the profile ``strip_fragment``,
+    ``sort_query``, ``strip_params`` give, as ``urlsift normalize``),
+    ``<prefix>surt`` (its SURT key), one ``<prefix><field>`` per getter in
+    ``fields`` (see ``urlsift.FIELDS``) and ``<prefix>error`` (the reason a
+    row is not a URL, else null); ``prefix`` defaults to ``column + "_"``.
+    ``base`` resolves relative rows. The helpers take these as keywords.
 
+    Built on the driver and pickled to the executors, where ``batches``
+    (for ``mapInArrow``) or ``frame`` (for a pandas UDF) does the work.
+    """
 
-def url_column_names(
-    column: str,
-    *,
-    prefix: Optional[str] = None,
-    normalize: bool = True,
-    surt: bool = True,
-    fields: Sequence[str] = (),
-    error: bool = True,
-) -> List[str]:
-    """The names of the columns the helpers add, in order."""
-    prefix = f"{column}_" if prefix is None else prefix
-    names = [prefix + o for o in _outputs(normalize, surt, fields)]
-    return names + ([prefix + "error"] if error else [])
-
-
-class _Job:
-    """The picklable work one executor does; options fixed on the driver."""
-
-    def __init__(self, column, names, outputs, error, base, strip_fragment, sort_query, strip_params):
+    def __init__(
+        self,
+        column: str,
+        *,
+        prefix: Optional[str] = None,
+        normalize: bool = True,
+        surt: bool = True,
+        fields: Sequence[str] = (),
+        error: bool = True,
+        base: Optional[str] = None,
+        strip_fragment: bool = False,
+        sort_query: bool = False,
+        strip_params=None,
+    ):
+        unknown = [f for f in fields if f not in arrow.FIELDS]
+        if unknown:
+            raise ValueError(f"unknown fields {unknown} (known: {', '.join(arrow.FIELDS)})")
         self.column = column
-        self.names = names
-        self.outputs = outputs
+        self.outputs = (["normalized"] if normalize else []) + (["surt"] if surt else []) + list(fields)
         self.error = error
+        prefix = f"{column}_" if prefix is None else prefix
+        #: The added columns' names, in order.
+        self.names = [prefix + o for o in self.outputs] + ([prefix + "error"] if error else [])
         self.base = base
-        self.options = dict(
+        self.profile = dict(
             strip_fragment=strip_fragment,
             sort_query=sort_query,
             strip_params=arrow._glob_list(strip_params),
         )
 
+    def check(self, df) -> "UrlColumns":
+        """Fails early, on the driver, for a missing column or a name clash."""
+        if self.column not in df.columns:
+            raise ValueError(f"no column {self.column!r} in {df.columns}")
+        clash = [n for n in self.names if n in df.columns]
+        if clash:
+            raise ValueError(f"columns {clash} exist already; pass another prefix")
+        return self
+
     def arrays(self, urls) -> List[pa.Array]:
-        columns, reasons, _ = arrow.run(urls, self.outputs, self.base, **self.options)
+        columns, reasons, _ = arrow.run(urls, self.outputs, self.base, **self.profile)
         return columns + ([reasons] if self.error else [])
 
     def batches(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        """The ``mapInArrow`` function: each batch plus the added columns."""
         for batch in batches:
             added = self.arrays(batch.column(self.column))
             yield pa.RecordBatch.from_arrays(batch.columns + added, names=batch.schema.names + self.names)
 
     def frame(self, urls):
-        """A pandas DataFrame of the added columns (the pandas UDF's body)."""
+        """The pandas UDF's body: a DataFrame of the added columns."""
         table = pa.Table.from_arrays(self.arrays(pa.Array.from_pandas(urls, type=pa.string())), names=self.names)
         return table.to_pandas()
 
 
-def _job(df, column, prefix, normalize, surt, fields, error, base, strip_fragment, sort_query, strip_params):
-    if column not in df.columns:
-        raise ValueError(f"no column {column!r} in {df.columns}")
-    names = url_column_names(column, prefix=prefix, normalize=normalize, surt=surt, fields=fields, error=error)
-    clash = [n for n in names if n in df.columns]
-    if clash:
-        raise ValueError(f"columns {clash} exist already; pass another prefix")
-    outputs = _outputs(normalize, surt, fields)
-    return _Job(column, names, outputs, error, base, strip_fragment, sort_query, strip_params)
-
-
-def with_url_columns(
-    df,
-    column: str,
-    *,
-    prefix: Optional[str] = None,
-    normalize: bool = True,
-    surt: bool = True,
-    fields: Sequence[str] = (),
-    error: bool = True,
-    base: Optional[str] = None,
-    strip_fragment: bool = False,
-    sort_query: bool = False,
-    strip_params=None,
-):
-    """``df`` plus string columns computed from the URL column ``column``
-    with ``mapInArrow``: ``<prefix>normalized`` (the href in the profile the
-    flags give, as ``urlsift normalize``), ``<prefix>surt`` (its SURT key),
-    one ``<prefix><field>`` per getter in ``fields`` and ``<prefix>error``
-    (the reason a row is not a URL, else null). ``prefix`` defaults to
-    ``column + "_"``."""
+def with_url_columns(df, column: str, **options):
+    """``df`` plus the ``UrlColumns(column, **options)`` columns, computed
+    with ``mapInArrow``."""
     from pyspark.sql.types import StringType, StructField, StructType
 
-    job = _job(df, column, prefix, normalize, surt, fields, error, base, strip_fragment, sort_query, strip_params)
+    job = UrlColumns(column, **options).check(df)
     schema = StructType(df.schema.fields + [StructField(n, StringType(), True) for n in job.names])
     return df.mapInArrow(job.batches, schema)
 
 
-def with_url_columns_pandas(
-    df,
-    column: str,
-    *,
-    prefix: Optional[str] = None,
-    normalize: bool = True,
-    surt: bool = True,
-    fields: Sequence[str] = (),
-    error: bool = True,
-    base: Optional[str] = None,
-    strip_fragment: bool = False,
-    sort_query: bool = False,
-    strip_params=None,
-):
+def with_url_columns_pandas(df, column: str, **options):
     """What ``with_url_columns`` gives, computed by a pandas UDF that
     returns a struct, then flattened."""
     import pandas as pd
@@ -137,7 +111,7 @@ def with_url_columns_pandas(
     from pyspark.sql.functions import pandas_udf
     from pyspark.sql.types import StringType, StructField, StructType
 
-    job = _job(df, column, prefix, normalize, surt, fields, error, base, strip_fragment, sort_query, strip_params)
+    job = UrlColumns(column, **options).check(df)
     struct = StructType([StructField(n, StringType(), True) for n in job.names])
 
     def frame(urls: pd.Series) -> pd.DataFrame:
@@ -148,13 +122,15 @@ def with_url_columns_pandas(
     return df.withColumn(tmp, udf(F.col(column))).select("*", *(F.col(f"{tmp}.{n}").alias(n) for n in job.names)).drop(tmp)
 
 
-def dedup_by_normalized(df, column: str, **profile):
+def dedup_by_normalized(df, column: str, **options):
     """The rows of ``df`` whose ``column`` is a URL, one per normalized URL
-    (``dropDuplicates`` on ``<column>_normalized``; which of the equal rows
-    stays is Spark's choice). ``profile``: ``base``, ``strip_fragment``,
-    ``sort_query``, ``strip_params``, ``prefix``."""
+    (``dropDuplicates`` on ``<prefix>normalized``; which of the equal rows
+    stays is Spark's choice). ``options``: those of ``UrlColumns`` that
+    shape the normalized URL (``base``, ``strip_fragment``, ``sort_query``,
+    ``strip_params``) and ``prefix``."""
     from pyspark.sql import functions as F
 
-    out = with_url_columns(df, column, surt=False, error=False, **profile)
-    key = url_column_names(column, prefix=profile.get("prefix"), surt=False, error=False)[0]
+    options = dict(options, surt=False, fields=(), error=False)
+    key = UrlColumns(column, **options).names[0]
+    out = with_url_columns(df, column, **options)
     return out.where(F.col(key).isNotNull()).dropDuplicates([key])
