@@ -67,7 +67,7 @@ impl Column {
         // Offsets must be ordered and inside the data; checking the ends of
         // each row once here lets `row` slice without further checks.
         let mut previous = column.offset_at(0);
-        for i in 1..=len.min(column.len()) {
+        for i in 1..=len {
             let next = column.offset_at(i);
             if next < previous || next > column.arg.1.len() {
                 return Err(PyValueError::new_err(format!(

@@ -2,6 +2,7 @@
 bad rows never raise, types and chunking are kept, threads change nothing,
 and the GIL is free while Rust works."""
 
+import struct
 import threading
 import time
 
@@ -176,3 +177,26 @@ def test_the_gil_is_released(corpus):
     assert took[0] > 0.2, f"call too short to tell ({took[0]:.3f}s)"
     # At least one tick per 10 ms of call on average: the ticker ran throughout.
     assert len(ticks) > took[0] * 100, (len(ticks), took[0])
+
+
+def string_array(offsets, data, kind=pa.string()):
+    """A string array straight from buffers, as a careless producer may make."""
+    width = "q" if kind == pa.large_string() else "i"
+    packed = struct.pack(f"<{len(offsets)}{width}", *offsets)
+    return pa.Array.from_buffers(kind, len(offsets) - 1, [None, pa.py_buffer(packed), pa.py_buffer(data)])
+
+
+@pytest.mark.parametrize("kind", [pa.string(), pa.large_string()])
+def test_rows_that_are_not_utf8_are_bad_rows_not_errors(kind):
+    url = b"https://example.com/"
+    rows = string_array([0, 3, 3 + len(url)], b"\xff\xfe\xfd" + url, kind)
+    values, reasons = urlsift.normalize(rows, with_reasons=True)
+    assert values.to_pylist() == [None, url.decode()]
+    assert reasons.to_pylist() == ["invalid UTF-8", None]
+
+
+def test_broken_offsets_are_refused():
+    with pytest.raises(ValueError, match="offsets"):
+        urlsift.normalize(string_array([0, 99], b"abc"))
+    with pytest.raises(ValueError, match="offsets"):
+        urlsift.normalize(string_array([0, 2, 1], b"abc"))

@@ -50,8 +50,10 @@ def _strings(array) -> Union[pa.Array, pa.ChunkedArray]:
 
 
 def _column_arg(array: pa.Array):
-    _, offsets, data = array.buffers()
-    validity = array.buffers()[0] if array.null_count else None
+    """The array as `column.rs` takes it: its buffers as bytes, its slice."""
+    validity, offsets, data = array.buffers()
+    if not array.null_count:
+        validity = None
     return (
         offsets.to_pybytes() if offsets is not None else b"",
         data.to_pybytes() if data is not None else b"",
