@@ -119,7 +119,8 @@ pub fn run(
     let pieces = (pool.current_num_threads() * 4)
         .min(len.div_ceil(MIN_RANGE))
         .max(1);
-    let step = len.div_ceil(pieces).max(1);
+    // Ranges start at multiples of 8, so joining them appends bitmaps byte-wise.
+    let step = len.div_ceil(pieces).max(1).next_multiple_of(8);
     let ranges: Vec<Range<usize>> = (0..len)
         .step_by(step)
         .map(|start| start..(start + step).min(len))

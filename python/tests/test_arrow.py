@@ -123,6 +123,7 @@ def test_types_are_kept(kind):
 @pytest.mark.parametrize("kind", [pa.string(), pa.large_string()])
 def test_empty_and_all_null(kind):
     assert len(urlsift.normalize(pa.array([], type=kind))) == 0
+    assert len(urlsift.normalize(pa.array([], type=kind), threads=2)) == 0
     assert urlsift.normalize(pa.array([], type=kind)).type == kind
     assert len(urlsift.components(pa.array([], type=kind))) == 0
     assert urlsift.normalize(pa.array([None, None], type=kind)).to_pylist() == [None, None]
@@ -147,6 +148,7 @@ def test_slices_chunks_and_array_likes(corpus):
 @pytest.mark.parametrize("threads", [0, 2, 3])
 def test_threads_give_the_same_result(corpus, threads):
     rows = pa.array(corpus * 3)
+    assert len(rows) % 8, "a length that leaves a part byte"
     for function in (urlsift.normalize, urlsift.surt, urlsift.components, urlsift.is_valid):
         assert function(rows, threads=threads).equals(function(rows)), function
     values, reasons = urlsift.normalize(rows, threads=threads, with_reasons=True)
