@@ -1,0 +1,82 @@
+//! Python bindings for urlsift: `urlsift._urlsift`, wrapped by the
+//! `urlsift` Python package (`python/urlsift/`), which turns pyarrow arrays
+//! into buffers and back. Every result comes from the Rust library's own
+//! parser and normalization profiles, so it equals the `urlsift` command's.
+
+#![deny(unsafe_code)]
+
+mod column;
+mod kernel;
+mod url;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyList;
+use urlsift::profile::Profile;
+
+use crate::column::{Column, ColumnArg};
+use crate::kernel::Output;
+use crate::url::BaseArg;
+
+/// Parses every row of a string column once and returns
+/// `(columns, reasons, valid)`: one string column's buffers per name in
+/// `outputs`, the reasons column and the validity column (see `kernel`).
+///
+/// Names are the URL getters (`href`, `protocol`, ..., `origin`),
+/// `normalized` (the profile given by the flags) and `surt` (the SURT key
+/// under the same query flags). The GIL is released while Rust works.
+#[pyfunction]
+#[pyo3(signature = (column, outputs, base=None, strip_fragment=false, sort_query=false, strip_params=None, threads=None))]
+#[allow(clippy::too_many_arguments)]
+fn columns<'py>(
+    py: Python<'py>,
+    column: ColumnArg,
+    outputs: Vec<String>,
+    base: Option<BaseArg>,
+    strip_fragment: bool,
+    sort_query: bool,
+    strip_params: Option<Vec<String>>,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let column = Column::new(column)?;
+    let base = url::parse_base(base)?;
+    let profile = Profile::new()
+        .strip_fragment(strip_fragment)
+        .sort_query(sort_query)
+        .strip_params(strip_params.unwrap_or_default())
+        .map_err(|e| PyValueError::new_err(format!("strip_params: {e}")))?;
+    let outputs = outputs
+        .iter()
+        .map(|name| match name.as_str() {
+            "normalized" => Ok(Output::Profile(profile.clone())),
+            "surt" => Ok(Output::Profile(profile.clone().surt(true))),
+            _ => Output::getter(name)
+                .ok_or_else(|| PyValueError::new_err(format!("unknown field {name:?}"))),
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let results = py
+        .detach(|| kernel::run(&column, base.as_ref(), &outputs, threads))
+        .map_err(|e| PyValueError::new_err(format!("threads: {e}")))?;
+    let large = column.is_large();
+    let list = PyList::empty(py);
+    for c in results.columns {
+        list.append(c.into_py(py, large)?)?;
+    }
+    (
+        list,
+        results.reasons.into_py(py, large)?,
+        results.valid.into_py(py)?,
+    )
+        .into_pyobject(py)
+        .map(Bound::into_any)
+}
+
+#[pymodule]
+fn _urlsift(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<url::PyUrl>()?;
+    m.add("ParseError", m.py().get_type::<url::ParseError>())?;
+    m.add_function(wrap_pyfunction!(url::parse, m)?)?;
+    m.add_function(wrap_pyfunction!(url::can_parse, m)?)?;
+    m.add_function(wrap_pyfunction!(columns, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,226 @@
+"""Vectorized URL functions over Apache Arrow string arrays.
+
+Each function parses every row once in Rust (with the GIL released) and
+never raises for a bad row: a row that is not a URL gives null, and with
+``with_reasons=True`` the parser's reason in a second array. Null in, null
+out. ``string`` arrays give ``string`` results (``large_string`` when the
+output outgrows 2 GiB), ``large_string`` gives ``large_string``; chunked
+arrays give chunked arrays, chunk by chunk. ``threads=n`` spreads one call
+over a rayon pool of n threads (0: one per core); the default stays on the
+calling thread, which is what a Spark task wants.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Optional, Sequence, Union
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from . import _urlsift
+
+#: The fields ``components`` can return: the URL API getters.
+FIELDS = (
+    "href",
+    "protocol",
+    "username",
+    "password",
+    "host",
+    "hostname",
+    "port",
+    "pathname",
+    "search",
+    "hash",
+    "origin",
+)
+
+Base = Union[str, "_urlsift.URL", None]
+Globs = Union[str, Iterable[str], None]
+
+
+def _strings(array) -> Union[pa.Array, pa.ChunkedArray]:
+    """A ``string`` or ``large_string`` (chunked) array from any array-like."""
+    if not isinstance(array, (pa.Array, pa.ChunkedArray)):
+        array = pa.array(array, type=pa.string())
+    if pa.types.is_string(array.type) or pa.types.is_large_string(array.type):
+        return array
+    if pa.types.is_null(array.type) or pa.types.is_string_view(array.type):
+        return array.cast(pa.large_string())
+    raise TypeError(f"expected a string array, got {array.type}")
+
+
+def _column_arg(array: pa.Array):
+    """The array as `column.rs` takes it: its buffers as bytes, its slice."""
+    validity, offsets, data = array.buffers()
+    if not array.null_count:
+        validity = None
+    return (
+        offsets.to_pybytes() if offsets is not None else b"",
+        data.to_pybytes() if data is not None else b"",
+        validity.to_pybytes() if validity is not None else None,
+        array.offset,
+        len(array),
+        pa.types.is_large_string(array.type),
+    )
+
+
+def _string_array(parts) -> pa.Array:
+    validity, offsets, data, nulls, large = parts
+    buffers = [
+        pa.py_buffer(validity) if validity is not None else None,
+        pa.py_buffer(offsets),
+        pa.py_buffer(data),
+    ]
+    kind = pa.large_string() if large else pa.string()
+    return pa.Array.from_buffers(kind, len(offsets) // (8 if large else 4) - 1, buffers, nulls)
+
+
+def _bool_array(parts, length: int) -> pa.Array:
+    validity, values, nulls = parts
+    buffers = [pa.py_buffer(validity) if validity is not None else None, pa.py_buffer(values)]
+    return pa.Array.from_buffers(pa.bool_(), length, buffers, nulls)
+
+
+def _glob_list(strip_params: Globs) -> Optional[list]:
+    """Globs as a list; a string is split at commas like the command's
+    ``--strip-params``."""
+    if strip_params is None:
+        return None
+    if isinstance(strip_params, str):
+        return [g.strip() for g in strip_params.split(",")]
+    return list(strip_params)
+
+
+def run(
+    array,
+    outputs: Sequence[str],
+    base: Base = None,
+    *,
+    strip_fragment: bool = False,
+    sort_query: bool = False,
+    strip_params: Globs = None,
+    threads: Optional[int] = None,
+):
+    """Parses each row once and returns ``(columns, reasons, valid)``.
+
+    ``columns`` holds one string array per name in ``outputs``: the
+    getters in ``FIELDS``, ``"normalized"`` (the profile the flags give)
+    and ``"surt"`` (the SURT key under the same query flags). ``reasons``
+    is null except where a row failed to parse; ``valid`` is a boolean
+    array (null for null rows). The other functions are views of this one.
+    """
+    array = _strings(array)
+    if isinstance(array, pa.ChunkedArray):
+        chunks = [
+            run(
+                chunk,
+                outputs,
+                base,
+                strip_fragment=strip_fragment,
+                sort_query=sort_query,
+                strip_params=strip_params,
+                threads=threads,
+            )
+            for chunk in array.chunks
+        ]
+        return (
+            [_chunked([c[0][i] for c in chunks], array.type) for i in range(len(outputs))],
+            _chunked([c[1] for c in chunks], array.type),
+            _chunked([c[2] for c in chunks], pa.bool_()),
+        )
+    columns, reasons, valid = _urlsift.columns(
+        _column_arg(array),
+        list(outputs),
+        base,
+        strip_fragment,
+        sort_query,
+        _glob_list(strip_params),
+        threads,
+    )
+    return (
+        [_string_array(c) for c in columns],
+        _string_array(reasons),
+        _bool_array(valid, len(array)),
+    )
+
+
+def _chunked(arrays, kind) -> pa.ChunkedArray:
+    # Chunks may differ in offset width when one outgrew `string`.
+    if any(a.type != arrays[0].type for a in arrays):
+        arrays = [a.cast(pa.large_string()) for a in arrays]
+    return pa.chunked_array(arrays, type=arrays[0].type if arrays else kind)
+
+
+def _one(array, output, base, with_reasons, **options):
+    """One output column, and the reasons when asked for."""
+    (out,), reasons, _ = run(array, [output], base, **options)
+    return (out, reasons) if with_reasons else out
+
+
+def normalize(
+    array,
+    base: Base = None,
+    *,
+    strip_fragment: bool = False,
+    sort_query: bool = False,
+    strip_params: Globs = None,
+    threads: Optional[int] = None,
+    with_reasons: bool = False,
+):
+    """Each URL's href, in the normalization profile the flags name
+    (``urlsift normalize --strip-fragment --sort-query --strip-params``)."""
+    profile = dict(strip_fragment=strip_fragment, sort_query=sort_query, strip_params=strip_params)
+    return _one(array, "normalized", base, with_reasons, threads=threads, **profile)
+
+
+def surt(
+    array,
+    base: Base = None,
+    *,
+    sort_query: bool = False,
+    strip_params: Globs = None,
+    threads: Optional[int] = None,
+    with_reasons: bool = False,
+):
+    """Each URL's SURT key (``urlsift normalize --surt``)."""
+    profile = dict(sort_query=sort_query, strip_params=strip_params)
+    return _one(array, "surt", base, with_reasons, threads=threads, **profile)
+
+
+def components(
+    array,
+    fields: Sequence[str] = FIELDS,
+    base: Base = None,
+    *,
+    threads: Optional[int] = None,
+    with_reasons: bool = False,
+):
+    """A struct array with one string field per name in ``fields`` (see
+    ``FIELDS``); the struct is null where the row is null or invalid."""
+    fields = list(fields)
+    if not fields:
+        raise ValueError("components: no fields asked for")
+    columns, reasons, valid = run(array, fields, base, threads=threads)
+    if isinstance(valid, pa.ChunkedArray):
+        out = pa.chunked_array(
+            [
+                _struct([c.chunk(i) for c in columns], fields, valid.chunk(i))
+                for i in range(valid.num_chunks)
+            ],
+            type=pa.struct([pa.field(f, columns[0].type) for f in fields]),
+        )
+    else:
+        out = _struct(columns, fields, valid)
+    return (out, reasons) if with_reasons else out
+
+
+def _struct(columns, fields, valid) -> pa.StructArray:
+    # Null where the row is null (valid is null) or invalid (false).
+    mask = pc.invert(pc.fill_null(valid, False))
+    return pa.StructArray.from_arrays(columns, names=fields, mask=mask)
+
+
+def is_valid(array, base: Base = None, *, threads: Optional[int] = None):
+    """True where the row is a URL, false where not, null where null."""
+    _, _, valid = run(array, [], base, threads=threads)
+    return valid

@@ -1,0 +1,136 @@
+"""Apache Spark helpers: add URL columns to a DataFrame, dedup by URL.
+
+``with_url_columns`` runs urlsift over Arrow record batches with
+``DataFrame.mapInArrow``: no Python object per row, the GIL released while
+Rust parses. ``with_url_columns_pandas`` does the same work as a pandas UDF,
+for Spark versions or platforms where ``mapInArrow`` is not an option; it
+pays for pandas' Python strings. Both add the same columns with the same
+values::
+
+    from urlsift.spark import with_url_columns
+    out = with_url_columns(df, "url", fields=["hostname"], strip_fragment=True)
+    # + url_normalized, url_surt, url_hostname, url_error
+
+The executors need the ``urlsift`` package installed (it is one wheel, no
+JVM side). A URL that does not parse gives nulls and its reason in
+``<prefix>error``; nothing raises, so one bad row never kills a job.
+"""
+
+from typing import Iterator, List, Optional, Sequence
+
+import pyarrow as pa
+
+from . import arrow
+
+__all__ = ["UrlColumns", "with_url_columns", "with_url_columns_pandas", "dedup_by_normalized"]
+
+
+class UrlColumns:
+    """The string columns the helpers add for the URL column ``column``:
+    ``<prefix>normalized`` (the href in the profile ``strip_fragment``,
+    ``sort_query``, ``strip_params`` give, as ``urlsift normalize``),
+    ``<prefix>surt`` (its SURT key), one ``<prefix><field>`` per getter in
+    ``fields`` (see ``urlsift.FIELDS``) and ``<prefix>error`` (the reason a
+    row is not a URL, else null); ``prefix`` defaults to ``column + "_"``.
+    ``base`` resolves relative rows. The helpers take these as keywords.
+
+    Built on the driver and pickled to the executors, where ``batches``
+    (for ``mapInArrow``) or ``frame`` (for a pandas UDF) does the work.
+    """
+
+    def __init__(
+        self,
+        column: str,
+        *,
+        prefix: Optional[str] = None,
+        normalize: bool = True,
+        surt: bool = True,
+        fields: Sequence[str] = (),
+        error: bool = True,
+        base: Optional[str] = None,
+        strip_fragment: bool = False,
+        sort_query: bool = False,
+        strip_params=None,
+    ):
+        unknown = [f for f in fields if f not in arrow.FIELDS]
+        if unknown:
+            raise ValueError(f"unknown fields {unknown} (known: {', '.join(arrow.FIELDS)})")
+        self.column = column
+        self.outputs = (["normalized"] if normalize else []) + (["surt"] if surt else []) + list(fields)
+        self.error = error
+        prefix = f"{column}_" if prefix is None else prefix
+        #: The added columns' names, in order.
+        self.names = [prefix + o for o in self.outputs] + ([prefix + "error"] if error else [])
+        self.base = base
+        self.profile = dict(
+            strip_fragment=strip_fragment,
+            sort_query=sort_query,
+            strip_params=arrow._glob_list(strip_params),
+        )
+
+    def check(self, df) -> "UrlColumns":
+        """Fails early, on the driver, for a missing column or a name clash."""
+        if self.column not in df.columns:
+            raise ValueError(f"no column {self.column!r} in {df.columns}")
+        clash = [n for n in self.names if n in df.columns]
+        if clash:
+            raise ValueError(f"columns {clash} exist already; pass another prefix")
+        return self
+
+    def arrays(self, urls) -> List[pa.Array]:
+        columns, reasons, _ = arrow.run(urls, self.outputs, self.base, **self.profile)
+        return columns + ([reasons] if self.error else [])
+
+    def batches(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        """The ``mapInArrow`` function: each batch plus the added columns."""
+        for batch in batches:
+            added = self.arrays(batch.column(self.column))
+            yield pa.RecordBatch.from_arrays(batch.columns + added, names=batch.schema.names + self.names)
+
+    def frame(self, urls):
+        """The pandas UDF's body: a DataFrame of the added columns."""
+        table = pa.Table.from_arrays(self.arrays(pa.Array.from_pandas(urls, type=pa.string())), names=self.names)
+        return table.to_pandas()
+
+
+def with_url_columns(df, column: str, **options):
+    """``df`` plus the ``UrlColumns(column, **options)`` columns, computed
+    with ``mapInArrow``."""
+    from pyspark.sql.types import StringType, StructField, StructType
+
+    job = UrlColumns(column, **options).check(df)
+    schema = StructType(df.schema.fields + [StructField(n, StringType(), True) for n in job.names])
+    return df.mapInArrow(job.batches, schema)
+
+
+def with_url_columns_pandas(df, column: str, **options):
+    """What ``with_url_columns`` gives, computed by a pandas UDF that
+    returns a struct, then flattened."""
+    import pandas as pd
+    from pyspark.sql import functions as F
+    from pyspark.sql.functions import pandas_udf
+    from pyspark.sql.types import StringType, StructField, StructType
+
+    job = UrlColumns(column, **options).check(df)
+    struct = StructType([StructField(n, StringType(), True) for n in job.names])
+
+    def frame(urls: pd.Series) -> pd.DataFrame:
+        return job.frame(urls)
+
+    udf = pandas_udf(frame, returnType=struct)
+    tmp = "__urlsift_" + "_".join(job.names)
+    return df.withColumn(tmp, udf(F.col(column))).select("*", *(F.col(f"{tmp}.{n}").alias(n) for n in job.names)).drop(tmp)
+
+
+def dedup_by_normalized(df, column: str, **options):
+    """The rows of ``df`` whose ``column`` is a URL, one per normalized URL
+    (``dropDuplicates`` on ``<prefix>normalized``; which of the equal rows
+    stays is Spark's choice). ``options``: those of ``UrlColumns`` that
+    shape the normalized URL (``base``, ``strip_fragment``, ``sort_query``,
+    ``strip_params``) and ``prefix``."""
+    from pyspark.sql import functions as F
+
+    options = dict(options, surt=False, fields=(), error=False)
+    key = UrlColumns(column, **options).names[0]
+    out = with_url_columns(df, column, **options)
+    return out.where(F.col(key).isNotNull()).dropDuplicates([key])
