@@ -188,9 +188,13 @@ fn classify32<C: Classes>(chunk: &[u8]) -> BlockMasks {
         _mm256_cmpgt_epi8(_mm256_set1_epi8((lo ^ 0x80) as i8), biased),
         _mm256_cmpgt_epi8(biased, _mm256_set1_epi8((hi ^ 0x80) as i8)),
     );
+    // The class is a constant: one or two extras are cheaper compared
+    // directly than looked up by nibbles (a byte search).
     match set.nibble_bitmap() {
-        Some(bitmap) => hits = _mm256_or_si256(hits, extras_by_nibbles(v, bitmap)),
-        None => {
+        Some(bitmap) if set.extra_len() > 2 => {
+            hits = _mm256_or_si256(hits, extras_by_nibbles(v, bitmap))
+        }
+        _ => {
             for &e in &set.extra()[..set.extra_len()] {
                 hits = _mm256_or_si256(hits, _mm256_cmpeq_epi8(v, _mm256_set1_epi8(e as i8)));
             }
