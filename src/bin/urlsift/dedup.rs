@@ -429,6 +429,10 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
             }
         }
         // Walk the chunk's records in order: parsed lines and kept bad lines.
+        debug_assert!(
+            p.all_in_out(),
+            "dedup's workers write every record to `out`"
+        );
         let (mut pos, mut key_pos, mut kept) = (0, 0, p.kept.iter().peekable());
         let mut ends = p.extra.ends.iter();
         // Lookups are independent cache misses: start each a few records

@@ -121,6 +121,12 @@ impl<X> Processed<X> {
         }
     }
 
+    /// Whether all of the output is in `out` (no input runs): what a
+    /// consumer that reads `out` directly relies on.
+    pub fn all_in_out(&self) -> bool {
+        self.input_runs.is_empty() && self.pending.is_empty()
+    }
+
     /// The output in order: `out` with the input runs (from `data`, the
     /// chunk's input) in their places.
     pub fn output<'a>(&'a self, data: &'a [u8]) -> impl Iterator<Item = &'a [u8]> {
