@@ -19,6 +19,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::PyBytes;
+use std::ops::Range;
 
 /// A string array as handed over by Python: `(offsets, data, validity,
 /// offset, length, large)`, where `offset` is the array's slice offset
@@ -36,6 +37,12 @@ pub struct ColumnArg(
 /// A checked view of a string array's rows.
 pub struct Column {
     arg: ColumnArg,
+}
+
+/// Rows' data validated as UTF-8 at once (see [`Column::text`]).
+pub struct Text<'a> {
+    text: &'a str,
+    start: usize,
 }
 
 /// One input row.
@@ -106,19 +113,42 @@ impl Column {
         }
     }
 
-    /// Row `i` (`i < len`).
-    pub fn row(&self, i: usize) -> Row<'_> {
+    /// The data bytes of `rows` as one string and its start offset, when
+    /// they are all UTF-8: then each row is sliced from it (a char-boundary
+    /// check) instead of being validated on its own.
+    pub fn text(&self, rows: &Range<usize>) -> Option<Text<'_>> {
+        if rows.is_empty() {
+            return None;
+        }
+        let (start, end) = (self.offset_at(rows.start), self.offset_at(rows.end));
+        let text = std::str::from_utf8(&self.arg.1[start..end]).ok()?;
+        Some(Text { text, start })
+    }
+
+    /// Row `i` (`i < len`); `text`: [`Column::text`] of a range holding it.
+    pub fn row<'a>(&'a self, i: usize, text: Option<&Text<'a>>) -> Row<'a> {
         if let Some(v) = &self.arg.2 {
             let bit = self.arg.3 + i;
             if v[bit / 8] & (1 << (bit % 8)) == 0 {
                 return Row::Null;
             }
         }
-        let bytes = &self.arg.1[self.offset_at(i)..self.offset_at(i + 1)];
-        match std::str::from_utf8(bytes) {
+        let (start, end) = (self.offset_at(i), self.offset_at(i + 1));
+        if let Some(s) = text.and_then(|t| t.text.get(start - t.start..end - t.start)) {
+            return Row::Text(s);
+        }
+        match std::str::from_utf8(&self.arg.1[start..end]) {
             Ok(s) => Row::Text(s),
             Err(_) => Row::NotUtf8,
         }
+    }
+
+    /// The number of data bytes `rows` span.
+    pub fn bytes(&self, rows: &Range<usize>) -> usize {
+        if rows.is_empty() {
+            return 0;
+        }
+        self.offset_at(rows.end) - self.offset_at(rows.start)
     }
 }
 
@@ -186,6 +216,12 @@ impl StringBuilder {
     /// The data buffer, to append a row's bytes to before [`commit`](Self::commit).
     pub fn data(&mut self) -> &mut Vec<u8> {
         &mut self.data
+    }
+
+    /// Room for `rows` more rows of `bytes` bytes in all.
+    pub fn reserve(&mut self, rows: usize, bytes: usize) {
+        self.data.reserve(bytes);
+        self.ends.reserve(rows);
     }
 
     pub fn push_str(&mut self, s: &str) {
