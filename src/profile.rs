@@ -26,6 +26,7 @@
 //! assert_eq!(Profile::new().surt(true).apply_to_string(&url), "com,example)/p?utm_source=x&b=2&a=1");
 //! ```
 
+use std::borrow::Cow;
 use std::fmt;
 
 use crate::{HostKind, Url};
@@ -105,6 +106,13 @@ impl Profile {
         !self.surt && !self.strip_fragment && self.plain_query()
     }
 
+    /// True when the output is the SURT key, which needs the parsed URL
+    /// (every other form can be made from the href alone:
+    /// [`Profile::apply_href`]).
+    pub fn is_surt(&self) -> bool {
+        self.surt
+    }
+
     fn plain_query(&self) -> bool {
         !self.sort_query && self.strip.is_empty()
     }
@@ -120,40 +128,89 @@ impl Profile {
 
     /// Appends the URL in this profile's form to `out` (always UTF-8).
     pub fn apply(&self, url: &Url, out: &mut Vec<u8>) {
-        if self.is_identity() {
-            out.extend_from_slice(url.href().as_bytes());
+        let Some(form) = self.apply_href(url.href()) else {
+            self.write_surt(url, out);
             return;
+        };
+        out.extend_from_slice(form.as_bytes());
+    }
+
+    /// The profile form of the URL whose serialization is `href` (as this
+    /// crate serializes: the first `#` starts the fragment, the first `?`
+    /// before it the query), borrowed from `href` when the profile removes
+    /// at most a suffix, which is most URLs: a query is copied only when a
+    /// parameter is stripped or out of order. `None` for the SURT form,
+    /// which needs the parsed host: use [`Profile::apply`].
+    pub fn apply_href<'a>(&self, href: &'a str) -> Option<Cow<'a, str>> {
+        if self.surt {
+            return None;
         }
-        let href = url.href();
-        let query = url.query();
-        let fragment = url.fragment();
-        let tail = query.map_or(0, |q| q.len() + 1) + fragment.map_or(0, |f| f.len() + 1);
-        let before_query = &href[..href.len() - tail];
-        if !self.surt || !write_surt_head(url, out) {
-            // Not SURT, or no host: the href (with the other steps) is the key.
-            out.extend_from_slice(before_query.as_bytes());
+        let bytes = href.as_bytes();
+        // One search finds the query or, without one, the fragment.
+        let (question, hash) = match memchr::memchr2(b'?', b'#', bytes) {
+            Some(q) if bytes[q] == b'?' => {
+                (Some(q), memchr::memchr(b'#', &bytes[q..]).map(|h| q + h))
+            }
+            found => (None, found),
+        };
+        let hash = hash.unwrap_or(href.len());
+        let end = if self.strip_fragment {
+            hash
+        } else {
+            href.len()
+        };
+        let query = match question {
+            Some(q) if !self.query_unchanged(&href[q + 1..hash]) => q,
+            _ => return Some(Cow::Borrowed(&href[..end])),
+        };
+        let mut out = Vec::with_capacity(end);
+        out.extend_from_slice(&href.as_bytes()[..query]);
+        self.write_query(&href[query + 1..hash], &mut out);
+        out.extend_from_slice(&href.as_bytes()[hash..end]);
+        Some(Cow::Owned(
+            String::from_utf8(out).expect("cut at ASCII delimiters"),
+        ))
+    }
+
+    /// The SURT form (see the module docs).
+    fn write_surt(&self, url: &Url, out: &mut Vec<u8>) {
+        if !write_surt_head(url, out) {
+            // No host: the href, less its query and fragment, is the key.
+            let href = url.href();
+            let tail =
+                url.query().map_or(0, |q| q.len() + 1) + url.fragment().map_or(0, |f| f.len() + 1);
+            out.extend_from_slice(&href.as_bytes()[..href.len() - tail]);
         }
-        if let Some(q) = query {
-            if self.plain_query() {
+        if let Some(q) = url.query() {
+            if self.query_unchanged(q) {
                 out.push(b'?');
                 out.extend_from_slice(q.as_bytes());
             } else {
                 self.write_query(q, out);
             }
         }
-        if let Some(f) = fragment
-            && !self.strip_fragment
-            && !self.surt
-        {
-            out.push(b'#');
-            out.extend_from_slice(f.as_bytes());
+    }
+
+    /// Whether the query steps leave `query` as it is: no parameter
+    /// stripped, and (when sorting) the names already in order.
+    fn query_unchanged(&self, query: &str) -> bool {
+        if self.plain_query() {
+            return true;
         }
+        let mut previous: &[u8] = &[];
+        for pair in pairs(query) {
+            let name = name_of(pair);
+            if self.stripped(name) || (self.sort_query && name < previous) {
+                return false;
+            }
+            previous = name;
+        }
+        true
     }
 
     fn write_query(&self, query: &str, out: &mut Vec<u8>) {
-        let mut pairs: Vec<&str> = query
-            .split('&')
-            .filter(|pair| !self.strip.iter().any(|g| glob_match(g, name_of(pair))))
+        let mut pairs: Vec<&[u8]> = pairs(query)
+            .filter(|pair| !self.stripped(name_of(pair)))
             .collect();
         if self.sort_query {
             pairs.sort_by(|a, b| name_of(a).cmp(name_of(b)));
@@ -166,8 +223,12 @@ impl Profile {
             if i > 0 {
                 out.push(b'&');
             }
-            out.extend_from_slice(pair.as_bytes());
+            out.extend_from_slice(pair);
         }
+    }
+
+    fn stripped(&self, name: &[u8]) -> bool {
+        self.strip.iter().any(|g| glob_match(g, name))
     }
 }
 
@@ -176,9 +237,19 @@ pub fn surt(url: &Url) -> String {
     Profile::new().surt(true).apply_to_string(url)
 }
 
-fn name_of(pair: &str) -> &[u8] {
-    let b = pair.as_bytes();
-    memchr::memchr(b'=', b).map_or(b, |i| &b[..i])
+// Queries hold a few short pairs: plain byte loops, as a search call's
+// set-up would cost more than the scan.
+
+/// A query's `&`-separated pairs.
+fn pairs(query: &str) -> impl Iterator<Item = &[u8]> {
+    query.as_bytes().split(|&b| b == b'&')
+}
+
+/// A pair's name: what comes before its first `=`.
+fn name_of(pair: &[u8]) -> &[u8] {
+    pair.iter()
+        .position(|&b| b == b'=')
+        .map_or(pair, |i| &pair[..i])
 }
 
 /// Writes the SURT form up to and including the path; false when the URL
@@ -196,16 +267,23 @@ fn write_surt_head(url: &Url, out: &mut Vec<u8>) -> bool {
     let hostname = url.hostname();
     if kind == HostKind::Domain {
         let trimmed = hostname.strip_suffix('.').unwrap_or(hostname);
-        let mut labels: Vec<&str> = trimmed.split('.').collect();
-        if labels.len() > 2 && labels[0] == "www" {
-            labels.remove(0);
-        }
-        for (i, label) in labels.iter().rev().enumerate() {
-            if i > 0 {
+        // A leading "www" label goes when two or more labels follow it.
+        let host = match trimmed.strip_prefix("www.") {
+            Some(rest) if rest.contains('.') => rest,
+            _ => trimmed,
+        };
+        // Labels last to first (a byte loop: hosts are short, and a
+        // reverse string search costs more in set-up than in scanning).
+        let host = host.as_bytes();
+        let mut end = host.len();
+        for i in (0..host.len()).rev() {
+            if host[i] == b'.' {
+                out.extend_from_slice(&host[i + 1..end]);
                 out.push(b',');
+                end = i;
             }
-            out.extend_from_slice(label.as_bytes());
         }
+        out.extend_from_slice(&host[..end]);
     } else {
         out.extend_from_slice(hostname.as_bytes());
     }
@@ -294,6 +372,51 @@ mod tests {
         assert_eq!(apply(&p, "https://e.com/p?"), "https://e.com/p?");
         let p = Profile::new().strip_fragment(true);
         assert_eq!(apply(&p, "https://e.com/p?q#f"), "https://e.com/p?q");
+    }
+
+    #[test]
+    fn href_forms_borrow_unless_the_query_changes() {
+        let p = Profile::new()
+            .sort_query(true)
+            .strip_fragment(true)
+            .strip_params(["utm_*"])
+            .unwrap();
+        let cases = [
+            // (href, form, borrowed)
+            ("https://e.com/p", "https://e.com/p", true),
+            ("https://e.com/p#f?b=2&a=1", "https://e.com/p", true),
+            ("https://e.com/p?a=1&b=2#f", "https://e.com/p?a=1&b=2", true),
+            (
+                "https://e.com/p?a=1&a=0&b",
+                "https://e.com/p?a=1&a=0&b",
+                true,
+            ),
+            ("https://e.com/p?", "https://e.com/p?", true),
+            (
+                "https://e.com/p?b=2&a=1#f",
+                "https://e.com/p?a=1&b=2",
+                false,
+            ),
+            ("https://e.com/p?utm_x=1#f", "https://e.com/p", false),
+            ("https://e.com/p?a&utm_x=1&c", "https://e.com/p?a&c", false),
+            ("mailto:x?b&a#f", "mailto:x?a&b", false),
+        ];
+        for (href, form, borrowed) in cases {
+            let url = Url::parse(href).unwrap();
+            assert_eq!(url.href(), href, "test inputs are hrefs");
+            let got = p.apply_href(href).unwrap();
+            assert_eq!(got, form, "{href}");
+            assert_eq!(matches!(got, Cow::Borrowed(_)), borrowed, "{href}");
+            assert_eq!(p.apply_to_string(&url), form, "{href}");
+        }
+        let keep_fragment = Profile::new().sort_query(true);
+        assert_eq!(
+            keep_fragment
+                .apply_href("https://e.com/?b&a#x?z&y")
+                .unwrap(),
+            "https://e.com/?a&b#x?z&y"
+        );
+        assert_eq!(Profile::new().surt(true).apply_href("https://e.com/"), None);
     }
 
     #[test]

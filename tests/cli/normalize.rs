@@ -41,6 +41,22 @@ fn normalize_copies_runs_of_normal_lines_exactly() {
         "https://a.com/1\0https://a.com/2\0https://b.com/3\0https://a.com/4\0https://a.com/5\0\
          https://a.com/7\0https://a.com/8\0"
     );
+    // Profiles other than SURT work from the href: lines they leave alone
+    // are copied in runs too, the others rewritten in place.
+    wd.create(
+        "frag.txt",
+        "https://a.com/1\nhttps://a.com/2#x\nhttps://a.com/3?b&a\nhttps://a.com/4?a&b\nhttps://a.com/5\n",
+    );
+    assert_eq!(
+        wd.stdout(&[
+            "normalize",
+            "-q",
+            "--strip-fragment",
+            "--sort-query",
+            "frag.txt"
+        ]),
+        "https://a.com/1\nhttps://a.com/2\nhttps://a.com/3?a&b\nhttps://a.com/4?a&b\nhttps://a.com/5\n"
+    );
     // Tiny chunks: every run is cut at chunk ends too.
     for size in ["1", "7", "20"] {
         assert_eq!(

@@ -23,6 +23,7 @@ mod table;
 use args::{Cli, Command, InputArgs, OutputArgs, PolicyArgs};
 use output::{CliError, Sink};
 use pipeline::{Engine, LineJob, Policy, Standard, Tally};
+use urlsift::profile::Profile;
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -149,18 +150,25 @@ impl Setup {
         })
     }
 
-    /// Writes each URL's href, like `run_per_url` with a plain href, but
-    /// a line that is already its own href (the fast path proves most are)
-    /// is not copied on its own: runs of such lines are copied from the
-    /// input at once.
-    pub fn run_hrefs(self, base: Option<&urlsift::Url>) -> Result<ExitCode, CliError> {
+    /// Writes each URL in `profile`'s form (not SURT, which needs the
+    /// parsed host: use `run_per_url`), like `run_per_url` would, but from
+    /// the href alone: a line that is already its own output (the fast path
+    /// proves most are their own href, and most profiles leave most hrefs
+    /// alone) is not copied on its own, as runs of such lines are copied
+    /// from the input at once.
+    pub fn run_hrefs(
+        self,
+        base: Option<&urlsift::Url>,
+        profile: &Profile,
+    ) -> Result<ExitCode, CliError> {
         let terminator = self.terminator;
         self.run_lines(true, |job, chunk| {
             let mut parser = urlsift::BatchParser::new();
             let data = &chunk.data[..];
             job.run::<()>(chunk, |p, _, line| {
                 let href = parser.href(line, base).map_err(input::Reason::Url)?;
-                if std::ptr::eq(href, line) && terminator == b'\n' {
+                let form = profile.apply_href(href).expect("not a SURT profile");
+                if std::ptr::eq(form.as_ref(), line) && terminator == b'\n' {
                     // The line and its "\n" (not "\r\n", not a missing
                     // final newline) are the output record.
                     let start = (line.as_ptr() as usize).wrapping_sub(data.as_ptr() as usize);
@@ -175,7 +183,7 @@ impl Setup {
                     }
                 }
                 p.flush();
-                p.out.extend_from_slice(href.as_bytes());
+                p.out.extend_from_slice(form.as_bytes());
                 p.out.push(terminator);
                 Ok(())
             })

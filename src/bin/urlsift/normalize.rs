@@ -39,8 +39,8 @@ pub fn run(a: NormalizeArgs) -> Result<ExitCode, CliError> {
     let setup = crate::Setup::new(&a.input, &a.output, Some(&a.policy))?;
     let profile = profile(&a.profile)?;
     let base = parse_base(&a.input.base)?;
-    if profile.is_identity() {
-        return setup.run_hrefs(base.as_ref());
+    if !profile.is_surt() {
+        return setup.run_hrefs(base.as_ref(), &profile);
     }
     setup.run_per_url(base.as_ref(), true, |url, _, _, out| {
         profile.apply(url, out)
