@@ -134,16 +134,23 @@ enum Format {
     Template(Vec<Piece>),
 }
 
+/// Appends `v` with TSV's escapes; runs between escapes are copied whole.
 fn push_tsv(out: &mut Vec<u8>, v: &str) {
-    for &b in v.as_bytes() {
-        match b {
-            b'\t' => out.extend_from_slice(b"\\t"),
-            b'\r' => out.extend_from_slice(b"\\r"),
-            b'\n' => out.extend_from_slice(b"\\n"),
-            b'\\' => out.extend_from_slice(b"\\\\"),
-            _ => out.push(b),
-        }
+    let bytes = v.as_bytes();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let escaped: &[u8] = match b {
+            b'\t' => b"\\t",
+            b'\r' => b"\\r",
+            b'\n' => b"\\n",
+            b'\\' => b"\\\\",
+            _ => continue,
+        };
+        out.extend_from_slice(&bytes[start..i]);
+        out.extend_from_slice(escaped);
+        start = i + 1;
     }
+    out.extend_from_slice(&bytes[start..]);
 }
 
 fn push_csv(out: &mut Vec<u8>, v: &str) {
@@ -162,8 +169,8 @@ fn push_csv(out: &mut Vec<u8>, v: &str) {
 }
 
 fn push_json(out: &mut Vec<u8>, v: &str) {
-    let quoted = serde_json::to_string(v).expect("strings serialize");
-    out.extend_from_slice(quoted.as_bytes());
+    // Straight into the chunk's buffer: no string per value.
+    serde_json::to_writer(&mut *out, v).expect("strings serialize into a Vec");
 }
 
 pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
@@ -251,6 +258,19 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tsv_escapes() {
+        let tsv = |v: &str| {
+            let mut out = b"x".to_vec();
+            push_tsv(&mut out, v);
+            String::from_utf8(out).unwrap()
+        };
+        assert_eq!(tsv(""), "x");
+        assert_eq!(tsv("plain/path?q"), "xplain/path?q");
+        assert_eq!(tsv("a\tb\rc\nd\\e"), "xa\\tb\\rc\\nd\\\\e");
+        assert_eq!(tsv("\t\\"), "x\\t\\\\");
+    }
 
     #[test]
     fn templates() {
