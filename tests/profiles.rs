@@ -1,0 +1,114 @@
+//! The normalization profiles (`urlsift::profile`) against a plain model of
+//! their definitions, on every line of `../shared/corpora`: the library
+//! works from the href with borrowed slices and skips unchanged queries;
+//! the model parses the URL's parts and rebuilds the string every time.
+
+mod common;
+
+use urlsift::Url;
+use urlsift::profile::{Profile, surt};
+
+/// `*` any run, `?` one byte, ASCII case-insensitive; the whole name.
+fn glob(pattern: &[u8], name: &[u8]) -> bool {
+    match (pattern.split_first(), name.split_first()) {
+        (None, None) => true,
+        (Some((b'*', rest)), _) => {
+            glob(rest, name) || (!name.is_empty() && glob(pattern, &name[1..]))
+        }
+        (Some((&p, rest)), Some((&n, more))) => {
+            (p == b'?' || p.eq_ignore_ascii_case(&n)) && glob(rest, more)
+        }
+        _ => false,
+    }
+}
+
+/// The profile applied the long way: query pairs filtered by name, sorted
+/// stably by name, a query left empty dropped, the fragment kept or not.
+fn model(url: &Url, strip: &[&str], sort: bool, strip_fragment: bool) -> String {
+    let href = url.href();
+    let tail = url.query().map_or(0, |q| q.len() + 1) + url.fragment().map_or(0, |f| f.len() + 1);
+    let mut out = href[..href.len() - tail].to_string();
+    if let Some(q) = url.query() {
+        let name = |pair: &&str| pair.split('=').next().unwrap_or("").to_string();
+        let mut pairs: Vec<&str> = q
+            .split('&')
+            .filter(|p| !strip.iter().any(|g| glob(g.as_bytes(), name(p).as_bytes())))
+            .collect();
+        if sort {
+            pairs.sort_by_key(name);
+        }
+        if !pairs.is_empty() {
+            out.push('?');
+            out.push_str(&pairs.join("&"));
+        }
+    }
+    if let (Some(f), false) = (url.fragment(), strip_fragment) {
+        out.push('#');
+        out.push_str(f);
+    }
+    out
+}
+
+#[test]
+fn profiles_equal_their_model_on_every_corpus_line() {
+    let strip = ["utm_*", "fbclid", "gclid", "?d"];
+    let profiles = [
+        (Profile::new().strip_fragment(true), &[][..], false, true),
+        (Profile::new().sort_query(true), &[][..], true, false),
+        (
+            Profile::new().strip_params(strip).unwrap(),
+            &strip[..],
+            false,
+            false,
+        ),
+        (
+            Profile::new()
+                .strip_params(strip)
+                .unwrap()
+                .sort_query(true)
+                .strip_fragment(true),
+            &strip[..],
+            true,
+            true,
+        ),
+    ];
+    let (mut checked, mut changed) = (0usize, 0usize);
+    let mut failures = Vec::new();
+    for path in common::corpus_files() {
+        let text = std::fs::read_to_string(&path).expect("UTF-8 corpus");
+        for line in text.lines() {
+            let Ok(url) = Url::parse(line) else { continue };
+            for (profile, strip, sort, strip_fragment) in &profiles {
+                let got = profile.apply_to_string(&url);
+                let want = model(&url, strip, *sort, *strip_fragment);
+                checked += 1;
+                changed += usize::from(got != url.href());
+                if got != want && failures.len() < 10 {
+                    failures.push(format!(
+                        "{line:?} with {profile:?}: {got:?}, model {want:?}"
+                    ));
+                }
+                // Also idempotent: the form, parsed again, keeps its form.
+                if let Ok(again) = Url::parse(&got) {
+                    let twice = profile.apply_to_string(&again);
+                    if twice != got && failures.len() < 10 {
+                        failures.push(format!(
+                            "{line:?} with {profile:?}: not idempotent: {twice:?}"
+                        ));
+                    }
+                }
+            }
+            // The SURT key of a URL is the key of its href.
+            let key = surt(&url);
+            if surt(&Url::parse(url.href()).unwrap()) != key && failures.len() < 10 {
+                failures.push(format!("{line:?}: SURT key unstable"));
+            }
+        }
+    }
+    assert!(checked > 2_000_000, "only {checked} checks");
+    assert!(
+        changed > 10_000,
+        "the profiles changed only {changed} URLs: the test would prove little"
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
