@@ -145,6 +145,10 @@ impl Profile {
         if self.surt {
             return None;
         }
+        if self.is_identity() {
+            // The plain href: nothing to look for.
+            return Some(Cow::Borrowed(href));
+        }
         let bytes = href.as_bytes();
         // One search finds the query or, without one, the fragment.
         let (question, hash) = match memchr::memchr2(b'?', b'#', bytes) {
