@@ -102,6 +102,7 @@ impl Profile {
     }
 
     /// True when the output is the plain href.
+    #[inline]
     pub fn is_identity(&self) -> bool {
         !self.surt && !self.strip_fragment && self.plain_query()
     }
@@ -113,6 +114,7 @@ impl Profile {
         self.surt
     }
 
+    #[inline]
     fn plain_query(&self) -> bool {
         !self.sort_query && self.strip.is_empty()
     }
@@ -141,14 +143,21 @@ impl Profile {
     /// at most a suffix, which is most URLs: a query is copied only when a
     /// parameter is stripped or out of order. `None` for the SURT form,
     /// which needs the parsed host: use [`Profile::apply`].
+    // Inlined, so that the plain href costs its callers two tests (per
+    // URL, in the command's hot loop); the work is out of line.
+    #[inline]
     pub fn apply_href<'a>(&self, href: &'a str) -> Option<Cow<'a, str>> {
         if self.surt {
-            return None;
+            None
+        } else if self.is_identity() {
+            Some(Cow::Borrowed(href))
+        } else {
+            Some(self.rewrite_href(href))
         }
-        if self.is_identity() {
-            // The plain href: nothing to look for.
-            return Some(Cow::Borrowed(href));
-        }
+    }
+
+    /// [`Profile::apply_href`] for a profile with query or fragment steps.
+    fn rewrite_href<'a>(&self, href: &'a str) -> Cow<'a, str> {
         let bytes = href.as_bytes();
         // One search finds the query or, without one, the fragment.
         let (question, hash) = match memchr::memchr2(b'?', b'#', bytes) {
@@ -165,15 +174,13 @@ impl Profile {
         };
         let query = match question {
             Some(q) if !self.query_unchanged(&href[q + 1..hash]) => q,
-            _ => return Some(Cow::Borrowed(&href[..end])),
+            _ => return Cow::Borrowed(&href[..end]),
         };
         let mut out = Vec::with_capacity(end);
         out.extend_from_slice(&href.as_bytes()[..query]);
         self.write_query(&href[query + 1..hash], &mut out);
         out.extend_from_slice(&href.as_bytes()[hash..end]);
-        Some(Cow::Owned(
-            String::from_utf8(out).expect("cut at ASCII delimiters"),
-        ))
+        Cow::Owned(String::from_utf8(out).expect("cut at ASCII delimiters"))
     }
 
     /// The SURT form (see the module docs).
