@@ -107,11 +107,13 @@ impl ByteSet {
         self.extra_len
     }
 
-    /// The extras as a nibble bitmap, if they are all ASCII.
+    /// The extras as a nibble bitmap, for the shuffle-based kernels: when
+    /// they are all ASCII and more than two (one or two are cheaper to
+    /// compare directly: a byte search).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) fn nibble_bitmap(&self) -> Option<&[u8; 16]> {
-        self.extras_ascii.then_some(&self.nibble_bitmap)
+        (self.extras_ascii && self.extra_len > 2).then_some(&self.nibble_bitmap)
     }
 }
 

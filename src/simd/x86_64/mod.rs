@@ -188,13 +188,9 @@ fn classify32<C: Classes>(chunk: &[u8]) -> BlockMasks {
         _mm256_cmpgt_epi8(_mm256_set1_epi8((lo ^ 0x80) as i8), biased),
         _mm256_cmpgt_epi8(biased, _mm256_set1_epi8((hi ^ 0x80) as i8)),
     );
-    // The class is a constant: one or two extras are cheaper compared
-    // directly than looked up by nibbles (a byte search).
     match set.nibble_bitmap() {
-        Some(bitmap) if set.extra_len() > 2 => {
-            hits = _mm256_or_si256(hits, extras_by_nibbles(v, bitmap))
-        }
-        _ => {
+        Some(bitmap) => hits = _mm256_or_si256(hits, extras_by_nibbles(v, bitmap)),
+        None => {
             for &e in &set.extra()[..set.extra_len()] {
                 hits = _mm256_or_si256(hits, _mm256_cmpeq_epi8(v, _mm256_set1_epi8(e as i8)));
             }
@@ -306,8 +302,8 @@ fn masks_avx512<C: Classes>(block: &[u8]) -> BlockMasks {
     // so only those bytes are read; masked-off lanes are neither accessed
     // nor able to fault, and come back as zero.
     let v = unsafe { _mm512_maskz_loadu_epi8(valid, block.as_ptr().cast()) };
-    // The class tables are constants: the branches below fold away, and
-    // a class with one or two extras and a full range (a byte search) is
+    // The class tables are constants: the branches below fold away, and a
+    // class with a full range and one or two extras (a byte search) is
     // just its compares.
     let (lo, hi) = set.range();
     let mut in_set = 0;
@@ -318,7 +314,7 @@ fn masks_avx512<C: Classes>(block: &[u8]) -> BlockMasks {
         in_set |= _mm512_cmpgt_epu8_mask(v, _mm512_set1_epi8(hi as i8));
     }
     match set.nibble_bitmap() {
-        Some(bitmap) if set.extra_len() > 2 => {
+        Some(bitmap) => {
             // As in `extras_by_nibbles`: a shuffle on the low nibble picks
             // the bitmap byte, one on the high nibble picks the bit.
             // SAFETY: `bitmap` is 16 readable bytes.
@@ -334,7 +330,7 @@ fn masks_avx512<C: Classes>(block: &[u8]) -> BlockMasks {
             let bit = _mm512_shuffle_epi8(bits, high);
             in_set |= _mm512_test_epi8_mask(row, bit);
         }
-        _ => {
+        None => {
             for &e in &set.extra()[..set.extra_len()] {
                 in_set |= _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(e as i8));
             }
