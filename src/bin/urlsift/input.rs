@@ -50,9 +50,9 @@ impl BufPool {
         BufPool {
             bufs: Mutex::new(Vec::new()),
             keep,
-            // What either role needs for a usual chunk: the chunk and an
-            // eighth (output may grow), and the reader's slack.
-            common: chunk_size.saturating_add(chunk_size / 8 + 4096),
+            // What either role needs for a usual chunk (output may grow),
+            // and the reader's slack.
+            common: output_capacity(chunk_size).saturating_add(4096),
             max_capacity: chunk_size.saturating_mul(2).max(1 << 16),
         }
     }
@@ -80,6 +80,11 @@ impl BufPool {
             bufs.push(buf);
         }
     }
+}
+
+/// Room for a chunk's output: its input and an eighth (hrefs can grow).
+pub fn output_capacity(input_len: usize) -> usize {
+    input_len.saturating_add(input_len / 8)
 }
 
 impl Chunk {
@@ -348,8 +353,9 @@ pub fn read_chunks(
         let mut next_line = 1u64;
         let mut carry: Vec<u8> = Vec::new();
         loop {
-            // Room for the output too, so any pooled buffer fits either role.
-            let mut buf = pool.get(chunk_size.max(carry.len() * 2) * 9 / 8 + 1024);
+            // Pooled buffers hold a chunk; a line longer than that carried
+            // over needs room for itself and more.
+            let mut buf = pool.get(carry.len() * 2);
             buf.append(&mut carry);
             let mut eof = false;
             // Fill to the chunk size, then keep going until a newline shows

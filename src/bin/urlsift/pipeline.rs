@@ -81,7 +81,7 @@ impl<X: Default> Processed<X> {
     pub fn new(chunk: &Chunk) -> Self {
         let spare = chunk.spare.lock().map(|mut s| std::mem::take(&mut *s));
         let mut out = spare.unwrap_or_default();
-        out.reserve_exact(chunk.data.len() + chunk.data.len() / 8);
+        out.reserve_exact(input::output_capacity(chunk.data.len()));
         Processed {
             out,
             tally: Tally {
@@ -296,7 +296,7 @@ impl Engine {
                         match rx.recv() {
                             Ok(Ok(chunk)) => {
                                 if let Ok(mut spare) = chunk.spare.lock() {
-                                    *spare = pool.get(chunk.data.len() + chunk.data.len() / 8);
+                                    *spare = pool.get(input::output_capacity(chunk.data.len()));
                                 }
                                 let (seq, res_tx) = (submitted, res_tx.clone());
                                 submitted += 1;
