@@ -91,7 +91,20 @@ impl BatchParser {
         input: &'a str,
         base: Option<&Url>,
     ) -> Result<&'a str, ParseError> {
-        let Some(plan) = fast::analyze(input) else {
+        self.href_with(crate::simd::Runtime, input, base)
+    }
+
+    /// [`BatchParser::href`] with a given SIMD kernel: inside work run by
+    /// [`crate::simd::with_kernel`], the fast path's scan inlines into the
+    /// caller's loop.
+    #[inline(always)]
+    pub fn href_with<'a, K: crate::simd::Kernel>(
+        &'a mut self,
+        kernel: K,
+        input: &'a str,
+        base: Option<&Url>,
+    ) -> Result<&'a str, ParseError> {
+        let Some(plan) = fast::analyze_with(kernel, input) else {
             self.fast = false;
             let buffer = self.take_buffer();
             let url = self.machine(input, base, buffer)?;

@@ -19,7 +19,7 @@ use crate::components::{Components, SchemeType};
 use crate::host::HostKind;
 use crate::host::ipv4::ends_in_a_number;
 use crate::parser::path::{is_double_dot, is_single_dot};
-use crate::simd::{BlockMasks, ByteSet, Classes, Groups, block_masks, find_in_set, low_bits};
+use crate::simd::{BlockMasks, ByteSet, Classes, Groups, Kernel, Runtime, find_in_set, low_bits};
 use crate::url::Url;
 
 /// Bytes that make the fast path decline, wherever they are: C0 controls,
@@ -166,6 +166,12 @@ pub(crate) fn try_parse(input: &str, out: &mut String) -> Option<Components> {
 /// Proves `input` is a special URL the fast path can serialize, or declines.
 #[inline(always)]
 pub(crate) fn analyze(input: &str) -> Option<Plan> {
+    analyze_with(Runtime, input)
+}
+
+/// [`analyze`] with a given SIMD kernel (see [`crate::simd::with_kernel`]).
+#[inline(always)]
+pub(crate) fn analyze_with<K: Kernel>(k: K, input: &str) -> Option<Plan> {
     let bytes = input.as_bytes();
     let n = bytes.len();
     // A special scheme is 2 to 5 letters: no ':' at 2..=5 means no fast
@@ -173,7 +179,7 @@ pub(crate) fn analyze(input: &str) -> Option<Plan> {
     if n < 6 || n > u32::MAX as usize - 1 || !bytes[2..6].contains(&b':') {
         return None;
     }
-    let m = block_masks::<UrlBytes>(&bytes[..n.min(64)]);
+    let m = k.block_masks::<UrlBytes>(&bytes[..n.min(64)]);
     if m.in_set != 0 {
         return None;
     }
@@ -207,7 +213,7 @@ pub(crate) fn analyze(input: &str) -> Option<Plan> {
         tz(port_colon)
     };
     let host = &bytes[host_start..host_end];
-    let (query, fragment) = scan_rest(bytes, auth_end, &m)?;
+    let (query, fragment) = scan_rest(k, bytes, auth_end, &m)?;
     let has_path = bytes.get(auth_end) == Some(&b'/');
 
     if scheme == SchemeType::File && auth_end == host_start {
@@ -335,7 +341,8 @@ const fn word(b: &[u8]) -> u32 {
 /// dot segment, and checks the bytes past the first block. `first` holds
 /// the first block's masks.
 #[inline(always)]
-fn scan_rest(
+fn scan_rest<K: Kernel>(
+    k: K,
     bytes: &[u8],
     start: usize,
     first: &BlockMasks,
@@ -382,7 +389,7 @@ fn scan_rest(
                 None => Some((query, fragment)),
             };
         }
-        m = block_masks::<UrlBytes>(&bytes[off..n.min(off + 64)]);
+        m = k.block_masks::<UrlBytes>(&bytes[off..n.min(off + 64)]);
         if m.in_set != 0 {
             return None;
         }

@@ -202,6 +202,66 @@ pub struct BlockMasks {
     pub in_range: u64,
 }
 
+/// A backend that computes [`BlockMasks`]. The SIMD ones are zero-sized
+/// proofs that the CPU has their features: only [`with_kernel`] makes
+/// them, after detection.
+pub trait Kernel: Copy {
+    /// The masks of `block` (at most 64 bytes).
+    fn block_masks<C: Classes>(self, block: &[u8]) -> BlockMasks;
+}
+
+/// Work generic over the [`Kernel`] it runs on (a whole batch, not one
+/// block): [`with_kernel`] compiles it once per backend with that
+/// backend's CPU features enabled, so the kernel inlines into it: no call
+/// per block, masks stay in registers, unused masks are never computed.
+/// Implementations should mark `run` `#[inline(always)]`.
+pub trait WithKernel {
+    /// What the work returns.
+    type Output;
+    /// Does the work with `kernel`.
+    fn run<K: Kernel>(self, kernel: K) -> Self::Output;
+}
+
+/// Runs `work` on the best backend, chosen once per call (not per block).
+#[inline]
+pub fn with_kernel<W: WithKernel>(work: W) -> W::Output {
+    match backend() {
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 => x86_64::with_avx512(work),
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx2 => x86_64::with_avx2(work),
+        #[cfg(target_arch = "x86_64")]
+        Backend::Sse2 => work.run(x86_64::Sse2),
+        Backend::Scalar => work.run(Scalar),
+        #[allow(unreachable_patterns)]
+        _ => work.run(Runtime),
+    }
+}
+
+/// The portable kernel (also the oracle the others are tested against).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Scalar;
+
+impl Kernel for Scalar {
+    #[inline(always)]
+    fn block_masks<C: Classes>(self, block: &[u8]) -> BlockMasks {
+        assert!(block.len() <= 64, "a block is at most 64 bytes");
+        scalar::block_masks::<C>(block)
+    }
+}
+
+/// The best backend, looked up at each call: for code that is not run
+/// through [`with_kernel`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Runtime;
+
+impl Kernel for Runtime {
+    #[inline(always)]
+    fn block_masks<C: Classes>(self, block: &[u8]) -> BlockMasks {
+        block_masks::<C>(block)
+    }
+}
+
 /// The masks of `block` (at most 64 bytes; panics if longer) with the
 /// best backend.
 #[inline(always)]
@@ -515,6 +575,48 @@ mod tests {
         check_block_masks::<TestClasses>(b'/');
         check_block_masks::<SearchClasses>(b'\n');
         check_block_masks::<EdgeClasses>(0xFF);
+    }
+
+    /// `with_kernel` hands its work the detected backend's kernel, whose
+    /// masks equal scalar's.
+    #[test]
+    fn with_kernel_matches_scalar() {
+        struct Masks<'a>(&'a [Vec<u8>]);
+        impl WithKernel for Masks<'_> {
+            type Output = Vec<[BlockMasks; 3]>;
+            #[inline(always)]
+            fn run<K: Kernel>(self, k: K) -> Self::Output {
+                self.0
+                    .iter()
+                    .map(|b| {
+                        [
+                            k.block_masks::<TestClasses>(b),
+                            k.block_masks::<SearchClasses>(b),
+                            k.block_masks::<EdgeClasses>(b),
+                        ]
+                    })
+                    .collect()
+            }
+        }
+        let mut blocks = Vec::new();
+        for len in [0usize, 1, 15, 16, 17, 31, 32, 33, 63, 64] {
+            for b in 0..=255u8 {
+                let mut block: Vec<u8> = (0..len).map(|i| b"aZ/:?#.%@\n\r"[i % 11]).collect();
+                if len > 0 {
+                    block[(b as usize * 7) % len] = b;
+                }
+                blocks.push(block);
+            }
+        }
+        let got = with_kernel(Masks(&blocks));
+        for (block, masks) in blocks.iter().zip(got) {
+            let expected = [
+                scalar::block_masks::<TestClasses>(block),
+                scalar::block_masks::<SearchClasses>(block),
+                scalar::block_masks::<EdgeClasses>(block),
+            ];
+            assert_eq!(masks, expected, "{:?} on {block:?}", backend());
+        }
     }
 
     #[test]

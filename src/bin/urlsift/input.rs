@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use urlsift::ParseError;
-use urlsift::simd::{ByteSet, Classes, Groups, block_masks};
+use urlsift::simd::{ByteSet, Classes, Groups, Kernel, Runtime};
 
 /// Where a chunk's lines came from, as shown in messages.
 #[derive(Debug)]
@@ -94,19 +94,25 @@ impl Chunk {
     /// pass per block rather than one search call per line: URLs are
     /// short, and a search's set-up would cost more than the scan).
     pub fn lines(&self) -> impl Iterator<Item = (u64, &[u8])> {
+        self.lines_in(Runtime)
+    }
+
+    /// [`Chunk::lines`] with a given SIMD kernel.
+    #[inline(always)]
+    pub fn lines_in<K: Kernel>(&self, k: K) -> impl Iterator<Item = (u64, &[u8])> {
         let data = &self.data[..];
         let mut start = 0;
         let mut number = self.first_line;
         // `mask` holds the newlines of data[block..block + 64] not yet used.
         let mut block = 0;
-        let mut mask = newlines(data, 0);
+        let mut mask = newlines(k, data, 0);
         std::iter::from_fn(move || {
             if start >= data.len() {
                 return None;
             }
             while mask == 0 && block + 64 < data.len() {
                 block += 64;
-                mask = newlines(data, block);
+                mask = newlines(k, data, block);
             }
             let end = if mask == 0 {
                 data.len()
@@ -127,8 +133,8 @@ impl Chunk {
 }
 
 /// The newline positions of the (up to) 64 bytes from `at`.
-#[inline]
-fn newlines(data: &[u8], at: usize) -> u64 {
+#[inline(always)]
+fn newlines<K: Kernel>(k: K, data: &[u8], at: usize) -> u64 {
     struct Newline;
     impl Classes for Newline {
         const SET: ByteSet = ByteSet::outside_range_or(0, 255, b"\n");
@@ -137,7 +143,7 @@ fn newlines(data: &[u8], at: usize) -> u64 {
         const RANGE: (u8, u8) = (0, 255);
     }
     match data.get(at..) {
-        Some(rest) => block_masks::<Newline>(&rest[..rest.len().min(64)]).in_set,
+        Some(rest) => k.block_masks::<Newline>(&rest[..rest.len().min(64)]).in_set,
         None => 0,
     }
 }
@@ -219,6 +225,7 @@ impl<'a> ChunkFacts<'a> {
     }
 
     /// Classifies one line, which must be a slice of this chunk's data.
+    #[inline(always)]
     pub fn classify(&self, line: &'a [u8]) -> Line<'a> {
         if line.is_empty() {
             return Line::Empty;
@@ -233,6 +240,12 @@ impl<'a> ChunkFacts<'a> {
                 return Line::Text(s);
             }
         }
+        Self::classify_alone(line)
+    }
+
+    /// A line of a chunk that is not clean text as a whole.
+    #[inline(never)]
+    fn classify_alone(line: &'a [u8]) -> Line<'a> {
         if memchr::memchr(0, line).is_some() {
             return Line::Bad(Reason::NulByte);
         }

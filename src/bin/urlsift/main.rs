@@ -163,29 +163,12 @@ impl Setup {
     ) -> Result<ExitCode, CliError> {
         let terminator = self.terminator;
         self.run_lines(true, |job, chunk| {
-            let mut parser = urlsift::BatchParser::new();
-            let data = &chunk.data[..];
-            job.run::<()>(chunk, |p, _, line| {
-                let href = parser.href(line, base).map_err(input::Reason::Url)?;
-                let form = profile.apply_href(href).expect("not a SURT profile");
-                if std::ptr::eq(form.as_ref(), line) && terminator == b'\n' {
-                    // The line and its "\n" (not "\r\n", not a missing
-                    // final newline) are the output record.
-                    let start = (line.as_ptr() as usize).wrapping_sub(data.as_ptr() as usize);
-                    let end = start.wrapping_add(line.len());
-                    if data.get(end) == Some(&b'\n')
-                        && data
-                            .get(start..end)
-                            .is_some_and(|s| std::ptr::eq(s, line.as_bytes()))
-                    {
-                        p.copy_input(start..end + 1);
-                        return Ok(());
-                    }
-                }
-                p.flush();
-                p.out.extend_from_slice(form.as_bytes());
-                p.out.push(terminator);
-                Ok(())
+            urlsift::simd::with_kernel(Hrefs {
+                job,
+                chunk,
+                base,
+                profile,
+                terminator,
             })
         })
     }
@@ -232,4 +215,77 @@ pub fn report(tally: &Tally, files: usize, settings: &ReportSettings, extra: &st
         );
     }
     ExitCode::SUCCESS
+}
+
+/// One chunk of `normalize` with a non-SURT profile, generic over the SIMD
+/// kernel so that the line split and the fast path's scan inline into one
+/// loop. Lines already in normal form are copied from the input as runs.
+struct Hrefs<'a> {
+    job: &'a LineJob,
+    chunk: &'a input::Chunk,
+    base: Option<&'a urlsift::Url>,
+    profile: &'a Profile,
+    terminator: u8,
+}
+
+impl urlsift::simd::WithKernel for Hrefs<'_> {
+    type Output = pipeline::Processed<()>;
+
+    #[inline(always)]
+    fn run<K: urlsift::simd::Kernel>(self, k: K) -> pipeline::Processed<()> {
+        let per_line = HrefLine {
+            k,
+            parser: urlsift::BatchParser::new(),
+            data: &self.chunk.data,
+            base: self.base,
+            profile: self.profile,
+            terminator: self.terminator,
+        };
+        self.job.run_in(k, self.chunk, (), per_line)
+    }
+}
+
+/// The per-line work of [`Hrefs`].
+struct HrefLine<'a, K> {
+    k: K,
+    parser: urlsift::BatchParser,
+    data: &'a [u8],
+    base: Option<&'a urlsift::Url>,
+    profile: &'a Profile,
+    terminator: u8,
+}
+
+impl<K: urlsift::simd::Kernel> pipeline::PerLine<()> for HrefLine<'_, K> {
+    #[inline(always)]
+    fn line(
+        &mut self,
+        p: &mut pipeline::Processed<()>,
+        _: u64,
+        line: &str,
+    ) -> Result<(), input::Reason> {
+        let href = self
+            .parser
+            .href_with(self.k, line, self.base)
+            .map_err(input::Reason::Url)?;
+        let form = self.profile.apply_href(href).expect("not a SURT profile");
+        if std::ptr::eq(form.as_ref(), line) && self.terminator == b'\n' {
+            // The line and its "\n" (not "\r\n", not a missing final
+            // newline) are the output record.
+            let data = self.data;
+            let start = (line.as_ptr() as usize).wrapping_sub(data.as_ptr() as usize);
+            let end = start.wrapping_add(line.len());
+            if data.get(end) == Some(&b'\n')
+                && data
+                    .get(start..end)
+                    .is_some_and(|s| std::ptr::eq(s, line.as_bytes()))
+            {
+                p.copy_input(start..end + 1);
+                return Ok(());
+            }
+        }
+        p.flush();
+        p.out.extend_from_slice(form.as_bytes());
+        p.out.push(self.terminator);
+        Ok(())
+    }
 }

@@ -14,6 +14,7 @@ use std::time::Instant;
 use crate::args::{InputArgs, PolicyArgs};
 use crate::input::{self, BufPool, Chunk, InputError, Reason};
 use crate::output::{CliError, Sink};
+use urlsift::simd::{Kernel, Runtime};
 
 /// Counts that together account for every input line.
 #[derive(Default, Debug, Clone)]
@@ -425,6 +426,23 @@ pub fn summary(t: &Tally, files: usize, kept: bool, extra: &str) -> String {
     s
 }
 
+/// What a [`LineJob`] does with each text line: `Err(reason)` for a line
+/// it cannot use. Closures implement it. A hot loop run by
+/// [`urlsift::simd::with_kernel`] implements it on a struct instead, with
+/// `line` marked `#[inline(always)]`: a closure stays a function of its
+/// own, compiled without the kernel's CPU features, so the kernel could
+/// not inline into it.
+pub trait PerLine<X> {
+    fn line(&mut self, p: &mut Processed<X>, number: u64, line: &str) -> Result<(), Reason>;
+}
+
+impl<X, F: FnMut(&mut Processed<X>, u64, &str) -> Result<(), Reason>> PerLine<X> for F {
+    #[inline(always)]
+    fn line(&mut self, p: &mut Processed<X>, number: u64, line: &str) -> Result<(), Reason> {
+        self(p, number, line)
+    }
+}
+
 /// The per-line loop shared by the subcommands that follow the bad-line policy.
 pub struct LineJob {
     pub max_line: usize,
@@ -451,12 +469,25 @@ impl LineJob {
         &self,
         chunk: &Chunk,
         extra: X,
-        mut f: impl FnMut(&mut Processed<X>, u64, &str) -> Result<(), Reason>,
+        f: impl FnMut(&mut Processed<X>, u64, &str) -> Result<(), Reason>,
+    ) -> Processed<X> {
+        self.run_in(Runtime, chunk, extra, f)
+    }
+
+    /// Like [`LineJob::run_with`], with a given SIMD kernel (for work run
+    /// by [`urlsift::simd::with_kernel`]).
+    #[inline(always)]
+    pub fn run_in<K: Kernel, X: Default>(
+        &self,
+        k: K,
+        chunk: &Chunk,
+        extra: X,
+        mut f: impl PerLine<X>,
     ) -> Processed<X> {
         let mut p = Processed::new(chunk);
         p.extra = extra;
         let facts = input::ChunkFacts::of(chunk, self.max_line);
-        for (number, raw) in chunk.lines() {
+        for (number, raw) in chunk.lines_in(k) {
             p.tally.lines += 1;
             let reason = match facts.classify(raw) {
                 input::Line::Empty => {
@@ -467,7 +498,7 @@ impl LineJob {
                     }
                     continue;
                 }
-                input::Line::Text(s) => match f(&mut p, number, s) {
+                input::Line::Text(s) => match f.line(&mut p, number, s) {
                     Ok(()) => {
                         p.tally.valid += 1;
                         continue;

@@ -10,7 +10,7 @@
 
 use std::arch::x86_64::*;
 
-use super::{BlockMasks, ByteSet, Classes};
+use super::{BlockMasks, ByteSet, Classes, Kernel, WithKernel};
 
 /// SSE2 kernel. Callers may pass any length; shorter than a block goes scalar.
 pub(super) fn find_in_set_sse2(bytes: &[u8], set: &ByteSet) -> Option<usize> {
@@ -266,6 +266,7 @@ fn masks_sse2<C: Classes>(block: &[u8]) -> BlockMasks {
 /// 16 to 64 bytes: 32-byte loads, the last ending at the block's end; a
 /// block under 32 bytes uses two overlapping 16-byte loads.
 #[target_feature(enable = "avx2")]
+#[inline]
 fn masks_avx2<C: Classes>(block: &[u8]) -> BlockMasks {
     let len = block.len();
     let mut m = BlockMasks::default();
@@ -294,7 +295,81 @@ pub(super) fn block_masks_avx512<C: Classes>(block: &[u8]) -> BlockMasks {
     unsafe { masks_avx512::<C>(block) }
 }
 
+/// The SSE2 kernel (x86_64 baseline).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Sse2;
+
+impl Kernel for Sse2 {
+    #[inline(always)]
+    fn block_masks<C: Classes>(self, block: &[u8]) -> BlockMasks {
+        assert!(block.len() <= 64, "a block is at most 64 bytes");
+        block_masks_sse2::<C>(block)
+    }
+}
+
+/// Proof that the CPU has AVX2: made only by [`with_avx2`].
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Avx2(());
+
+impl Kernel for Avx2 {
+    #[inline(always)]
+    fn block_masks<C: Classes>(self, block: &[u8]) -> BlockMasks {
+        assert!(block.len() <= 64, "a block is at most 64 bytes");
+        if block.len() < 16 {
+            return super::scalar::block_masks::<C>(block);
+        }
+        // SAFETY: an `Avx2` exists only inside `with_avx2`, which runs only
+        // after detection found AVX2.
+        unsafe { masks_avx2::<C>(block) }
+    }
+}
+
+/// Proof that the CPU has AVX-512F and AVX-512BW: made only by [`with_avx512`].
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Avx512(());
+
+impl Kernel for Avx512 {
+    #[inline(always)]
+    fn block_masks<C: Classes>(self, block: &[u8]) -> BlockMasks {
+        assert!(block.len() <= 64, "a block is at most 64 bytes");
+        // SAFETY: an `Avx512` exists only inside `with_avx512`, which runs
+        // only after detection found AVX-512F and AVX-512BW.
+        unsafe { masks_avx512::<C>(block) }
+    }
+}
+
+/// Runs `work` with the AVX2 kernel. The dispatcher calls it only after
+/// detection found AVX2.
+#[inline]
+pub(super) fn with_avx2<W: WithKernel>(work: W) -> W::Output {
+    #[target_feature(enable = "avx2")]
+    fn run<W: WithKernel>(work: W) -> W::Output {
+        work.run(Avx2(()))
+    }
+    debug_assert!(std::is_x86_feature_detected!("avx2"));
+    // SAFETY: the dispatcher selects this backend only after
+    // `is_x86_feature_detected!("avx2")` returned true.
+    unsafe { run(work) }
+}
+
+/// Runs `work` with the AVX-512 kernel. The dispatcher calls it only after
+/// detection found AVX-512F and AVX-512BW.
+#[inline]
+pub(super) fn with_avx512<W: WithKernel>(work: W) -> W::Output {
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn run<W: WithKernel>(work: W) -> W::Output {
+        work.run(Avx512(()))
+    }
+    debug_assert!(
+        std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw")
+    );
+    // SAFETY: the dispatcher selects this backend only after
+    // `is_x86_feature_detected!` returned true for avx512f and avx512bw.
+    unsafe { run(work) }
+}
+
 #[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
 fn masks_avx512<C: Classes>(block: &[u8]) -> BlockMasks {
     let (set, groups) = (&C::SET, &C::GROUPS);
     let valid = super::low_bits(block.len());
