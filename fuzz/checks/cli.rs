@@ -16,7 +16,7 @@ use std::process::Command;
 
 use xxhash_rust::xxh3::xxh3_64;
 
-use crate::input::{BufPool, read_chunks};
+use crate::input::{BufPool, ChunkReader};
 use crate::output::CliError;
 use crate::spill::{Spill, merge};
 
@@ -45,11 +45,14 @@ pub fn lines(data: &[u8]) {
 
     let pool = BufPool::new(4, 1 << 19);
     let mut got: Vec<(u64, Vec<u8>)> = Vec::new();
-    read_chunks(std::slice::from_ref(&path), chunk_size, &pool, |chunk| {
+    let mut reader = ChunkReader::new(vec![path.clone()], chunk_size);
+    let mut expected_number = 0;
+    while let Some((number, chunk)) = reader.next_numbered(&pool) {
+        assert_eq!(number, expected_number, "chunks numbered in order");
+        expected_number += 1;
         let chunk = chunk.expect("reading a plain file");
         got.extend(chunk.lines().map(|(n, l)| (n, l.to_vec())));
-        true
-    });
+    }
     let _ = std::fs::remove_file(&path);
     assert_eq!(
         got.len(),

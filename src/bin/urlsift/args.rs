@@ -91,7 +91,8 @@ pub struct InputArgs {
     /// Lines longer than this are bad lines (suffixes K, M, G).
     #[arg(long, value_name = "SIZE", default_value = "16M", value_parser = parse_size)]
     pub max_line_bytes: u64,
-    /// Worker threads (default: one per core).
+    /// Threads that read and parse (default: one per core); results are
+    /// written in input order by one more.
     #[arg(short = 'j', long = "threads", value_name = "N")]
     pub threads: Option<usize>,
     /// No progress bar and no summary on stderr (errors are still printed).

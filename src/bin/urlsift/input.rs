@@ -341,85 +341,151 @@ impl<R: Read> Read for Labeled<R> {
     }
 }
 
-/// Reads the sources in order and hands each newline-aligned chunk to `emit`;
-/// stops early when `emit` returns false (the consumer has stopped).
-pub fn read_chunks(
-    paths: &[PathBuf],
+/// Reads the sources in order and cuts them into newline-aligned chunks,
+/// numbering their lines. The workers share one behind a lock: whoever
+/// needs work reads the next chunk (so reading is part of each worker's
+/// share, and `-j N` means N threads read and parse).
+pub struct ChunkReader {
+    paths: std::vec::IntoIter<PathBuf>,
     chunk_size: usize,
-    pool: &BufPool,
-    mut emit: impl FnMut(Result<Chunk, InputError>) -> bool,
-) {
-    for path in paths {
-        let name = display_name(path);
-        let source = Arc::new(Source { name: name.clone() });
-        let fail = |error: io::Error| InputError {
-            name: name.clone(),
-            error,
-        };
-        let mut reader = match open(path) {
-            Ok(r) => r,
-            Err(e) => {
-                emit(Err(fail(e)));
-                return;
-            }
-        };
-        let mut next_line = 1u64;
-        let mut carry: Vec<u8> = Vec::new();
-        loop {
-            // Pooled buffers hold a chunk; a line longer than that carried
-            // over needs room for itself and more.
-            let mut buf = pool.get(carry.len() * 2);
-            buf.append(&mut carry);
-            let mut eof = false;
-            // Fill to the chunk size, then keep going until a newline shows
-            // up (a line longer than a chunk) or the input ends.
-            loop {
-                let want = if buf.len() < chunk_size {
-                    chunk_size - buf.len()
-                } else {
-                    chunk_size
+    current: Option<Current>,
+    /// Set after an error or the end of the last source.
+    done: bool,
+    /// How many chunks (and errors) have been handed out.
+    handed_out: u64,
+}
+
+/// The source being read.
+struct Current {
+    source: Arc<Source>,
+    reader: Box<dyn Read + Send>,
+    next_line: u64,
+    /// The start of a line that the previous chunk cut off.
+    carry: Vec<u8>,
+}
+
+impl ChunkReader {
+    /// A reader of `paths` (`-` is stdin) in chunks of about `chunk_size` bytes.
+    pub fn new(paths: Vec<PathBuf>, chunk_size: usize) -> ChunkReader {
+        ChunkReader {
+            paths: paths.into_iter(),
+            chunk_size: chunk_size.max(1),
+            current: None,
+            done: false,
+            handed_out: 0,
+        }
+    }
+
+    /// The next chunk (in a buffer from `pool`) or an error that ends the
+    /// reading, numbered from 0 in input order; `None` at the end of the
+    /// last source.
+    pub fn next_numbered(&mut self, pool: &BufPool) -> Option<(u64, Result<Chunk, InputError>)> {
+        let next = self.next_chunk(pool)?;
+        self.handed_out += 1;
+        Some((self.handed_out - 1, next))
+    }
+
+    /// The next chunk, an error that ends the reading, or `None` at the
+    /// end of the last source.
+    fn next_chunk(&mut self, pool: &BufPool) -> Option<Result<Chunk, InputError>> {
+        while !self.done {
+            let Some(current) = &mut self.current else {
+                let Some(path) = self.paths.next() else {
+                    self.done = true;
+                    return None;
                 };
-                let before = buf.len();
-                match (&mut reader).take(want as u64).read_to_end(&mut buf) {
-                    Ok(0) => {
-                        eof = true;
-                        break;
+                let name = display_name(&path);
+                match open(&path) {
+                    Ok(reader) => {
+                        self.current = Some(Current {
+                            source: Arc::new(Source { name }),
+                            reader,
+                            next_line: 1,
+                            carry: Vec::new(),
+                        });
                     }
-                    Ok(_) => {}
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                    Err(e) => {
-                        emit(Err(fail(e)));
-                        return;
+                    Err(error) => {
+                        self.done = true;
+                        return Some(Err(InputError { name, error }));
                     }
                 }
-                if buf.len() >= chunk_size && memchr::memchr(b'\n', &buf[before..]).is_some() {
+                continue;
+            };
+            match current.read_chunk(self.chunk_size, pool) {
+                Ok((chunk, eof)) => {
+                    if eof {
+                        self.current = None;
+                    }
+                    if let Some(chunk) = chunk {
+                        return Some(Ok(chunk));
+                    }
+                }
+                Err(error) => {
+                    self.done = true;
+                    let name = current.source.name.clone();
+                    return Some(Err(InputError { name, error }));
+                }
+            }
+        }
+        None
+    }
+}
+
+impl Current {
+    /// Reads the source's next chunk (`None` if nothing is left) and
+    /// whether the source has ended.
+    fn read_chunk(
+        &mut self,
+        chunk_size: usize,
+        pool: &BufPool,
+    ) -> io::Result<(Option<Chunk>, bool)> {
+        // Pooled buffers hold a chunk; a line longer than that carried
+        // over needs room for itself and more.
+        let mut buf = pool.get(self.carry.len() * 2);
+        buf.append(&mut self.carry);
+        let mut eof = false;
+        // Fill to the chunk size, then keep going until a newline shows
+        // up (a line longer than a chunk) or the input ends.
+        loop {
+            let want = if buf.len() < chunk_size {
+                chunk_size - buf.len()
+            } else {
+                chunk_size
+            };
+            let before = buf.len();
+            match (&mut self.reader).take(want as u64).read_to_end(&mut buf) {
+                Ok(0) => {
+                    eof = true;
                     break;
                 }
+                Ok(_) => {}
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
             }
-            let cut = if eof {
-                buf.len()
-            } else {
-                memchr::memrchr(b'\n', &buf).map_or(buf.len(), |i| i + 1)
-            };
-            carry = buf.split_off(cut);
-            if !buf.is_empty() {
-                let lines = memchr::memchr_iter(b'\n', &buf).count() as u64
-                    + u64::from(!buf.ends_with(b"\n"));
-                let chunk = Chunk {
-                    source: Arc::clone(&source),
-                    first_line: next_line,
-                    spare: Mutex::new(Vec::new()),
-                    data: buf,
-                };
-                next_line += lines;
-                if !emit(Ok(chunk)) {
-                    return;
-                }
-            }
-            if eof {
+            if buf.len() >= chunk_size && memchr::memchr(b'\n', &buf[before..]).is_some() {
                 break;
             }
         }
+        let cut = if eof {
+            buf.len()
+        } else {
+            memchr::memrchr(b'\n', &buf).map_or(buf.len(), |i| i + 1)
+        };
+        self.carry = buf.split_off(cut);
+        if buf.is_empty() {
+            pool.put(buf);
+            return Ok((None, eof));
+        }
+        let lines =
+            memchr::memchr_iter(b'\n', &buf).count() as u64 + u64::from(!buf.ends_with(b"\n"));
+        let chunk = Chunk {
+            source: Arc::clone(&self.source),
+            first_line: self.next_line,
+            spare: Mutex::new(Vec::new()),
+            data: buf,
+        };
+        self.next_line += lines;
+        Ok((Some(chunk), eof))
     }
 }
 

@@ -1,18 +1,19 @@
-//! The parallel engine every subcommand runs on: a reader thread cuts the
-//! input into newline-aligned chunks, rayon workers turn batches of chunks
-//! into per-chunk results, and the calling thread consumes those results in
-//! input order. Output is therefore byte-identical for any thread count.
+//! The parallel engine every subcommand runs on: rayon workers take turns
+//! at a shared reader that cuts the input into newline-aligned chunks, turn
+//! each chunk into its results, and the calling thread consumes those
+//! results in input order. Output is therefore byte-identical for any
+//! thread count.
 //!
 //! This module also owns the bad-line policy (skip and count, `--rejects`,
 //! `--keep-invalid`, `--strict`) and the summary that accounts for every line.
 
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
-use std::sync::mpsc;
+use std::sync::{Mutex, mpsc};
 use std::time::Instant;
 
 use crate::args::{InputArgs, PolicyArgs};
-use crate::input::{self, BufPool, Chunk, InputError, Reason};
+use crate::input::{self, BufPool, Chunk, ChunkReader, InputError, Reason};
 use crate::output::{CliError, Sink};
 use urlsift::simd::{Kernel, Runtime};
 
@@ -240,99 +241,132 @@ impl Engine {
     /// Runs `work` on every chunk in parallel and `consume` on the results in
     /// input order. `consume` returning `Ok(false)` stops the run early.
     ///
-    /// Chunks are handed to the pool as they arrive, at most a few per
-    /// worker in flight; results are put back in order on this thread, so
-    /// consuming (writing, the dedup seen-set) overlaps with parsing.
+    /// Each worker takes the shared reader's next chunk, works on it and
+    /// sends the result back; this thread puts the results in order and
+    /// consumes them (writing, the dedup seen-set), overlapping with the
+    /// workers. Reading is part of each worker's share: with `-j1` one
+    /// thread reads and parses, with `-j2` two do, taking turns at the
+    /// reader. At most a few chunks per worker are in flight: a worker
+    /// takes a ticket before reading, and a ticket comes back only when
+    /// its chunk has been consumed.
     pub fn run<X: Send>(
         &self,
         work: impl Fn(&Chunk) -> Processed<X> + Sync,
         mut consume: impl FnMut(&Chunk, &mut Processed<X>) -> Result<bool, CliError>,
     ) -> Result<(), CliError> {
         let threads = self.pool.current_num_threads();
-        let max_in_flight = (threads * 2 + 2) as u64;
-        let (tx, rx) = mpsc::sync_channel::<Result<Chunk, InputError>>(threads + 1);
-        let files = self.files.clone();
-        let chunk_size = self.chunk_size;
+        let max_in_flight = threads * 2 + 2;
         let progress = self.progress.then(progress_bar);
         let started = Instant::now();
         // Keep every buffer that can be in circulation (an input and an
-        // output buffer per chunk in flight or queued, plus the reader's),
-        // so none is freed and faulted in again.
-        let circulating = 2 * (max_in_flight as usize + threads + 1) + 2;
-        let pool = BufPool::new(circulating, chunk_size);
-        let work = &work;
-        std::thread::scope(|scope| {
-            let pool = &pool;
-            scope.spawn(move || {
-                input::read_chunks(&files, chunk_size, pool, |c| tx.send(c).is_ok());
-            });
-            let (mut lines, mut bytes) = (0u64, 0u64);
-            let result = self.pool.in_place_scope(|s| -> Result<(), CliError> {
-                let (res_tx, res_rx) = mpsc::channel::<(u64, Chunk, Processed<X>)>();
-                let mut ready: BTreeMap<u64, (Chunk, Processed<X>)> = BTreeMap::new();
-                let (mut submitted, mut consumed) = (0u64, 0u64);
-                let mut reader_done = false;
-                let mut input_error = None;
-                loop {
-                    while let Some((chunk, mut p)) = ready.remove(&consumed) {
-                        consumed += 1;
-                        lines += p.tally.lines;
-                        bytes += p.tally.bytes;
-                        let go_on = consume(&chunk, &mut p)?;
-                        pool.put(chunk.data);
-                        pool.put(p.out);
-                        if !go_on {
-                            return Ok(());
-                        }
-                        if let Some(pb) = &progress {
-                            let secs = started.elapsed().as_secs_f64().max(1e-9);
-                            pb.set_position(bytes);
-                            pb.set_message(format!(
-                                "{lines} URLs, {:.0} URLs/s",
-                                lines as f64 / secs
-                            ));
-                        }
-                    }
-                    if !reader_done && submitted - consumed < max_in_flight {
-                        match rx.recv() {
-                            Ok(Ok(chunk)) => {
-                                if let Ok(mut spare) = chunk.spare.lock() {
-                                    *spare = pool.get(input::output_capacity(chunk.data.len()));
-                                }
-                                let (seq, res_tx) = (submitted, res_tx.clone());
-                                submitted += 1;
-                                s.spawn(move |_| {
-                                    let p = work(&chunk);
-                                    // The receiver is gone only if the run stopped early.
-                                    let _ = res_tx.send((seq, chunk, p));
-                                });
-                            }
-                            Ok(Err(e)) => {
-                                input_error = Some(e);
-                                reader_done = true;
-                            }
-                            Err(_) => reader_done = true,
-                        }
-                        continue;
-                    }
-                    if consumed == submitted {
-                        break;
-                    }
-                    let (seq, chunk, p) = res_rx.recv().expect("we hold a sender");
-                    ready.insert(seq, (chunk, p));
-                }
-                match input_error {
-                    Some(e) => Err(CliError::Input(e)),
-                    None => Ok(()),
-                }
-            });
-            // Unblock the reader if we stopped early.
-            drop(rx);
-            if let Some(pb) = progress {
-                pb.finish_and_clear();
+        // output buffer per chunk in flight, plus one being filled per
+        // worker), so none is freed and faulted in again.
+        let pool = BufPool::new(2 * (max_in_flight + threads) + 2, self.chunk_size);
+        let reader = Mutex::new(ChunkReader::new(self.files.clone(), self.chunk_size));
+        let (ticket_tx, ticket_rx) = mpsc::sync_channel::<()>(max_in_flight);
+        for _ in 0..max_in_flight {
+            ticket_tx
+                .send(())
+                .expect("the channel has room for every ticket");
+        }
+        let ticket_rx = Mutex::new(ticket_rx);
+        let (pool, reader, ticket_rx, work) = (&pool, &reader, &ticket_rx, &work);
+        let (mut lines, mut bytes) = (0u64, 0u64);
+        let result = self.pool.in_place_scope(|s| -> Result<(), CliError> {
+            let (res_tx, res_rx) = mpsc::channel::<(u64, Done<X>)>();
+            for _ in 0..threads {
+                let res_tx = res_tx.clone();
+                s.spawn(move |_| {
+                    worker(reader, pool, ticket_rx, work, &res_tx);
+                });
             }
-            result
-        })
+            drop(res_tx);
+            // Owned here, so returning early (an error, or `consume`
+            // stopping) drops it and wakes workers waiting for a ticket.
+            let ticket_tx = ticket_tx;
+            let mut ready: BTreeMap<u64, Done<X>> = BTreeMap::new();
+            let mut consumed = 0u64;
+            loop {
+                while let Some(done) = ready.remove(&consumed) {
+                    consumed += 1;
+                    let (chunk, mut p) = done.map_err(CliError::Input)?;
+                    lines += p.tally.lines;
+                    bytes += p.tally.bytes;
+                    let go_on = consume(&chunk, &mut p)?;
+                    pool.put(chunk.data);
+                    pool.put(p.out);
+                    if !go_on {
+                        return Ok(());
+                    }
+                    // The receiving workers are gone only once reading ended.
+                    let _ = ticket_tx.try_send(());
+                    if let Some(pb) = &progress {
+                        let secs = started.elapsed().as_secs_f64().max(1e-9);
+                        pb.set_position(bytes);
+                        pb.set_message(format!("{lines} URLs, {:.0} URLs/s", lines as f64 / secs));
+                    }
+                }
+                match res_rx.recv() {
+                    Ok((seq, done)) => {
+                        ready.insert(seq, done);
+                    }
+                    // Every worker has stopped and every result is in.
+                    Err(_) => {
+                        debug_assert!(ready.is_empty(), "results are numbered without gaps");
+                        return Ok(());
+                    }
+                }
+            }
+        });
+        if let Some(pb) = progress {
+            pb.finish_and_clear();
+        }
+        result
+    }
+}
+
+/// A worker's result: a chunk and what it made of it, or the read error
+/// that ended the input at that point.
+type Done<X> = Result<(Chunk, Processed<X>), InputError>;
+
+/// One worker: takes a ticket, reads the next chunk, works on it and sends
+/// the result with the chunk's number; stops at the end of the input, after
+/// a read error (sent in order like a result), or when the consumer has
+/// stopped (no more tickets, or nobody receiving).
+fn worker<X>(
+    reader: &Mutex<ChunkReader>,
+    pool: &BufPool,
+    tickets: &Mutex<mpsc::Receiver<()>>,
+    work: &(impl Fn(&Chunk) -> Processed<X> + Sync),
+    results: &mpsc::Sender<(u64, Done<X>)>,
+) {
+    loop {
+        let ticket = match tickets.lock() {
+            Ok(t) => t.recv(),
+            Err(_) => return,
+        };
+        if ticket.is_err() {
+            return;
+        }
+        let next = match reader.lock() {
+            Ok(mut r) => r.next_numbered(pool),
+            Err(_) => return,
+        };
+        let Some((seq, next)) = next else { return };
+        let done = match next {
+            Err(e) => Err(e),
+            Ok(chunk) => {
+                if let Ok(mut spare) = chunk.spare.lock() {
+                    *spare = pool.get(input::output_capacity(chunk.data.len()));
+                }
+                let p = work(&chunk);
+                Ok((chunk, p))
+            }
+        };
+        let failed = done.is_err();
+        if results.send((seq, done)).is_err() || failed {
+            return;
+        }
     }
 }
 
