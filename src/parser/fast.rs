@@ -188,7 +188,7 @@ pub(crate) fn analyze_with<K: Kernel>(k: K, input: &str) -> Option<Plan> {
     if !(2..=5).contains(&colon) || (m.groups[SLASH] >> (colon + 1)) & 3 != 3 {
         return None;
     }
-    let scheme = special_scheme(&bytes[..colon])?;
+    let scheme = special_scheme(bytes, colon)?;
     let scheme_upper = m.in_range & low_bits(colon) != 0;
     let host_start = colon + 3;
     if scheme == SchemeType::File && memchr::memchr(b'|', bytes).is_some() {
@@ -303,29 +303,36 @@ fn ends_in_a_number_quick(host: &[u8], m: &BlockMasks, start: usize, end: usize)
         && ends_in_a_number(host)
 }
 
-/// The special scheme spelled by `scheme` (ASCII letters, any case).
+/// The special scheme spelled by the first `len` bytes of `bytes` (at
+/// least 6 bytes; `len` is 2 to 5, the position of the first ':').
 /// Compares whole words: OR-ing 0x20 lowercases letters, and no other
 /// printable byte ORs to these letters (nor does the space padding).
-#[inline]
-fn special_scheme(scheme: &[u8]) -> Option<SchemeType> {
-    let (head, tail) = scheme.split_at(scheme.len().min(4));
-    let w = word(head) | 0x2020_2020;
-    let kind = match scheme.len() {
-        2 if w == word(b"ws") => SchemeType::Ws,
-        3 if w == word(b"wss") => SchemeType::Wss,
-        3 if w == word(b"ftp") => SchemeType::Ftp,
-        4 if w == word(b"http") => SchemeType::Http,
-        4 if w == word(b"file") => SchemeType::File,
-        5 if w == word(b"http") && tail[0] | 0x20 == b's' => SchemeType::Https,
+#[inline(always)]
+fn special_scheme(bytes: &[u8], len: usize) -> Option<SchemeType> {
+    debug_assert!(bytes.len() >= 6 && (2..=5).contains(&len));
+    // The first four bytes as one word, the bytes past the scheme cleared
+    // (they become spaces with the 0x20s).
+    let head = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+    let keep = if len >= 4 {
+        u32::MAX
+    } else {
+        (1 << (8 * len)) - 1
+    };
+    let w = (head & keep) | 0x2020_2020;
+    let kind = match len {
+        2 if w == const { word(b"ws") } => SchemeType::Ws,
+        3 if w == const { word(b"wss") } => SchemeType::Wss,
+        3 if w == const { word(b"ftp") } => SchemeType::Ftp,
+        4 if w == const { word(b"http") } => SchemeType::Http,
+        4 if w == const { word(b"file") } => SchemeType::File,
+        5 if w == const { word(b"http") } && bytes[4] | 0x20 == b's' => SchemeType::Https,
         _ => return None,
     };
     Some(kind)
 }
 
-/// Up to four bytes as a little-endian word, padded with spaces. Built with
-/// shifts, not a byte array: byte stores read back as one word would stall
-/// store forwarding.
-#[inline(always)]
+/// Up to four bytes as a little-endian word, padded with spaces (for the
+/// constants [`special_scheme`] compares with).
 const fn word(b: &[u8]) -> u32 {
     let mut w = 0x2020_2020u32;
     let mut i = 0;
@@ -399,7 +406,9 @@ fn scan_rest<K: Kernel>(
 /// Whether the path segment starting at `start` is "." or ".." (also as %2e).
 #[cold]
 fn is_dot_segment(bytes: &[u8], start: usize) -> bool {
-    let rest = &bytes[start..];
+    // A dot segment is at most 6 bytes ("%2e%2e"): 7 bytes without an end
+    // settle it (candidates such as "%20..." are common).
+    let rest = &bytes[start..bytes.len().min(start + 7)];
     let end = rest
         .iter()
         .position(|&b| matches!(b, b'/' | b'?' | b'#'))

@@ -289,9 +289,7 @@ pub fn block_masks_with<C: Classes>(backend: Backend, block: &[u8]) -> BlockMask
         #[cfg(target_arch = "x86_64")]
         Backend::Sse2 => x86_64::block_masks_sse2::<C>(block),
         #[cfg(target_arch = "x86_64")]
-        Backend::Avx2 if std::is_x86_feature_detected!("avx2") => {
-            x86_64::block_masks_avx2::<C>(block)
-        }
+        Backend::Avx2 if has_avx2() => x86_64::block_masks_avx2::<C>(block),
         #[cfg(target_arch = "x86_64")]
         Backend::Avx512 if has_avx512() => x86_64::block_masks_avx512::<C>(block),
         #[cfg(target_arch = "aarch64")]
@@ -373,7 +371,7 @@ pub fn available_backends() -> Vec<Backend> {
     #[cfg(target_arch = "x86_64")]
     {
         backends.push(Backend::Sse2);
-        if std::is_x86_feature_detected!("avx2") {
+        if has_avx2() {
             backends.push(Backend::Avx2);
             if has_avx512() {
                 backends.push(Backend::Avx512);
@@ -389,10 +387,24 @@ pub fn available_backends() -> Vec<Backend> {
     backends
 }
 
-/// Whether the CPU has what the AVX-512 kernels use.
+/// Whether the CPU has what the AVX2 backend uses: AVX2, and the bit
+/// instructions (BMI1, BMI2, LZCNT) that code run by [`with_kernel`] is
+/// compiled with (every AVX2 CPU from Intel and AMD has them).
+#[cfg(target_arch = "x86_64")]
+fn has_avx2() -> bool {
+    std::is_x86_feature_detected!("avx2")
+        && std::is_x86_feature_detected!("bmi1")
+        && std::is_x86_feature_detected!("bmi2")
+        && std::is_x86_feature_detected!("lzcnt")
+}
+
+/// Whether the CPU has what the AVX-512 backend uses: the AVX2 backend's
+/// features, AVX-512F and AVX-512BW.
 #[cfg(target_arch = "x86_64")]
 fn has_avx512() -> bool {
-    std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw")
+    has_avx2()
+        && std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512bw")
 }
 
 const UNSET: u8 = 0;

@@ -339,32 +339,30 @@ impl Kernel for Avx512 {
 }
 
 /// Runs `work` with the AVX2 kernel. The dispatcher calls it only after
-/// detection found AVX2.
+/// detection found AVX2, BMI1, BMI2 and LZCNT.
 #[inline]
 pub(super) fn with_avx2<W: WithKernel>(work: W) -> W::Output {
-    #[target_feature(enable = "avx2")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt")]
     fn run<W: WithKernel>(work: W) -> W::Output {
         work.run(Avx2(()))
     }
-    debug_assert!(std::is_x86_feature_detected!("avx2"));
+    debug_assert!(super::has_avx2());
     // SAFETY: the dispatcher selects this backend only after
-    // `is_x86_feature_detected!("avx2")` returned true.
+    // `has_avx2()` (detection of each feature enabled here) returned true.
     unsafe { run(work) }
 }
 
 /// Runs `work` with the AVX-512 kernel. The dispatcher calls it only after
-/// detection found AVX-512F and AVX-512BW.
+/// detection found AVX-512F, AVX-512BW and the AVX2 backend's features.
 #[inline]
 pub(super) fn with_avx512<W: WithKernel>(work: W) -> W::Output {
-    #[target_feature(enable = "avx512f,avx512bw")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,avx512f,avx512bw")]
     fn run<W: WithKernel>(work: W) -> W::Output {
         work.run(Avx512(()))
     }
-    debug_assert!(
-        std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw")
-    );
-    // SAFETY: the dispatcher selects this backend only after
-    // `is_x86_feature_detected!` returned true for avx512f and avx512bw.
+    debug_assert!(super::has_avx512());
+    // SAFETY: the dispatcher selects this backend only after `has_avx512()`
+    // (detection of each feature enabled here) returned true.
     unsafe { run(work) }
 }
 
