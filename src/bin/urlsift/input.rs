@@ -31,30 +31,14 @@ pub struct Chunk {
     pub first_line: u64,
     /// The bytes, each line ending in `\n` except perhaps the source's last.
     pub data: Vec<u8>,
-    /// Recycled buffers for the worker's results (see [`BufPool`]).
-    pub spare: Mutex<Spare>,
+    /// A recycled buffer for the worker's output (see [`BufPool`]).
+    pub spare: Mutex<Vec<u8>>,
 }
 
-/// Runs of a chunk's input that go to the output as they are: `(at, range)`
-/// puts `data[range]` before `out[at..]`.
-pub type Runs = Vec<(usize, std::ops::Range<usize>)>;
-
-/// Recycled buffers a worker fills for one chunk.
-#[derive(Default)]
-pub struct Spare {
-    /// For the output bytes.
-    pub out: Vec<u8>,
-    /// For the output's runs of input.
-    pub runs: Runs,
-}
-
-/// Recycled buffers: chunk and output buffers (and the lists of runs) are
-/// allocated, and their pages faulted in, once per run instead of once per
-/// chunk. (Memory freed and allocated again may have been handed back to
-/// the system meanwhile, and faulting it in again is slow.)
+/// Recycled byte buffers: chunk and output buffers are allocated (and their
+/// pages faulted in) once per run instead of once per chunk.
 pub struct BufPool {
     bufs: Mutex<Vec<Vec<u8>>>,
-    runs: Mutex<Vec<Runs>>,
     keep: usize,
     common: usize,
     max_capacity: usize,
@@ -65,7 +49,6 @@ impl BufPool {
     pub fn new(keep: usize, chunk_size: usize) -> BufPool {
         BufPool {
             bufs: Mutex::new(Vec::new()),
-            runs: Mutex::new(Vec::new()),
             keep,
             // What either role needs for a usual chunk (output may grow),
             // and the reader's slack.
@@ -95,27 +78,6 @@ impl BufPool {
             && bufs.len() < self.keep
         {
             bufs.push(buf);
-        }
-    }
-}
-
-impl BufPool {
-    /// An empty list of runs, recycled if one is free.
-    pub fn get_runs(&self) -> Runs {
-        self.runs
-            .lock()
-            .map(|mut r| r.pop())
-            .unwrap_or(None)
-            .unwrap_or_default()
-    }
-
-    /// Returns a list of runs for reuse.
-    pub fn put_runs(&self, mut runs: Runs) {
-        runs.clear();
-        if let Ok(mut all) = self.runs.lock()
-            && all.len() < self.keep
-        {
-            all.push(runs);
         }
     }
 }
@@ -519,7 +481,7 @@ impl Current {
         let chunk = Chunk {
             source: Arc::clone(&self.source),
             first_line: self.next_line,
-            spare: Mutex::new(Spare::default()),
+            spare: Mutex::new(Vec::new()),
             data: buf,
         };
         self.next_line += lines;
@@ -536,7 +498,7 @@ mod tests {
             source: Arc::new(Source { name: "t".into() }),
             first_line: 7,
             data: data.to_vec(),
-            spare: Mutex::new(Spare::default()),
+            spare: Mutex::new(Vec::new()),
         };
         chunk.lines().map(|(n, l)| (n, l.to_vec())).collect()
     }

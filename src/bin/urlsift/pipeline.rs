@@ -74,7 +74,7 @@ pub struct Processed<X> {
     pub extra: X,
     /// Runs of the chunk's input that belong in the output: `(at, range)`
     /// puts `data[range]` before `out[at..]` (see [`Processed::copy_input`]).
-    input_runs: input::Runs,
+    input_runs: Vec<(usize, std::ops::Range<usize>)>,
     /// The run still being extended.
     pending: std::ops::Range<usize>,
 }
@@ -82,7 +82,7 @@ pub struct Processed<X> {
 impl<X: Default> Processed<X> {
     pub fn new(chunk: &Chunk) -> Self {
         let spare = chunk.spare.lock().map(|mut s| std::mem::take(&mut *s));
-        let input::Spare { mut out, runs } = spare.unwrap_or_default();
+        let mut out = spare.unwrap_or_default();
         out.reserve_exact(input::output_capacity(chunk.data.len()));
         Processed {
             out,
@@ -94,7 +94,7 @@ impl<X: Default> Processed<X> {
             stopped: None,
             kept: Vec::new(),
             extra: X::default(),
-            input_runs: runs,
+            input_runs: Vec::new(),
             pending: 0..0,
         }
     }
@@ -294,8 +294,7 @@ impl Engine {
                     bytes += p.tally.bytes;
                     let go_on = consume(&chunk, &mut p)?;
                     pool.put(chunk.data);
-                    pool.put(std::mem::take(&mut p.out));
-                    pool.put_runs(std::mem::take(&mut p.input_runs));
+                    pool.put(p.out);
                     if !go_on {
                         return Ok(());
                     }
@@ -358,8 +357,7 @@ fn worker<X>(
             Err(e) => Err(e),
             Ok(chunk) => {
                 if let Ok(mut spare) = chunk.spare.lock() {
-                    spare.out = pool.get(input::output_capacity(chunk.data.len()));
-                    spare.runs = pool.get_runs();
+                    *spare = pool.get(input::output_capacity(chunk.data.len()));
                 }
                 let p = work(&chunk);
                 Ok((chunk, p))
