@@ -1,4 +1,5 @@
-//! Batch parsing into reused buffers, and each parsing path on its own.
+//! Batch parsing into reused buffers, line splitting fused with the fast
+//! path's scan, and each parsing path on its own.
 
 use crate::error::{NoReporter, ParseError};
 use crate::parser::{self, fast};
@@ -104,7 +105,39 @@ impl BatchParser {
         input: &'a str,
         base: Option<&Url>,
     ) -> Result<&'a str, ParseError> {
-        let Some(plan) = fast::analyze_with(kernel, input) else {
+        self.href_planned(input, fast::analyze_with(kernel, input), base)
+    }
+
+    /// The href of a line from [`lines`], parsed against `base`: the same
+    /// string as [`BatchParser::href`] of its text, using what the scan
+    /// that found the line already proved.
+    ///
+    /// ```
+    /// let text = "https://a.example/x\r\nHTTP://B.example\n";
+    /// let mut parser = urlsift::BatchParser::new();
+    /// let hrefs: Vec<String> = urlsift::batch::lines(urlsift::simd::Runtime, text)
+    ///     .map(|line| parser.href_of_line(&line, None).unwrap().to_string())
+    ///     .collect();
+    /// assert_eq!(hrefs, ["https://a.example/x", "http://b.example/"]);
+    /// ```
+    #[inline(always)]
+    pub fn href_of_line<'a>(
+        &'a mut self,
+        line: &Line<'a>,
+        base: Option<&Url>,
+    ) -> Result<&'a str, ParseError> {
+        self.href_planned(line.text, line.plan, base)
+    }
+
+    /// The href of `input`, given what the fast path proved of it.
+    #[inline(always)]
+    fn href_planned<'a>(
+        &'a mut self,
+        input: &'a str,
+        plan: Option<fast::Plan>,
+        base: Option<&Url>,
+    ) -> Result<&'a str, ParseError> {
+        let Some(plan) = plan else {
             self.fast = false;
             let buffer = self.take_buffer();
             let url = self.machine(input, base, buffer)?;
@@ -124,6 +157,74 @@ impl BatchParser {
     /// state machine), for statistics.
     pub fn last_took_fast_path(&self) -> bool {
         self.fast
+    }
+}
+
+/// The lines of `text`, for [`BatchParser::href_of_line`]: one SIMD pass
+/// per line finds where it ends and classifies its bytes for the fast path
+/// (most URLs fit in one 64-byte block). Lines end at '\n', which is not
+/// part of them, nor is a '\r' before it; text after the last '\n' is a
+/// last line; empty lines are lines.
+///
+/// ```
+/// let text = "a\r\n\nhttps://example.com/\nlast";
+/// let lines: Vec<&str> = urlsift::batch::lines(urlsift::simd::Runtime, text)
+///     .map(|l| l.as_str())
+///     .collect();
+/// assert_eq!(lines, ["a", "", "https://example.com/", "last"]);
+/// ```
+#[inline(always)]
+pub fn lines<K: crate::simd::Kernel>(kernel: K, text: &str) -> Lines<'_, K> {
+    Lines {
+        kernel,
+        text,
+        at: 0,
+    }
+}
+
+/// The iterator returned by [`lines`].
+#[derive(Clone, Debug)]
+pub struct Lines<'a, K> {
+    kernel: K,
+    text: &'a str,
+    at: usize,
+}
+
+impl<'a, K: crate::simd::Kernel> Iterator for Lines<'a, K> {
+    type Item = Line<'a>;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<Line<'a>> {
+        if self.at >= self.text.len() {
+            return None;
+        }
+        let (text, next, plan) = fast::scan_line(self.kernel, self.text, self.at);
+        self.at = next;
+        Some(Line { text, plan })
+    }
+}
+
+/// A line from [`lines`], with what the fast path proved about it.
+#[derive(Clone, Copy)]
+pub struct Line<'a> {
+    text: &'a str,
+    plan: Option<fast::Plan>,
+}
+
+impl<'a> Line<'a> {
+    /// The line's text.
+    #[inline(always)]
+    pub fn as_str(&self) -> &'a str {
+        self.text
+    }
+}
+
+impl std::fmt::Debug for Line<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Line")
+            .field("text", &self.text)
+            .field("fast_path", &self.plan.is_some())
+            .finish()
     }
 }
 

@@ -19,7 +19,7 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
-mod batch;
+pub mod batch;
 mod components;
 pub mod error;
 pub mod form;

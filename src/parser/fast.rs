@@ -34,7 +34,7 @@ struct UrlBytes;
 
 impl Classes for UrlBytes {
     const SET: ByteSet = DECLINE;
-    const GROUPS: Groups = Groups::new(&[b":", b"/", b"?", b"#", b".%", b"@[]|%"]);
+    const GROUPS: Groups = Groups::new(&[b":", b"/", b"?", b"#", b".%", b"@[]|%", b"\n"]);
     /// Upper-case letters, to lowercase in the scheme and host.
     const RANGE: (u8, u8) = (b'A', b'Z');
 }
@@ -47,6 +47,8 @@ const DOT_OR_PERCENT: usize = 4;
 /// Credentials, IPv6 brackets, percent-escapes and '|' (forbidden in
 /// hosts) leave the host to the machine.
 const HOST_DECLINE: usize = 5;
+/// Line ends, for [`scan_line`] (a URL with one is declined by [`DECLINE`]).
+const NEWLINE: usize = 6;
 
 #[inline(always)]
 fn tz(mask: u64) -> usize {
@@ -180,6 +182,60 @@ pub(crate) fn analyze_with<K: Kernel>(k: K, input: &str) -> Option<Plan> {
         return None;
     }
     let m = k.block_masks::<UrlBytes>(&bytes[..n.min(64)]);
+    analyze_masked(k, input, &m)
+}
+
+/// The next line of `text` from `start` (ending at '\n', which is not
+/// part of it, nor is a '\r' before it), where the line after it starts,
+/// and what [`analyze`] says of the line: one SIMD pass finds the line's
+/// end and classifies its bytes (URLs are usually one block long). `start`
+/// must be less than `text.len()`.
+#[inline(always)]
+pub(crate) fn scan_line<K: Kernel>(k: K, text: &str, start: usize) -> (&str, usize, Option<Plan>) {
+    let rest = &text.as_bytes()[start..];
+    let mut m = k.block_masks::<UrlBytes>(&rest[..rest.len().min(64)]);
+    let newlines = m.groups[NEWLINE];
+    let (end, next) = if newlines != 0 {
+        let end = tz(newlines);
+        (end, end + 1)
+    } else if rest.len() <= 64 {
+        (rest.len(), rest.len())
+    } else {
+        match memchr::memchr(b'\n', &rest[64..]) {
+            Some(i) => (64 + i, 64 + i + 1),
+            None => (rest.len(), rest.len()),
+        }
+    };
+    let len = match rest[..end].last() {
+        Some(b'\r') => end - 1,
+        _ => end,
+    };
+    // Lines end at ASCII bytes, which are char boundaries.
+    let line = &text[start..start + len];
+    if len < 64 {
+        // The block ran past the line: keep the line's bits only.
+        let keep = low_bits(len);
+        m.in_set &= keep;
+        m.in_range &= keep;
+        for g in &mut m.groups {
+            *g &= keep;
+        }
+    }
+    let bytes = line.as_bytes();
+    let plan = if len < 6 || len > u32::MAX as usize - 1 || !bytes[2..6].contains(&b':') {
+        None
+    } else {
+        analyze_masked(k, line, &m)
+    };
+    (line, start + next, plan)
+}
+
+/// [`analyze`] given the masks of the first (up to) 64 bytes of `input`.
+#[inline(always)]
+fn analyze_masked<K: Kernel>(k: K, input: &str, m: &BlockMasks) -> Option<Plan> {
+    let bytes = input.as_bytes();
+    let n = bytes.len();
+    let m = *m;
     if m.in_set != 0 {
         return None;
     }

@@ -224,6 +224,12 @@ impl<'a> ChunkFacts<'a> {
         }
     }
 
+    /// The whole chunk as text, when it is valid UTF-8 without NUL: then
+    /// a line is bad only if it is too long.
+    pub fn text(&self) -> Option<&'a str> {
+        self.text
+    }
+
     /// Classifies one line, which must be a slice of this chunk's data.
     #[inline(always)]
     pub fn classify(&self, line: &'a [u8]) -> Line<'a> {

@@ -256,6 +256,8 @@ struct HrefLine<'a, K> {
 }
 
 impl<K: urlsift::simd::Kernel> pipeline::PerLine<()> for HrefLine<'_, K> {
+    const SCANS_URLS: bool = true;
+
     #[inline(always)]
     fn line(
         &mut self,
@@ -263,29 +265,58 @@ impl<K: urlsift::simd::Kernel> pipeline::PerLine<()> for HrefLine<'_, K> {
         _: u64,
         line: &str,
     ) -> Result<(), input::Reason> {
-        let href = self
-            .parser
-            .href_with(self.k, line, self.base)
-            .map_err(input::Reason::Url)?;
-        let form = self.profile.apply_href(href).expect("not a SURT profile");
-        if std::ptr::eq(form.as_ref(), line) && self.terminator == b'\n' {
-            // The line and its "\n" (not "\r\n", not a missing final
-            // newline) are the output record.
-            let data = self.data;
-            let start = (line.as_ptr() as usize).wrapping_sub(data.as_ptr() as usize);
-            let end = start.wrapping_add(line.len());
-            if data.get(end) == Some(&b'\n')
-                && data
-                    .get(start..end)
-                    .is_some_and(|s| std::ptr::eq(s, line.as_bytes()))
-            {
-                p.copy_input(start..end + 1);
-                return Ok(());
-            }
-        }
-        p.flush();
-        p.out.extend_from_slice(form.as_bytes());
-        p.out.push(self.terminator);
-        Ok(())
+        let href = self.parser.href_with(self.k, line, self.base);
+        write_href(p, self.data, self.profile, self.terminator, line, href)
     }
+
+    #[inline(always)]
+    fn line_of(
+        &mut self,
+        p: &mut pipeline::Processed<()>,
+        _: u64,
+        line: &urlsift::batch::Line<'_>,
+    ) -> Result<(), input::Reason> {
+        let href = self.parser.href_of_line(line, self.base);
+        write_href(
+            p,
+            self.data,
+            self.profile,
+            self.terminator,
+            line.as_str(),
+            href,
+        )
+    }
+}
+
+/// Writes the record for `line` (a slice of the chunk's `data`) given its
+/// href: the line itself as a run of input when nothing changed.
+#[inline(always)]
+fn write_href(
+    p: &mut pipeline::Processed<()>,
+    data: &[u8],
+    profile: &Profile,
+    terminator: u8,
+    line: &str,
+    href: Result<&str, urlsift::ParseError>,
+) -> Result<(), input::Reason> {
+    let href = href.map_err(input::Reason::Url)?;
+    let form = profile.apply_href(href).expect("not a SURT profile");
+    if std::ptr::eq(form.as_ref(), line) && terminator == b'\n' {
+        // The line and its "\n" (not "\r\n", not a missing final
+        // newline) are the output record.
+        let start = (line.as_ptr() as usize).wrapping_sub(data.as_ptr() as usize);
+        let end = start.wrapping_add(line.len());
+        if data.get(end) == Some(&b'\n')
+            && data
+                .get(start..end)
+                .is_some_and(|s| std::ptr::eq(s, line.as_bytes()))
+        {
+            p.copy_input(start..end + 1);
+            return Ok(());
+        }
+    }
+    p.flush();
+    p.out.extend_from_slice(form.as_bytes());
+    p.out.push(terminator);
+    Ok(())
 }

@@ -467,7 +467,24 @@ pub fn summary(t: &Tally, files: usize, kept: bool, extra: &str) -> String {
 /// own, compiled without the kernel's CPU features, so the kernel could
 /// not inline into it.
 pub trait PerLine<X> {
+    /// Whether clean chunks are split by [`urlsift::batch::lines`], whose
+    /// scan also does the fast path's classification (wasted on work that
+    /// does not call [`PerLine::line_of`]'s href).
+    const SCANS_URLS: bool = false;
+
     fn line(&mut self, p: &mut Processed<X>, number: u64, line: &str) -> Result<(), Reason>;
+
+    /// A line of clean text, with what the line scan found for the fast
+    /// path ([`urlsift::BatchParser::href_of_line`] uses it).
+    #[inline(always)]
+    fn line_of(
+        &mut self,
+        p: &mut Processed<X>,
+        number: u64,
+        line: &urlsift::batch::Line<'_>,
+    ) -> Result<(), Reason> {
+        self.line(p, number, line.as_str())
+    }
 }
 
 impl<X, F: FnMut(&mut Processed<X>, u64, &str) -> Result<(), Reason>> PerLine<X> for F {
@@ -511,25 +528,50 @@ impl LineJob {
     /// Like [`LineJob::run_with`], with a given SIMD kernel (for work run
     /// by [`urlsift::simd::with_kernel`]).
     #[inline(always)]
-    pub fn run_in<K: Kernel, X: Default>(
+    pub fn run_in<K: Kernel, X: Default, F: PerLine<X>>(
         &self,
         k: K,
         chunk: &Chunk,
         extra: X,
-        mut f: impl PerLine<X>,
+        mut f: F,
     ) -> Processed<X> {
         let mut p = Processed::new(chunk);
         p.extra = extra;
         let facts = input::ChunkFacts::of(chunk, self.max_line);
+        if let Some(text) = facts.text().filter(|_| F::SCANS_URLS) {
+            // Clean text: each line's end is found by the same SIMD pass
+            // that classifies it for the fast path.
+            let mut number = chunk.first_line;
+            for line in urlsift::batch::lines(k, text) {
+                let raw = line.as_str();
+                number += 1;
+                let reason = if raw.is_empty() {
+                    self.empty_line(&mut p);
+                    continue;
+                } else if raw.len() > self.max_line {
+                    Reason::TooLong
+                } else {
+                    match f.line_of(&mut p, number - 1, &line) {
+                        Ok(()) => {
+                            p.tally.valid += 1;
+                            continue;
+                        }
+                        Err(r) => r,
+                    }
+                };
+                if !self.bad_line(&mut p, number - 1, raw.as_bytes(), reason) {
+                    break;
+                }
+            }
+            p.tally.lines = number - chunk.first_line;
+            p.flush();
+            return p;
+        }
         for (number, raw) in chunk.lines_in(k) {
             p.tally.lines += 1;
             let reason = match facts.classify(raw) {
                 input::Line::Empty => {
-                    p.tally.empty += 1;
-                    if self.pass_empty && self.policy.keep_invalid {
-                        p.flush();
-                        p.out.push(self.terminator);
-                    }
+                    self.empty_line(&mut p);
                     continue;
                 }
                 input::Line::Text(s) => match f.line(&mut p, number, s) {
@@ -541,15 +583,29 @@ impl LineJob {
                 },
                 input::Line::Bad(r) => r,
             };
-            p.flush();
-            if !self
-                .policy
-                .bad_line(&mut p, number, raw, reason, self.terminator)
-            {
+            if !self.bad_line(&mut p, number, raw, reason) {
                 break;
             }
         }
         p.flush();
         p
+    }
+
+    /// Counts an empty line (and passes it through if asked to).
+    #[inline(always)]
+    fn empty_line<X>(&self, p: &mut Processed<X>) {
+        p.tally.empty += 1;
+        if self.pass_empty && self.policy.keep_invalid {
+            p.flush();
+            p.out.push(self.terminator);
+        }
+    }
+
+    /// Applies the policy to a bad line; false when the chunk must stop.
+    #[cold]
+    fn bad_line<X>(&self, p: &mut Processed<X>, number: u64, raw: &[u8], reason: Reason) -> bool {
+        p.flush();
+        self.policy
+            .bad_line(p, number, raw, reason, self.terminator)
     }
 }
