@@ -91,7 +91,11 @@ fn wpt_inputs_as_one_text() {
     for file in ["urltestdata.json", "urltestdata-javascript-only.json"] {
         for case in common::wpt_cases(file) {
             text.push_str(case["input"].as_str().unwrap());
-            text.push_str(if text.len().is_multiple_of(3) { "\r\n" } else { "\n" });
+            text.push_str(if text.len().is_multiple_of(3) {
+                "\r\n"
+            } else {
+                "\n"
+            });
         }
     }
     let base = Url::parse("https://base.example/dir/file?q#f").unwrap();
