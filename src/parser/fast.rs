@@ -50,6 +50,16 @@ const HOST_DECLINE: usize = 5;
 /// Line ends, for [`scan_line`] (a URL with one is declined by [`DECLINE`]).
 const NEWLINE: usize = 6;
 
+/// Line ends alone, for the rest of a line longer than a block.
+struct NewlineOnly;
+
+impl Classes for NewlineOnly {
+    const SET: ByteSet = ByteSet::outside_range_or(0, 255, b"\n");
+    const GROUPS: Groups = Groups::new(&[]);
+    /// Unused; the full range costs the kernels nothing.
+    const RANGE: (u8, u8) = (0, 255);
+}
+
 #[inline(always)]
 fn tz(mask: u64) -> usize {
     mask.trailing_zeros() as usize
@@ -201,9 +211,20 @@ pub(crate) fn scan_line<K: Kernel>(k: K, text: &str, start: usize) -> (&str, usi
     } else if rest.len() <= 64 {
         (rest.len(), rest.len())
     } else {
-        match memchr::memchr(b'\n', &rest[64..]) {
-            Some(i) => (64 + i, 64 + i + 1),
-            None => (rest.len(), rest.len()),
+        // A long line: its end, 64 bytes at a time (inlined, unlike a
+        // search call, which costs more to set up than such lines take).
+        let mut at = 64;
+        loop {
+            let block = &rest[at..rest.len().min(at + 64)];
+            let found = k.block_masks::<NewlineOnly>(block).in_set;
+            if found != 0 {
+                let end = at + tz(found);
+                break (end, end + 1);
+            }
+            at += 64;
+            if at >= rest.len() {
+                break (rest.len(), rest.len());
+            }
         }
     };
     let len = match rest[..end].last() {
