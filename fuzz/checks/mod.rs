@@ -6,7 +6,8 @@
 #![allow(dead_code)]
 
 use urlsift::simd::{
-    ByteSet, Classes, Groups, available_backends, block_masks_with, find_in_set_with,
+    ByteSet, Classes, Groups, Kernel, WithKernel, available_backends, block_masks_with,
+    find_in_set_with, with_kernel,
 };
 use urlsift::{BatchParser, Host, Url, UrlSearchParams, paths};
 
@@ -143,6 +144,40 @@ pub fn fast_vs_machine(data: &[u8]) {
         for &b in &backends {
             assert_eq!(block_masks_with::<FuzzClasses>(b, block), scalar, "{b:?}");
         }
+    }
+    // The input as a text of lines: the fused line scan, with the best
+    // kernel, gives each line's href and accepts what the fast path accepts.
+    with_kernel(LineScan(&input));
+}
+
+/// [`fast_vs_machine`]'s line-scan check, run by [`with_kernel`].
+struct LineScan<'a>(&'a str);
+
+impl WithKernel for LineScan<'_> {
+    type Output = ();
+
+    fn run<K: Kernel>(self, k: K) {
+        let text = self.0;
+        let mut expected: Vec<&str> = text.split('\n').collect();
+        if text.is_empty() || text.ends_with('\n') {
+            expected.pop();
+        }
+        let (mut scanned, mut plain) = (BatchParser::new(), BatchParser::new());
+        let mut count = 0;
+        for line in urlsift::batch::lines(k, text) {
+            let want = expected.get(count).expect("no more lines than the split");
+            count += 1;
+            let want = want.strip_suffix('\r').unwrap_or(want);
+            assert_eq!(line.as_str(), want, "lines of {text:?}");
+            let got = scanned.href_of_line(&line, None).map(str::to_string);
+            assert_eq!(got, plain.href(want, None).map(str::to_string), "{want:?}");
+            assert_eq!(
+                scanned.last_took_fast_path(),
+                plain.last_took_fast_path(),
+                "fast path on {want:?}"
+            );
+        }
+        assert_eq!(count, expected.len(), "line count of {text:?}");
     }
 }
 
