@@ -36,7 +36,12 @@ use crate::table::{Slot, Table};
 pub struct Keys {
     keys: Vec<u8>,
     ends: Vec<(usize, usize, u64)>,
+    /// Scratch for the pattern key's parameter names.
+    names: Names,
 }
+
+/// Parameter names as ranges of a query string (reused from URL to URL).
+type Names = Vec<(usize, usize)>;
 
 /// How many records ahead the seen-set lookups are prefetched.
 const PREFETCH_AHEAD: usize = 16;
@@ -283,7 +288,7 @@ fn spill_err(error: io::Error) -> CliError {
 }
 
 /// Appends the dedup key of `url` (whose profile form is `line`) to `out`.
-fn write_key(kind: DedupKey, url: &Url, line: &[u8], out: &mut Vec<u8>) {
+fn write_key(kind: DedupKey, url: &Url, line: &[u8], out: &mut Vec<u8>, names: &mut Names) {
     let whole = |out: &mut Vec<u8>| out.extend_from_slice(url.href().as_bytes());
     match kind {
         DedupKey::Href => out.extend_from_slice(line),
@@ -304,7 +309,7 @@ fn write_key(kind: DedupKey, url: &Url, line: &[u8], out: &mut Vec<u8>) {
             Some(_) => out.extend_from_slice(url.host().as_bytes()),
         },
         DedupKey::Pattern => {
-            if !write_pattern(url, out) {
+            if !write_pattern(url, out, names) {
                 whole(out);
             }
         }
@@ -312,8 +317,9 @@ fn write_key(kind: DedupKey, url: &Url, line: &[u8], out: &mut Vec<u8>) {
 }
 
 /// Host + path with numeric, hex and UUID segments collapsed + the sorted,
-/// distinct parameter names: `example.com/user/{n}/edit?id&tab`.
-pub fn write_pattern(url: &Url, out: &mut Vec<u8>) -> bool {
+/// distinct parameter names: `example.com/user/{n}/edit?id&tab`. `names`
+/// is scratch space.
+pub fn write_pattern(url: &Url, out: &mut Vec<u8>, names: &mut Names) -> bool {
     let segments = match (url.host_kind(), url.path_segments()) {
         (Some(HostKind::Empty) | None, _) | (_, None) => return false,
         (Some(_), Some(s)) => s,
@@ -324,15 +330,25 @@ pub fn write_pattern(url: &Url, out: &mut Vec<u8>) -> bool {
         out.extend_from_slice(collapse(seg).as_bytes());
     }
     if let Some(q) = url.query() {
-        let mut names: Vec<&str> = q
-            .split('&')
-            .filter(|p| !p.is_empty())
-            .map(|p| p.split_once('=').map_or(p, |(n, _)| n))
-            .collect();
-        names.sort_unstable();
-        names.dedup();
+        names.clear();
+        let mut start = 0;
+        for param in q.split('&') {
+            let name = param.split_once('=').map_or(param, |(n, _)| n);
+            if !param.is_empty() {
+                names.push((start, start + name.len()));
+            }
+            start += param.len() + 1;
+        }
+        let name = |&(s, e): &(usize, usize)| &q.as_bytes()[s..e];
+        names.sort_unstable_by(|a, b| name(a).cmp(name(b)));
+        names.dedup_by(|a, b| name(a) == name(b));
         out.push(b'?');
-        out.extend_from_slice(names.join("&").as_bytes());
+        for (i, n) in names.iter().enumerate() {
+            if i > 0 {
+                out.push(b'&');
+            }
+            out.extend_from_slice(name(n));
+        }
     }
     true
 }
@@ -413,7 +429,7 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
             profile.apply(url, &mut p.out);
             let (out, keys) = (&p.out[start..], &mut p.extra.keys);
             let key_start = keys.len();
-            write_key(key_kind, url, out, keys);
+            write_key(key_kind, url, out, keys, &mut p.extra.names);
             let hash = xxh3_64(&keys[key_start..]);
             p.out.push(term);
             p.extra.ends.push((p.extra.keys.len(), p.out.len(), hash));
@@ -495,7 +511,11 @@ mod tests {
 
     fn pattern(s: &str) -> String {
         let mut out = Vec::new();
-        assert!(write_pattern(&Url::parse(s).unwrap(), &mut out));
+        assert!(write_pattern(
+            &Url::parse(s).unwrap(),
+            &mut out,
+            &mut Vec::new()
+        ));
         String::from_utf8(out).unwrap()
     }
 
@@ -510,5 +530,9 @@ mod tests {
             "e.com:8080/i/{uuid}"
         );
         assert_eq!(pattern("https://e.com/deadbeef"), "e.com/deadbeef");
+        // Empty parameters are skipped, an empty name is a name, names
+        // sort bytewise and repeat once.
+        assert_eq!(pattern("https://e.com/?=x&&b&a=1&b=2&B"), "e.com/?&B&a&b");
+        assert_eq!(pattern("https://e.com/p?"), "e.com/p?");
     }
 }
