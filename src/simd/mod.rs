@@ -1,10 +1,13 @@
-//! Byte classification with SIMD: find the first byte of a slice that lies
-//! in a [`ByteSet`]. This module knows nothing of URLs beyond the sets it
+//! Byte classification with SIMD: the first byte of a slice that lies in a
+//! [`ByteSet`], and position masks of blocks of up to 64 bytes
+//! ([`block_masks`]). This module knows nothing of URLs beyond the sets it
 //! is handed, and it is the only one allowed `unsafe`.
 //!
 //! Layout follows memchr: a portable [`scalar`] reference (also the test
 //! oracle), thin per-ISA kernels, and one dispatch point that picks the best
-//! backend at run time, once. Short inputs skip SIMD. Setting the
+//! backend at run time, once. Short inputs skip SIMD. Hot loops go through
+//! [`with_kernel`] instead of dispatching per block: their code is compiled
+//! once per backend with its features on, so the kernel inlines. Setting the
 //! environment variable `URLSIFT_SIMD=scalar` before the first call forces
 //! the scalar backend (CI runs the suite that way too).
 
