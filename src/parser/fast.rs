@@ -50,16 +50,6 @@ const HOST_DECLINE: usize = 5;
 /// Line ends, for [`scan_line`] (a URL with one is declined by [`DECLINE`]).
 const NEWLINE: usize = 6;
 
-/// Line ends alone, for the rest of a line longer than a block.
-struct NewlineOnly;
-
-impl Classes for NewlineOnly {
-    const SET: ByteSet = ByteSet::outside_range_or(0, 255, b"\n");
-    const GROUPS: Groups = Groups::new(&[]);
-    /// Unused; the full range costs the kernels nothing.
-    const RANGE: (u8, u8) = (0, 255);
-}
-
 #[inline(always)]
 fn tz(mask: u64) -> usize {
     mask.trailing_zeros() as usize
@@ -185,14 +175,20 @@ pub(crate) fn analyze(input: &str) -> Option<Plan> {
 #[inline(always)]
 pub(crate) fn analyze_with<K: Kernel>(k: K, input: &str) -> Option<Plan> {
     let bytes = input.as_bytes();
-    let n = bytes.len();
-    // A special scheme is 2 to 5 letters: no ':' at 2..=5 means no fast
-    // path (relative references, bare hosts), before any vector work.
-    if n < 6 || n > u32::MAX as usize - 1 || !bytes[2..6].contains(&b':') {
+    if !may_be_special(bytes) {
         return None;
     }
-    let m = k.block_masks::<UrlBytes>(&bytes[..n.min(64)]);
+    let m = k.block_masks::<UrlBytes>(&bytes[..bytes.len().min(64)]);
     analyze_masked(k, input, &m)
+}
+
+/// A special scheme is 2 to 5 letters: no ':' at 2..=5 means no fast path
+/// (relative references, bare hosts), before any vector work. Offsets are
+/// `u32`, hence the upper bound.
+#[inline(always)]
+fn may_be_special(bytes: &[u8]) -> bool {
+    let n = bytes.len();
+    (6..u32::MAX as usize).contains(&n) && bytes[2..6].contains(&b':')
 }
 
 /// The next line of `text` from `start` (ending at '\n', which is not
@@ -216,7 +212,7 @@ pub(crate) fn scan_line<K: Kernel>(k: K, text: &str, start: usize) -> (&str, usi
         let mut at = 64;
         loop {
             let block = &rest[at..rest.len().min(at + 64)];
-            let found = k.block_masks::<NewlineOnly>(block).in_set;
+            let found = k.positions_of::<b'\n'>(block);
             if found != 0 {
                 let end = at + tz(found);
                 break (end, end + 1);
@@ -242,11 +238,10 @@ pub(crate) fn scan_line<K: Kernel>(k: K, text: &str, start: usize) -> (&str, usi
             *g &= keep;
         }
     }
-    let bytes = line.as_bytes();
-    let plan = if len < 6 || len > u32::MAX as usize - 1 || !bytes[2..6].contains(&b':') {
-        None
-    } else {
+    let plan = if may_be_special(line.as_bytes()) {
         analyze_masked(k, line, &m)
+    } else {
+        None
     };
     (line, start + next, plan)
 }

@@ -211,6 +211,23 @@ pub struct BlockMasks {
 pub trait Kernel: Copy {
     /// The masks of `block` (at most 64 bytes).
     fn block_masks<C: Classes>(self, block: &[u8]) -> BlockMasks;
+
+    /// The positions of byte `B` in `block` (at most 64 bytes): a byte
+    /// search, one compare per block (line ends, for instance).
+    #[inline(always)]
+    fn positions_of<const B: u8>(self, block: &[u8]) -> u64 {
+        self.block_masks::<OneByte<B>>(block).in_set
+    }
+}
+
+/// The classes of [`Kernel::positions_of`]: byte `B` alone.
+struct OneByte<const B: u8>;
+
+impl<const B: u8> Classes for OneByte<B> {
+    const SET: ByteSet = ByteSet::outside_range_or(0, 255, &[B]);
+    const GROUPS: Groups = Groups::new(&[]);
+    /// Unused; the full range costs the kernels nothing.
+    const RANGE: (u8, u8) = (0, 255);
 }
 
 /// Work generic over the [`Kernel`] it runs on (a whole batch, not one
@@ -631,6 +648,32 @@ mod tests {
                 scalar::block_masks::<EdgeClasses>(block),
             ];
             assert_eq!(masks, expected, "{:?} on {block:?}", backend());
+        }
+    }
+
+    /// `positions_of` marks exactly the given byte, with every kernel.
+    #[test]
+    fn positions_of_a_byte() {
+        struct Newlines<'a>(&'a [u8]);
+        impl WithKernel for Newlines<'_> {
+            type Output = u64;
+            #[inline(always)]
+            fn run<K: Kernel>(self, k: K) -> u64 {
+                k.positions_of::<b'\n'>(self.0)
+            }
+        }
+        for len in 0..=64 {
+            let block: Vec<u8> = (0..len)
+                .map(|i| [b'\n', b'a', 0x8A, b'\r'][i % 4])
+                .collect();
+            let expected = block
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| **b == b'\n')
+                .fold(0u64, |m, (i, _)| m | 1 << i);
+            assert_eq!(with_kernel(Newlines(&block)), expected, "len {len}");
+            assert_eq!(Scalar.positions_of::<b'\n'>(&block), expected);
+            assert_eq!(Runtime.positions_of::<b'\n'>(&block), expected);
         }
     }
 

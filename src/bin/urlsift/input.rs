@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use urlsift::ParseError;
-use urlsift::simd::{ByteSet, Classes, Groups, Kernel, Runtime};
+use urlsift::simd::{Kernel, Runtime};
 
 /// Where a chunk's lines came from, as shown in messages.
 #[derive(Debug)]
@@ -135,15 +135,8 @@ impl Chunk {
 /// The newline positions of the (up to) 64 bytes from `at`.
 #[inline(always)]
 fn newlines<K: Kernel>(k: K, data: &[u8], at: usize) -> u64 {
-    struct Newline;
-    impl Classes for Newline {
-        const SET: ByteSet = ByteSet::outside_range_or(0, 255, b"\n");
-        const GROUPS: Groups = Groups::new(&[]);
-        // Unused; the full range costs the kernels nothing.
-        const RANGE: (u8, u8) = (0, 255);
-    }
     match data.get(at..) {
-        Some(rest) => k.block_masks::<Newline>(&rest[..rest.len().min(64)]).in_set,
+        Some(rest) => k.positions_of::<b'\n'>(&rest[..rest.len().min(64)]),
         None => 0,
     }
 }
