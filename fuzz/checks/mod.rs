@@ -147,17 +147,27 @@ pub fn fast_vs_machine(data: &[u8]) {
     }
     // The input as a text of lines: the fused line scan, with the best
     // kernel, gives each line's href and accepts what the fast path accepts.
-    with_kernel(LineScan(&input));
+    with_kernel(LineScan {
+        text: &input,
+        base: None,
+    });
 }
 
-/// [`fast_vs_machine`]'s line-scan check, run by [`with_kernel`].
-struct LineScan<'a>(&'a str);
+/// The line-scan check (also run by `tests/lines.rs` with every kernel):
+/// `urlsift::batch::lines` splits `text` as documented (at '\n', a '\r'
+/// before it dropped, no empty last line after a final '\n'), and
+/// `href_of_line` gives each line's `href` against `base`, taking the fast
+/// path exactly when `href` does. Returns the number of lines.
+pub struct LineScan<'a> {
+    pub text: &'a str,
+    pub base: Option<&'a Url>,
+}
 
 impl WithKernel for LineScan<'_> {
-    type Output = ();
+    type Output = usize;
 
-    fn run<K: Kernel>(self, k: K) {
-        let text = self.0;
+    fn run<K: Kernel>(self, k: K) -> usize {
+        let (text, base) = (self.text, self.base);
         let mut expected: Vec<&str> = text.split('\n').collect();
         if text.is_empty() || text.ends_with('\n') {
             expected.pop();
@@ -168,9 +178,11 @@ impl WithKernel for LineScan<'_> {
             let want = expected.get(count).expect("no more lines than the split");
             count += 1;
             let want = want.strip_suffix('\r').unwrap_or(want);
-            assert_eq!(line.as_str(), want, "lines of {text:?}");
-            let got = scanned.href_of_line(&line, None).map(str::to_string);
-            assert_eq!(got, plain.href(want, None).map(str::to_string), "{want:?}");
+            assert_eq!(line.as_str(), want, "line {count} of {text:?}");
+            let got = scanned.href_of_line(&line, base).map(str::to_string);
+            assert_eq!(got, plain.href(want, base).map(str::to_string), "{want:?}");
+            // The scan proves what the fast path alone proves: a line is
+            // not sent to the machine because of its neighbours' bytes.
             assert_eq!(
                 scanned.last_took_fast_path(),
                 plain.last_took_fast_path(),
@@ -178,6 +190,7 @@ impl WithKernel for LineScan<'_> {
             );
         }
         assert_eq!(count, expected.len(), "line count of {text:?}");
+        count
     }
 }
 
