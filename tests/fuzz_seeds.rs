@@ -14,6 +14,12 @@ mod input;
 #[path = "../src/bin/urlsift/output.rs"]
 #[allow(dead_code)]
 mod output;
+#[path = "../src/bin/urlsift/reader.rs"]
+#[allow(dead_code)]
+mod reader;
+#[path = "../src/bin/urlsift/records/mod.rs"]
+#[allow(dead_code)]
+mod records;
 #[path = "../src/bin/urlsift/spill.rs"]
 #[allow(dead_code)]
 mod spill;

@@ -4,6 +4,12 @@
 #[path = "../../src/bin/urlsift/input.rs"]
 #[allow(dead_code)]
 mod input;
+#[path = "../../src/bin/urlsift/reader.rs"]
+#[allow(dead_code)]
+mod reader;
+#[path = "../../src/bin/urlsift/records/mod.rs"]
+#[allow(dead_code)]
+mod records;
 #[path = "../../src/bin/urlsift/output.rs"]
 #[allow(dead_code)]
 mod output;

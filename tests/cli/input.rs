@@ -25,7 +25,7 @@ fn bad_lines_are_skipped_and_every_line_is_accounted_for() {
 }
 
 #[test]
-fn rejects_file_has_source_line_reason_and_raw_bytes() {
+fn rejects_file_has_source_line_offset_reason_and_raw_bytes() {
     let wd = Workdir::new();
     wd.create("messy.txt", MESSY);
     wd.create("second.txt", "ok\nhttps://fine.org/\n");
@@ -39,12 +39,13 @@ fn rejects_file_has_source_line_reason_and_raw_bytes() {
     ]);
     let mut expected = Vec::new();
     expected.extend_from_slice(
-        b"messy.txt\t3\tinvalid URL (missing-scheme-non-relative-URL)\tnot a url\n",
+        b"messy.txt\t3\t19\tinvalid URL (missing-scheme-non-relative-URL)\tnot a url\n",
     );
-    expected.extend_from_slice(b"messy.txt\t4\tinvalid UTF-8\thttp://b.com/\xff\xfe\n");
-    expected.extend_from_slice(b"messy.txt\t5\tNUL byte\thttp://c\x00.com/\n");
-    expected
-        .extend_from_slice(b"second.txt\t1\tinvalid URL (missing-scheme-non-relative-URL)\tok\n");
+    expected.extend_from_slice(b"messy.txt\t4\t29\tinvalid UTF-8\thttp://b.com/\xff\xfe\n");
+    expected.extend_from_slice(b"messy.txt\t5\t45\tNUL byte\thttp://c\x00.com/\n");
+    expected.extend_from_slice(
+        b"second.txt\t1\t0\tinvalid URL (missing-scheme-non-relative-URL)\tok\n",
+    );
     assert_eq!(
         String::from_utf8_lossy(&wd.read("rej.tsv")),
         String::from_utf8_lossy(&expected)
@@ -89,7 +90,7 @@ fn strict_stops_with_status_1_and_writes_no_output_file() {
     assert_eq!(wd.files(), vec!["messy.txt", "rej.tsv"]);
     assert_eq!(
         wd.read("rej.tsv"),
-        b"messy.txt\t3\tinvalid URL (missing-scheme-non-relative-URL)\tnot a url\n"
+        b"messy.txt\t3\t19\tinvalid URL (missing-scheme-non-relative-URL)\tnot a url\n"
     );
     wd.create("clean.txt", "https://a.com/\n");
     let ok = wd.run(&["normalize", "--strict", "clean.txt"], None);
@@ -121,13 +122,9 @@ fn overlong_line_is_rejected_without_stopping_the_run() {
     assert_eq!(out.stdout, b"https://after.example/\n");
     assert!(stderr(&out).contains("1 line-too-long"), "{}", stderr(&out));
     let rej = wd.read("rej.tsv");
-    assert!(
-        rej.starts_with(b"big.txt\t1\tline longer than --max-line-bytes\thttps://big.example/aaa")
-    );
-    assert_eq!(
-        rej.len(),
-        (100 << 20) + "big.txt\t1\tline longer than --max-line-bytes\t\n".len()
-    );
+    let head = "big.txt\t1\t0\tline longer than --max-line-bytes\t";
+    assert!(rej.starts_with(format!("{head}https://big.example/aaa").as_bytes()));
+    assert_eq!(rej.len(), (100 << 20) + head.len() + 1);
     // A raised limit accepts a long line.
     let mut long = b"https://long.example/".to_vec();
     long.resize(3 << 20, b'b');
@@ -156,16 +153,53 @@ fn gzip_and_zstd_are_detected_and_truncation_is_an_error() {
     assert_eq!(wd.stdout(&["normalize", "-q", "s.zst"]), expected);
     let piped = wd.run(&["normalize", "-q", "-"], Some(&gz));
     assert_eq!(String::from_utf8(piped.stdout).unwrap(), expected);
+}
 
-    wd.create("cut.gz", &gz[..gz.len() / 2]);
-    let out = wd.run(&["normalize", "-q", "-o", "out.txt", "cut.gz"], None);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("cut.gz: gzip data is corrupt or truncated"),
-        "{}",
-        stderr(&out)
+/// A gzip file cut short: every complete line `gzip -dc` decodes before
+/// the error is processed and written (here to -o, which is committed),
+/// the line the cut went through is a bad record, the summary is printed,
+/// then the error naming the file; exit status 2.
+#[test]
+fn a_cut_gzip_file_loses_no_decoded_line() {
+    let wd = Workdir::new();
+    let plain = std::fs::read(sample()).unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(&plain).unwrap();
+    let gz = gz.finish().unwrap();
+    wd.create("cut.gz", &gz[..gz.len() * 6 / 10]);
+    // The reference decoder: what `gzip -dc` writes before it fails.
+    let zcat = Command::new("gzip")
+        .args(["-dc", "cut.gz"])
+        .current_dir(wd.path(""))
+        .output()
+        .expect("gzip is needed by this test");
+    assert_ne!(
+        zcat.status.code(),
+        Some(0),
+        "the cut file must fail to decode"
     );
-    assert!(!wd.path("out.txt").exists());
+    let decoded = zcat.stdout;
+    let complete = &decoded[..decoded.iter().rposition(|&b| b == b'\n').unwrap() + 1];
+    assert!(
+        complete.len() > plain.len() / 3,
+        "decoded {}",
+        complete.len()
+    );
+    wd.create("complete.txt", complete);
+    let expected = wd.stdout(&["normalize", "-q", "complete.txt"]);
+    let out = wd.run(&["normalize", "-o", "out.txt", "cut.gz"], None);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(String::from_utf8(wd.read("out.txt")).unwrap(), expected);
+    let err = stderr(&out);
+    let summary = err.find("urlsift: ").expect("a summary");
+    let error = err
+        .find("cannot read cut.gz")
+        .expect("the read error, naming the file");
+    assert!(summary < error, "summary first, then the error: {err}");
+    assert!(err.contains("gzip"), "{err}");
+    if complete.len() < decoded.len() {
+        assert!(err.contains("1 truncated-input"), "{err}");
+    }
 }
 
 #[test]

@@ -173,7 +173,7 @@ fn policy_flags_work_for_dedup_and_extract_too() {
     ]);
     assert_eq!(
         String::from_utf8(wd.read("rej.tsv")).unwrap(),
-        "in.txt\t2\tinvalid URL (missing-scheme-non-relative-URL)\tnope\n"
+        "in.txt\t2\t15\tinvalid URL (missing-scheme-non-relative-URL)\tnope\n"
     );
     assert_eq!(wd.read("x.csv").iter().filter(|&&b| b == b'\n').count(), 3);
     let out = wd.run(

@@ -6,6 +6,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::records::{self, Kind};
+
 const EXAMPLES: &str = "\
 Examples:
   urlsift normalize urls.txt > normal.txt
@@ -85,6 +87,21 @@ pub struct InputArgs {
     /// Input files (gzip and zstd detected by magic bytes); `-` or none reads stdin.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
+    /// The input's format: `auto` picks by file extension after .gz/.zst
+    /// (.csv, .tsv, .jsonl/.ndjson, .cdxj, .warc), else `lines`.
+    #[arg(long, value_name = "FORMAT", value_enum, default_value = "auto")]
+    pub input_format: InputFormat,
+    /// Which field of each record holds the URL: a CSV/TSV column name or
+    /// 1-based number, a JSON key or dotted path (request.url), a WARC
+    /// header, `request` or `referer` for logs. Default: the column or key
+    /// `url` (any case), WARC-Target-URI, the request target.
+    #[arg(long, value_name = "NAME")]
+    pub field: Option<String>,
+    /// CSV/TSV input without a header row (--field then takes a column
+    /// number; the default is column 1). extract's CSV/TSV output then has
+    /// no header line either.
+    #[arg(long)]
+    pub no_header: bool,
     /// Resolve each line against this base URL (for request paths in logs).
     #[arg(long, value_name = "URL")]
     pub base: Option<String>,
@@ -104,6 +121,54 @@ pub struct InputArgs {
     /// Bytes per parallel chunk (tuning and tests).
     #[arg(long, value_name = "SIZE", default_value = "4M", value_parser = parse_size, hide = true)]
     pub chunk_size: u64,
+}
+
+impl InputArgs {
+    /// The format flags, for the reader.
+    pub fn format_spec(&self) -> records::Spec {
+        records::Spec {
+            kind: self.input_format.kind(),
+            field: self.field.clone(),
+            no_header: self.no_header,
+        }
+    }
+}
+
+/// `--input-format`'s values.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InputFormat {
+    /// By file extension (after .gz/.zst); `lines` otherwise and for stdin.
+    Auto,
+    /// One URL per line.
+    Lines,
+    /// Comma-separated values (RFC 4180) with a header row (see --no-header).
+    Csv,
+    /// Tab-separated values, quoted like CSV.
+    Tsv,
+    /// One JSON object per line (JSON Lines, NDJSON).
+    Jsonl,
+    /// Common Crawl CDXJ index lines: SURT TIMESTAMP {json}.
+    Cdxj,
+    /// WARC records, plain or .warc.gz (read-only: writes URL lines).
+    Warc,
+    /// Apache/nginx common or combined log lines (read-only: writes URL lines).
+    Log,
+}
+
+impl InputFormat {
+    /// The format, or `None` for `auto`.
+    pub fn kind(self) -> Option<Kind> {
+        Some(match self {
+            InputFormat::Auto => return None,
+            InputFormat::Lines => Kind::Lines,
+            InputFormat::Csv => Kind::Csv,
+            InputFormat::Tsv => Kind::Tsv,
+            InputFormat::Jsonl => Kind::Jsonl,
+            InputFormat::Cdxj => Kind::Cdxj,
+            InputFormat::Warc => Kind::Warc,
+            InputFormat::Log => Kind::Log,
+        })
+    }
 }
 
 /// Where results go.
@@ -226,9 +291,10 @@ pub struct ExtractArgs {
     /// A template such as '{hostname}{pathname}' ('{{' and '}}' for braces).
     #[arg(long, value_name = "TEMPLATE")]
     pub format: Option<String>,
-    /// Omit the CSV/TSV header line.
-    #[arg(long)]
-    pub no_header: bool,
+    /// Add the fields to each input record (CSV/TSV columns, JSON keys named
+    /// url_FIELD) instead of printing them alone.
+    #[arg(long, conflicts_with_all = ["tsv", "jsonl", "format"])]
+    pub append: bool,
 }
 
 #[derive(Args, Debug)]

@@ -1,28 +1,33 @@
-//! `urlsift check`: for each line that fails to parse or parses with spec
-//! validation errors, print the source, line number, the errors by the
-//! spec's names, and the input.
+//! `urlsift check`: for each record whose URL fails to parse or parses with
+//! spec validation errors, print the source, line number, the errors by
+//! the spec's names, and the URL.
 //!
 //! Text form: `FILE:LINE: invalid: name, name: INPUT` (or `valid with
-//! errors`). Lines that are not text at all (invalid UTF-8, NUL byte, over
-//! long) are reported under our own names `invalid-UTF-8`, `NUL-byte` and
-//! `line-too-long`, with the input shown as a quoted, escaped string.
-//! `--json` prints one object per reported line:
-//! `{"source":..,"line":..,"input":..,"valid":..,"errors":[..]}`.
+//! errors`; WARC records, whose lines are not counted, show `FILE: record
+//! at byte N`). Records that are not usable at all (invalid UTF-8, NUL
+//! byte, over long, a bad CSV quote, invalid JSON, ...) are reported under
+//! our own names (`invalid-UTF-8`, `NUL-byte`, `line-too-long`, ...), with
+//! the raw record shown as a quoted, escaped string. `--json` prints one
+//! object per reported record:
+//! `{"source":..,"line":..,"offset":..,"input":..,"valid":..,"errors":[..]}`.
 
 use std::process::ExitCode;
 
 use urlsift::{Url, ValidationError};
 
 use crate::args::CheckArgs;
-use crate::input::{self, Line};
+use crate::input::Reason;
+use crate::job::PerRecord;
 use crate::normalize::parse_base;
 use crate::output::CliError;
-use crate::pipeline::Processed;
+use crate::pipeline::{Processed, locate};
+use crate::records::Rec;
+use urlsift::simd::Runtime;
 
-/// One reported line.
+/// One reported record.
 struct Finding<'a> {
     source: &'a str,
-    number: u64,
+    rec: &'a Rec<'a>,
     input: &'a str,
     /// Show the input quoted and escaped (it was not clean text).
     quote_input: bool,
@@ -33,7 +38,7 @@ struct Finding<'a> {
 fn report(out: &mut Vec<u8>, json: bool, f: Finding<'_>, term: u8) {
     let Finding {
         source,
-        number,
+        rec,
         input,
         quote_input,
         valid,
@@ -44,8 +49,10 @@ fn report(out: &mut Vec<u8>, json: bool, f: Finding<'_>, term: u8) {
         let names: Vec<String> = errors.iter().map(|e| s(e)).collect();
         out.extend_from_slice(
             format!(
-                r#"{{"source":{},"line":{number},"input":{},"valid":{valid},"errors":[{}]}}"#,
+                r#"{{"source":{},"line":{},"offset":{},"input":{},"valid":{valid},"errors":[{}]}}"#,
                 s(source),
+                rec.line,
+                rec.offset,
                 s(input),
                 names.join(",")
             )
@@ -64,7 +71,8 @@ fn report(out: &mut Vec<u8>, json: bool, f: Finding<'_>, term: u8) {
         };
         out.extend_from_slice(
             format!(
-                "{source}:{number}: {status}: {}: {shown}",
+                "{}: {status}: {}: {shown}",
+                locate(source, rec.line, rec.offset),
                 errors.join(", ")
             )
             .as_bytes(),
@@ -74,100 +82,104 @@ fn report(out: &mut Vec<u8>, json: bool, f: Finding<'_>, term: u8) {
 }
 
 pub fn run(a: CheckArgs) -> Result<ExitCode, CliError> {
-    let setup = crate::Setup::new(&a.input, &a.output, None)?;
+    let setup = crate::Setup::new(&a.input, &a.output, None, false)?;
     let base = parse_base(&a.input.base)?;
-    let (term, max_line, json) = (setup.terminator, setup.max_line, a.json);
-    let mut std = setup.standard;
-    setup.engine.run(
-        |chunk| {
-            let mut p = Processed::<()>::new(chunk);
-            let facts = input::ChunkFacts::of(chunk, max_line);
-            let source = &chunk.source.name;
-            let mut errors: Vec<ValidationError> = Vec::new();
-            let mut names: Vec<&str> = Vec::new();
-            for (number, raw) in chunk.lines() {
-                p.tally.lines += 1;
-                match facts.classify(raw) {
-                    Line::Empty => p.tally.empty += 1,
-                    Line::Bad(reason) => {
-                        p.tally.add_bad(reason);
-                        let lossy = String::from_utf8_lossy(raw);
-                        let shown = if reason == input::Reason::TooLong {
-                            let cut = lossy
-                                .char_indices()
-                                .nth(200)
-                                .map_or(lossy.len(), |(i, _)| i);
-                            format!("{}... ({} bytes)", &lossy[..cut], raw.len())
-                        } else {
-                            lossy.into_owned()
-                        };
-                        let e = [reason.key()];
-                        report(
-                            &mut p.out,
-                            json,
-                            Finding {
-                                source,
-                                number,
-                                input: &shown,
-                                quote_input: true,
-                                valid: false,
-                                errors: &e,
-                            },
-                            term,
-                        );
-                    }
-                    Line::Text(line) => {
-                        errors.clear();
-                        let parsed = Url::parse_with_reporter(line, base.as_ref(), &mut errors);
-                        names.clear();
-                        for e in &errors {
-                            if !names.contains(&e.name()) {
-                                names.push(e.name());
-                            }
-                        }
-                        let valid = match parsed {
-                            Ok(_) => {
-                                p.tally.valid += 1;
-                                true
-                            }
-                            Err(err) => {
-                                let reason = input::Reason::Url(err);
-                                p.tally.add_bad(reason);
-                                if !names.contains(&reason.key()) {
-                                    names.push(reason.key());
-                                }
-                                false
-                            }
-                        };
-                        // Valid lines are listed only when they carry errors.
-                        if !valid || !names.is_empty() {
-                            report(
-                                &mut p.out,
-                                json,
-                                Finding {
-                                    source,
-                                    number,
-                                    input: line,
-                                    quote_input: false,
-                                    valid,
-                                    errors: &names,
-                                },
-                                term,
-                            );
-                        }
-                    }
-                }
-            }
-            p
-        },
-        |chunk, p| std.consume(chunk, p),
-    )?;
-    let files = std.files;
-    let tally = std.finish()?;
+    let (terminator, json) = (setup.terminator, a.json);
+    let job = setup.job(false);
     // The report is the output: the summary is shown only on request.
-    let settings = crate::ReportSettings {
-        quiet: setup.report.quiet || !setup.report.verbose,
-        ..setup.report
-    };
-    Ok(crate::report(&tally, files, &settings, ""))
+    let mut setup = setup;
+    setup.report.quiet = setup.report.quiet || !setup.report.verbose;
+    setup.run_chunks(|chunk| {
+        let checker = Checker {
+            source: &chunk.source.name,
+            base: base.as_ref(),
+            json,
+            terminator,
+            errors: Vec::new(),
+            names: Vec::new(),
+            reported: false,
+        };
+        job.run_in(Runtime, chunk, (), checker)
+    })
+}
+
+/// Reports each record that is bad or carries validation errors.
+struct Checker<'a> {
+    source: &'a str,
+    base: Option<&'a Url>,
+    json: bool,
+    terminator: u8,
+    errors: Vec<ValidationError>,
+    names: Vec<&'static str>,
+    /// The URL just failed and was reported with its validation errors.
+    reported: bool,
+}
+
+impl PerRecord<()> for Checker<'_> {
+    fn url(&mut self, p: &mut Processed<()>, rec: &Rec<'_>, text: &str) -> Result<(), Reason> {
+        self.errors.clear();
+        let parsed = Url::parse_with_reporter(text, self.base, &mut self.errors);
+        self.names.clear();
+        for e in &self.errors {
+            if !self.names.contains(&e.name()) {
+                self.names.push(e.name());
+            }
+        }
+        let failed = parsed.err().map(Reason::Url);
+        if let Some(reason) = failed
+            && !self.names.contains(&reason.key())
+        {
+            self.names.push(reason.key());
+        }
+        // Valid URLs are listed only when they carry errors.
+        if failed.is_some() || !self.names.is_empty() {
+            p.flush();
+            report(
+                &mut p.out,
+                self.json,
+                Finding {
+                    source: self.source,
+                    rec,
+                    input: text,
+                    quote_input: false,
+                    valid: failed.is_none(),
+                    errors: &self.names,
+                },
+                self.terminator,
+            );
+        }
+        self.reported = failed.is_some();
+        failed.map_or(Ok(()), Err)
+    }
+
+    fn bad(&mut self, p: &mut Processed<()>, rec: &Rec<'_>, reason: Reason) {
+        if std::mem::take(&mut self.reported) {
+            return;
+        }
+        let raw = rec.raw();
+        let lossy = String::from_utf8_lossy(raw);
+        let shown = if reason == Reason::TooLong {
+            let cut = lossy
+                .char_indices()
+                .nth(200)
+                .map_or(lossy.len(), |(i, _)| i);
+            format!("{}... ({} bytes)", &lossy[..cut], raw.len())
+        } else {
+            lossy.into_owned()
+        };
+        let e = [reason.key()];
+        report(
+            &mut p.out,
+            self.json,
+            Finding {
+                source: self.source,
+                rec,
+                input: &shown,
+                quote_input: true,
+                valid: false,
+                errors: &e,
+            },
+            self.terminator,
+        );
+    }
 }

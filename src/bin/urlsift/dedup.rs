@@ -25,7 +25,8 @@ use crate::args::{DedupArgs, DedupKey};
 use crate::input::{Chunk, Reason};
 use crate::normalize::{parse_base, profile};
 use crate::output::{CliError, Sink};
-use crate::pipeline::{LineJob, Processed, Standard, strict_stop, write_reject};
+use crate::pipeline::{Processed, strict_stop, write_reject};
+use crate::records::Shape;
 use crate::spill::{self, Spill};
 use crate::table::{Slot, Table};
 
@@ -378,7 +379,7 @@ fn is_uuid(b: &[u8]) -> bool {
 }
 
 pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
-    let mut setup = crate::Setup::new(&a.input, &a.output, Some(&a.policy))?;
+    let mut setup = crate::Setup::new(&a.input, &a.output, Some(&a.policy), true)?;
     // In-flight chunks count against the budget too: keep them to about a
     // tenth of it when the budget is small.
     let in_flight = (setup.engine.pool.current_num_threads() * 6) as u64;
@@ -387,20 +388,14 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
     let budget = a.memory.saturating_sub(a.memory / 10).max(1);
     let profile = profile(&a.profile)?;
     let base = parse_base(&a.input.base)?;
-    let job = LineJob {
-        max_line: setup.max_line,
-        policy: setup.policy,
-        terminator: setup.terminator,
-        pass_empty: false,
-    };
+    // Heads (a CSV header) are written by this thread, before any record:
+    // the workers' output holds records only.
+    let mut job = setup.job(false);
+    job.write_heads = false;
+    let writes_records = setup.writes_records;
     let term = setup.terminator;
     let key_kind = a.key;
-    let Standard {
-        mut sink,
-        mut rejects,
-        mut tally,
-        files,
-    } = setup.standard;
+    let mut std = setup.standard;
     let mut seen = Seen {
         table: Table::default(),
         entries: Entries::default(),
@@ -423,24 +418,44 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
             .unwrap_or_default();
         // One batch parser per chunk: no allocation per URL.
         let mut parser = BatchParser::new();
-        job.run_with::<Keys>(chunk, keys, |p, _, line| {
-            let url = parser.parse(line, base.as_ref()).map_err(Reason::Url)?;
+        let mut form = Vec::new();
+        job.run_with::<Keys>(chunk, keys, |p, rec, text| {
+            let url = parser.parse(text, base.as_ref()).map_err(Reason::Url)?;
+            p.flush();
             let start = p.out.len();
-            profile.apply(url, &mut p.out);
-            let (out, keys) = (&p.out[start..], &mut p.extra.keys);
-            let key_start = keys.len();
-            write_key(key_kind, url, out, keys, &mut p.extra.names);
-            let hash = xxh3_64(&keys[key_start..]);
-            p.out.push(term);
+            let key_start = p.extra.keys.len();
+            if matches!(rec.shape, Shape::Line | Shape::ReadOnly) {
+                profile.apply(url, &mut p.out);
+                let (out, keys) = (&p.out[start..], &mut p.extra.keys);
+                write_key(key_kind, url, out, keys, &mut p.extra.names);
+                p.out.push(term);
+            } else {
+                // A record goes out with its URL field in profile form.
+                form.clear();
+                profile.apply(url, &mut form);
+                write_key(key_kind, url, &form, &mut p.extra.keys, &mut p.extra.names);
+                let form = std::str::from_utf8(&form).expect("profile output is UTF-8");
+                rec.write_url(&mut p.out, form, term);
+            }
+            let hash = xxh3_64(&p.extra.keys[key_start..]);
             p.extra.ends.push((p.extra.keys.len(), p.out.len(), hash));
             Ok(())
         })
     };
     let mut raw_key = Vec::new();
-    setup.engine.run(work, |chunk, p| {
-        tally.merge(&p.tally);
-        if let Some(r) = &mut rejects {
-            for rej in p.rejects.iter().chain(&p.stopped) {
+    let errors = setup.engine.run(work, |chunk, p| {
+        if chunk.oversize.is_some() {
+            // Not keyed (it cannot be held): counted and rejected, never
+            // passed through.
+            std.oversize(chunk, false)?;
+            return Ok(true);
+        }
+        if writes_records && chunk.write_head && chunk.head > 0 {
+            std.sink.write(&chunk.data[..chunk.head])?;
+        }
+        std.tally.merge(&p.tally);
+        if let Some(r) = &mut std.rejects {
+            for rej in &p.rejects {
                 write_reject(r, &chunk.source.name, rej)?;
             }
         }
@@ -464,7 +479,7 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
                 raw_key.push(RAW_KEY);
                 raw_key.extend_from_slice(&p.out[start..end - 1]);
                 let hash = xxh3_64(&raw_key);
-                seen.offer(hash, &raw_key, &p.out[start..end - 1], &mut sink)?;
+                seen.offer(hash, &raw_key, &p.out[start..end - 1], &mut std.sink)?;
                 pos = end;
             } else {
                 let &(key_end, out_end, hash) = ends.next().expect("one key per parsed line");
@@ -475,14 +490,17 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
                     hash,
                     &p.extra.keys[key_pos..key_end],
                     &p.out[pos..out_end - 1],
-                    &mut sink,
+                    &mut std.sink,
                 )?;
                 key_pos = key_end;
                 pos = out_end;
             }
         }
         if let Some(stop) = &p.stopped {
-            return Err(strict_stop(&chunk.source.name, stop, rejects.take()));
+            if let Some(r) = &mut std.rejects {
+                write_reject(r, &chunk.source.name, stop)?;
+            }
+            return Err(strict_stop(&chunk.source.name, stop, std.rejects.take()));
         }
         let mut keys = std::mem::take(&mut p.extra);
         keys.keys.clear();
@@ -493,16 +511,14 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
         Ok(true)
     })?;
     let records = seen.seq;
-    let unique = seen.finish(&mut sink)?;
-    sink.commit()?;
-    if let Some(r) = rejects {
-        r.commit()?;
-    }
+    let unique = seen.finish(&mut std.sink)?;
+    let files = std.files;
+    let tally = std.finish()?;
     let extra = format!(
         "; dedup: {records} records, {unique} unique, {} duplicates",
         records.saturating_sub(unique)
     );
-    Ok(crate::report(&tally, files, &setup.report, &extra))
+    Ok(crate::report(&tally, files, &setup.report, &extra, &errors))
 }
 
 #[cfg(test)]

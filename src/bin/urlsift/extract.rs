@@ -1,12 +1,17 @@
 //! `urlsift extract`: URL components as CSV (with a header, the default),
-//! TSV, JSON Lines, or a `{field}` template, one record per valid line.
+//! TSV, JSON Lines, or a `{field}` template, one record per valid URL; or,
+//! with `--append`, the input records with the components added (CSV/TSV
+//! columns, JSON keys).
 //!
 //! Fields are the URL API getters (`href`, `protocol`, `username`,
 //! `password`, `host`, `hostname`, `port`, `pathname`, `search`, `hash`,
-//! `origin`) plus `line` (the line number) and `input` (the line as read).
-//! Parsed components never contain tabs or newlines (the parser removes
-//! them), so TSV needs no quoting except for `input`, whose tabs, CR and
-//! backslashes are escaped as `\t`, `\r`, `\\`.
+//! `origin`), `line` (where the record starts), `input` (the URL field as
+//! read) and `@NAME`, another field of the input record (a CSV column, a
+//! JSON key or dotted path, a WARC header, a log field). CSV is written
+//! with the csv crate. Parsed components never contain tabs or newlines
+//! (the parser removes them), so TSV needs no quoting except for `input`
+//! and record fields, whose tabs, CR, LF and backslashes are escaped as
+//! `\t`, `\r`, `\n`, `\\`.
 
 use std::borrow::Cow;
 use std::process::ExitCode;
@@ -14,11 +19,15 @@ use std::process::ExitCode;
 use urlsift::Url;
 
 use crate::args::ExtractArgs;
+use crate::input::Reason;
 use crate::normalize::parse_base;
 use crate::output::CliError;
+use crate::records::{self, Format as RecordFormat, Rec};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Field {
+    /// `@NAME`: a field of the input record.
+    Record(String),
     Line,
     Input,
     Href,
@@ -52,26 +61,44 @@ const FIELDS: &[(&str, Field)] = &[
 
 impl Field {
     fn parse(name: &str) -> Result<Field, CliError> {
+        if let Some(record) = name.strip_prefix('@') {
+            if record.is_empty() {
+                return Err(CliError::Usage(
+                    "'@' needs a field name: @NAME takes a field of the input record".into(),
+                ));
+            }
+            return Ok(Field::Record(record.to_string()));
+        }
         FIELDS
             .iter()
             .find(|(n, _)| *n == name)
-            .map(|&(_, f)| f)
+            .map(|(_, f)| f.clone())
             .ok_or_else(|| {
                 let known: Vec<&str> = FIELDS.iter().map(|(n, _)| *n).collect();
                 CliError::Usage(format!(
-                    "unknown field {name:?} (known: {})",
+                    "unknown field {name:?} (known: {}, and @NAME for a field of the input record)",
                     known.join(", ")
                 ))
             })
     }
 
-    fn name(self) -> &'static str {
-        FIELDS.iter().find(|(_, f)| *f == self).expect("listed").0
+    fn name(&self) -> &str {
+        match self {
+            Field::Record(name) => name,
+            _ => FIELDS.iter().find(|(_, f)| f == self).expect("listed").0,
+        }
     }
 
-    fn value<'a>(self, url: &'a Url, input: &'a str, line: u64) -> Cow<'a, str> {
+    fn value<'a>(
+        &self,
+        url: &'a Url,
+        input: &'a str,
+        rec: &Rec<'a>,
+        format: &RecordFormat,
+    ) -> Cow<'a, str> {
         Cow::Borrowed(match self {
-            Field::Line => return Cow::Owned(line.to_string()),
+            Field::Record(name) => return format.named(rec, name).unwrap_or_default(),
+            Field::Line => return Cow::Owned(rec.line.to_string()),
             Field::Origin => return Cow::Owned(url.origin().to_string()),
             Field::Input => input,
             Field::Href => url.href(),
@@ -153,31 +180,16 @@ fn push_tsv(out: &mut Vec<u8>, v: &str) {
     out.extend_from_slice(&bytes[start..]);
 }
 
-fn push_csv(out: &mut Vec<u8>, v: &str) {
-    if v.bytes().any(|b| matches!(b, b',' | b'"' | b'\n' | b'\r')) {
-        out.push(b'"');
-        for &b in v.as_bytes() {
-            if b == b'"' {
-                out.push(b'"');
-            }
-            out.push(b);
-        }
-        out.push(b'"');
-    } else {
-        out.extend_from_slice(v.as_bytes());
-    }
-}
-
 fn push_json(out: &mut Vec<u8>, v: &str) {
     // Straight into the chunk's buffer: no string per value.
     serde_json::to_writer(&mut *out, v).expect("strings serialize into a Vec");
 }
 
 pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
-    if a.policy.keep_invalid {
+    if a.policy.keep_invalid && !a.append {
         return Err(CliError::Usage(
             "extract: --keep-invalid would break the CSV/JSON records; use --rejects FILE \
-             or `urlsift check` to see the bad lines"
+             or `urlsift check` to see the bad records (or --append, which passes them through)"
                 .into(),
         ));
     }
@@ -192,67 +204,161 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
         (None, _, true) => Format::Jsonl,
         _ => Format::Csv,
     };
-    let mut setup = crate::Setup::new(&a.input, &a.output, Some(&a.policy))?;
-    let base = parse_base(&a.input.base)?;
-    if !a.no_header && matches!(format, Format::Csv | Format::Tsv) {
-        let mut head = Vec::new();
-        for (i, f) in fields.iter().enumerate() {
-            if i > 0 {
-                head.push(if matches!(format, Format::Csv) {
-                    b','
-                } else {
-                    b'\t'
-                });
-            }
-            head.extend_from_slice(f.name().as_bytes());
+    let mut setup = crate::Setup::new(&a.input, &a.output, Some(&a.policy), a.append)?;
+    if a.append {
+        if !setup.writes_records {
+            return Err(CliError::Usage(format!(
+                "--append adds fields to CSV, TSV, JSON lines and CDXJ records; {} input \
+                 is read-only (drop --append to print the fields alone)",
+                setup.engine.kind()
+            )));
         }
-        setup.standard.sink.record(&head)?;
+        if let Some(f) = fields.iter().find(|f| matches!(f, Field::Record(_))) {
+            return Err(CliError::Usage(format!(
+                "--append adds URL fields; @{} is already in the record",
+                f.name()
+            )));
+        }
     }
-    setup.run_per_url(
-        base.as_ref(),
-        false,
-        |url, number, line, out| match &format {
-            Format::Template(pieces) => {
-                for piece in pieces {
-                    match piece {
-                        Piece::Text(t) => out.extend_from_slice(t.as_bytes()),
-                        Piece::Field(f) => {
-                            out.extend_from_slice(f.value(url, line, number).as_bytes())
+    let base = parse_base(&a.input.base)?;
+    let term = setup.terminator;
+    if !a.append && !a.input.no_header && matches!(format, Format::Csv | Format::Tsv) {
+        let mut head = Vec::new();
+        match format {
+            Format::Csv => {
+                let mut w = csv_writer(term);
+                w.write_record(fields.iter().map(|f| f.name()))
+                    .map_err(|e| CliError::output("<csv>", e.into()))?;
+                head = w
+                    .into_inner()
+                    .map_err(|e| CliError::output("<csv>", e.into_error()))?;
+            }
+            _ => {
+                for (i, f) in fields.iter().enumerate() {
+                    if i > 0 {
+                        head.push(b'\t');
+                    }
+                    head.extend_from_slice(f.name().as_bytes());
+                }
+                head.push(term);
+            }
+        }
+        setup.standard.sink.write(&head)?;
+    }
+    let names: Vec<String> = fields.iter().map(|f| format!("url_{}", f.name())).collect();
+    let mut job = setup.job(false);
+    job.write_heads = false;
+    setup.run_chunks(|chunk| {
+        let mut parser = urlsift::BatchParser::new();
+        let source = &chunk.source.format;
+        let mut csv_out = matches!(format, Format::Csv).then(|| csv_writer(term));
+        let mut p = job.run::<()>(chunk, |p, rec, text| {
+            let url = parser.parse(text, base.as_ref()).map_err(Reason::Url)?;
+            p.flush();
+            let out = &mut p.out;
+            if a.append {
+                let values = fields.iter().map(|f| f.value(url, text, rec, source));
+                rec.write_appended(out, &names, values);
+                return Ok(());
+            }
+            match &format {
+                Format::Template(pieces) => {
+                    for piece in pieces {
+                        match piece {
+                            Piece::Text(t) => out.extend_from_slice(t.as_bytes()),
+                            Piece::Field(f) => {
+                                out.extend_from_slice(f.value(url, text, rec, source).as_bytes())
+                            }
                         }
                     }
+                    out.push(term);
+                }
+                Format::Jsonl => {
+                    out.push(b'{');
+                    for (i, f) in fields.iter().enumerate() {
+                        if i > 0 {
+                            out.push(b',');
+                        }
+                        push_json(out, f.name());
+                        out.push(b':');
+                        match f {
+                            Field::Line => out.extend_from_slice(rec.line.to_string().as_bytes()),
+                            _ => push_json(out, &f.value(url, text, rec, source)),
+                        }
+                    }
+                    out.push(b'}');
+                    out.push(term);
+                }
+                Format::Tsv => {
+                    for (i, f) in fields.iter().enumerate() {
+                        if i > 0 {
+                            out.push(b'\t');
+                        }
+                        push_tsv(out, &f.value(url, text, rec, source));
+                    }
+                    out.push(term);
+                }
+                Format::Csv => {
+                    let values = fields
+                        .iter()
+                        .map(|f| Bytes(f.value(url, text, rec, source)));
+                    let w = csv_out.as_mut().expect("a CSV writer");
+                    w.write_record(values).expect("CSV into memory");
                 }
             }
-            Format::Jsonl => {
-                out.push(b'{');
-                for (i, f) in fields.iter().enumerate() {
-                    if i > 0 {
-                        out.push(b',');
-                    }
-                    push_json(out, f.name());
-                    out.push(b':');
-                    match f {
-                        Field::Line => out.extend_from_slice(number.to_string().as_bytes()),
-                        _ => push_json(out, &f.value(url, line, number)),
-                    }
-                }
-                out.push(b'}');
+            Ok(())
+        });
+        if let Some(w) = csv_out {
+            p.out
+                .extend_from_slice(&w.into_inner().expect("CSV into memory"));
+        }
+        if a.append && chunk.write_head && chunk.head > 0 {
+            let header = appended_header(&chunk.data[..chunk.head], &names, source);
+            let shift = header.len();
+            p.out.splice(0..0, header);
+            for k in &mut p.kept {
+                *k = (k.0 + shift, k.1 + shift);
             }
-            Format::Csv | Format::Tsv => {
-                let csv = matches!(format, Format::Csv);
-                for (i, f) in fields.iter().enumerate() {
-                    if i > 0 {
-                        out.push(if csv { b',' } else { b'\t' });
-                    }
-                    let v = f.value(url, line, number);
-                    if csv {
-                        push_csv(out, &v);
-                    } else {
-                        push_tsv(out, &v);
-                    }
-                }
-            }
-        },
-    )
+        }
+        p
+    })
+}
+
+/// A field value as the csv crate's writer takes it.
+struct Bytes<'a>(Cow<'a, str>);
+
+impl AsRef<[u8]> for Bytes<'_> {
+    fn as_ref(&self) -> &[u8] {
+        self.0.as_bytes()
+    }
+}
+
+/// A CSV writer into memory, records ended by `term`.
+fn csv_writer(term: u8) -> csv::Writer<Vec<u8>> {
+    csv::WriterBuilder::new()
+        .terminator(csv::Terminator::Any(term))
+        .from_writer(Vec::new())
+}
+
+/// The head of a CSV/TSV source with the appended columns' names added
+/// to its header row.
+fn appended_header(head: &[u8], names: &[String], source: &RecordFormat) -> Vec<u8> {
+    let delimiter = match source {
+        RecordFormat::Csv(l) => l.delimiter,
+        _ => return head.to_vec(),
+    };
+    let (row, term) = match head {
+        [rest @ .., b'\r', b'\n'] => (rest, &b"\r\n"[..]),
+        [rest @ .., b'\n' | b'\r'] => (rest, &head[head.len() - 1..]),
+        _ => (head, &b"\n"[..]),
+    };
+    let mut out = row.to_vec();
+    for n in names {
+        out.push(delimiter);
+        records::csv::write_field(&mut out, n.as_bytes(), delimiter, false);
+    }
+    out.extend_from_slice(term);
+    out
 }
 
 #[cfg(test)]
@@ -289,12 +395,5 @@ mod tests {
         assert!(parse_template("{nope}").is_err());
         assert!(parse_template("{host").is_err());
         assert!(parse_template("a}b").is_err());
-    }
-
-    #[test]
-    fn csv_quoting() {
-        let mut out = Vec::new();
-        push_csv(&mut out, "a,\"b\"");
-        assert_eq!(out, b"\"a,\"\"b\"\"\"");
     }
 }

@@ -1,38 +1,91 @@
 //! Input: files or standard input, decompressed when gzip or zstd magic bytes
-//! say so, cut into newline-aligned chunks, and the per-line classification
-//! every subcommand shares (empty, text, or a bad line with its reason).
+//! say so; the chunks the reader (`reader.rs`) cuts them into; and the
+//! per-record classification every subcommand shares (empty, text, or a bad
+//! record with its reason).
 //!
-//! Files are read with large buffered reads rather than mmap: the binary
-//! stays free of `unsafe`, and compressed input and pipes take the same
-//! path. A chunk holds whole lines only (a line longer than the chunk size
-//! grows its chunk), so workers never see half a line.
+//! A chunk holds whole records only (a record longer than the chunk size
+//! grows its chunk, up to `--max-line-bytes`), so workers never see half a
+//! record.
 
 use std::fmt;
 use std::fs::File;
 use std::io::{self, Cursor, Read};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use urlsift::ParseError;
 use urlsift::simd::{Kernel, Runtime};
 
-/// Where a chunk's lines came from, as shown in messages.
+use crate::records::{Format, warc};
+
+/// Where a chunk's records came from, as shown in messages, and their format.
 #[derive(Debug)]
 pub struct Source {
     /// The path as the user gave it, or `<stdin>`.
     pub name: String,
+    /// The format, resolved when the source opened (the CSV header read).
+    pub format: Format,
 }
 
-/// A run of whole lines from one source.
+/// A run of whole records from one source.
 pub struct Chunk {
-    /// The source of these lines.
+    /// The source of these records.
     pub source: Arc<Source>,
     /// 1-based number of the chunk's first line within its source.
     pub first_line: u64,
+    /// Where `data` starts in the source (after decompression).
+    pub offset: u64,
     /// The bytes, each line ending in `\n` except perhaps the source's last.
     pub data: Vec<u8>,
+    /// Bytes at the start of `data` that are not records: a byte-order mark
+    /// and a CSV header row (only in a source's first chunk).
+    pub head: usize,
+    /// Whether `head` holds a header to write (the first source's, not a
+    /// later source's repeat of it).
+    pub write_head: bool,
+    /// The source ended with a read error right after this chunk: a last
+    /// record without its terminator was cut off.
+    pub truncated: bool,
+    /// WARC chunks: each record's header block in `data`, and its place.
+    pub index: Vec<warc::Entry>,
+    /// A piece of a line too long to hold (see [`Oversize`]).
+    pub oversize: Option<Oversize>,
     /// A recycled buffer for the worker's output (see [`BufPool`]).
     pub spare: Mutex<Vec<u8>>,
+}
+
+/// A line over `--max-line-bytes` comes in pieces, never held whole: the
+/// workers pass them on untouched and the writer counts the line once,
+/// streams it through under `--keep-invalid` and into `--rejects`.
+#[derive(Clone, Copy, Debug)]
+pub struct Oversize {
+    /// The first piece (where the line starts).
+    pub first: bool,
+    /// The last piece (the line's terminator, if any, follows it).
+    pub last: bool,
+}
+
+impl Chunk {
+    /// A chunk of `data` from `source` with no head, index or flags.
+    pub fn plain(source: Arc<Source>, first_line: u64, offset: u64, data: Vec<u8>) -> Chunk {
+        Chunk {
+            source,
+            first_line,
+            offset,
+            data,
+            head: 0,
+            write_head: false,
+            truncated: false,
+            index: Vec::new(),
+            oversize: None,
+            spare: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The records' bytes (after the head).
+    pub fn body(&self) -> &[u8] {
+        &self.data[self.head..]
+    }
 }
 
 /// Recycled byte buffers: chunk and output buffers are allocated (and their
@@ -101,11 +154,11 @@ impl Chunk {
     #[inline(always)]
     pub fn lines_in<K: Kernel>(&self, k: K) -> impl Iterator<Item = (u64, &[u8])> {
         let data = &self.data[..];
-        let mut start = 0;
+        let mut start = self.head;
         let mut number = self.first_line;
         // `mask` holds the newlines of data[block..block + 64] not yet used.
-        let mut block = 0;
-        let mut mask = newlines(k, data, 0);
+        let mut block = start;
+        let mut mask = newlines(k, data, start);
         std::iter::from_fn(move || {
             if start >= data.len() {
                 return None;
@@ -153,6 +206,28 @@ pub enum Reason {
     TooLong,
     /// The URL parser returned failure.
     Url(ParseError),
+    /// The input ended with a read error inside this record.
+    Truncated,
+    /// A CSV row has no such column.
+    MissingField,
+    /// A CSV quote not closed where its field ends (or never closed).
+    BadQuote,
+    /// A JSON line that is not valid JSON.
+    InvalidJson,
+    /// Valid JSON, but not an object.
+    NotAnObject,
+    /// The field's value is not a JSON string.
+    NotAString,
+    /// A CDXJ line without `SURT TIMESTAMP {json}`.
+    NotCdxj,
+    /// Not a WARC record header, or one without a usable Content-Length.
+    BadWarcHeader,
+    /// A WARC record whose Content-Length runs past the end of the input.
+    WarcTruncated,
+    /// Not a common or combined log format line.
+    NotALogLine,
+    /// A log line whose request line has no target.
+    NoRequestTarget,
 }
 
 impl Reason {
@@ -167,6 +242,17 @@ impl Reason {
                 Some(v) => v.name(),
                 None => "URL-too-long",
             },
+            Reason::Truncated => "truncated-input",
+            Reason::MissingField => "missing-field",
+            Reason::BadQuote => "bad-CSV-quote",
+            Reason::InvalidJson => "invalid-JSON",
+            Reason::NotAnObject => "not-a-JSON-object",
+            Reason::NotAString => "field-not-a-string",
+            Reason::NotCdxj => "not-a-CDXJ-line",
+            Reason::BadWarcHeader => "bad-WARC-header",
+            Reason::WarcTruncated => "WARC-record-truncated",
+            Reason::NotALogLine => "not-a-log-line",
+            Reason::NoRequestTarget => "no-request-target",
         }
     }
 }
@@ -178,6 +264,19 @@ impl fmt::Display for Reason {
             Reason::NulByte => f.write_str("NUL byte"),
             Reason::TooLong => f.write_str("line longer than --max-line-bytes"),
             Reason::Url(e) => e.fmt(f),
+            Reason::Truncated => f.write_str("cut off by the read error that ended the input"),
+            Reason::MissingField => f.write_str("the row has no URL column"),
+            Reason::BadQuote => f.write_str("quote not closed where its field ends"),
+            Reason::InvalidJson => f.write_str("not valid JSON"),
+            Reason::NotAnObject => f.write_str("not a JSON object"),
+            Reason::NotAString => f.write_str("the URL field is not a JSON string"),
+            Reason::NotCdxj => f.write_str("not a CDXJ line (SURT TIMESTAMP {json})"),
+            Reason::BadWarcHeader => f.write_str("not a WARC record header (or no Content-Length)"),
+            Reason::WarcTruncated => {
+                f.write_str("WARC record cut short: Content-Length past the end")
+            }
+            Reason::NotALogLine => f.write_str("not a common or combined log format line"),
+            Reason::NoRequestTarget => f.write_str("no request target in the request line"),
         }
     }
 }
@@ -262,6 +361,9 @@ pub struct InputError {
     pub name: String,
     /// What went wrong.
     pub error: io::Error,
+    /// A problem with the flags for this input (the CSV has no such
+    /// column, say) rather than with reading it: it ends the run.
+    pub usage: bool,
 }
 
 impl fmt::Display for InputError {
@@ -340,165 +442,16 @@ impl<R: Read> Read for Labeled<R> {
     }
 }
 
-/// Reads the sources in order and cuts them into newline-aligned chunks,
-/// numbering their lines. The workers share one behind a lock: whoever
-/// needs work reads the next chunk (so reading is part of each worker's
-/// share, and `-j N` means N threads read and parse).
-pub struct ChunkReader {
-    paths: std::vec::IntoIter<PathBuf>,
-    chunk_size: usize,
-    current: Option<Current>,
-    /// Set after an error or the end of the last source.
-    done: bool,
-    /// How many chunks (and errors) have been handed out.
-    handed_out: u64,
-}
-
-/// The source being read.
-struct Current {
-    source: Arc<Source>,
-    reader: Box<dyn Read + Send>,
-    next_line: u64,
-    /// The start of a line that the previous chunk cut off.
-    carry: Vec<u8>,
-}
-
-impl ChunkReader {
-    /// A reader of `paths` (`-` is stdin) in chunks of about `chunk_size` bytes.
-    pub fn new(paths: Vec<PathBuf>, chunk_size: usize) -> ChunkReader {
-        ChunkReader {
-            paths: paths.into_iter(),
-            chunk_size: chunk_size.max(1),
-            current: None,
-            done: false,
-            handed_out: 0,
-        }
-    }
-
-    /// The next chunk (in a buffer from `pool`) or an error that ends the
-    /// reading, numbered from 0 in input order; `None` at the end of the
-    /// last source.
-    pub fn next_numbered(&mut self, pool: &BufPool) -> Option<(u64, Result<Chunk, InputError>)> {
-        let next = self.next_chunk(pool)?;
-        self.handed_out += 1;
-        Some((self.handed_out - 1, next))
-    }
-
-    /// The next chunk, an error that ends the reading, or `None` at the
-    /// end of the last source.
-    fn next_chunk(&mut self, pool: &BufPool) -> Option<Result<Chunk, InputError>> {
-        while !self.done {
-            let Some(current) = &mut self.current else {
-                let Some(path) = self.paths.next() else {
-                    self.done = true;
-                    return None;
-                };
-                let name = display_name(&path);
-                match open(&path) {
-                    Ok(reader) => {
-                        self.current = Some(Current {
-                            source: Arc::new(Source { name }),
-                            reader,
-                            next_line: 1,
-                            carry: Vec::new(),
-                        });
-                    }
-                    Err(error) => {
-                        self.done = true;
-                        return Some(Err(InputError { name, error }));
-                    }
-                }
-                continue;
-            };
-            match current.read_chunk(self.chunk_size, pool) {
-                Ok((chunk, eof)) => {
-                    if eof {
-                        self.current = None;
-                    }
-                    if let Some(chunk) = chunk {
-                        return Some(Ok(chunk));
-                    }
-                }
-                Err(error) => {
-                    self.done = true;
-                    let name = current.source.name.clone();
-                    return Some(Err(InputError { name, error }));
-                }
-            }
-        }
-        None
-    }
-}
-
-impl Current {
-    /// Reads the source's next chunk (`None` if nothing is left) and
-    /// whether the source has ended.
-    fn read_chunk(
-        &mut self,
-        chunk_size: usize,
-        pool: &BufPool,
-    ) -> io::Result<(Option<Chunk>, bool)> {
-        // Pooled buffers hold a chunk; a line longer than that carried
-        // over needs room for itself and more.
-        let mut buf = pool.get(self.carry.len() * 2);
-        buf.append(&mut self.carry);
-        let mut eof = false;
-        // Fill to the chunk size, then keep going until a newline shows
-        // up (a line longer than a chunk) or the input ends.
-        loop {
-            let want = if buf.len() < chunk_size {
-                chunk_size - buf.len()
-            } else {
-                chunk_size
-            };
-            let before = buf.len();
-            match (&mut self.reader).take(want as u64).read_to_end(&mut buf) {
-                Ok(0) => {
-                    eof = true;
-                    break;
-                }
-                Ok(_) => {}
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            }
-            if buf.len() >= chunk_size && memchr::memchr(b'\n', &buf[before..]).is_some() {
-                break;
-            }
-        }
-        let cut = if eof {
-            buf.len()
-        } else {
-            memchr::memrchr(b'\n', &buf).map_or(buf.len(), |i| i + 1)
-        };
-        self.carry = buf.split_off(cut);
-        if buf.is_empty() {
-            pool.put(buf);
-            return Ok((None, eof));
-        }
-        let lines =
-            memchr::memchr_iter(b'\n', &buf).count() as u64 + u64::from(!buf.ends_with(b"\n"));
-        let chunk = Chunk {
-            source: Arc::clone(&self.source),
-            first_line: self.next_line,
-            spare: Mutex::new(Vec::new()),
-            data: buf,
-        };
-        self.next_line += lines;
-        Ok((Some(chunk), eof))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn lines_of(data: &[u8]) -> Vec<(u64, Vec<u8>)> {
-        let chunk = Chunk {
-            source: Arc::new(Source { name: "t".into() }),
-            first_line: 7,
-            data: data.to_vec(),
-            spare: Mutex::new(Vec::new()),
-        };
+        let source = Arc::new(Source {
+            name: "t".into(),
+            format: Format::Lines,
+        });
+        let chunk = Chunk::plain(source, 7, 0, data.to_vec());
         chunk.lines().map(|(n, l)| (n, l.to_vec())).collect()
     }
 

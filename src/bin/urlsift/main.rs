@@ -1,7 +1,8 @@
 //! The `urlsift` command: parallel normalize, dedup, extract, check and stats
-//! over files of one URL per line. `main` only maps [`run`]'s result to an
-//! exit status: 0 success, 1 a bad line under `--strict`, 2 usage or I/O
-//! error (a closed stdout pipe counts as success).
+//! over URL files: one URL per line, or a field of CSV/TSV, JSON lines,
+//! CDXJ, WARC or access-log records. `main` only maps [`run`]'s result to
+//! an exit status: 0 success, 1 a bad record under `--strict`, 2 usage or
+//! I/O error (a closed stdout pipe counts as success).
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -13,16 +14,22 @@ mod check;
 mod dedup;
 mod extract;
 mod input;
+mod job;
 mod normalize;
 mod output;
 mod pipeline;
+mod reader;
+mod records;
 mod spill;
 mod stats;
 mod table;
 
 use args::{Cli, Command, InputArgs, OutputArgs, PolicyArgs};
+use input::InputError;
+use job::Job;
 use output::{CliError, Sink};
-use pipeline::{Engine, LineJob, Policy, Standard, Tally};
+use pipeline::{Engine, Policy, Standard, Tally};
+use records::Rec;
 use urlsift::profile::Profile;
 
 #[global_allocator]
@@ -74,6 +81,8 @@ pub struct ReportSettings {
     quiet: bool,
     verbose: bool,
     kept: bool,
+    /// What a record is called: `lines`, `records`.
+    noun: &'static str,
 }
 
 /// Everything a processing subcommand sets up before reading input.
@@ -84,15 +93,30 @@ pub struct Setup {
     pub max_line: usize,
     pub terminator: u8,
     pub report: ReportSettings,
+    /// The records go back out in their format (CSV rows, JSON lines):
+    /// the run writes records, not URL lines.
+    pub writes_records: bool,
 }
 
 impl Setup {
+    /// `writes_records`: the subcommand writes the input's records back
+    /// (normalize and dedup do, for the formats that can be written back).
     pub fn new(
         input: &InputArgs,
         output: &OutputArgs,
         policy: Option<&PolicyArgs>,
+        writes_records: bool,
     ) -> Result<Setup, CliError> {
-        let engine = Engine::new(input)?;
+        let mut engine = Engine::new(input)?;
+        let kind = engine.kind();
+        let writes_records = writes_records && kind.writes_records();
+        engine.read.writes_records = writes_records;
+        if writes_records && output.null {
+            return Err(CliError::Usage(format!(
+                "-0 ends URL lines with NUL; {kind} records are written back with their own \
+                 line ends"
+            )));
+        }
         let policy_flags = policy.map(Policy::from_args).unwrap_or_default();
         if let (Some(o), Some(p)) = (&output.output, policy.and_then(|p| p.rejects.as_ref()))
             && o == p
@@ -108,12 +132,19 @@ impl Setup {
             None => None,
         };
         let terminator = sink.terminator();
+        let noun = if kind == records::Kind::Lines {
+            "lines"
+        } else {
+            "records"
+        };
         Ok(Setup {
             standard: Standard {
                 sink,
                 rejects,
                 tally: Tally::default(),
                 files: engine.files.len(),
+                policy: policy_flags,
+                noun,
             },
             engine,
             policy: policy_flags,
@@ -123,28 +154,40 @@ impl Setup {
                 quiet: input.quiet,
                 verbose: input.verbose,
                 kept: policy_flags.keep_invalid,
+                noun,
             },
+            writes_records,
         })
     }
 
-    /// Runs a job that writes one output record per URL: each line is
-    /// parsed against `base` (one `BatchParser` per chunk, so no allocation
-    /// per URL), `write` appends the record and the terminator follows; bad
-    /// lines go by the policy; chunks are written in input order; the
-    /// summary report ends the run. `pass_empty`: see [`LineJob`].
+    /// The per-record loop's settings for this run.
+    pub fn job(&self, pass_empty: bool) -> Job {
+        Job {
+            max_line: self.max_line,
+            policy: self.policy,
+            terminator: self.terminator,
+            pass_empty,
+            write_heads: self.writes_records,
+        }
+    }
+
+    /// Runs a job that writes output per URL: each record's URL is parsed
+    /// against `base` (one `BatchParser` per chunk, so no allocation per
+    /// URL) and `write` appends what it makes of it (terminator included);
+    /// bad records go by the policy; chunks are written in input order;
+    /// the summary report ends the run. `pass_empty`: see [`Job`].
     pub fn run_per_url(
         self,
         base: Option<&urlsift::Url>,
         pass_empty: bool,
-        write: impl Fn(&urlsift::Url, u64, &str, &mut Vec<u8>) + Sync,
+        write: impl Fn(&urlsift::Url, &Rec<'_>, &str, &mut Vec<u8>) + Sync,
     ) -> Result<ExitCode, CliError> {
-        let terminator = self.terminator;
-        self.run_lines(pass_empty, |job, chunk| {
+        self.run_records(pass_empty, |job, chunk| {
             let mut parser = urlsift::BatchParser::new();
-            job.run::<()>(chunk, |p, number, line| {
-                let url = parser.parse(line, base).map_err(input::Reason::Url)?;
-                write(url, number, line, &mut p.out);
-                p.out.push(terminator);
+            job.run::<()>(chunk, |p, rec, text| {
+                let url = parser.parse(text, base).map_err(input::Reason::Url)?;
+                p.flush();
+                write(url, rec, text, &mut p.out);
                 Ok(())
             })
         })
@@ -152,17 +195,17 @@ impl Setup {
 
     /// Writes each URL in `profile`'s form (not SURT, which needs the
     /// parsed host: use `run_per_url`), like `run_per_url` would, but from
-    /// the href alone: a line that is already its own output (the fast path
-    /// proves most are their own href, and most profiles leave most hrefs
-    /// alone) is not copied on its own, as runs of such lines are copied
-    /// from the input at once.
+    /// the href alone: a record that is already its own output (the fast
+    /// path proves most URLs are their own href, and most profiles leave
+    /// most hrefs alone) is not copied on its own, as runs of such records
+    /// are copied from the input at once.
     pub fn run_hrefs(
         self,
         base: Option<&urlsift::Url>,
         profile: &Profile,
     ) -> Result<ExitCode, CliError> {
         let terminator = self.terminator;
-        self.run_lines(true, |job, chunk| {
+        self.run_records(true, |job, chunk| {
             urlsift::simd::with_kernel(Hrefs {
                 job,
                 chunk,
@@ -173,55 +216,71 @@ impl Setup {
         })
     }
 
-    /// The engine run shared by the per-line jobs: `per_chunk` turns a
+    /// The engine run shared by the per-record jobs: `per_chunk` turns a
     /// chunk into its results, which are written in input order; the
     /// summary report ends the run.
-    fn run_lines(
+    fn run_records(
         self,
         pass_empty: bool,
-        per_chunk: impl Fn(&LineJob, &input::Chunk) -> pipeline::Processed<()> + Sync,
+        per_chunk: impl Fn(&Job, &input::Chunk) -> pipeline::Processed<()> + Sync,
+    ) -> Result<ExitCode, CliError> {
+        let job = self.job(pass_empty);
+        self.run_chunks(|chunk| per_chunk(&job, chunk))
+    }
+
+    /// The engine run with `per_chunk` turning each chunk into its output,
+    /// written in input order; the summary report ends the run.
+    pub fn run_chunks(
+        self,
+        per_chunk: impl Fn(&input::Chunk) -> pipeline::Processed<()> + Sync,
     ) -> Result<ExitCode, CliError> {
         let Setup {
             engine,
             standard: mut std,
-            policy,
-            max_line,
-            terminator,
             report: settings,
+            ..
         } = self;
-        let job = LineJob {
-            max_line,
-            policy,
-            terminator,
-            pass_empty,
-        };
-        engine.run(
-            |chunk| per_chunk(&job, chunk),
-            |chunk, p| std.consume(chunk, p),
-        )?;
+        let errors = engine.run(per_chunk, |chunk, p| std.consume(chunk, p))?;
         let files = std.files;
         let tally = std.finish()?;
-        Ok(report(&tally, files, &settings, ""))
+        Ok(report(&tally, files, &settings, "", &errors))
     }
 }
 
-/// Prints the summary (when asked for, or when lines were bad) and picks the exit status.
-pub fn report(tally: &Tally, files: usize, settings: &ReportSettings, extra: &str) -> ExitCode {
-    if !settings.quiet && (settings.verbose || tally.bad_total() > 0) {
+/// Prints the summary (when asked for, or when records were bad or inputs
+/// failed), then the read errors, and picks the exit status: 2 if an input
+/// could not be read to its end (everything before the error was still
+/// processed and written).
+pub fn report(
+    tally: &Tally,
+    files: usize,
+    settings: &ReportSettings,
+    extra: &str,
+    errors: &[InputError],
+) -> ExitCode {
+    let mut stderr = std::io::stderr();
+    if !settings.quiet && (settings.verbose || tally.bad_total() > 0 || !errors.is_empty()) {
         let _ = writeln!(
-            std::io::stderr(),
+            stderr,
             "{}",
-            pipeline::summary(tally, files, settings.kept, extra)
+            pipeline::summary(tally, files, settings.kept, settings.noun, extra)
         );
     }
-    ExitCode::SUCCESS
+    for e in errors {
+        let _ = writeln!(stderr, "urlsift: cannot read {e}");
+    }
+    if errors.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(2)
+    }
 }
 
 /// One chunk of `normalize` with a non-SURT profile, generic over the SIMD
 /// kernel so that the line split and the fast path's scan inline into one
-/// loop. Lines already in normal form are copied from the input as runs.
+/// loop. Records already in normal form are copied from the input as runs.
 struct Hrefs<'a> {
-    job: &'a LineJob,
+    job: &'a Job,
     chunk: &'a input::Chunk,
     base: Option<&'a urlsift::Url>,
     profile: &'a Profile,
@@ -236,7 +295,6 @@ impl urlsift::simd::WithKernel for Hrefs<'_> {
         let per_line = HrefLine {
             k,
             parser: urlsift::BatchParser::new(),
-            data: &self.chunk.data,
             base: self.base,
             profile: self.profile,
             terminator: self.terminator,
@@ -245,78 +303,61 @@ impl urlsift::simd::WithKernel for Hrefs<'_> {
     }
 }
 
-/// The per-line work of [`Hrefs`].
+/// The per-record work of [`Hrefs`].
 struct HrefLine<'a, K> {
     k: K,
     parser: urlsift::BatchParser,
-    data: &'a [u8],
     base: Option<&'a urlsift::Url>,
     profile: &'a Profile,
     terminator: u8,
 }
 
-impl<K: urlsift::simd::Kernel> pipeline::PerLine<()> for HrefLine<'_, K> {
+impl<K: urlsift::simd::Kernel> job::PerRecord<()> for HrefLine<'_, K> {
     const SCANS_URLS: bool = true;
 
     #[inline(always)]
-    fn line(
+    fn url(
         &mut self,
         p: &mut pipeline::Processed<()>,
-        _: u64,
-        line: &str,
+        rec: &Rec<'_>,
+        text: &str,
     ) -> Result<(), input::Reason> {
-        let href = self.parser.href_with(self.k, line, self.base);
-        write_href(p, self.data, self.profile, self.terminator, line, href)
+        let href = self.parser.href_with(self.k, text, self.base);
+        write_href(p, rec, self.profile, self.terminator, text, href)
     }
 
     #[inline(always)]
     fn line_of(
         &mut self,
         p: &mut pipeline::Processed<()>,
-        _: u64,
+        rec: &Rec<'_>,
         line: &urlsift::batch::Line<'_>,
     ) -> Result<(), input::Reason> {
         let href = self.parser.href_of_line(line, self.base);
-        write_href(
-            p,
-            self.data,
-            self.profile,
-            self.terminator,
-            line.as_str(),
-            href,
-        )
+        write_href(p, rec, self.profile, self.terminator, line.as_str(), href)
     }
 }
 
-/// Writes the record for `line` (a slice of the chunk's `data`) given its
-/// href: the line itself as a run of input when nothing changed.
+/// Writes `rec` given the href of its URL `text`: the record itself, as a
+/// run of input, when nothing changed.
 #[inline(always)]
 fn write_href(
     p: &mut pipeline::Processed<()>,
-    data: &[u8],
+    rec: &Rec<'_>,
     profile: &Profile,
     terminator: u8,
-    line: &str,
+    text: &str,
     href: Result<&str, urlsift::ParseError>,
 ) -> Result<(), input::Reason> {
     let href = href.map_err(input::Reason::Url)?;
     let form = profile.apply_href(href).expect("not a SURT profile");
-    if std::ptr::eq(form.as_ref(), line) && terminator == b'\n' {
-        // The line and its "\n" (not "\r\n", not a missing final
-        // newline) are the output record.
-        let start = (line.as_ptr() as usize).wrapping_sub(data.as_ptr() as usize);
-        let end = start.wrapping_add(line.len());
-        if data.get(end) == Some(&b'\n')
-            && data
-                .get(start..end)
-                .is_some_and(|s| std::ptr::eq(s, line.as_bytes()))
-        {
-            p.copy_input(start..end + 1);
-            return Ok(());
-        }
+    if Rec::is_own_text(&form, text)
+        && let Some(run) = rec.unchanged_run(terminator)
+    {
+        p.copy_input(run);
+        return Ok(());
     }
     p.flush();
-    p.out.extend_from_slice(form.as_bytes());
-    p.out.push(terminator);
+    rec.write_url(&mut p.out, &form, terminator);
     Ok(())
 }

@@ -1,5 +1,8 @@
-//! `urlsift normalize`: each line's WHATWG href, in input order, and the
+//! `urlsift normalize`: each URL's WHATWG href, in input order, and the
 //! named profiles beyond the standard (`urlsift::profile` documents them).
+//! Records of the formats that can be written back (CSV, TSV, JSON lines,
+//! CDXJ) go out with only their URL field changed; the others give URL
+//! lines.
 
 use std::process::ExitCode;
 
@@ -8,6 +11,7 @@ use urlsift::profile::Profile;
 
 use crate::args::{NormalizeArgs, ProfileArgs};
 use crate::output::CliError;
+use crate::records::Shape;
 
 /// The profile chosen by the flags, validated.
 pub fn profile(a: &ProfileArgs) -> Result<Profile, CliError> {
@@ -36,13 +40,22 @@ pub fn parse_base(base: &Option<String>) -> Result<Option<Url>, CliError> {
 }
 
 pub fn run(a: NormalizeArgs) -> Result<ExitCode, CliError> {
-    let setup = crate::Setup::new(&a.input, &a.output, Some(&a.policy))?;
+    let setup = crate::Setup::new(&a.input, &a.output, Some(&a.policy), true)?;
     let profile = profile(&a.profile)?;
     let base = parse_base(&a.input.base)?;
     if !profile.is_surt() {
         return setup.run_hrefs(base.as_ref(), &profile);
     }
-    setup.run_per_url(base.as_ref(), true, |url, _, _, out| {
-        profile.apply(url, out)
+    let terminator = setup.terminator;
+    setup.run_per_url(base.as_ref(), true, |url, rec, _, out| {
+        if matches!(rec.shape, Shape::Line | Shape::ReadOnly) {
+            profile.apply(url, out);
+            out.push(terminator);
+        } else {
+            let mut key = Vec::new();
+            profile.apply(url, &mut key);
+            let key = String::from_utf8(key).expect("profile output is UTF-8");
+            rec.write_url(out, &key, terminator);
+        }
     })
 }

@@ -1,11 +1,12 @@
 //! The parallel engine every subcommand runs on: rayon workers take turns
-//! at a shared reader that cuts the input into newline-aligned chunks, turn
+//! at a shared reader that cuts the input into record-aligned chunks, turn
 //! each chunk into its results, and the calling thread consumes those
 //! results in input order. Output is therefore byte-identical for any
 //! thread count.
 //!
-//! This module also owns the bad-line policy (skip and count, `--rejects`,
-//! `--keep-invalid`, `--strict`) and the summary that accounts for every line.
+//! This module also owns the bad-record policy (skip and count,
+//! `--rejects`, `--keep-invalid`, `--strict`), the pieces of over-long
+//! lines, and the summary that accounts for every record.
 
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
@@ -13,20 +14,22 @@ use std::sync::{Mutex, mpsc};
 use std::time::Instant;
 
 use crate::args::{InputArgs, PolicyArgs};
-use crate::input::{self, BufPool, Chunk, ChunkReader, InputError, Reason};
+use crate::input::{self, BufPool, Chunk, InputError, Reason};
 use crate::output::{CliError, Sink};
-use urlsift::simd::{Kernel, Runtime};
+use crate::reader::{ChunkReader, Settings};
+use crate::records::{Kind, Rec};
 
-/// Counts that together account for every input line.
+/// Counts that together account for every input record (a line, for
+/// the line formats).
 #[derive(Default, Debug, Clone)]
 pub struct Tally {
-    /// All lines read.
+    /// All records read.
     pub lines: u64,
-    /// Empty lines (counted, not parsed).
+    /// Empty records: no URL to parse (counted, not parsed).
     pub empty: u64,
-    /// Lines that parsed.
+    /// Records whose URL parsed.
     pub valid: u64,
-    /// Bad lines by reason.
+    /// Bad records by reason.
     pub bad: BTreeMap<&'static str, u64>,
     /// Bytes read (after decompression).
     pub bytes: u64,
@@ -52,11 +55,24 @@ impl Tally {
     }
 }
 
-/// A bad line, remembered for `--rejects` and `--strict`.
+/// A bad record, remembered for `--rejects` and `--strict`.
 pub struct Rejected {
+    /// The line where it starts (0 where lines are not counted: WARC).
     pub line: u64,
+    /// Where it starts in its source (after decompression).
+    pub offset: u64,
     pub reason: Reason,
     pub raw: Vec<u8>,
+}
+
+/// What `--keep-invalid` passes through for a bad record.
+pub enum Keep<'a> {
+    /// The raw line and the output terminator.
+    Raw,
+    /// These bytes (the record with its own terminator).
+    Bytes(&'a [u8]),
+    /// Nothing: read-only formats write URL lines only.
+    No,
 }
 
 /// What a worker made of one chunk.
@@ -178,19 +194,21 @@ impl Policy {
         }
     }
 
-    /// Handles a bad line: counts it, then keeps, records or stops on it.
-    /// Returns false when the worker must stop the chunk (`--strict`).
-    pub fn bad_line<X>(
+    /// Handles a bad record: counts it, then keeps, records or stops on
+    /// it. Returns false when the worker must stop the chunk (`--strict`).
+    pub fn bad_record<X>(
         &self,
         p: &mut Processed<X>,
-        number: u64,
-        raw: &[u8],
+        rec: &Rec<'_>,
+        keep: Keep<'_>,
         reason: Reason,
         terminator: u8,
     ) -> bool {
         p.tally.add_bad(reason);
+        let raw = rec.raw();
         let rejected = || Rejected {
-            line: number,
+            line: rec.line,
+            offset: rec.offset,
             reason,
             raw: raw.to_vec(),
         };
@@ -200,9 +218,22 @@ impl Policy {
         }
         if self.keep_invalid {
             let start = p.out.len();
-            p.out.extend_from_slice(raw);
-            p.out.push(terminator);
-            p.kept.push((start, p.out.len()));
+            match keep {
+                Keep::Raw => {
+                    p.out.extend_from_slice(raw);
+                    p.out.push(terminator);
+                }
+                Keep::Bytes(b) => {
+                    p.out.extend_from_slice(b);
+                    if !b.ends_with(b"\n") {
+                        p.out.push(b'\n');
+                    }
+                }
+                Keep::No => {}
+            }
+            if p.out.len() > start {
+                p.kept.push((start, p.out.len()));
+            }
         }
         if self.record_rejects {
             p.rejects.push(rejected());
@@ -217,6 +248,8 @@ pub struct Engine {
     pub chunk_size: usize,
     pub pool: rayon::ThreadPool,
     pub progress: bool,
+    /// How the reader cuts and checks the sources.
+    pub read: Settings,
 }
 
 impl Engine {
@@ -225,21 +258,57 @@ impl Engine {
         if files.is_empty() {
             files.push("-".into());
         }
+        // A name that is not there is a typo: say so before any output.
+        for f in &files {
+            if f.as_os_str() != "-"
+                && let Err(error) = std::fs::metadata(f)
+            {
+                return Err(CliError::Input(InputError {
+                    name: input::display_name(f),
+                    error,
+                    usage: false,
+                }));
+            }
+        }
+        let spec = a.format_spec();
+        let kinds: Vec<Kind> = files.iter().map(|f| spec.kind_for(f)).collect();
+        if let Some(other) = kinds.iter().find(|k| **k != kinds[0]) {
+            return Err(CliError::Usage(format!(
+                "the inputs have different formats ({} and {other}, by file name); \
+                 name one with --input-format or run them separately",
+                kinds[0]
+            )));
+        }
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(a.threads.unwrap_or(0))
             .thread_name(|i| format!("urlsift-worker-{i}"))
             .build()
             .map_err(|e| CliError::Usage(format!("cannot start worker threads: {e}")))?;
+        let chunk_size = usize::try_from(a.chunk_size).unwrap_or(usize::MAX).max(1);
         Ok(Engine {
             files,
-            chunk_size: usize::try_from(a.chunk_size).unwrap_or(usize::MAX).max(1),
+            chunk_size,
             pool,
             progress: !a.quiet && std::io::stderr().is_terminal(),
+            read: Settings {
+                chunk_size,
+                max_record: usize::try_from(a.max_line_bytes).unwrap_or(usize::MAX),
+                spec,
+                writes_records: false,
+            },
         })
+    }
+
+    /// The format all inputs are read in.
+    pub fn kind(&self) -> Kind {
+        self.read.spec.kind_for(&self.files[0])
     }
 
     /// Runs `work` on every chunk in parallel and `consume` on the results in
     /// input order. `consume` returning `Ok(false)` stops the run early.
+    /// Returns the read errors that ended sources early (each source's
+    /// records before its error were processed; the run went on with the
+    /// next source).
     ///
     /// Each worker takes the shared reader's next chunk, works on it and
     /// sends the result back; this thread puts the results in order and
@@ -253,7 +322,7 @@ impl Engine {
         &self,
         work: impl Fn(&Chunk) -> Processed<X> + Sync,
         mut consume: impl FnMut(&Chunk, &mut Processed<X>) -> Result<bool, CliError>,
-    ) -> Result<(), CliError> {
+    ) -> Result<Vec<InputError>, CliError> {
         let threads = self.pool.current_num_threads();
         let max_in_flight = threads * 2 + 2;
         let progress = self.progress.then(progress_bar);
@@ -262,7 +331,10 @@ impl Engine {
         // output buffer per chunk in flight, plus one being filled per
         // worker), so none is freed and faulted in again.
         let pool = BufPool::new(2 * (max_in_flight + threads) + 2, self.chunk_size);
-        let reader = Mutex::new(ChunkReader::new(self.files.clone(), self.chunk_size));
+        let mut settings = self.read.clone();
+        settings.chunk_size = self.chunk_size;
+        let reader = Mutex::new(ChunkReader::new(self.files.clone(), settings));
+        let mut errors = Vec::new();
         let (ticket_tx, ticket_rx) = mpsc::sync_channel::<()>(max_in_flight);
         for _ in 0..max_in_flight {
             ticket_tx
@@ -289,7 +361,17 @@ impl Engine {
             loop {
                 while let Some(done) = ready.remove(&consumed) {
                     consumed += 1;
-                    let (chunk, mut p) = done.map_err(CliError::Input)?;
+                    let (chunk, mut p) = match done {
+                        Ok(done) => done,
+                        Err(e) if e.usage => {
+                            return Err(CliError::Usage(format!("{}: {}", e.name, e.error)));
+                        }
+                        Err(e) => {
+                            errors.push(e);
+                            let _ = ticket_tx.try_send(());
+                            continue;
+                        }
+                    };
                     lines += p.tally.lines;
                     bytes += p.tally.bytes;
                     let go_on = consume(&chunk, &mut p)?;
@@ -321,7 +403,7 @@ impl Engine {
         if let Some(pb) = progress {
             pb.finish_and_clear();
         }
-        result
+        result.map(|()| errors)
     }
 }
 
@@ -363,8 +445,10 @@ fn worker<X>(
                 Ok((chunk, p))
             }
         };
-        let failed = done.is_err();
-        if results.send((seq, done)).is_err() || failed {
+        // A read error ends its source; reading goes on with the next,
+        // unless the flags do not fit the input.
+        let stop = matches!(&done, Err(e) if e.usage);
+        if results.send((seq, done)).is_err() || stop {
             return;
         }
     }
@@ -383,20 +467,38 @@ fn progress_bar() -> indicatif::ProgressBar {
     pb
 }
 
-/// Writes the standard per-chunk results: output, rejects, strict stop.
+/// Writes the standard per-chunk results: output, rejects, strict stop,
+/// the pieces of over-long lines.
 pub struct Standard {
     pub sink: Sink,
     pub rejects: Option<Sink>,
     pub tally: Tally,
     pub files: usize,
+    pub policy: Policy,
+    /// The noun for a record in the summary: `lines`, `records`.
+    pub noun: &'static str,
 }
 
 impl Standard {
     pub fn consume<X>(&mut self, chunk: &Chunk, p: &mut Processed<X>) -> Result<bool, CliError> {
+        if chunk.oversize.is_some() {
+            let pass = self.policy.keep_invalid;
+            self.oversize(chunk, pass)?;
+            return Ok(true);
+        }
         self.tally.merge(&p.tally);
         for piece in p.output(&chunk.data) {
             self.sink.write(piece)?;
         }
+        self.rejects_and_stop(chunk, p)
+    }
+
+    /// Writes a chunk's rejects; the `--strict` error if it stopped.
+    pub fn rejects_and_stop<X>(
+        &mut self,
+        chunk: &Chunk,
+        p: &Processed<X>,
+    ) -> Result<bool, CliError> {
         if let Some(r) = &mut self.rejects {
             for rej in p.rejects.iter().chain(&p.stopped) {
                 write_reject(r, &chunk.source.name, rej)?;
@@ -406,6 +508,54 @@ impl Standard {
             return Err(strict_stop(&chunk.source.name, stop, self.rejects.take()));
         }
         Ok(true)
+    }
+
+    /// A piece of a line over `--max-line-bytes`: counted once (as a bad
+    /// line), streamed to the output when `pass` (`--keep-invalid`) and to
+    /// `--rejects`, a stop under `--strict`.
+    pub fn oversize(&mut self, chunk: &Chunk, pass: bool) -> Result<(), CliError> {
+        let piece = chunk.oversize.expect("an over-long line's piece");
+        let reason = Reason::TooLong;
+        self.tally.bytes += chunk.data.len() as u64;
+        if piece.first {
+            self.tally.lines += 1;
+            self.tally.add_bad(reason);
+            if let Some(r) = &mut self.rejects {
+                write_reject_head(
+                    r,
+                    &chunk.source.name,
+                    chunk.first_line,
+                    chunk.offset,
+                    reason,
+                )?;
+            }
+            if self.policy.strict {
+                if let Some(r) = &mut self.rejects {
+                    write_escaped(r, &chunk.data)?;
+                    r.write(b"\n")?;
+                }
+                let stop = Rejected {
+                    line: chunk.first_line,
+                    offset: chunk.offset,
+                    reason,
+                    raw: Vec::new(),
+                };
+                return Err(strict_stop(&chunk.source.name, &stop, self.rejects.take()));
+            }
+        }
+        if let Some(r) = &mut self.rejects {
+            write_escaped(r, &chunk.data)?;
+            if piece.last {
+                r.write(b"\n")?;
+            }
+        }
+        if pass {
+            self.sink.write(&chunk.data)?;
+            if piece.last {
+                self.sink.write(&[self.sink.terminator()])?;
+            }
+        }
+        Ok(())
     }
 
     /// Commits the outputs of a successful run.
@@ -418,29 +568,75 @@ impl Standard {
     }
 }
 
+/// Where a record is, in messages: `FILE:LINE`, or `FILE: byte N` where
+/// lines are not counted (WARC).
+pub fn locate(source: &str, line: u64, offset: u64) -> String {
+    if line > 0 {
+        format!("{source}:{line}")
+    } else {
+        format!("{source}: record at byte {offset}")
+    }
+}
+
 /// The `--strict` error for `stop`. The rejects file, which ends with the
-/// offending line, is kept (the output file is not: it would be partial).
+/// offending record, is kept (the output file is not: it would be partial).
 pub fn strict_stop(source: &str, stop: &Rejected, rejects: Option<Sink>) -> CliError {
     if let Some(Err(e)) = rejects.map(Sink::commit) {
         return e;
     }
     CliError::Strict(format!(
-        "{source}:{}: {} (stopped by --strict)",
-        stop.line, stop.reason
+        "{}: {} (stopped by --strict)",
+        locate(source, stop.line, stop.offset),
+        stop.reason
     ))
 }
 
-/// One rejects record: `source<TAB>line<TAB>reason<TAB>raw line`.
+/// One rejects record: `source<TAB>line<TAB>byte offset<TAB>reason<TAB>raw
+/// record`, the raw record with backslash, tab, CR and LF escaped as `\\`,
+/// `\t`, `\r`, `\n` (the line is `-` where lines are not counted).
 pub fn write_reject(sink: &mut Sink, source: &str, rej: &Rejected) -> Result<(), CliError> {
-    let head = format!("{source}\t{}\t{}\t", rej.line, rej.reason);
-    sink.write(head.as_bytes())?;
-    sink.record(&rej.raw)
+    write_reject_head(sink, source, rej.line, rej.offset, rej.reason)?;
+    write_escaped(sink, &rej.raw)?;
+    sink.write(b"\n")
 }
 
-/// The stderr summary: every line is one of valid, bad or empty.
-pub fn summary(t: &Tally, files: usize, kept: bool, extra: &str) -> String {
+fn write_reject_head(
+    sink: &mut Sink,
+    source: &str,
+    line: u64,
+    offset: u64,
+    reason: Reason,
+) -> Result<(), CliError> {
+    let line = if line > 0 {
+        line.to_string()
+    } else {
+        "-".to_string()
+    };
+    sink.write(format!("{source}\t{line}\t{offset}\t{reason}\t").as_bytes())
+}
+
+/// Writes `raw` with backslash, tab, CR and LF escaped.
+fn write_escaped(sink: &mut Sink, raw: &[u8]) -> Result<(), CliError> {
+    let mut start = 0;
+    for (i, &b) in raw.iter().enumerate() {
+        let esc: &[u8] = match b {
+            b'\\' => b"\\\\",
+            b'\t' => b"\\t",
+            b'\r' => b"\\r",
+            b'\n' => b"\\n",
+            _ => continue,
+        };
+        sink.write(&raw[start..i])?;
+        sink.write(esc)?;
+        start = i + 1;
+    }
+    sink.write(&raw[start..])
+}
+
+/// The stderr summary: every record is one of valid, bad or empty.
+pub fn summary(t: &Tally, files: usize, kept: bool, noun: &str, extra: &str) -> String {
     let mut s = format!(
-        "urlsift: {} lines from {} input{}: {} valid, {} empty, {} bad",
+        "urlsift: {} {noun} from {} input{}: {} valid, {} empty, {} bad",
         t.lines,
         files,
         if files == 1 { "" } else { "s" },
@@ -458,154 +654,4 @@ pub fn summary(t: &Tally, files: usize, kept: bool, extra: &str) -> String {
     }
     s.push_str(extra);
     s
-}
-
-/// What a [`LineJob`] does with each text line: `Err(reason)` for a line
-/// it cannot use. Closures implement it. A hot loop run by
-/// [`urlsift::simd::with_kernel`] implements it on a struct instead, with
-/// `line` marked `#[inline(always)]`: a closure stays a function of its
-/// own, compiled without the kernel's CPU features, so the kernel could
-/// not inline into it.
-pub trait PerLine<X> {
-    /// Whether clean chunks are split by [`urlsift::batch::lines`], whose
-    /// scan also does the fast path's classification (wasted on work that
-    /// does not call [`PerLine::line_of`]'s href).
-    const SCANS_URLS: bool = false;
-
-    fn line(&mut self, p: &mut Processed<X>, number: u64, line: &str) -> Result<(), Reason>;
-
-    /// A line of clean text, with what the line scan found for the fast
-    /// path ([`urlsift::BatchParser::href_of_line`] uses it).
-    #[inline(always)]
-    fn line_of(
-        &mut self,
-        p: &mut Processed<X>,
-        number: u64,
-        line: &urlsift::batch::Line<'_>,
-    ) -> Result<(), Reason> {
-        self.line(p, number, line.as_str())
-    }
-}
-
-impl<X, F: FnMut(&mut Processed<X>, u64, &str) -> Result<(), Reason>> PerLine<X> for F {
-    #[inline(always)]
-    fn line(&mut self, p: &mut Processed<X>, number: u64, line: &str) -> Result<(), Reason> {
-        self(p, number, line)
-    }
-}
-
-/// The per-line loop shared by the subcommands that follow the bad-line policy.
-pub struct LineJob {
-    pub max_line: usize,
-    pub policy: Policy,
-    pub terminator: u8,
-    /// Under `--keep-invalid`, also pass empty lines through (normalize keeps
-    /// output lines aligned with input lines).
-    pub pass_empty: bool,
-}
-
-impl LineJob {
-    /// Classifies each line of `chunk`; `f` handles text lines and returns
-    /// `Err(reason)` for lines it cannot use.
-    pub fn run<X: Default>(
-        &self,
-        chunk: &Chunk,
-        f: impl FnMut(&mut Processed<X>, u64, &str) -> Result<(), Reason>,
-    ) -> Processed<X> {
-        self.run_with(chunk, X::default(), f)
-    }
-
-    /// Like [`LineJob::run`], starting from a recycled `extra`.
-    pub fn run_with<X: Default>(
-        &self,
-        chunk: &Chunk,
-        extra: X,
-        f: impl FnMut(&mut Processed<X>, u64, &str) -> Result<(), Reason>,
-    ) -> Processed<X> {
-        self.run_in(Runtime, chunk, extra, f)
-    }
-
-    /// Like [`LineJob::run_with`], with a given SIMD kernel (for work run
-    /// by [`urlsift::simd::with_kernel`]).
-    #[inline(always)]
-    pub fn run_in<K: Kernel, X: Default, F: PerLine<X>>(
-        &self,
-        k: K,
-        chunk: &Chunk,
-        extra: X,
-        mut f: F,
-    ) -> Processed<X> {
-        let mut p = Processed::new(chunk);
-        p.extra = extra;
-        let facts = input::ChunkFacts::of(chunk, self.max_line);
-        if let Some(text) = facts.text().filter(|_| F::SCANS_URLS) {
-            // Clean text: each line's end is found by the same SIMD pass
-            // that classifies it for the fast path.
-            let mut number = chunk.first_line;
-            for line in urlsift::batch::lines(k, text) {
-                let raw = line.as_str();
-                number += 1;
-                let reason = if raw.is_empty() {
-                    self.empty_line(&mut p);
-                    continue;
-                } else if raw.len() > self.max_line {
-                    Reason::TooLong
-                } else {
-                    match f.line_of(&mut p, number - 1, &line) {
-                        Ok(()) => {
-                            p.tally.valid += 1;
-                            continue;
-                        }
-                        Err(r) => r,
-                    }
-                };
-                if !self.bad_line(&mut p, number - 1, raw.as_bytes(), reason) {
-                    break;
-                }
-            }
-            p.tally.lines = number - chunk.first_line;
-            p.flush();
-            return p;
-        }
-        for (number, raw) in chunk.lines_in(k) {
-            p.tally.lines += 1;
-            let reason = match facts.classify(raw) {
-                input::Line::Empty => {
-                    self.empty_line(&mut p);
-                    continue;
-                }
-                input::Line::Text(s) => match f.line(&mut p, number, s) {
-                    Ok(()) => {
-                        p.tally.valid += 1;
-                        continue;
-                    }
-                    Err(r) => r,
-                },
-                input::Line::Bad(r) => r,
-            };
-            if !self.bad_line(&mut p, number, raw, reason) {
-                break;
-            }
-        }
-        p.flush();
-        p
-    }
-
-    /// Counts an empty line (and passes it through if asked to).
-    #[inline(always)]
-    fn empty_line<X>(&self, p: &mut Processed<X>) {
-        p.tally.empty += 1;
-        if self.pass_empty && self.policy.keep_invalid {
-            p.flush();
-            p.out.push(self.terminator);
-        }
-    }
-
-    /// Applies the policy to a bad line; false when the chunk must stop.
-    #[cold]
-    fn bad_line<X>(&self, p: &mut Processed<X>, number: u64, raw: &[u8], reason: Reason) -> bool {
-        p.flush();
-        self.policy
-            .bad_line(p, number, raw, reason, self.terminator)
-    }
 }

@@ -14,10 +14,10 @@ use urlsift::BatchParser;
 use xxhash_rust::xxh3::xxh3_64_with_seed;
 
 use crate::args::StatsArgs;
-use crate::input::{self, Line};
+use crate::input;
 use crate::normalize::parse_base;
 use crate::output::CliError;
-use crate::pipeline::{Processed, Tally};
+use crate::pipeline::{Standard, Tally};
 
 /// Counts by name. Names are hashed in one call (xxh3, seeded per run so
 /// crafted names cannot collide on purpose): SipHash over short hosts, and
@@ -107,9 +107,9 @@ fn pct(part: u64, whole: u64) -> f64 {
 
 pub fn run(a: StatsArgs) -> Result<ExitCode, CliError> {
     let started = Instant::now();
-    let setup = crate::Setup::new(&a.input, &a.output, None)?;
+    let setup = crate::Setup::new(&a.input, &a.output, None, false)?;
     let base = parse_base(&a.input.base)?;
-    let max_line = setup.max_line;
+    let job = setup.job(false);
     let mut tally = Tally::default();
     // A chunk's counts fit in cache; each worker thread then merges them
     // into its own totals, merged once at the end (merging every chunk on
@@ -117,34 +117,24 @@ pub fn run(a: StatsArgs) -> Result<ExitCode, CliError> {
     let per_worker: Vec<Mutex<Counts>> = (0..setup.engine.pool.current_num_threads())
         .map(|_| Mutex::new(Counts::default()))
         .collect();
-    setup.engine.run(
+    let policy = setup.policy;
+    let mut oversize = Standard {
+        sink: crate::output::Sink::open(None, false)?,
+        rejects: None,
+        tally: Tally::default(),
+        files: 0,
+        policy,
+        noun: "",
+    };
+    let errors = setup.engine.run(
         |chunk| {
             let mut counts = Counts::default();
-            let mut p = Processed::<()>::new(chunk);
             // One batch parser per chunk: no allocation per URL.
             let mut parser = BatchParser::new();
-            let facts = input::ChunkFacts::of(chunk, max_line);
-            for (_, raw) in chunk.lines() {
-                p.tally.lines += 1;
-                let text = match facts.classify(raw) {
-                    Line::Empty => {
-                        p.tally.empty += 1;
-                        continue;
-                    }
-                    Line::Bad(r) => {
-                        p.tally.add_bad(r);
-                        continue;
-                    }
-                    Line::Text(t) => t,
-                };
-                let url = match parser.parse(text, base.as_ref()) {
-                    Ok(u) => u,
-                    Err(e) => {
-                        p.tally.add_bad(input::Reason::Url(e));
-                        continue;
-                    }
-                };
-                p.tally.valid += 1;
+            let p = job.run::<()>(chunk, |_, _, text| {
+                let url = parser
+                    .parse(text, base.as_ref())
+                    .map_err(input::Reason::Url)?;
                 let c = &mut counts;
                 p_count(&mut c.schemes, url.scheme());
                 if !url.hostname().is_empty() {
@@ -152,7 +142,8 @@ pub fn run(a: StatsArgs) -> Result<ExitCode, CliError> {
                 }
                 c.normal += u64::from(url.href() == text);
                 c.fast += u64::from(parser.last_took_fast_path());
-            }
+                Ok(())
+            });
             let worker = rayon::current_thread_index().unwrap_or(0) % per_worker.len();
             per_worker[worker]
                 .lock()
@@ -160,11 +151,15 @@ pub fn run(a: StatsArgs) -> Result<ExitCode, CliError> {
                 .merge(counts);
             p
         },
-        |_, p| {
+        |chunk, p| {
+            if chunk.oversize.is_some() {
+                oversize.oversize(chunk, false)?;
+            }
             tally.merge(&p.tally);
             Ok(true)
         },
     )?;
+    tally.merge(&oversize.tally);
     let mut counts = Counts::default();
     for c in per_worker {
         counts.merge(c.into_inner().expect("workers are done"));
@@ -264,7 +259,12 @@ pub fn run(a: StatsArgs) -> Result<ExitCode, CliError> {
     let mut sink = setup.standard.sink;
     sink.write(text.as_bytes())?;
     sink.commit()?;
-    Ok(ExitCode::SUCCESS)
+    // The table is the report; only read errors follow it.
+    let settings = crate::ReportSettings {
+        quiet: true,
+        ..setup.report
+    };
+    Ok(crate::report(&tally, 0, &settings, "", &errors))
 }
 
 fn p_count(map: &mut NameCounts, key: &str) {

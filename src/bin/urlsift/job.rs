@@ -1,0 +1,314 @@
+//! The per-chunk loop every subcommand runs on its workers: walk the
+//! chunk's records in their format, hand each URL to the operation, and
+//! apply the bad-record policy (skip and count, `--rejects`,
+//! `--keep-invalid`, `--strict`) to the rest.
+//!
+//! One URL per line is the simplest format and the hottest loop: a chunk
+//! of clean text is split by the same SIMD pass that classifies each line
+//! for the fast path ([`urlsift::batch::lines`]), compiled per SIMD
+//! backend by [`urlsift::simd::with_kernel`]. Other formats walk their
+//! records (`records::walk`), then meet the same policy.
+
+use crate::input::{self, Chunk, Reason};
+use crate::pipeline::{Keep, Policy, Processed};
+use crate::records::{self, Format, Found, Rec, Shape};
+use urlsift::simd::{Kernel, Runtime};
+
+/// What an operation does with each record's URL: `Err(reason)` for a
+/// URL it cannot use. Closures implement it. A hot loop run by
+/// [`urlsift::simd::with_kernel`] implements it on a struct instead, with
+/// its methods `#[inline(always)]`: a closure stays a function of its own,
+/// compiled without the kernel's CPU features, so the kernel could not
+/// inline into it.
+pub trait PerRecord<X> {
+    /// Whether clean line chunks are split by [`urlsift::batch::lines`],
+    /// whose scan also does the fast path's classification (wasted on work
+    /// that does not call [`PerRecord::line_of`]'s href).
+    const SCANS_URLS: bool = false;
+
+    /// The URL `url` of record `rec`.
+    fn url(&mut self, p: &mut Processed<X>, rec: &Rec<'_>, url: &str) -> Result<(), Reason>;
+
+    /// A bad record, before the policy applies to it (`check` reports it).
+    #[inline(always)]
+    fn bad(&mut self, _p: &mut Processed<X>, _rec: &Rec<'_>, _reason: Reason) {}
+
+    /// A line of clean text (the `lines` format), with what the line scan
+    /// found for the fast path ([`urlsift::BatchParser::href_of_line`]).
+    #[inline(always)]
+    fn line_of(
+        &mut self,
+        p: &mut Processed<X>,
+        rec: &Rec<'_>,
+        line: &urlsift::batch::Line<'_>,
+    ) -> Result<(), Reason> {
+        self.url(p, rec, line.as_str())
+    }
+}
+
+impl<X, F: FnMut(&mut Processed<X>, &Rec<'_>, &str) -> Result<(), Reason>> PerRecord<X> for F {
+    #[inline(always)]
+    fn url(&mut self, p: &mut Processed<X>, rec: &Rec<'_>, url: &str) -> Result<(), Reason> {
+        self(p, rec, url)
+    }
+}
+
+/// The per-record loop shared by the subcommands that follow the policy.
+pub struct Job {
+    pub max_line: usize,
+    pub policy: Policy,
+    pub terminator: u8,
+    /// Under `--keep-invalid`, also pass empty records through (normalize
+    /// keeps output lines aligned with input lines).
+    pub pass_empty: bool,
+    /// Write a source's head (a CSV header) before its records: the
+    /// operation writes records back.
+    pub write_heads: bool,
+}
+
+impl Job {
+    /// Runs `f` on each record of `chunk`.
+    pub fn run<X: Default>(
+        &self,
+        chunk: &Chunk,
+        f: impl FnMut(&mut Processed<X>, &Rec<'_>, &str) -> Result<(), Reason>,
+    ) -> Processed<X> {
+        self.run_with(chunk, X::default(), f)
+    }
+
+    /// Like [`Job::run`], starting from a recycled `extra`.
+    pub fn run_with<X: Default>(
+        &self,
+        chunk: &Chunk,
+        extra: X,
+        f: impl FnMut(&mut Processed<X>, &Rec<'_>, &str) -> Result<(), Reason>,
+    ) -> Processed<X> {
+        self.run_in(Runtime, chunk, extra, f)
+    }
+
+    /// Like [`Job::run_with`], with a given SIMD kernel (for work run by
+    /// [`urlsift::simd::with_kernel`]).
+    #[inline(always)]
+    pub fn run_in<K: Kernel, X: Default, F: PerRecord<X>>(
+        &self,
+        k: K,
+        chunk: &Chunk,
+        extra: X,
+        mut f: F,
+    ) -> Processed<X> {
+        let mut p = Processed::new(chunk);
+        p.extra = extra;
+        if chunk.oversize.is_some() {
+            // Pieces of an over-long line: the writer accounts for them.
+            return p;
+        }
+        if chunk.head > 0 && chunk.write_head && self.write_heads {
+            p.copy_input(0..chunk.head);
+        }
+        match &chunk.source.format {
+            Format::Lines => self.lines(k, chunk, &mut p, &mut f),
+            Format::Warc(field) => {
+                for e in &chunk.index {
+                    let rec = Rec {
+                        data: &chunk.data,
+                        start: e.start,
+                        end: e.end,
+                        next: e.end,
+                        line: 0,
+                        offset: e.offset,
+                        field: (e.start, e.end),
+                        shape: Shape::ReadOnly,
+                    };
+                    let found = match e.bad {
+                        Some(reason) => Found::Bad(reason),
+                        None => records::warc::find(field, rec.raw()),
+                    };
+                    if !self.record(&mut p, &mut f, &rec, found) {
+                        break;
+                    }
+                }
+                p.tally.lines = p.tally.valid + p.tally.empty + p.tally.bad_total();
+            }
+            format => {
+                let mut count = 0;
+                records::walk(
+                    format,
+                    &chunk.data,
+                    chunk.head,
+                    chunk.first_line,
+                    chunk.offset,
+                    chunk.truncated,
+                    |rec, found| {
+                        count += 1;
+                        self.record(&mut p, &mut f, &rec, found)
+                    },
+                );
+                p.tally.lines = count;
+            }
+        }
+        p.flush();
+        p
+    }
+
+    /// One record of a walked format: the policy for what it is, else `f`.
+    #[inline(always)]
+    fn record<X, F: PerRecord<X>>(
+        &self,
+        p: &mut Processed<X>,
+        f: &mut F,
+        rec: &Rec<'_>,
+        found: Found<'_>,
+    ) -> bool {
+        let reason = match found {
+            Found::Empty => {
+                p.tally.empty += 1;
+                if self.pass_empty && self.policy.keep_invalid && rec.shape != Shape::ReadOnly {
+                    p.flush();
+                    rec.write_unchanged(&mut p.out, self.terminator);
+                }
+                return true;
+            }
+            Found::Bad(r) => r,
+            Found::Url(_) if rec.end - rec.start > self.max_line => Reason::TooLong,
+            Found::Url(url) => match f.url(p, rec, &url) {
+                Ok(()) => {
+                    p.tally.valid += 1;
+                    return true;
+                }
+                Err(r) => r,
+            },
+        };
+        p.flush();
+        f.bad(p, rec, reason);
+        let keep = if rec.shape == Shape::ReadOnly {
+            Keep::No
+        } else {
+            Keep::Bytes(rec.raw_with_terminator())
+        };
+        self.policy
+            .bad_record(p, rec, keep, reason, self.terminator)
+    }
+
+    /// The `lines` format: the fused scan on clean text, else a plain split
+    /// with each line classified.
+    #[inline(always)]
+    fn lines<K: Kernel, X, F: PerRecord<X>>(
+        &self,
+        k: K,
+        chunk: &Chunk,
+        p: &mut Processed<X>,
+        f: &mut F,
+    ) {
+        let data = &chunk.data[..];
+        let facts = input::ChunkFacts::of(chunk, self.max_line);
+        if let Some(text) = facts.text().filter(|_| F::SCANS_URLS && !chunk.truncated) {
+            // Clean text: each line's end is found by the same SIMD pass
+            // that classifies it for the fast path.
+            let mut number = chunk.first_line;
+            let base = text.as_ptr() as usize;
+            for line in urlsift::batch::lines(k, &text[chunk.head..]) {
+                let raw = line.as_str();
+                number += 1;
+                let start = raw.as_ptr() as usize - base;
+                let rec = line_rec(data, start, start + raw.len(), number - 1, chunk.offset);
+                let reason = if raw.is_empty() {
+                    self.empty_line(p);
+                    continue;
+                } else if raw.len() > self.max_line {
+                    Reason::TooLong
+                } else {
+                    match f.line_of(p, &rec, &line) {
+                        Ok(()) => {
+                            p.tally.valid += 1;
+                            continue;
+                        }
+                        Err(r) => r,
+                    }
+                };
+                if !self.bad_line(p, f, &rec, reason) {
+                    break;
+                }
+            }
+            p.tally.lines = number - chunk.first_line;
+            return;
+        }
+        let truncated_at = chunk
+            .truncated
+            .then_some(data.len())
+            .filter(|_| !data.ends_with(b"\n"));
+        for (number, raw) in chunk.lines_in(k) {
+            p.tally.lines += 1;
+            let start = raw.as_ptr() as usize - data.as_ptr() as usize;
+            let rec = line_rec(data, start, start + raw.len(), number, chunk.offset);
+            let reason = if truncated_at.is_some_and(|end| rec.next == end && rec.next == rec.end) {
+                Reason::Truncated
+            } else {
+                match facts.classify(raw) {
+                    input::Line::Empty => {
+                        self.empty_line(p);
+                        continue;
+                    }
+                    input::Line::Text(s) => match f.url(p, &rec, s) {
+                        Ok(()) => {
+                            p.tally.valid += 1;
+                            continue;
+                        }
+                        Err(r) => r,
+                    },
+                    input::Line::Bad(r) => r,
+                }
+            };
+            if !self.bad_line(p, f, &rec, reason) {
+                break;
+            }
+        }
+    }
+
+    /// Counts an empty line (and passes it through if asked to).
+    #[inline(always)]
+    fn empty_line<X>(&self, p: &mut Processed<X>) {
+        p.tally.empty += 1;
+        if self.pass_empty && self.policy.keep_invalid {
+            p.flush();
+            p.out.push(self.terminator);
+        }
+    }
+
+    /// Applies the policy to a bad line; false when the chunk must stop.
+    #[cold]
+    fn bad_line<X, F: PerRecord<X>>(
+        &self,
+        p: &mut Processed<X>,
+        f: &mut F,
+        rec: &Rec<'_>,
+        reason: Reason,
+    ) -> bool {
+        p.flush();
+        f.bad(p, rec, reason);
+        self.policy
+            .bad_record(p, rec, Keep::Raw, reason, self.terminator)
+    }
+}
+
+/// The record of the line `data[start..end]` (line `number`; the data
+/// starts at `offset` in its source).
+#[inline(always)]
+fn line_rec(data: &[u8], start: usize, end: usize, number: u64, offset: u64) -> Rec<'_> {
+    let mut next = end;
+    if data.get(next) == Some(&b'\r') && data.get(next + 1) == Some(&b'\n') {
+        next += 1;
+    }
+    if data.get(next) == Some(&b'\n') {
+        next += 1;
+    }
+    Rec {
+        data,
+        start,
+        end,
+        next,
+        line: number,
+        offset: offset + start as u64,
+        field: (start, end),
+        shape: Shape::Line,
+    }
+}

@@ -1,0 +1,548 @@
+//! The reader: sources in order, each opened, its format resolved (a CSV
+//! header read, a default field checked), and cut into record-aligned
+//! chunks that the workers take in turn.
+//!
+//! Nothing decodable is lost: a read error (a truncated gzip file, say)
+//! ends its source after the records read before it, which are handed out
+//! with the cut-off last record marked; the error follows in order, and
+//! reading goes on with the next source. A line longer than
+//! `--max-line-bytes` is never held whole: past the limit it is handed out
+//! in pieces ([`Oversize`]), so memory stays bounded by the limit plus a
+//! chunk.
+
+use std::io::{self, Read};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::input::{self, BufPool, Chunk, InputError, Oversize, Source};
+use crate::records::{self, Format, Kind, csv, json, warc};
+
+/// How the reader cuts and checks its sources.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub chunk_size: usize,
+    /// `--max-line-bytes`: the longest record held whole.
+    pub max_record: usize,
+    pub spec: records::Spec,
+    /// The run writes records back: CSV inputs must share one header.
+    pub writes_records: bool,
+}
+
+/// Reads the sources in order and cuts them into record-aligned chunks,
+/// numbering their lines. The workers share one behind a lock: whoever
+/// needs work reads the next chunk (so reading is part of each worker's
+/// share, and `-j N` means N threads read and parse).
+pub struct ChunkReader {
+    paths: std::vec::IntoIter<PathBuf>,
+    settings: Settings,
+    current: Option<Current>,
+    /// An error to hand out after the chunk read before it.
+    pending: Option<InputError>,
+    /// Set after a usage error or the end of the last source.
+    done: bool,
+    /// How many chunks (and errors) have been handed out.
+    handed_out: u64,
+    /// The first CSV source's header row, which later ones must repeat.
+    first_header: Option<Vec<u8>>,
+}
+
+/// The source being read.
+struct Current {
+    name: String,
+    kind: Kind,
+    source: Option<Arc<Source>>,
+    reader: Box<dyn Read + Send>,
+    /// The line of `carry[0]`.
+    next_line: u64,
+    /// The input offset of `carry[0]`.
+    offset: u64,
+    /// Bytes read but not yet handed out.
+    carry: Vec<u8>,
+    eof: bool,
+    /// Handing out an over-long line in pieces.
+    streaming: bool,
+    warc: Option<warc::Reader>,
+}
+
+impl ChunkReader {
+    /// A reader of `paths` (`-` is stdin).
+    pub fn new(paths: Vec<PathBuf>, settings: Settings) -> ChunkReader {
+        ChunkReader {
+            paths: paths.into_iter(),
+            settings,
+            current: None,
+            pending: None,
+            done: false,
+            handed_out: 0,
+            first_header: None,
+        }
+    }
+
+    /// The next chunk (in a buffer from `pool`) or an input error,
+    /// numbered from 0 in input order; `None` at the end of the last
+    /// source (or after a usage error).
+    pub fn next_numbered(&mut self, pool: &BufPool) -> Option<(u64, Result<Chunk, InputError>)> {
+        let next = self.next_chunk(pool)?;
+        self.handed_out += 1;
+        Some((self.handed_out - 1, next))
+    }
+
+    fn next_chunk(&mut self, pool: &BufPool) -> Option<Result<Chunk, InputError>> {
+        if let Some(e) = self.pending.take() {
+            if e.usage {
+                self.done = true;
+            }
+            return Some(Err(e));
+        }
+        while !self.done {
+            let Some(current) = &mut self.current else {
+                let path = self.paths.next()?;
+                let name = input::display_name(&path);
+                match input::open(&path) {
+                    Ok(reader) => {
+                        self.current = Some(Current {
+                            name,
+                            kind: self.settings.spec.kind_for(&path),
+                            source: None,
+                            reader,
+                            next_line: 1,
+                            offset: 0,
+                            carry: Vec::new(),
+                            eof: false,
+                            streaming: false,
+                            warc: None,
+                        });
+                    }
+                    Err(error) => {
+                        return Some(Err(InputError {
+                            name,
+                            error,
+                            usage: false,
+                        }));
+                    }
+                }
+                continue;
+            };
+            let result = current.read_chunk(&self.settings, &mut self.first_header, pool);
+            match result {
+                Ok((chunk, ended)) => {
+                    if ended {
+                        self.current = None;
+                    }
+                    if let Some(chunk) = chunk {
+                        return Some(Ok(chunk));
+                    }
+                }
+                Err(Failure(failed)) => {
+                    let Failed { chunk, error } = *failed;
+                    self.current = None;
+                    match chunk {
+                        Some(chunk) => {
+                            self.pending = Some(error);
+                            return Some(Ok(chunk));
+                        }
+                        None => {
+                            self.done |= error.usage;
+                            return Some(Err(error));
+                        }
+                    }
+                }
+            }
+        }
+        None
+    }
+}
+
+/// A read that failed: the records read before the error, then the error
+/// (boxed: failures are rare, and results stay small).
+struct Failure(Box<Failed>);
+
+struct Failed {
+    chunk: Option<Chunk>,
+    error: InputError,
+}
+
+impl Failure {
+    fn new(chunk: Option<Chunk>, error: InputError) -> Failure {
+        Failure(Box::new(Failed { chunk, error }))
+    }
+}
+
+/// How many bytes of `data` (records of `kind`, after `head`) end on a
+/// record boundary.
+enum Cut {
+    Records(usize),
+    /// No record ends in the data yet.
+    None,
+    /// The first record is over the limit: hand it out in pieces.
+    Oversize,
+}
+
+impl Current {
+    fn error(&self, error: io::Error, usage: bool) -> InputError {
+        InputError {
+            name: self.name.clone(),
+            error,
+            usage,
+        }
+    }
+
+    fn usage(&self, message: String) -> Failure {
+        Failure::new(None, self.error(io::Error::other(message), true))
+    }
+
+    /// Reads more of the source into `buf` until it holds `want` bytes or
+    /// the source ends.
+    fn fill(&mut self, buf: &mut Vec<u8>, want: usize) -> io::Result<()> {
+        while !self.eof && buf.len() < want {
+            let before = buf.len();
+            match (&mut self.reader)
+                .take((want - buf.len()) as u64)
+                .read_to_end(buf)
+            {
+                Ok(_) if buf.len() == before => self.eof = true,
+                Ok(_) => {}
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads the source's next chunk (`None` if nothing is left) and
+    /// whether the source has ended.
+    fn read_chunk(
+        &mut self,
+        settings: &Settings,
+        first_header: &mut Option<Vec<u8>>,
+        pool: &BufPool,
+    ) -> Result<(Option<Chunk>, bool), Failure> {
+        if let Some(warc) = &mut self.warc {
+            let source = Arc::clone(self.source.as_ref().expect("started"));
+            let mut data = pool.get(settings.chunk_size);
+            let mut index = Vec::new();
+            let read = warc.read_chunk(
+                &mut self.reader,
+                settings.chunk_size,
+                settings.max_record,
+                &mut data,
+                &mut index,
+            );
+            let chunk = (!index.is_empty()).then(|| Chunk {
+                index,
+                ..Chunk::plain(source, 0, 0, data)
+            });
+            return match read {
+                Ok(ended) => Ok((chunk, ended)),
+                Err(e) => Err(Failure::new(chunk, self.error(e, false))),
+            };
+        }
+        if self.streaming {
+            return self.next_piece(settings, pool);
+        }
+        let mut buf = pool.get(self.carry.len() * 2);
+        buf.append(&mut self.carry);
+        let mut want = settings.chunk_size.max(1);
+        let mut head = 0;
+        let mut write_head = false;
+        loop {
+            if let Err(e) = self.fill(&mut buf, want) {
+                // Everything read so far goes out; the error follows.
+                if self.source.is_none() {
+                    self.eof = true;
+                    if let Ok(Some((h, w))) = self.start(&buf, settings, first_header) {
+                        (head, write_head) = (h, w);
+                    }
+                    self.warc = None;
+                }
+                return Err(self.fail(buf, head, write_head, e));
+            }
+            if self.source.is_none() {
+                match self.start(&buf, settings, first_header)? {
+                    Some((h, w)) => (head, write_head) = (h, w),
+                    None if self.eof => {
+                        // Not even a header: an empty source.
+                        pool.put(buf);
+                        return Ok((None, true));
+                    }
+                    None => {
+                        want += settings.chunk_size;
+                        continue;
+                    }
+                }
+                if self.warc.is_some() {
+                    let rest = buf.split_off(head);
+                    self.warc = Some(warc::Reader::new(rest, head as u64));
+                    pool.put(buf);
+                    return self.read_chunk(settings, first_header, pool);
+                }
+            }
+            match self.cut(&buf[head..], settings) {
+                Cut::Records(n) => {
+                    self.carry = buf.split_off(head + n);
+                    break;
+                }
+                Cut::None if !self.eof && buf.len() - head <= settings.max_record => {
+                    want = buf.len() + settings.chunk_size;
+                }
+                Cut::None if self.eof => {
+                    if buf.len() == head && head == 0 {
+                        pool.put(buf);
+                        return Ok((None, true));
+                    }
+                    break;
+                }
+                Cut::None | Cut::Oversize => {
+                    if head > 0 {
+                        // The head goes out alone first.
+                        self.carry = buf.split_off(head);
+                        break;
+                    }
+                    self.streaming = true;
+                    return Ok((Some(self.piece(buf, true, false)), false));
+                }
+            }
+        }
+        let ended = self.eof && self.carry.is_empty();
+        Ok((Some(self.chunk(buf, head, write_head, false)), ended))
+    }
+
+    /// A chunk of `buf` (whose first `head` bytes are not records), and
+    /// the line and offset bookkeeping past it.
+    fn chunk(&mut self, buf: Vec<u8>, head: usize, write_head: bool, truncated: bool) -> Chunk {
+        let source = Arc::clone(self.source.as_ref().expect("started"));
+        let head_lines = memchr::memchr_iter(b'\n', &buf[..head]).count() as u64;
+        let first_line = self.next_line + head_lines;
+        let body = &buf[head..];
+        let lines = memchr::memchr_iter(b'\n', body).count() as u64
+            + u64::from(!body.is_empty() && !body.ends_with(b"\n"));
+        self.next_line = first_line + lines;
+        let offset = self.offset;
+        self.offset += buf.len() as u64;
+        Chunk {
+            head,
+            write_head,
+            truncated,
+            ..Chunk::plain(source, first_line, offset, buf)
+        }
+    }
+
+    /// The chunk read before a read error (if any) and the error.
+    fn fail(&mut self, buf: Vec<u8>, head: usize, write_head: bool, e: io::Error) -> Failure {
+        let error = self.error(e, false);
+        let chunk = (buf.len() > head && self.source.is_some())
+            .then(|| self.chunk(buf, head, write_head, true));
+        Failure::new(chunk, error)
+    }
+
+    /// Where the records of `data` (after the head) may be cut.
+    fn cut(&self, data: &[u8], settings: &Settings) -> Cut {
+        let format = &self.source.as_ref().expect("started").format;
+        if let Format::Csv(layout) = format {
+            return match csv::cut(data, layout.delimiter, !self.eof, settings.max_record) {
+                csv::Cut::Rows(n) => Cut::Records(n),
+                csv::Cut::None if self.eof && !data.is_empty() => Cut::Records(data.len()),
+                csv::Cut::None => Cut::None,
+                csv::Cut::Oversize => Cut::Oversize,
+            };
+        }
+        if self.eof {
+            return if data.is_empty() {
+                Cut::None
+            } else {
+                Cut::Records(data.len())
+            };
+        }
+        match memchr::memrchr(b'\n', data) {
+            Some(i) => Cut::Records(i + 1),
+            None if data.len() > settings.max_record => Cut::Oversize,
+            None => Cut::None,
+        }
+    }
+
+    /// One piece of an over-long line.
+    fn piece(&mut self, buf: Vec<u8>, first: bool, last: bool) -> Chunk {
+        let source = Arc::clone(self.source.as_ref().expect("started"));
+        let offset = self.offset;
+        self.offset += buf.len() as u64;
+        let line = self.next_line;
+        if last {
+            self.next_line += 1;
+            self.streaming = false;
+        }
+        Chunk {
+            oversize: Some(Oversize { first, last }),
+            ..Chunk::plain(source, line, offset, buf)
+        }
+    }
+
+    /// The next piece of the over-long line being handed out: up to a
+    /// chunk, or to its end (the newline is not part of it).
+    fn next_piece(
+        &mut self,
+        settings: &Settings,
+        pool: &BufPool,
+    ) -> Result<(Option<Chunk>, bool), Failure> {
+        let mut buf = pool.get(settings.chunk_size);
+        buf.append(&mut self.carry);
+        if let Err(e) = self.fill(&mut buf, settings.chunk_size.max(1)) {
+            let error = self.error(e, false);
+            let chunk = self.piece(buf, false, true);
+            return Err(Failure::new(Some(chunk), error));
+        }
+        if let Some(i) = memchr::memchr(b'\n', &buf) {
+            let mut rest = buf.split_off(i);
+            rest.remove(0);
+            self.carry = rest;
+            let piece = self.piece(buf, false, true);
+            // The newline ends the line.
+            self.offset += 1;
+            return Ok((Some(piece), self.eof && self.carry.is_empty()));
+        }
+        let last = self.eof;
+        Ok((Some(self.piece(buf, false, last)), last))
+    }
+
+    /// Resolves the source's format from its first bytes: `Some((head,
+    /// write_head))` once enough is read (`None`: read more).
+    fn start(
+        &mut self,
+        buf: &[u8],
+        settings: &Settings,
+        first_header: &mut Option<Vec<u8>>,
+    ) -> Result<Option<(usize, bool)>, Failure> {
+        let bom = if buf.starts_with(b"\xEF\xBB\xBF") {
+            3
+        } else {
+            0
+        };
+        let more = !self.eof;
+        let field = settings.spec.field.as_deref();
+        let (format, head, write_head) = match self.kind {
+            Kind::Lines => {
+                if field.is_some() {
+                    return Err(self.usage(
+                        "--field names a field of a record; `lines` input is one URL per line \
+                         (choose a format with --input-format)"
+                            .into(),
+                    ));
+                }
+                (Format::Lines, bom, false)
+            }
+            Kind::Log => match records::log::Field::new(field) {
+                Ok(f) => (Format::Log(f), bom, false),
+                Err(m) => return Err(self.usage(m)),
+            },
+            Kind::Warc => {
+                self.warc = Some(warc::Reader::default());
+                (Format::Warc(warc::Field::new(field)), bom, false)
+            }
+            Kind::Jsonl | Kind::Cdxj => {
+                let path = json::Path::new(field);
+                if path.is_default() {
+                    // The first record must have the default field, or the
+                    // user is told which fields there are.
+                    let body = &buf[bom..];
+                    let line_end = memchr::memchr(b'\n', body);
+                    if line_end.is_none() && more {
+                        return Ok(None);
+                    }
+                    let line = &body[..line_end.unwrap_or(body.len())];
+                    self.check_default_key(line, self.kind == Kind::Cdxj)?;
+                }
+                let format = if self.kind == Kind::Cdxj {
+                    Format::Cdxj(path)
+                } else {
+                    Format::Jsonl(path)
+                };
+                (format, bom, false)
+            }
+            Kind::Csv | Kind::Tsv => {
+                let delimiter = if self.kind == Kind::Csv { b',' } else { b'\t' };
+                // Blank lines before the first row are part of the head.
+                let mut at = bom;
+                let first = loop {
+                    if at >= buf.len() {
+                        if more {
+                            return Ok(None);
+                        }
+                        break None;
+                    }
+                    match csv::scan_row(buf, at, delimiter, more) {
+                        csv::Scan::NeedMore => return Ok(None),
+                        csv::Scan::Blank { next } => at = next,
+                        csv::Scan::Row { end, next } | csv::Scan::Bad { end, next, .. } => {
+                            break Some((at, end, next));
+                        }
+                    }
+                };
+                if settings.spec.no_header {
+                    let columns =
+                        first.map_or(1, |(s, e, _)| csv::Fields::new(delimiter).count(&buf[s..e]));
+                    match csv::Layout::new(delimiter, None, field, columns) {
+                        Ok(l) => (Format::Csv(l), at, false),
+                        Err(m) => return Err(self.usage(m)),
+                    }
+                } else {
+                    let (s, e, next) = first.unwrap_or((at, at, at));
+                    let header = &buf[s..e];
+                    let layout = match csv::Layout::new(delimiter, Some(header), field, 0) {
+                        Ok(l) => l,
+                        Err(m) => return Err(self.usage(m)),
+                    };
+                    let write_head = match first_header {
+                        None => {
+                            *first_header = Some(header.to_vec());
+                            true
+                        }
+                        Some(h) if h.as_slice() == header => false,
+                        Some(h) if settings.writes_records => {
+                            return Err(self.usage(format!(
+                                "its header row {:?} differs from the first input's {:?}; \
+                                 records written back share one header",
+                                String::from_utf8_lossy(header),
+                                String::from_utf8_lossy(h)
+                            )));
+                        }
+                        Some(_) => false,
+                    };
+                    (Format::Csv(layout), next, write_head)
+                }
+            }
+        };
+        self.source = Some(Arc::new(Source {
+            name: self.name.clone(),
+            format,
+        }));
+        Ok(Some((head, write_head)))
+    }
+
+    /// The usage error for a first record without the default `url` key.
+    fn check_default_key(&self, line: &[u8], cdxj: bool) -> Result<(), Failure> {
+        let line = match std::str::from_utf8(line) {
+            Ok(l) => l.trim_end_matches('\r'),
+            Err(_) => return Ok(()),
+        };
+        let json = if cdxj {
+            match json::cdxj_json_start(line.as_bytes()) {
+                Some(s) => &line[s..],
+                None => return Ok(()),
+            }
+        } else {
+            line
+        };
+        if json.trim().is_empty() {
+            return Ok(());
+        }
+        let keys = json::keys_of(json);
+        if keys.is_empty() || keys.iter().any(|k| k.eq_ignore_ascii_case("url")) {
+            return Ok(());
+        }
+        let shown: Vec<String> = keys.iter().map(|k| format!("{k:?}")).collect();
+        Err(self.usage(format!(
+            "the first record has no key named \"url\" (keys: {}); name the URL field \
+             with --field (a key or a dotted path such as request.url)",
+            shown.join(", ")
+        )))
+    }
+}

@@ -1,0 +1,619 @@
+//! CSV and TSV (RFC 4180 quoting, with `\t` as TSV's delimiter): where rows
+//! begin and end, which field holds the URL, and writing a field back.
+//!
+//! Two tools, one rule book. The csv crate's own parser (`csv_core`, field
+//! by field) reads each row's fields: it reports how many raw bytes each
+//! one spans, so a row is written back with only the URL field's bytes
+//! changed. Row boundaries come from [`scan_row`], a memchr-driven scan
+//! that the reader runs over whole chunks (it must find the last row that
+//! ends in a chunk without parsing every field) and that the workers run
+//! again to delimit each row; it follows `csv_core`'s rules (a quote opens
+//! a quoted field only at the field's start; `""` inside one is a quote;
+//! `\r`, `\n` and `\r\n` end a row outside quotes; blank lines are not
+//! rows), and the tests hold it to the crate on generated input.
+//!
+//! One rule is ours: a quote must close where its field ends. `csv_core`
+//! prefers *a* parse to none, so an opening quote left unclosed swallows
+//! every line up to the next quote in the file. Here a quoted field whose
+//! closing quote is not followed by a delimiter or a row end, or that never
+//! closes, makes a bad row that ends with the line where the quote opened;
+//! reading resumes on the next line.
+
+use std::borrow::Cow;
+
+use csv_core::{ReadFieldResult, Reader, ReaderBuilder};
+
+use super::{Found, Rec, Shape};
+use crate::input::Reason;
+
+/// A CSV/TSV source's layout: its delimiter, the header's bytes and
+/// names, and the URL column.
+#[derive(Debug, Clone)]
+pub struct Layout {
+    pub delimiter: u8,
+    /// Column names from the header (or `1`, `2`, ... without one).
+    pub names: Vec<String>,
+    /// The URL column, 0-based.
+    pub column: usize,
+}
+
+/// How one row scan ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scan {
+    /// A row: its bytes end at `end`, its terminator at `next`.
+    Row { end: usize, next: usize },
+    /// A blank line (not a row): skip to `next`.
+    Blank { next: usize },
+    /// A bad row, from its start to `end` (the end of the line where the
+    /// bad quote opened); reading resumes at `next`.
+    Bad {
+        end: usize,
+        next: usize,
+        reason: Reason,
+    },
+    /// The row goes on past the data (only when more may come).
+    NeedMore,
+}
+
+/// Scans the row that starts at `start` in `data`. `more`: bytes may
+/// follow `data` (then a row that reaches the end is [`Scan::NeedMore`]).
+pub fn scan_row(data: &[u8], start: usize, delimiter: u8, more: bool) -> Scan {
+    let len = data.len();
+    debug_assert!(start < len);
+    if matches!(data[start], b'\r' | b'\n') {
+        return match terminator_end(data, start, more) {
+            Some(next) => Scan::Blank { next },
+            None => Scan::NeedMore,
+        };
+    }
+    let mut field = start;
+    loop {
+        // `field` is the start of a field, and inside the data.
+        let end = if data[field] == b'"' {
+            let mut i = field + 1;
+            loop {
+                let Some(q) = memchr::memchr(b'"', &data[i..]).map(|q| i + q) else {
+                    if more {
+                        return Scan::NeedMore;
+                    }
+                    return bad_from(data, field, Reason::BadQuote, more);
+                };
+                match data.get(q + 1) {
+                    None if more => return Scan::NeedMore,
+                    None => break q + 1,
+                    Some(b'"') => i = q + 2,
+                    Some(&c) if c == delimiter || c == b'\r' || c == b'\n' => break q + 1,
+                    Some(_) => return bad_from(data, field, Reason::BadQuote, more),
+                }
+                if i >= len {
+                    if more {
+                        return Scan::NeedMore;
+                    }
+                    return bad_from(data, field, Reason::BadQuote, more);
+                }
+            }
+        } else {
+            match memchr::memchr3(delimiter, b'\r', b'\n', &data[field..]) {
+                Some(at) => field + at,
+                None if more => return Scan::NeedMore,
+                None => len,
+            }
+        };
+        // `end` is a delimiter, a row end or the end of the data.
+        match data.get(end) {
+            None => return Scan::Row { end, next: end },
+            Some(&c) if c == delimiter && c != b'\r' && c != b'\n' => {
+                if end + 1 == len {
+                    if more {
+                        return Scan::NeedMore;
+                    }
+                    return Scan::Row {
+                        end: len,
+                        next: len,
+                    };
+                }
+                field = end + 1;
+            }
+            Some(_) => {
+                return match terminator_end(data, end, more) {
+                    Some(next) => Scan::Row { end, next },
+                    None => Scan::NeedMore,
+                };
+            }
+        }
+    }
+}
+
+/// Where the row terminator at `at` (`\r`, `\n` or `\r\n`) ends; `None`
+/// when a `\r` ends the data and a `\n` may follow.
+#[inline]
+fn terminator_end(data: &[u8], at: usize, more: bool) -> Option<usize> {
+    match (data[at], data.get(at + 1)) {
+        (b'\r', Some(b'\n')) => Some(at + 2),
+        (b'\r', None) if more => None,
+        _ => Some(at + 1),
+    }
+}
+
+/// A bad row for a quote opened at `quote`: it ends with that line (so
+/// it needs that line's end, when more may come).
+fn bad_from(data: &[u8], quote: usize, reason: Reason, more: bool) -> Scan {
+    match memchr::memchr(b'\n', &data[quote..]) {
+        Some(i) => {
+            let nl = quote + i;
+            let end = if nl > 0 && data[nl - 1] == b'\r' {
+                nl - 1
+            } else {
+                nl
+            };
+            Scan::Bad {
+                end: end.max(quote),
+                next: nl + 1,
+                reason,
+            }
+        }
+        None if more => Scan::NeedMore,
+        None => Scan::Bad {
+            end: data.len(),
+            next: data.len(),
+            reason,
+        },
+    }
+}
+
+/// The reader's cut: how many bytes of `data` (which starts at a row
+/// boundary) hold whole rows, or `None` if not even one row ends in it.
+/// `max_row` bounds how long a row may grow before it is decided with
+/// what is there (an unclosed quote is then a bad row).
+pub fn cut(data: &[u8], delimiter: u8, more: bool, max_row: usize) -> Cut {
+    let mut at = 0;
+    while at < data.len() {
+        match scan_row(data, at, delimiter, more) {
+            Scan::Row { next, .. } | Scan::Blank { next } | Scan::Bad { next, .. } => at = next,
+            Scan::NeedMore => {
+                if data.len() - at <= max_row {
+                    break;
+                }
+                // Too long to wait for: decide with what is here.
+                return match scan_row(data, at, delimiter, false) {
+                    // A bad row (a quote that never closed) ends the chunk,
+                    // so the workers see it end where the reader did.
+                    Scan::Bad { next, .. } => Cut::Rows(next),
+                    // A long row that does end here: the workers will
+                    // find it too long.
+                    Scan::Row { next, end } if next > end => Cut::Rows(next),
+                    _ if at > 0 => Cut::Rows(at),
+                    _ => Cut::Oversize,
+                };
+            }
+        }
+    }
+    if at == 0 { Cut::None } else { Cut::Rows(at) }
+}
+
+/// What [`cut`] found.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Cut {
+    /// Whole rows end here.
+    Rows(usize),
+    /// No row ends yet: read more.
+    None,
+    /// The first row is longer than the limit and not a bad quote: an
+    /// over-long line, streamed past.
+    Oversize,
+}
+
+impl Layout {
+    /// The layout of a source whose header row (when it has one) is
+    /// `header`. `field`: `--field` (a column name or 1-based number);
+    /// by default the column named `url` (case-insensitive), or the first
+    /// column without a header.
+    pub fn new(
+        delimiter: u8,
+        header: Option<&[u8]>,
+        field: Option<&str>,
+        columns: usize,
+    ) -> Result<Layout, String> {
+        let names: Vec<String> = match header {
+            Some(h) => {
+                let mut rdr = ::csv::ReaderBuilder::new()
+                    .has_headers(false)
+                    .delimiter(delimiter)
+                    .flexible(true)
+                    .from_reader(h);
+                let mut record = ::csv::ByteRecord::new();
+                match rdr.read_byte_record(&mut record) {
+                    Ok(true) => record
+                        .iter()
+                        .map(|f| String::from_utf8_lossy(f).into_owned())
+                        .collect(),
+                    _ => Vec::new(),
+                }
+            }
+            None => (1..=columns.max(1)).map(|i| i.to_string()).collect(),
+        };
+        let shown = || {
+            names
+                .iter()
+                .map(|n| format!("{n:?}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let column = match field {
+            Some(f) => match f.parse::<usize>() {
+                Ok(n) if n >= 1 => n - 1,
+                Ok(_) => return Err("--field: columns are numbered from 1".into()),
+                Err(_) if header.is_none() => {
+                    return Err(format!(
+                        "--field {f:?}: without a header row, name the column by number (1, 2, ...)"
+                    ));
+                }
+                Err(_) => names
+                    .iter()
+                    .position(|n| n == f)
+                    .or_else(|| names.iter().position(|n| n.eq_ignore_ascii_case(f)))
+                    .ok_or_else(|| format!("no column {f:?} (columns: {})", shown()))?,
+            },
+            None if header.is_none() => 0,
+            None => names
+                .iter()
+                .position(|n| n.trim().eq_ignore_ascii_case("url"))
+                .ok_or_else(|| {
+                    format!(
+                        "no column named \"url\" (columns: {}); name the URL column with --field",
+                        shown()
+                    )
+                })?,
+        };
+        Ok(Layout {
+            delimiter,
+            names,
+            column,
+        })
+    }
+
+    /// The 0-based column `name` denotes (a header name or a number).
+    fn column_of(&self, name: &str) -> Option<usize> {
+        match name.parse::<usize>() {
+            Ok(n) if n >= 1 => Some(n - 1),
+            _ => self
+                .names
+                .iter()
+                .position(|n| n == name)
+                .or_else(|| self.names.iter().position(|n| n.eq_ignore_ascii_case(name))),
+        }
+    }
+
+    /// The decoded value of column `name` in `row` (`extract --fields @NAME`).
+    pub fn named<'a>(&self, row: &'a [u8], name: &str) -> Option<Cow<'a, str>> {
+        let column = self.column_of(name)?;
+        let mut fields = Fields::new(self.delimiter);
+        let (span, value) = fields.nth(row, column)?;
+        let _ = span;
+        Some(match value {
+            Cow::Borrowed(b) => String::from_utf8_lossy(b),
+            Cow::Owned(v) => Cow::Owned(String::from_utf8_lossy(&v).into_owned()),
+        })
+    }
+}
+
+/// One field of a row: the raw bytes it spans (quotes included), and its
+/// value.
+type Field<'a> = ((usize, usize), Cow<'a, [u8]>);
+
+/// Reads one row's fields with the csv crate's parser.
+pub struct Fields {
+    reader: Reader,
+    scratch: Vec<u8>,
+}
+
+impl Fields {
+    pub fn new(delimiter: u8) -> Fields {
+        Fields {
+            reader: ReaderBuilder::new().delimiter(delimiter).build(),
+            scratch: Vec::new(),
+        }
+    }
+
+    /// How many fields `row` has.
+    pub fn count(&mut self, row: &[u8]) -> usize {
+        let mut n = 0;
+        while self.nth(row, n).is_some() {
+            n += 1;
+        }
+        n
+    }
+
+    /// Field `n` (0-based) of `row` (one row, without its terminator): the
+    /// raw bytes it spans, and its value (borrowed from `row` when it has
+    /// no quotes to undo). `None` for a row with fewer fields.
+    pub fn nth<'a>(&mut self, row: &'a [u8], n: usize) -> Option<Field<'a>> {
+        self.reader.reset();
+        if self.scratch.len() < row.len() {
+            self.scratch.resize(row.len(), 0);
+        }
+        let mut at = 0;
+        let mut index = 0;
+        loop {
+            let input = &row[at..];
+            let (result, nin, nout) = self.reader.read_field(input, &mut self.scratch);
+            let (record_end, nin, nout) = match result {
+                ReadFieldResult::Field { record_end } => (record_end, nin, nout),
+                // The row is all there: an empty input ends its last field.
+                ReadFieldResult::InputEmpty => {
+                    let (r, _, more_out) = self.reader.read_field(&[], &mut self.scratch[nout..]);
+                    match r {
+                        ReadFieldResult::Field { .. } => (true, nin, nout + more_out),
+                        _ => return None,
+                    }
+                }
+                ReadFieldResult::End => return None,
+                ReadFieldResult::OutputFull => unreachable!("the scratch holds the whole row"),
+            };
+            // The raw span, without the delimiter that ended it.
+            let raw_end = if record_end { at + nin } else { at + nin - 1 };
+            if index == n {
+                let raw = &row[at..raw_end];
+                let value = if raw.first() == Some(&b'"') {
+                    if nout + 2 == raw.len() {
+                        Cow::Borrowed(&raw[1..raw.len() - 1])
+                    } else {
+                        Cow::Owned(self.scratch[..nout].to_vec())
+                    }
+                } else {
+                    Cow::Borrowed(raw)
+                };
+                return Some(((at, raw_end), value));
+            }
+            if record_end {
+                return None;
+            }
+            at += nin;
+            index += 1;
+        }
+    }
+}
+
+/// Appends `value` as a CSV field: quoted (quotes doubled) when it holds
+/// the delimiter, a quote, CR or LF, or when the field it replaces was
+/// quoted; as it is otherwise.
+pub fn write_field(out: &mut Vec<u8>, value: &[u8], delimiter: u8, quoted: bool) {
+    let needs = quoted
+        || value
+            .iter()
+            .any(|&b| b == delimiter || b == b'"' || b == b'\r' || b == b'\n');
+    if !needs {
+        out.extend_from_slice(value);
+        return;
+    }
+    out.push(b'"');
+    let start = out.len();
+    out.resize(start + 2 * value.len(), 0);
+    let (_, _, written) = csv_core::quote(value, &mut out[start..], b'"', b'\\', true);
+    out.truncate(start + written);
+    out.push(b'"');
+}
+
+/// Walks the rows of `data` (a chunk of a CSV/TSV source after its `head`
+/// bytes), calling `each` with every row and its URL field; stops when
+/// `each` returns false. Blank lines are empty records.
+pub fn walk<'a>(
+    layout: &'a Layout,
+    data: &'a [u8],
+    head: usize,
+    first_line: u64,
+    offset: u64,
+    truncated: bool,
+    mut each: impl FnMut(Rec<'a>, Found<'a>) -> bool,
+) {
+    let mut fields = Fields::new(layout.delimiter);
+    let mut at = head;
+    let mut line = first_line;
+    let shape = Shape::Csv {
+        delimiter: layout.delimiter,
+    };
+    while at < data.len() {
+        let scan = scan_row(data, at, layout.delimiter, false);
+        let (end, next, found) = match scan {
+            Scan::Blank { next } => (at, next, Found::Empty),
+            Scan::Bad { end, next, reason } => (end, next, Found::Bad(reason)),
+            Scan::NeedMore => unreachable!("a chunk is scanned as complete"),
+            Scan::Row { end, next } if next == end && truncated => {
+                (end, next, Found::Bad(Reason::Truncated))
+            }
+            Scan::Row { end, next } => (end, next, Found::Empty),
+        };
+        let mut rec = Rec {
+            data,
+            start: at,
+            end,
+            next,
+            line,
+            offset: offset + at as u64,
+            field: (at, at),
+            shape,
+        };
+        let found = match (scan, found) {
+            (Scan::Row { .. }, Found::Empty) => {
+                let row = &data[at..end];
+                match fields.nth(row, layout.column) {
+                    None => Found::Bad(Reason::MissingField),
+                    Some(((s, e), value)) => {
+                        rec.field = (at + s, at + e);
+                        match value {
+                            _ if s == e => Found::Empty,
+                            Cow::Borrowed(b) => match simdutf8::basic::from_utf8(b) {
+                                Ok(text) if !text.is_empty() => Found::Url(Cow::Borrowed(text)),
+                                Ok(_) => Found::Empty,
+                                Err(_) => Found::Bad(Reason::InvalidUtf8),
+                            },
+                            Cow::Owned(v) => match String::from_utf8(v) {
+                                Ok(text) if !text.is_empty() => Found::Url(Cow::Owned(text)),
+                                Ok(_) => Found::Empty,
+                                Err(_) => Found::Bad(Reason::InvalidUtf8),
+                            },
+                        }
+                    }
+                }
+            }
+            (_, found) => found,
+        };
+        line += memchr::memchr_iter(b'\n', &data[at..next]).count() as u64;
+        if !each(rec, found) {
+            return;
+        }
+        at = next;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Rows as the scan delimits them, decoded by the csv crate's parser;
+    /// bad rows as `None`.
+    fn scanned(data: &[u8], delimiter: u8) -> Vec<Option<Vec<Vec<u8>>>> {
+        let mut out = Vec::new();
+        let mut fields = Fields::new(delimiter);
+        let mut at = 0;
+        while at < data.len() {
+            match scan_row(data, at, delimiter, false) {
+                Scan::Row { end, next } => {
+                    let row = &data[at..end];
+                    let n = fields.count(row);
+                    let values = (0..n)
+                        .map(|i| fields.nth(row, i).unwrap().1.into_owned())
+                        .collect();
+                    out.push(Some(values));
+                    at = next;
+                }
+                Scan::Blank { next } => at = next,
+                Scan::Bad { next, .. } => {
+                    out.push(None);
+                    at = next;
+                }
+                Scan::NeedMore => unreachable!(),
+            }
+        }
+        out
+    }
+
+    /// The rows the csv crate reads from `data` on its own.
+    fn crate_rows(data: &[u8], delimiter: u8) -> Vec<Vec<Vec<u8>>> {
+        let mut rdr = ::csv::ReaderBuilder::new()
+            .has_headers(false)
+            .flexible(true)
+            .delimiter(delimiter)
+            .from_reader(data);
+        rdr.byte_records()
+            .map(|r| r.unwrap().iter().map(<[u8]>::to_vec).collect())
+            .collect()
+    }
+
+    /// The rows a reader would hand out cutting `data` as it arrives in
+    /// steps of `step` bytes.
+    fn by_chunks(data: &[u8], delimiter: u8, step: usize, max_row: usize) -> Vec<Vec<u8>> {
+        let mut chunks = Vec::new();
+        let mut start = 0;
+        let mut have = step.min(data.len());
+        while start < data.len() {
+            let more = have < data.len();
+            match cut(&data[start..have], delimiter, more, max_row) {
+                Cut::Rows(n) => {
+                    chunks.push(data[start..start + n].to_vec());
+                    start += n;
+                }
+                Cut::None if !more => {
+                    chunks.push(data[start..have].to_vec());
+                    start = have;
+                }
+                Cut::None => {}
+                Cut::Oversize => panic!("no oversize rows here"),
+            }
+            have = (have + step).min(data.len());
+        }
+        chunks
+    }
+
+    fn csvish() -> impl Strategy<Value = Vec<u8>> {
+        proptest::collection::vec(
+            prop_oneof![
+                Just(b'a'),
+                Just(b'b'),
+                Just(b','),
+                Just(b'"'),
+                Just(b'\r'),
+                Just(b'\n'),
+                Just(b'\t'),
+            ],
+            0..60,
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        /// Where every row is good, the scan and the crate read the same
+        /// rows; and a bad row is only ever a quote not closed where its
+        /// field ends.
+        #[test]
+        fn scan_agrees_with_the_csv_crate(data in csvish(), tab in any::<bool>()) {
+            let delimiter = if tab { b'\t' } else { b',' };
+            let ours = scanned(&data, delimiter);
+            if ours.iter().all(Option::is_some) {
+                let ours: Vec<Vec<Vec<u8>>> = ours.into_iter().flatten().collect();
+                prop_assert_eq!(ours, crate_rows(&data, delimiter));
+            }
+        }
+
+        /// Cutting as data arrives, in any step, gives the same rows as
+        /// scanning all of it: the reader's chunks never split a row.
+        #[test]
+        fn cuts_do_not_depend_on_chunk_size(data in csvish(), step in 1usize..20) {
+            let whole = scanned(&data, b',');
+            let mut pieces = Vec::new();
+            for chunk in by_chunks(&data, b',', step, usize::MAX) {
+                pieces.extend(scanned(&chunk, b','));
+            }
+            prop_assert_eq!(pieces, whole);
+        }
+    }
+
+    #[test]
+    fn quirks() {
+        let rows = |s: &str| scanned(s.as_bytes(), b',');
+        let v = |fields: &[&str]| Some(fields.iter().map(|f| f.as_bytes().to_vec()).collect());
+        // Doubled quotes, quoted newlines and delimiters, CRLF, ragged rows.
+        assert_eq!(
+            rows("a,\"b \"\"x\"\", c\"\r\n\"multi\nline\",2,3\n\nlast"),
+            vec![
+                v(&["a", "b \"x\", c"]),
+                v(&["multi\nline", "2", "3"]),
+                v(&["last"])
+            ]
+        );
+        // A quote left open is a bad row that ends with its line; the
+        // next line is read again.
+        assert_eq!(
+            rows("u,\"open\nhttp://b,x\nhttp://c,\"ok\"\n"),
+            vec![None, v(&["http://b", "x"]), v(&["http://c", "ok"])]
+        );
+        assert_eq!(rows("a,\"never closed\nb\n"), vec![None, v(&["b"])]);
+        // A quote inside an unquoted field is a character.
+        assert_eq!(rows("a\"b,c\n"), vec![v(&["a\"b", "c"])]);
+    }
+
+    #[test]
+    fn writes_fields_quoted_when_needed() {
+        let w = |v: &str, quoted| {
+            let mut out = Vec::new();
+            write_field(&mut out, v.as_bytes(), b',', quoted);
+            String::from_utf8(out).unwrap()
+        };
+        assert_eq!(w("http://a/", false), "http://a/");
+        assert_eq!(w("http://a/", true), "\"http://a/\"");
+        assert_eq!(w("http://a/?x=1,2", false), "\"http://a/?x=1,2\"");
+        assert_eq!(w("a\"b", false), "\"a\"\"b\"");
+    }
+}

@@ -1,0 +1,375 @@
+//! WARC 1.0/1.1 files (plain, or gzip per record as `.warc.gz` files are,
+//! which the decoder reads as one stream): the URL is a header of each
+//! record, `WARC-Target-URI` by default.
+//!
+//! The reader delimits records itself: it reads a record's header block,
+//! keeps it, and skips the block's `Content-Length` bytes of payload
+//! without looking at them (payloads are never held in memory, so a
+//! gigabyte video record costs no more than a small one). A chunk is then
+//! a run of header blocks with an index of where each record was. A record
+//! whose header is not a WARC header, or has no usable Content-Length, is
+//! a bad record; reading resumes at the next line that starts a WARC
+//! header. A Content-Length past the end of the input is a bad record too.
+//! Read-only: output is URL lines.
+
+use std::borrow::Cow;
+use std::io::{self, Read};
+
+use super::Found;
+use crate::input::Reason;
+
+/// The header that holds the URL.
+#[derive(Clone, Debug)]
+pub struct Field(pub String);
+
+impl Field {
+    /// `--field`, or `WARC-Target-URI`.
+    pub fn new(field: Option<&str>) -> Field {
+        Field(field.unwrap_or("WARC-Target-URI").to_string())
+    }
+}
+
+/// One record of a WARC chunk: its header block's place in the chunk's
+/// data, where the record starts in the (decompressed) input, and why it
+/// is bad, if it is.
+#[derive(Clone, Copy, Debug)]
+pub struct Entry {
+    pub start: usize,
+    pub end: usize,
+    pub offset: u64,
+    pub bad: Option<Reason>,
+}
+
+/// How much of a bad stretch is kept to show in `--rejects`.
+const SHOWN: usize = 4096;
+/// How much is read at a time.
+const READ: usize = 1 << 16;
+
+/// The record reader's state for one source.
+#[derive(Default)]
+pub struct Reader {
+    buf: Vec<u8>,
+    pos: usize,
+    eof: bool,
+    /// The input offset of `buf[0]`.
+    offset: u64,
+    scratch: Vec<u8>,
+}
+
+impl Reader {
+    /// Starts on `head`, bytes already read from the source at `offset`.
+    pub fn new(head: Vec<u8>, offset: u64) -> Reader {
+        Reader {
+            buf: head,
+            offset,
+            ..Reader::default()
+        }
+    }
+
+    /// Makes at least `want` unread bytes available, unless the input ends.
+    fn fill(&mut self, r: &mut dyn Read, want: usize) -> io::Result<()> {
+        if self.pos > 0 && self.pos >= self.buf.len() / 2 {
+            self.buf.drain(..self.pos);
+            self.offset += self.pos as u64;
+            self.pos = 0;
+        }
+        while !self.eof && self.buf.len() - self.pos < want {
+            let before = self.buf.len();
+            let room = want.max(READ);
+            match r.take(room as u64).read_to_end(&mut self.buf) {
+                Ok(_) if self.buf.len() == before => self.eof = true,
+                Ok(_) => {}
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
+    fn rest(&self) -> &[u8] {
+        &self.buf[self.pos..]
+    }
+
+    /// Skips `n` bytes of payload; false if the input ends first.
+    fn skip(&mut self, r: &mut dyn Read, mut n: u64) -> io::Result<bool> {
+        let here = (self.buf.len() - self.pos) as u64;
+        if n <= here {
+            self.pos += n as usize;
+            return Ok(true);
+        }
+        n -= here;
+        self.offset += self.buf.len() as u64;
+        self.buf.clear();
+        self.pos = 0;
+        self.scratch.resize(READ, 0);
+        while n > 0 {
+            let want = n.min(READ as u64) as usize;
+            match r.read(&mut self.scratch[..want]) {
+                Ok(0) => {
+                    self.eof = true;
+                    return Ok(false);
+                }
+                Ok(got) => {
+                    n -= got as u64;
+                    self.offset += got as u64;
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(true)
+    }
+
+    /// Reads records into `data` (header blocks) and `index` until about
+    /// `chunk_size` bytes of headers are in or the input ends; returns
+    /// whether it ended. `max_header` bounds a header block. On a read
+    /// error, what was read before it is in `data` and `index` (a record
+    /// whose payload the error cut is marked truncated).
+    pub fn read_chunk(
+        &mut self,
+        r: &mut dyn Read,
+        chunk_size: usize,
+        max_header: usize,
+        data: &mut Vec<u8>,
+        index: &mut Vec<Entry>,
+    ) -> io::Result<bool> {
+        while data.len() < chunk_size {
+            self.fill(r, READ)?;
+            // Blank lines between records (the spec's two CRLFs).
+            let blank = self
+                .rest()
+                .iter()
+                .take_while(|b| matches!(b, b'\r' | b'\n'))
+                .count();
+            self.pos += blank;
+            if self.rest().is_empty() {
+                self.fill(r, 1)?;
+                if self.rest().is_empty() {
+                    return Ok(true);
+                }
+                continue;
+            }
+            let offset = self.offset + self.pos as u64;
+            if !self.rest().starts_with(b"WARC/") {
+                self.bad_stretch(r, max_header, offset, Reason::BadWarcHeader, data, index)?;
+                continue;
+            }
+            let Some(head_len) = self.header_len(r, max_header)? else {
+                let reason = if self.eof {
+                    Reason::WarcTruncated
+                } else {
+                    Reason::BadWarcHeader
+                };
+                self.bad_stretch(r, max_header, offset, reason, data, index)?;
+                continue;
+            };
+            let header = &self.buf[self.pos..self.pos + head_len];
+            let Some(length) = content_length(header) else {
+                self.bad_stretch(r, max_header, offset, Reason::BadWarcHeader, data, index)?;
+                continue;
+            };
+            let start = data.len();
+            data.extend_from_slice(header);
+            self.pos += head_len;
+            index.push(Entry {
+                start,
+                end: data.len(),
+                offset,
+                bad: Some(Reason::Truncated),
+            });
+            let complete = self.skip(r, length)?;
+            let entry = index.last_mut().expect("just pushed");
+            entry.bad = (!complete).then_some(Reason::WarcTruncated);
+        }
+        Ok(false)
+    }
+
+    /// The length of the header block at `pos` (through its blank line),
+    /// or `None` if none ends within `max_header` bytes.
+    fn header_len(&mut self, r: &mut dyn Read, max_header: usize) -> io::Result<Option<usize>> {
+        let mut searched: usize = 0;
+        loop {
+            let rest = self.rest();
+            let window = &rest[searched.saturating_sub(3)..];
+            let found = memchr::memmem::find(window, b"\n\r\n")
+                .map(|i| i + 3)
+                .into_iter()
+                .chain(memchr::memmem::find(window, b"\n\n").map(|i| i + 2))
+                .min();
+            if let Some(i) = found {
+                return Ok(Some(searched.saturating_sub(3) + i));
+            }
+            searched = rest.len();
+            if self.eof || searched > max_header {
+                return Ok(None);
+            }
+            self.fill(r, searched + READ)?;
+        }
+    }
+
+    /// A bad record from `pos` to the next line that starts a WARC header
+    /// (or the end): its first bytes are kept to show.
+    fn bad_stretch(
+        &mut self,
+        r: &mut dyn Read,
+        max_header: usize,
+        offset: u64,
+        reason: Reason,
+        data: &mut Vec<u8>,
+        index: &mut Vec<Entry>,
+    ) -> io::Result<()> {
+        let start = data.len();
+        let shown = self.rest().len().min(SHOWN);
+        data.extend_from_slice(&self.rest()[..shown]);
+        let _ = max_header;
+        // Resynchronize: past the first byte, find "\nWARC/" and resume after the newline.
+        self.pos += 1;
+        loop {
+            if let Some(i) = memchr::memmem::find(self.rest(), b"\nWARC/") {
+                self.pos += i + 1;
+                break;
+            }
+            // Keep a possible partial match at the end.
+            let keep = self.rest().len().min(5);
+            self.pos = self.buf.len() - keep;
+            if self.eof {
+                self.pos = self.buf.len();
+                break;
+            }
+            self.fill(r, READ)?;
+            if self.eof && self.rest().len() <= keep {
+                self.pos = self.buf.len();
+                break;
+            }
+        }
+        // What is shown is the stretch itself (up to the limit), which
+        // shows where it was cut.
+        let length = self.offset + self.pos as u64 - offset;
+        if length < shown as u64 {
+            data.truncate(start + length as usize);
+        } else if length > SHOWN as u64 {
+            data.extend_from_slice(b"...");
+        }
+        index.push(Entry {
+            start,
+            end: data.len(),
+            offset,
+            bad: Some(reason),
+        });
+        Ok(())
+    }
+}
+
+/// The header block's Content-Length.
+fn content_length(header: &[u8]) -> Option<u64> {
+    let v = header_value(header, "Content-Length")?;
+    v.trim().parse().ok()
+}
+
+/// The value of header `name` (case-insensitive) in a header block, with
+/// surrounding space removed.
+fn header_value<'a>(header: &'a [u8], name: &str) -> Option<&'a str> {
+    let text = std::str::from_utf8(header).ok()?;
+    text.split('\n').skip(1).find_map(|line| {
+        let (k, v) = line.split_once(':')?;
+        k.trim()
+            .eq_ignore_ascii_case(name)
+            .then(|| v.trim_matches([' ', '\t', '\r']))
+    })
+}
+
+/// The URL field of the record whose header block is `header`: empty
+/// when the record has no such header (a `warcinfo` record, say).
+pub fn find<'a>(field: &Field, header: &'a [u8]) -> Found<'a> {
+    let Ok(text) = std::str::from_utf8(header) else {
+        return Found::Bad(Reason::InvalidUtf8);
+    };
+    match header_value(text.as_bytes(), &field.0) {
+        None | Some("") => Found::Empty,
+        // WARC 1.0 examples wrap the URI in angle brackets.
+        Some(v) => Found::Url(Cow::Borrowed(
+            v.strip_prefix('<')
+                .and_then(|v| v.strip_suffix('>'))
+                .unwrap_or(v),
+        )),
+    }
+}
+
+/// Header `name` of a record (`extract --fields @WARC-Date`).
+pub fn named<'a>(header: &'a [u8], name: &str) -> Option<Cow<'a, str>> {
+    header_value(header, name).map(Cow::Borrowed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(uri: Option<&str>, payload: &[u8]) -> Vec<u8> {
+        let mut r = b"WARC/1.1\r\nWARC-Type: response\r\n".to_vec();
+        if let Some(u) = uri {
+            r.extend_from_slice(format!("WARC-Target-URI: {u}\r\n").as_bytes());
+        }
+        r.extend_from_slice(format!("Content-Length: {}\r\n\r\n", payload.len()).as_bytes());
+        r.extend_from_slice(payload);
+        r.extend_from_slice(b"\r\n\r\n");
+        r
+    }
+
+    fn read_all(input: &[u8], chunk: usize) -> Vec<(Option<String>, u64, Option<Reason>)> {
+        let mut reader = Reader::new(Vec::new(), 0);
+        let mut src = input;
+        let mut out = Vec::new();
+        loop {
+            let (mut data, mut index) = (Vec::new(), Vec::new());
+            let done = reader
+                .read_chunk(&mut src, chunk, 1 << 20, &mut data, &mut index)
+                .unwrap();
+            for e in index {
+                let url = match find(&Field::new(None), &data[e.start..e.end]) {
+                    Found::Url(u) => Some(u.into_owned()),
+                    _ => None,
+                };
+                out.push((url, e.offset, e.bad));
+            }
+            if done {
+                return out;
+            }
+        }
+    }
+
+    #[test]
+    fn records_payloads_skipped_and_bad_stretches() {
+        let mut input = record(None, b"warcinfo payload");
+        let second = input.len() as u64;
+        input.extend(record(
+            Some("http://a.example/"),
+            b"WARC/1.1\r\nnot a header\r\n",
+        ));
+        let third = input.len() as u64;
+        input.extend_from_slice(b"garbage line\r\nmore\r\n");
+        let fourth = input.len() as u64;
+        input.extend(record(Some("<http://b.example/>"), &[0u8; 100_000]));
+        let fifth = input.len() as u64;
+        let mut cut = record(Some("http://c.example/"), &[1u8; 500]);
+        cut.truncate(cut.len() - 300);
+        input.extend(cut);
+        for chunk in [1, 100, 1 << 20] {
+            let got = read_all(&input, chunk);
+            assert_eq!(
+                got,
+                vec![
+                    (None, 0, None),
+                    (Some("http://a.example/".into()), second, None),
+                    (None, third, Some(Reason::BadWarcHeader)),
+                    (Some("http://b.example/".into()), fourth, None),
+                    (
+                        Some("http://c.example/".into()),
+                        fifth,
+                        Some(Reason::WarcTruncated)
+                    ),
+                ],
+                "chunk {chunk}"
+            );
+        }
+    }
+}
