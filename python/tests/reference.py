@@ -30,7 +30,7 @@ def cli_rows(cli, path: pathlib.Path, n_lines: int, fields=(), **profile) -> lis
         normalized = run_cli(cli, "normalize", "-q", "--rejects", rejects_file, *flags, path)
         rejects = {}
         for record in rejects_file.read_text().splitlines():
-            _source, number, reason, _raw = record.split("\t", 3)
+            _source, number, _offset, reason, _raw = record.split("\t", 4)
             rejects[int(number)] = reason
     surts = run_cli(cli, "normalize", "-q", "--surt", *flags, path)
     normalized = normalized.decode().split("\n")[:-1]
