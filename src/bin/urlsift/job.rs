@@ -225,7 +225,7 @@ impl Job {
                         Err(r) => r,
                     }
                 };
-                if !self.bad_line(p, f, &rec, reason) {
+                if !self.bad_line(p, f, chunk, start, raw.len(), number - 1, reason) {
                     break;
                 }
             }
@@ -258,7 +258,7 @@ impl Job {
                     input::Line::Bad(r) => r,
                 }
             };
-            if !self.bad_line(p, f, &rec, reason) {
+            if !self.bad_line(p, f, chunk, start, raw.len(), number, reason) {
                 break;
             }
         }
@@ -275,37 +275,37 @@ impl Job {
     }
 
     /// Applies the policy to a bad line; false when the chunk must stop.
+    /// (The line's record is rebuilt here, out of the hot loop.)
     #[cold]
+    #[allow(clippy::too_many_arguments)]
     fn bad_line<X, F: PerRecord<X>>(
         &self,
         p: &mut Processed<X>,
         f: &mut F,
-        rec: &Rec<'_>,
+        chunk: &Chunk,
+        start: usize,
+        len: usize,
+        number: u64,
         reason: Reason,
     ) -> bool {
+        let rec = line_rec(&chunk.data, start, start + len, number, chunk.offset);
         p.flush();
-        f.bad(p, rec, reason);
+        f.bad(p, &rec, reason);
         self.policy
-            .bad_record(p, rec, Keep::Raw, reason, self.terminator)
+            .bad_record(p, &rec, Keep::Raw, reason, self.terminator)
     }
 }
 
 /// The record of the line `data[start..end]` (line `number`; the data
-/// starts at `offset` in its source).
+/// starts at `offset` in its source). A line's terminator is not part of
+/// its record (`next == end`): lines go out with the output's terminator.
 #[inline(always)]
 fn line_rec(data: &[u8], start: usize, end: usize, number: u64, offset: u64) -> Rec<'_> {
-    let mut next = end;
-    if data.get(next) == Some(&b'\r') && data.get(next + 1) == Some(&b'\n') {
-        next += 1;
-    }
-    if data.get(next) == Some(&b'\n') {
-        next += 1;
-    }
     Rec {
         data,
         start,
         end,
-        next,
+        next: end,
         line: number,
         offset: offset + start as u64,
         field: (start, end),

@@ -191,7 +191,8 @@ pub struct Rec<'a> {
     /// The record, without its terminator.
     pub start: usize,
     pub end: usize,
-    /// After the record's terminator (`\n`, `\r\n`, or nothing at the end).
+    /// After the record's terminator (`\n`, `\r\n`, or nothing at the end);
+    /// `end` for lines, which are written with the output's terminator.
     pub next: usize,
     /// The 1-based line (within its source) where the record starts; 0
     /// where lines are not counted (WARC).
@@ -268,8 +269,10 @@ impl<'a> Rec<'a> {
     #[inline(always)]
     pub fn unchanged_run(&self, terminator: u8) -> Option<std::ops::Range<usize>> {
         match self.shape {
-            Shape::Line if terminator == b'\n' && self.next == self.end + 1 => {
-                Some(self.start..self.next)
+            // A line and its "\n" (not "\r\n", not a missing final
+            // newline) are the output record.
+            Shape::Line if terminator == b'\n' && self.data.get(self.end) == Some(&b'\n') => {
+                Some(self.start..self.end + 1)
             }
             Shape::Csv { .. } | Shape::Json { .. } if self.next > self.end => {
                 Some(self.start..self.next)
