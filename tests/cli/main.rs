@@ -5,5 +5,6 @@
 mod dedup;
 mod input;
 mod normalize;
+mod records;
 mod reports;
 mod workdir;

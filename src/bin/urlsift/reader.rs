@@ -484,7 +484,10 @@ impl Current {
                         Err(m) => return Err(self.usage(m)),
                     }
                 } else {
-                    let (s, e, next) = first.unwrap_or((at, at, at));
+                    let Some((s, e, next)) = first else {
+                        // No header, no rows: an empty source.
+                        return Ok(None);
+                    };
                     let header = &buf[s..e];
                     let layout = match csv::Layout::new(delimiter, Some(header), field, 0) {
                         Ok(l) => l,

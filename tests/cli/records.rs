@@ -1,0 +1,694 @@
+//! Record formats end to end: CSV/TSV, JSON lines, CDXJ, WARC and access
+//! logs, each quirk as a named test; every other byte of a record comes
+//! back untouched.
+
+use crate::workdir::*;
+use std::io::Write;
+
+fn ok(wd: &Workdir, args: &[&str]) -> String {
+    wd.stdout(args)
+}
+
+/// A WARC record with `headers`, a Content-Length and `payload`.
+fn warc_record(headers: &[(&str, &str)], payload: &[u8]) -> Vec<u8> {
+    let mut r = b"WARC/1.1\r\n".to_vec();
+    for (k, v) in headers {
+        r.extend_from_slice(format!("{k}: {v}\r\n").as_bytes());
+    }
+    r.extend_from_slice(format!("Content-Length: {}\r\n\r\n", payload.len()).as_bytes());
+    r.extend_from_slice(payload);
+    r.extend_from_slice(b"\r\n\r\n");
+    r
+}
+
+fn gzip(data: &[u8]) -> Vec<u8> {
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(data).unwrap();
+    gz.finish().unwrap()
+}
+
+#[test]
+fn csv_normalize_rewrites_only_the_url_field() {
+    let wd = Workdir::new();
+    // BOM, CRLF, a quoted field with a comma and doubled quotes, a quoted
+    // newline in another column, a URL that needs quoting, a quoted URL
+    // that stays quoted, an empty URL, a ragged long row.
+    let input = "\u{feff}id,URL,title\r\n\
+                 1,HTTP://Example.COM/a,\"Hello, \"\"world\"\"\"\r\n\
+                 2,https://x.org/p?a=1,\"two\nlines\"\r\n\
+                 3,\"HTTPS://Q.ORG/\",q\r\n\
+                 4,,empty\r\n\
+                 5,https://y.org/ok,a,b,c\r\n\
+                 6,HTTP://z.org/?x=1,2\r\n";
+    wd.create("in.csv", input);
+    let out = ok(&wd, &["normalize", "in.csv"]);
+    assert_eq!(
+        out,
+        "\u{feff}id,URL,title\r\n\
+         1,http://example.com/a,\"Hello, \"\"world\"\"\"\r\n\
+         2,https://x.org/p?a=1,\"two\nlines\"\r\n\
+         3,\"https://q.org/\",q\r\n\
+         5,https://y.org/ok,a,b,c\r\n\
+         6,http://z.org/?x=1,2\r\n"
+    );
+    // The same with the URL named by number, and by exact name.
+    assert_eq!(ok(&wd, &["normalize", "--field", "2", "in.csv"]), out);
+    assert_eq!(ok(&wd, &["normalize", "--field", "URL", "in.csv"]), out);
+}
+
+#[test]
+fn csv_url_that_needs_quotes_gets_them() {
+    let wd = Workdir::new();
+    wd.create(
+        "in.csv",
+        "url\n\"https://a.org/p?x=1,2\"\nhttps://b.org/\"q\n",
+    );
+    assert_eq!(
+        ok(&wd, &["normalize", "in.csv"]),
+        "url\n\"https://a.org/p?x=1,2\"\nhttps://b.org/%22q\n"
+    );
+    // An opaque path keeps quotes and commas: the changed value is
+    // quoted again, its quotes doubled.
+    wd.create("odd.csv", "url\n\"MAILTO:\"\"a,b\"\"@x.org\"\n");
+    assert_eq!(
+        ok(&wd, &["normalize", "odd.csv"]),
+        "url\n\"mailto:\"\"a,b\"\"@x.org\"\n"
+    );
+}
+
+#[test]
+fn csv_quote_left_open_is_reported_where_it_opened_and_reading_resumes() {
+    let wd = Workdir::new();
+    wd.create(
+        "in.csv",
+        "url,title\nhttp://a.org/,\"open\nhttp://b.org/,x\nhttp://c.org/,\"ok\"\n",
+    );
+    let out = wd.run(&["normalize", "--rejects", "rej.tsv", "in.csv"], None);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(out.stdout.clone()).unwrap(),
+        "url,title\nhttp://b.org/,x\nhttp://c.org/,\"ok\"\n"
+    );
+    assert_eq!(
+        String::from_utf8(wd.read("rej.tsv")).unwrap(),
+        "in.csv\t2\t10\tquote not closed where its field ends\thttp://a.org/,\"open\n"
+    );
+    assert!(stderr(&out).contains("1 bad-CSV-quote"), "{}", stderr(&out));
+    // A quote that never closes, at the end of the file.
+    wd.create("end.csv", "url\nhttp://a.org/\nhttp://b.org/,\"never\n");
+    let out = wd.run(&["normalize", "end.csv"], None);
+    assert_eq!(
+        String::from_utf8(out.stdout.clone()).unwrap(),
+        "url\nhttp://a.org/\n"
+    );
+    assert!(stderr(&out).contains("1 bad-CSV-quote"));
+}
+
+#[test]
+fn csv_ragged_short_row_is_a_missing_field() {
+    let wd = Workdir::new();
+    wd.create("in.csv", "id,url\n1\n2,http://a.org/\n");
+    let out = wd.run(&["normalize", "--keep-invalid", "in.csv"], None);
+    assert_eq!(
+        String::from_utf8(out.stdout.clone()).unwrap(),
+        "id,url\n1\n2,http://a.org/\n"
+    );
+    assert!(stderr(&out).contains("1 missing-field; passed through"));
+}
+
+#[test]
+fn csv_without_default_column_is_a_usage_error_listing_columns() {
+    let wd = Workdir::new();
+    wd.create("in.csv", "id,link\n1,http://a.org/\n");
+    let out = wd.run(&["normalize", "in.csv"], None);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("in.csv"), "{err}");
+    assert!(err.contains("\"id\", \"link\""), "{err}");
+    assert!(err.contains("--field"), "{err}");
+    assert_eq!(
+        ok(&wd, &["normalize", "--field", "link", "in.csv"]),
+        "id,link\n1,http://a.org/\n"
+    );
+}
+
+#[test]
+fn csv_no_header_takes_columns_by_number() {
+    let wd = Workdir::new();
+    wd.create("in.csv", "1,HTTP://A.org\n2,http://b.org/x/../y\n");
+    assert_eq!(
+        ok(&wd, &["normalize", "--no-header", "--field", "2", "in.csv"]),
+        "1,http://a.org/\n2,http://b.org/y\n"
+    );
+    wd.create("first.csv", "HTTP://A.org,1\n");
+    assert_eq!(
+        ok(&wd, &["normalize", "--no-header", "first.csv"]),
+        "http://a.org/,1\n"
+    );
+    let out = wd.run(
+        &["normalize", "--no-header", "--field", "url", "in.csv"],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn csv_inputs_share_one_header() {
+    let wd = Workdir::new();
+    wd.create("a.csv", "url,n\nhttp://a.org/,1\n");
+    wd.create("b.csv", "url,n\nhttp://b.org/,2\n");
+    wd.create("c.csv", "n,url\n3,http://c.org/\n");
+    assert_eq!(
+        ok(&wd, &["normalize", "a.csv", "b.csv"]),
+        "url,n\nhttp://a.org/,1\nhttp://b.org/,2\n"
+    );
+    let out = wd.run(&["normalize", "a.csv", "c.csv"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("c.csv"), "{}", stderr(&out));
+    // Reading only (extract) is fine with different headers.
+    assert_eq!(
+        ok(&wd, &["extract", "--fields", "hostname", "a.csv", "c.csv"]),
+        "hostname\na.org\nc.org\n"
+    );
+}
+
+#[test]
+fn csv_header_only_and_empty_files() {
+    let wd = Workdir::new();
+    wd.create("h.csv", "url,n\r\n");
+    assert_eq!(ok(&wd, &["normalize", "h.csv"]), "url,n\r\n");
+    wd.create("e.csv", "");
+    assert_eq!(ok(&wd, &["normalize", "e.csv"]), "");
+}
+
+#[test]
+fn tsv_is_tab_separated_and_quoted_like_csv() {
+    let wd = Workdir::new();
+    wd.create("in.tsv", "url\tnote\nHTTP://A.org\t\"x\ty\"\n");
+    assert_eq!(
+        ok(&wd, &["normalize", "in.tsv"]),
+        "url\tnote\nhttp://a.org/\t\"x\ty\"\n"
+    );
+}
+
+#[test]
+fn csv_is_read_the_same_for_any_thread_count_and_chunk_size() {
+    let wd = Workdir::new();
+    let mut input = String::from("id,url,note\n");
+    for i in 0..3000 {
+        let note = match i % 5 {
+            0 => "\"multi\nline, \"\"quoted\"\"\"".to_string(),
+            1 => "\"open".to_string(),
+            _ => format!("n{i}"),
+        };
+        input.push_str(&format!(
+            "{i},HTTP://Host{}.Example/p/../{i},{note}\n",
+            i % 7
+        ));
+    }
+    wd.create("in.csv", &input);
+    let want = ok(&wd, &["normalize", "-q", "--keep-invalid", "-j1", "in.csv"]);
+    for (j, chunk) in [("2", "1"), ("3", "100"), ("4", "7K")] {
+        let got = ok(
+            &wd,
+            &[
+                "normalize",
+                "-q",
+                "--keep-invalid",
+                "-j",
+                j,
+                "--chunk-size",
+                chunk,
+                "in.csv",
+            ],
+        );
+        assert!(got == want, "-j{j} --chunk-size {chunk} differs");
+    }
+}
+
+#[test]
+fn jsonl_replaces_only_the_value() {
+    let wd = Workdir::new();
+    let input = concat!(
+        "{\"url\":\"HTTP://A.com/x\", \"n\": 1.50, \"e\":1e3 ,\"k\":[1,{\"url\":0}]}\n",
+        "{\"id\":7,\"URL\" : \"http:\\/\\/b.com\\/\"}\n",
+        "{\"url\":\"http:\\/\\/C.com\\/\\u00e9\"}\n",
+        "{\"url\":\"https://d.org/\\ud83d\\ude00\"}\r\n",
+    );
+    wd.create("in.jsonl", input);
+    assert_eq!(
+        ok(&wd, &["normalize", "in.jsonl"]),
+        concat!(
+            "{\"url\":\"http://a.com/x\", \"n\": 1.50, \"e\":1e3 ,\"k\":[1,{\"url\":0}]}\n",
+            // Unchanged value: the line as it was, escapes and all.
+            "{\"id\":7,\"URL\" : \"http:\\/\\/b.com\\/\"}\n",
+            // Changed: the new value encoded plainly.
+            "{\"url\":\"http://c.com/%C3%A9\"}\n",
+            "{\"url\":\"https://d.org/%F0%9F%98%80\"}\r\n",
+        )
+    );
+}
+
+#[test]
+fn jsonl_dotted_paths_and_bad_records() {
+    let wd = Workdir::new();
+    let input = concat!(
+        "{\"request\":{\"method\":\"GET\",\"url\":\"HTTP://a.org\"},\"url\":\"x\"}\n",
+        "[1,2]\n",
+        "{\"request\":{\"url\":null}}\n",
+        "{\"request\":\"http://b.org/\"}\n",
+        "not json\n",
+        "{\"request\":{\"url\":\"http://c.org/\"}} trailing\n",
+        "\n",
+        "{\"request\":{\"url\":\"http://d.org/\"}}",
+    );
+    wd.create("in.ndjson", input);
+    let out = wd.run(
+        &[
+            "normalize",
+            "--field",
+            "request.url",
+            "--rejects",
+            "rej.tsv",
+            "in.ndjson",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(out.stdout.clone()).unwrap(),
+        "{\"request\":{\"method\":\"GET\",\"url\":\"http://a.org/\"},\"url\":\"x\"}\n\
+         {\"request\":{\"url\":\"http://d.org/\"}}\n"
+    );
+    assert_eq!(
+        stderr(&out).trim(),
+        "urlsift: 8 records from 1 input: 2 valid, 1 empty, 5 bad (1 field-not-a-string, \
+         2 invalid-JSON, 1 missing-field, 1 not-a-JSON-object; skipped)"
+    );
+    let rejects = String::from_utf8(wd.read("rej.tsv")).unwrap();
+    let lines: Vec<&str> = rejects
+        .lines()
+        .map(|l| l.split('\t').nth(1).unwrap())
+        .collect();
+    assert_eq!(lines, ["2", "3", "4", "5", "6"]);
+}
+
+#[test]
+fn jsonl_without_default_key_is_a_usage_error_listing_keys() {
+    let wd = Workdir::new();
+    wd.create("in.jsonl", "{\"link\":\"http://a.org/\",\"id\":1}\n");
+    let out = wd.run(&["normalize", "in.jsonl"], None);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("\"link\"") && err.contains("\"id\""), "{err}");
+    assert_eq!(
+        ok(&wd, &["normalize", "--field", "link", "in.jsonl"]),
+        "{\"link\":\"http://a.org/\",\"id\":1}\n"
+    );
+}
+
+#[test]
+fn cdxj_url_in_the_json_block_and_the_key_untouched() {
+    let wd = Workdir::new();
+    wd.create(
+        "idx.cdxj",
+        "com,example)/ 20240101000000 {\"url\": \"HTTP://Example.com\", \"status\": \"200\"}\n\
+         bad line\n",
+    );
+    let out = wd.run(&["normalize", "idx.cdxj"], None);
+    assert_eq!(
+        String::from_utf8(out.stdout.clone()).unwrap(),
+        "com,example)/ 20240101000000 {\"url\": \"http://example.com/\", \"status\": \"200\"}\n"
+    );
+    assert!(
+        stderr(&out).contains("1 not-a-CDXJ-line"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        ok(
+            &wd,
+            &["extract", "--fields", "host,@status", "idx.cdxj", "-q"]
+        ),
+        "host,status\nexample.com,200\n"
+    );
+}
+
+#[test]
+fn warc_plain_and_gzip_per_record_give_url_lines() {
+    let wd = Workdir::new();
+    let records = [
+        warc_record(&[("WARC-Type", "warcinfo")], b"software: x\r\n"),
+        warc_record(
+            &[
+                ("WARC-Type", "response"),
+                ("WARC-Target-URI", "HTTP://Example.COM/a"),
+                ("WARC-Date", "2024-01-01T00:00:01Z"),
+            ],
+            b"HTTP/1.1 200 OK\r\n\r\nWARC/1.0\r\nnot a header",
+        ),
+        warc_record(
+            &[
+                ("WARC-Type", "request"),
+                ("WARC-Target-URI", "<https://x.org/b c>"),
+                ("WARC-Date", "2024-01-01T00:00:02Z"),
+            ],
+            &[7u8; 100_000],
+        ),
+    ];
+    wd.create("a.warc", records.concat());
+    let gz: Vec<u8> = records.iter().flat_map(|r| gzip(r)).collect();
+    wd.create("a.warc.gz", &gz);
+    for file in ["a.warc", "a.warc.gz"] {
+        let out = wd.run(&["normalize", "-v", file], None);
+        assert_eq!(
+            String::from_utf8(out.stdout.clone()).unwrap(),
+            "http://example.com/a\nhttps://x.org/b%20c\n",
+            "{file}"
+        );
+        assert!(
+            stderr(&out).contains("3 records from 1 input: 2 valid, 1 empty, 0 bad"),
+            "{}",
+            stderr(&out)
+        );
+        assert_eq!(
+            ok(&wd, &["extract", "--fields", "hostname,@WARC-Date", file]),
+            "hostname,WARC-Date\nexample.com,2024-01-01T00:00:01Z\nx.org,2024-01-01T00:00:02Z\n"
+        );
+    }
+    assert_eq!(
+        ok(
+            &wd,
+            &[
+                "extract",
+                "--field",
+                "WARC-Type",
+                "--fields",
+                "href",
+                "a.warc"
+            ]
+        ),
+        "href\n"
+    );
+}
+
+#[test]
+fn warc_bad_header_and_truncated_record_are_bad_records() {
+    let wd = Workdir::new();
+    let mut input = warc_record(&[("WARC-Target-URI", "http://a.org/")], b"x");
+    let bad_at = input.len();
+    input.extend_from_slice(b"garbage\r\nmore garbage\r\n");
+    input.extend(warc_record(&[("WARC-Target-URI", "http://b.org/")], b"y"));
+    let cut_at = input.len();
+    let mut last = warc_record(&[("WARC-Target-URI", "http://c.org/")], &[1u8; 1000]);
+    last.truncate(last.len() - 500);
+    input.extend(last);
+    wd.create("t.warc", &input);
+    let out = wd.run(&["normalize", "--rejects", "rej.tsv", "t.warc"], None);
+    assert_eq!(
+        String::from_utf8(out.stdout.clone()).unwrap(),
+        "http://a.org/\nhttp://b.org/\n"
+    );
+    let rejects = String::from_utf8(wd.read("rej.tsv")).unwrap();
+    let rows: Vec<Vec<&str>> = rejects.lines().map(|l| l.split('\t').collect()).collect();
+    assert_eq!(rows.len(), 2, "{rejects}");
+    assert_eq!(rows[0][1..3], ["-", &bad_at.to_string()[..]]);
+    assert_eq!(rows[1][1..3], ["-", &cut_at.to_string()[..]]);
+    assert!(rows[1][3].contains("Content-Length past the end"));
+    let check = wd.run(&["check", "t.warc"], None);
+    assert!(
+        String::from_utf8_lossy(&check.stdout).contains(&format!(
+            "t.warc: record at byte {bad_at}: invalid: bad-WARC-header"
+        )),
+        "{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
+}
+
+#[test]
+fn access_log_request_targets_and_referers() {
+    let wd = Workdir::new();
+    wd.create(
+        "access.log",
+        "1.2.3.4 - - [10/Oct/2000:13:55:36 -0700] \"GET /a/../b?x=1 HTTP/1.1\" 200 2326 \"http://Ref.example/s\" \"Mozilla\"\n\
+         5.6.7.8 - - [10/Oct/2000:13:55:37 -0700] \"GET http://Proxy.example/x HTTP/1.1\" 404 0 \"-\" \"curl\"\n\
+         9.9.9.9 - - [10/Oct/2000:13:55:38 -0700] \"\\x16\\x03\\x01\" 400 0 \"-\" \"-\"\n\
+         nonsense\n",
+    );
+    let out = wd.run(
+        &[
+            "normalize",
+            "--input-format",
+            "log",
+            "--base",
+            "http://site.example/",
+            "access.log",
+        ],
+        None,
+    );
+    assert_eq!(
+        String::from_utf8(out.stdout.clone()).unwrap(),
+        "http://site.example/b?x=1\nhttp://proxy.example/x\n"
+    );
+    assert!(
+        stderr(&out).contains("1 no-request-target, 1 not-a-log-line"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        ok(
+            &wd,
+            &[
+                "normalize",
+                "-q",
+                "--input-format",
+                "log",
+                "--field",
+                "referer",
+                "access.log"
+            ]
+        ),
+        "http://ref.example/s\n"
+    );
+    assert_eq!(
+        ok(
+            &wd,
+            &[
+                "extract",
+                "-q",
+                "--input-format",
+                "log",
+                "--base",
+                "http://s.example/",
+                "--fields",
+                "pathname,@status,@method",
+                "access.log"
+            ]
+        ),
+        "pathname,status,method\n/b,200,GET\n/x,404,GET\n"
+    );
+}
+
+#[test]
+fn extract_append_adds_fields_to_records() {
+    let wd = Workdir::new();
+    wd.create("in.csv", "id,url\r\n1,HTTP://A.org/x\r\n2,nope\r\n");
+    assert_eq!(
+        ok(
+            &wd,
+            &[
+                "extract",
+                "-q",
+                "--append",
+                "--keep-invalid",
+                "--fields",
+                "hostname,pathname",
+                "in.csv"
+            ]
+        ),
+        "id,url,url_hostname,url_pathname\r\n1,HTTP://A.org/x,a.org,/x\r\n2,nope\r\n"
+    );
+    wd.create("in.jsonl", "{\"url\":\"http://b.org/p\"}\n{ }\n");
+    assert_eq!(
+        ok(
+            &wd,
+            &[
+                "extract", "-q", "--append", "--fields", "hostname", "in.jsonl"
+            ]
+        ),
+        "{\"url\":\"http://b.org/p\",\"url_hostname\":\"b.org\"}\n"
+    );
+    wd.create("plain.txt", "http://a.org/\n");
+    let out = wd.run(&["extract", "--append", "plain.txt"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("read-only"), "{}", stderr(&out));
+}
+
+#[test]
+fn extract_names_record_fields_and_writes_csv_with_the_csv_crate() {
+    let wd = Workdir::new();
+    wd.create(
+        "in.csv",
+        "url,title\nhttp://a.org/,\"Hello, \"\"you\"\"\"\nhttp://b.org/x,plain\n",
+    );
+    assert_eq!(
+        ok(
+            &wd,
+            &["extract", "--fields", "@title,hostname,@2", "in.csv"]
+        ),
+        "title,hostname,2\n\"Hello, \"\"you\"\"\",a.org,\"Hello, \"\"you\"\"\"\nplain,b.org,plain\n"
+    );
+    assert_eq!(
+        ok(
+            &wd,
+            &["extract", "--jsonl", "--fields", "line,@title", "in.csv"]
+        ),
+        "{\"line\":2,\"title\":\"Hello, \\\"you\\\"\"}\n{\"line\":3,\"title\":\"plain\"}\n"
+    );
+    assert_eq!(
+        ok(&wd, &["extract", "--format", "{@title}|{host}", "in.csv"]),
+        "Hello, \"you\"|a.org\nplain|b.org\n"
+    );
+}
+
+#[test]
+fn dedup_keeps_whole_first_records() {
+    let wd = Workdir::new();
+    wd.create(
+        "in.csv",
+        "url,n\nhttp://a.org/,1\nHTTP://A.ORG,2\nhttp://b.org/,3\nhttp://a.org/#f,4\n",
+    );
+    assert_eq!(
+        ok(&wd, &["dedup", "in.csv"]),
+        "url,n\nhttp://a.org/,1\nhttp://b.org/,3\nhttp://a.org/#f,4\n"
+    );
+    assert_eq!(
+        ok(&wd, &["dedup", "--key", "host", "in.csv"]),
+        "url,n\nhttp://a.org/,1\nhttp://b.org/,3\n"
+    );
+}
+
+#[test]
+fn formats_are_picked_by_extension_after_compression() {
+    let wd = Workdir::new();
+    wd.create("a.csv.gz", gzip(b"url\nHTTP://A.org\n"));
+    assert_eq!(ok(&wd, &["normalize", "a.csv.gz"]), "url\nhttp://a.org/\n");
+    wd.create(
+        "b.jsonl.zst",
+        zstd::encode_all(&b"{\"url\":\"HTTP://B.org\"}\n"[..], 1).unwrap(),
+    );
+    assert_eq!(
+        ok(&wd, &["normalize", "b.jsonl.zst"]),
+        "{\"url\":\"http://b.org/\"}\n"
+    );
+    // A name the reader does not know reads as lines; --input-format wins.
+    wd.create("c.dat", "url\nHTTP://C.org\n");
+    assert_eq!(ok(&wd, &["normalize", "-q", "c.dat"]), "http://c.org/\n");
+    assert_eq!(
+        ok(&wd, &["normalize", "--input-format", "csv", "c.dat"]),
+        "url\nhttp://c.org/\n"
+    );
+    // Inputs of two formats: a usage error.
+    let out = wd.run(&["normalize", "a.csv.gz", "c.dat"], None);
+    assert_eq!(out.status.code(), Some(2));
+    // -0 does not fit records written back.
+    let out = wd.run(&["normalize", "-0", "a.csv.gz"], None);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+mod property {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A field that is not a URL: anything CSV must quote, and more.
+    fn other() -> impl Strategy<Value = String> {
+        proptest::string::string_regex("[a-z0-9 ,\"\\n\\r;é💡]{0,12}").unwrap()
+    }
+
+    /// URLs: mostly ones that change when normalized.
+    fn url() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just("HTTP://Example.COM/a/../b?q=1,2#F".to_string()),
+            Just("https://example.org/ok".to_string()),
+            Just("HTTPS://xn--bcher-kva.example/Ü?ä=\"q\"".to_string()),
+            Just("mailto:\"A,B\"@x.org".to_string()),
+            Just("http://[::1]:80/p q".to_string()),
+            proptest::string::string_regex(
+                "https://[a-z]{1,8}\\.[a-z]{2,3}/[a-zA-Z0-9/._%-]{0,20}"
+            )
+            .unwrap(),
+        ]
+    }
+
+    fn href(u: &str) -> String {
+        urlsift::Url::parse(u).unwrap().href().to_string()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+
+        /// For any rows and any -j and chunk size, `normalize` writes every
+        /// row back with every field but the URL as it was (decoded by the
+        /// csv crate), and the URL as its href.
+        #[test]
+        fn csv_records_out_equal_records_in_but_the_url(
+            rows in proptest::collection::vec((other(), url(), other()), 1..40),
+            threads in 1usize..4,
+            chunk in 1usize..300,
+        ) {
+            let wd = Workdir::new();
+            let mut w = csv::Writer::from_writer(Vec::new());
+            w.write_record(["before", "url", "after"]).unwrap();
+            for (a, u, b) in &rows {
+                w.write_record([a, u, b]).unwrap();
+            }
+            wd.create("in.csv", w.into_inner().unwrap());
+            let out = wd.stdout(&[
+                "normalize", "-j", &threads.to_string(), "--chunk-size", &chunk.to_string(), "in.csv",
+            ]);
+            let mut r = csv::Reader::from_reader(out.as_bytes());
+            let got: Vec<csv::StringRecord> = r.records().map(Result::unwrap).collect();
+            prop_assert_eq!(got.len(), rows.len());
+            for (g, (a, u, b)) in got.iter().zip(&rows) {
+                prop_assert_eq!(&g[0], a.as_str());
+                prop_assert_eq!(g[1].to_string(), href(u));
+                prop_assert_eq!(&g[2], b.as_str());
+            }
+        }
+
+        /// The same for JSON lines: every other key and value, spacing and
+        /// number spelling included, is byte-identical; the URL is its href.
+        #[test]
+        fn jsonl_records_out_equal_records_in_but_the_url(
+            rows in proptest::collection::vec((other(), url(), 0u32..1000), 1..40),
+            threads in 1usize..4,
+            chunk in 1usize..300,
+        ) {
+            let wd = Workdir::new();
+            let mut input = String::new();
+            for (a, u, n) in &rows {
+                input.push_str(&format!(
+                    "{{\"a\" : {}, \"n\":{n}.50 ,\"url\":{}, \"z\":[{{\"url\":1}}]}}\n",
+                    serde_json::to_string(a).unwrap(),
+                    serde_json::to_string(u).unwrap(),
+                ));
+            }
+            wd.create("in.jsonl", &input);
+            let out = wd.stdout(&[
+                "normalize", "-j", &threads.to_string(), "--chunk-size", &chunk.to_string(), "in.jsonl",
+            ]);
+            let lines: Vec<&str> = out.lines().collect();
+            prop_assert_eq!(lines.len(), rows.len());
+            for (line, (a, u, n)) in lines.iter().zip(&rows) {
+                let want = format!(
+                    "{{\"a\" : {}, \"n\":{n}.50 ,\"url\":{}, \"z\":[{{\"url\":1}}]}}",
+                    serde_json::to_string(a).unwrap(),
+                    serde_json::to_string(&href(u)).unwrap(),
+                );
+                // An unchanged URL keeps its original encoding (the same
+                // here, since serde_json wrote both).
+                prop_assert_eq!(*line, want.as_str());
+            }
+        }
+    }
+}
