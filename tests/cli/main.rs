@@ -5,6 +5,7 @@
 mod dedup;
 mod input;
 mod normalize;
+mod readme;
 mod records;
 mod reports;
 mod workdir;

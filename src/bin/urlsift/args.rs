@@ -18,15 +18,35 @@ Examples:
   urlsift extract --fields hostname,pathname --tsv urls.txt
   urlsift extract --format '{hostname}{pathname}' urls.txt
   urlsift check --json urls.txt
-  urlsift stats urls.txt.zst";
+  urlsift stats urls.txt.zst
+  urlsift normalize export.csv > clean.csv
+  urlsift dedup --field request.url events.jsonl.gz
+  urlsift extract --fields hostname,@WARC-Date CC-MAIN-00000.warc.gz
+  urlsift normalize --input-format log --base https://example.com/ access.log
 
-/// Parallel WHATWG URL processing for files of one URL per line.
+Input formats (--input-format, by default from the file extension):
+  lines   one URL per line (also stdin and unknown extensions)
+  csv     .csv: RFC 4180 rows, the column named `url` (or --field NAME|N)
+  tsv     .tsv: tab-separated, quoted like CSV
+  jsonl   .jsonl/.ndjson: a JSON object per line, the key `url` (or
+          --field KEY or a dotted path such as request.url)
+  cdxj    .cdxj: Common Crawl index lines, the JSON block's `url`
+  warc    .warc(.gz): the WARC-Target-URI header (or --field HEADER); read-only
+  log     Apache/nginx common/combined logs: the request target (resolved
+          against --base) or --field referer; read-only
+normalize and dedup write CSV/TSV/JSONL/CDXJ records back with only the URL
+field changed; read-only formats give URL lines.";
+
+/// Parallel WHATWG URL processing for URL files: one URL per line, or a
+/// field of CSV/TSV, JSON lines, CDXJ, WARC or access-log records.
 ///
 /// Input files may be gzip or zstd compressed; `-` or no file reads standard
-/// input. Bad lines (invalid UTF-8, NUL bytes, over-long lines, unparsable
-/// URLs) never stop a run: they are skipped and counted (summary on stderr),
-/// written to --rejects, passed through with --keep-invalid, or fatal with
-/// --strict (exit status 1). Exit status 2 means a usage or I/O error.
+/// input. Bad records (invalid UTF-8, NUL bytes, over-long lines, unparsable
+/// URLs, an open CSV quote, invalid JSON, ...) never stop a run: they are
+/// skipped and counted (summary on stderr), written to --rejects, passed
+/// through with --keep-invalid, or fatal with --strict (exit status 1). A
+/// file that cannot be read to its end keeps everything decoded before the
+/// error, then exit status 2. Exit status 2 also means a usage error.
 #[derive(Parser, Debug)]
 #[command(name = "urlsift", version, after_help = EXAMPLES, propagate_version = true)]
 pub struct Cli {
@@ -36,19 +56,26 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Print each URL's WHATWG href, one per line, in input order.
+    /// Print each URL's WHATWG href in input order (records of CSV/TSV/JSONL/CDXJ
+    /// input are written back with only the URL field changed).
     #[command(after_help = "Examples:
   urlsift normalize urls.txt
   urlsift normalize --strip-fragment --sort-query --strip-params 'utm_*,fbclid' urls.txt
   urlsift normalize --surt urls.txt.gz
-  urlsift normalize --base https://example.com/ request-paths.log")]
+  urlsift normalize --base https://example.com/ request-paths.log
+  urlsift normalize --field link export.csv > clean.csv
+  urlsift normalize --field request.url events.jsonl.zst
+  urlsift normalize --input-format log --base https://example.com/ access.log")]
     Normalize(NormalizeArgs),
-    /// Keep the first occurrence of each key, in input order.
+    /// Keep the first occurrence of each key, in input order (the whole first
+    /// record, for record formats).
     #[command(after_help = "Examples:
   urlsift dedup urls.txt
   urlsift dedup --key origin urls.txt
   urlsift dedup --key pattern --count urls.txt
-  urlsift dedup --memory 64M --tmp-dir /var/tmp huge.txt.zst -o unique.txt")]
+  urlsift dedup --memory 64M --tmp-dir /var/tmp huge.txt.zst -o unique.txt
+  urlsift dedup --key host crawl.csv
+  urlsift dedup CC-MAIN-index.cdxj.gz")]
     Dedup(DedupArgs),
     /// Print URL components as CSV (default), TSV, JSON Lines or a template.
     #[command(after_help = "Examples:
@@ -56,19 +83,28 @@ pub enum Command {
   urlsift extract --fields hostname,port,pathname --tsv urls.txt
   urlsift extract --jsonl --fields href,origin urls.txt
   urlsift extract --format '{protocol}//{hostname}{pathname}' urls.txt
+  urlsift extract --fields @id,hostname crawl.csv
+  urlsift extract --append --fields hostname,pathname crawl.csv > with-hosts.csv
+  urlsift extract --fields hostname,@WARC-Date,@WARC-Type CC-MAIN-00000.warc.gz
+  urlsift extract --input-format log --fields pathname,@status,@user_agent access.log
 
 Fields: line, input, href, protocol, username, password, host, hostname,
-port, pathname, search, hash, origin")]
+port, pathname, search, hash, origin; and @NAME, a field of the input
+record: a CSV/TSV column (name or number), a JSON key or dotted path, a
+WARC header, or a log field (remote, ident, user, time, request, method,
+target, protocol, status, bytes, referer, user_agent).")]
     Extract(ExtractArgs),
     /// Report lines that are invalid or carry spec validation errors.
     #[command(after_help = "Examples:
   urlsift check urls.txt
-  urlsift check --json urls.txt | jq .errors")]
+  urlsift check --json urls.txt | jq .errors
+  urlsift check --field request.url events.jsonl")]
     Check(CheckArgs),
     /// Summarize a URL file: validity, reasons, schemes, top hosts, throughput.
     #[command(after_help = "Examples:
   urlsift stats urls.txt
-  urlsift stats --json --top 20 crawl.txt.gz")]
+  urlsift stats --json --top 20 crawl.txt.gz
+  urlsift stats CC-MAIN-00000.warc.gz")]
     Stats(StatsArgs),
     /// Print a shell completion script.
     #[command(after_help = "Example:\n  urlsift completions bash > /etc/bash_completion.d/urlsift")]
