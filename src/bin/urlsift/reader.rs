@@ -471,7 +471,7 @@ impl Current {
                     match csv::scan_row(buf, at, delimiter, more) {
                         csv::Scan::NeedMore => return Ok(None),
                         csv::Scan::Blank { next } => at = next,
-                        csv::Scan::Row { end, next } | csv::Scan::Bad { end, next, .. } => {
+                        csv::Scan::Row { end, next, .. } | csv::Scan::Bad { end, next, .. } => {
                             break Some((at, end, next));
                         }
                     }

@@ -40,8 +40,14 @@ pub struct Layout {
 /// How one row scan ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scan {
-    /// A row: its bytes end at `end`, its terminator at `next`.
-    Row { end: usize, next: usize },
+    /// A row: its bytes end at `end`, its terminator at `next`; `quoted`
+    /// when it holds a quote (else its fields are plain runs between
+    /// delimiters).
+    Row {
+        end: usize,
+        next: usize,
+        quoted: bool,
+    },
     /// A blank line (not a row): skip to `next`.
     Blank { next: usize },
     /// A bad row, from its start to `end` (the end of the line where the
@@ -57,6 +63,7 @@ pub enum Scan {
 
 /// Scans the row that starts at `start` in `data`. `more`: bytes may
 /// follow `data` (then a row that reaches the end is [`Scan::NeedMore`]).
+#[inline]
 pub fn scan_row(data: &[u8], start: usize, delimiter: u8, more: bool) -> Scan {
     let len = data.len();
     debug_assert!(start < len);
@@ -66,6 +73,36 @@ pub fn scan_row(data: &[u8], start: usize, delimiter: u8, more: bool) -> Scan {
             None => Scan::NeedMore,
         };
     }
+    // Most rows hold no quote: their end is the first CR or LF, whatever
+    // the delimiters. One search per row.
+    match memchr::memchr3(b'"', b'\r', b'\n', &data[start..]) {
+        Some(at) if data[start + at] != b'"' => {
+            let end = start + at;
+            return match terminator_end(data, end, more) {
+                Some(next) => Scan::Row {
+                    end,
+                    next,
+                    quoted: false,
+                },
+                None => Scan::NeedMore,
+            };
+        }
+        None if more => return Scan::NeedMore,
+        None => {
+            return Scan::Row {
+                end: len,
+                next: len,
+                quoted: false,
+            };
+        }
+        Some(_) => {}
+    }
+    scan_quoted_row(data, start, delimiter, more)
+}
+
+/// [`scan_row`] for a row that holds a quote: field by field.
+fn scan_quoted_row(data: &[u8], start: usize, delimiter: u8, more: bool) -> Scan {
+    let len = data.len();
     let mut field = start;
     loop {
         // `field` is the start of a field, and inside the data.
@@ -101,7 +138,13 @@ pub fn scan_row(data: &[u8], start: usize, delimiter: u8, more: bool) -> Scan {
         };
         // `end` is a delimiter, a row end or the end of the data.
         match data.get(end) {
-            None => return Scan::Row { end, next: end },
+            None => {
+                return Scan::Row {
+                    end,
+                    next: end,
+                    quoted: true,
+                };
+            }
             Some(&c) if c == delimiter && c != b'\r' && c != b'\n' => {
                 if end + 1 == len {
                     if more {
@@ -110,13 +153,18 @@ pub fn scan_row(data: &[u8], start: usize, delimiter: u8, more: bool) -> Scan {
                     return Scan::Row {
                         end: len,
                         next: len,
+                        quoted: true,
                     };
                 }
                 field = end + 1;
             }
             Some(_) => {
                 return match terminator_end(data, end, more) {
-                    Some(next) => Scan::Row { end, next },
+                    Some(next) => Scan::Row {
+                        end,
+                        next,
+                        quoted: true,
+                    },
                     None => Scan::NeedMore,
                 };
             }
@@ -167,7 +215,19 @@ fn bad_from(data: &[u8], quote: usize, reason: Reason, more: bool) -> Scan {
 /// what is there (an unclosed quote is then a bad row).
 pub fn cut(data: &[u8], delimiter: u8, more: bool, max_row: usize) -> Cut {
     let mut at = 0;
+    // Where the next quote is: up to it, rows are lines.
+    let mut quote = memchr::memchr(b'"', data).unwrap_or(data.len());
     while at < data.len() {
+        if quote < at {
+            quote = memchr::memchr(b'"', &data[at..]).map_or(data.len(), |q| at + q);
+        }
+        // Jump over the quote-free lines before the next quote (ending a
+        // line with a lone CR does not matter: the next line starts a row
+        // either way).
+        if let Some(nl) = memchr::memrchr(b'\n', &data[at..quote]) {
+            at += nl + 1;
+            continue;
+        }
         match scan_row(data, at, delimiter, more) {
             Scan::Row { next, .. } | Scan::Blank { next } | Scan::Bad { next, .. } => at = next,
             Scan::NeedMore => {
@@ -181,7 +241,7 @@ pub fn cut(data: &[u8], delimiter: u8, more: bool, max_row: usize) -> Cut {
                     Scan::Bad { next, .. } => Cut::Rows(next),
                     // A long row that does end here: the workers will
                     // find it too long.
-                    Scan::Row { next, end } if next > end => Cut::Rows(next),
+                    Scan::Row { next, end, .. } if next > end => Cut::Rows(next),
                     _ if at > 0 => Cut::Rows(at),
                     _ => Cut::Oversize,
                 };
@@ -394,9 +454,23 @@ pub fn write_field(out: &mut Vec<u8>, value: &[u8], delimiter: u8, quoted: bool)
     out.push(b'"');
 }
 
+/// Field `n` (0-based) of a row without quotes: the run between
+/// delimiters (what the csv crate's parser reads there, as the tests
+/// check); `None` for a row with fewer fields.
+#[inline]
+fn plain_field(row: &[u8], n: usize, delimiter: u8) -> Option<(usize, usize)> {
+    let mut start = 0;
+    for _ in 0..n {
+        start += memchr::memchr(delimiter, &row[start..])? + 1;
+    }
+    let end = memchr::memchr(delimiter, &row[start..]).map_or(row.len(), |i| start + i);
+    Some((start, end))
+}
+
 /// Walks the rows of `data` (a chunk of a CSV/TSV source after its `head`
 /// bytes), calling `each` with every row and its URL field; stops when
 /// `each` returns false. Blank lines are empty records.
+#[allow(clippy::too_many_arguments)]
 pub fn walk<'a>(
     layout: &'a Layout,
     data: &'a [u8],
@@ -407,62 +481,128 @@ pub fn walk<'a>(
     mut each: impl FnMut(Rec<'a>, Found<'a>) -> bool,
 ) {
     let mut fields = Fields::new(layout.delimiter);
+    // Fields are cut at ASCII bytes: when the whole chunk is UTF-8 without
+    // NUL, every field is, and none is checked again.
+    let clean = if memchr::memchr(0, data).is_none() {
+        simdutf8::basic::from_utf8(data).ok()
+    } else {
+        None
+    };
     let mut at = head;
     let mut line = first_line;
     let shape = Shape::Csv {
         delimiter: layout.delimiter,
     };
+    let mut next_quote = head;
+    if head < data.len() {
+        next_quote = memchr::memchr(b'"', &data[head..]).map_or(data.len(), |q| head + q);
+    }
     while at < data.len() {
-        let scan = scan_row(data, at, layout.delimiter, false);
-        let (end, next, found) = match scan {
-            Scan::Blank { next } => (at, next, Found::Empty),
-            Scan::Bad { end, next, reason } => (end, next, Found::Bad(reason)),
-            Scan::NeedMore => unreachable!("a chunk is scanned as complete"),
-            Scan::Row { end, next } if next == end && truncated => {
-                (end, next, Found::Bad(Reason::Truncated))
-            }
-            Scan::Row { end, next } => (end, next, Found::Empty),
+        // Before the chunk's next quote, a row is a line (ended by LF, CRLF
+        // or a lone CR): one search, the quote search shared by many rows.
+        if next_quote < at {
+            next_quote = memchr::memchr(b'"', &data[at..]).map_or(data.len(), |q| at + q);
+        }
+        let scan = match memchr::memchr2(b'\r', b'\n', &data[at..next_quote]) {
+            Some(i) if i > 0 => match terminator_end(data, at + i, false) {
+                Some(next) => Scan::Row {
+                    end: at + i,
+                    next,
+                    quoted: false,
+                },
+                None => scan_row(data, at, layout.delimiter, false),
+            },
+            _ => scan_row(data, at, layout.delimiter, false),
         };
         let mut rec = Rec {
             data,
             start: at,
-            end,
-            next,
+            end: at,
+            next: at,
             line,
             offset: offset + at as u64,
             field: (at, at),
             shape,
         };
-        let found = match (scan, found) {
-            (Scan::Row { .. }, Found::Empty) => {
+        let found = match scan {
+            Scan::Blank { next } => {
+                rec.next = next;
+                Found::Empty
+            }
+            Scan::Bad { end, next, reason } => {
+                (rec.end, rec.next) = (end, next);
+                Found::Bad(reason)
+            }
+            Scan::NeedMore => unreachable!("a chunk is scanned as complete"),
+            Scan::Row { end, next, .. } if next == end && truncated => {
+                (rec.end, rec.next) = (end, next);
+                Found::Bad(Reason::Truncated)
+            }
+            Scan::Row { end, next, quoted } => {
+                (rec.end, rec.next) = (end, next);
                 let row = &data[at..end];
-                match fields.nth(row, layout.column) {
+                // Fields before a row's first quote are plain runs too.
+                let plain = plain_field(row, layout.column, layout.delimiter)
+                    .filter(|&(_, e)| !quoted || at + e <= next_quote);
+                let field = match plain {
+                    Some((s, e)) => Some(((s, e), Cow::Borrowed(&row[s..e]))),
+                    None if quoted => fields.nth(row, layout.column),
+                    None => None,
+                };
+                match field {
                     None => Found::Bad(Reason::MissingField),
                     Some(((s, e), value)) => {
                         rec.field = (at + s, at + e);
-                        match value {
-                            _ if s == e => Found::Empty,
-                            Cow::Borrowed(b) => match simdutf8::basic::from_utf8(b) {
-                                Ok(text) if !text.is_empty() => Found::Url(Cow::Borrowed(text)),
-                                Ok(_) => Found::Empty,
-                                Err(_) => Found::Bad(Reason::InvalidUtf8),
-                            },
-                            Cow::Owned(v) => match String::from_utf8(v) {
-                                Ok(text) if !text.is_empty() => Found::Url(Cow::Owned(text)),
-                                Ok(_) => Found::Empty,
-                                Err(_) => Found::Bad(Reason::InvalidUtf8),
-                            },
+                        match (&value, clean) {
+                            (Cow::Borrowed(_), Some(text)) if s < e => {
+                                let raw = if quoted && row[s] == b'"' {
+                                    (at + s + 1, at + e - 1)
+                                } else {
+                                    (at + s, at + e)
+                                };
+                                match text.get(raw.0..raw.1) {
+                                    Some("") => Found::Empty,
+                                    Some(t) => Found::Url(Cow::Borrowed(t)),
+                                    None => text_of(value),
+                                }
+                            }
+                            _ => text_of(value),
                         }
                     }
                 }
             }
-            (_, found) => found,
         };
-        line += memchr::memchr_iter(b'\n', &data[at..next]).count() as u64;
+        // Rows end in LF, CRLF or a lone CR; quoted fields may hold more.
+        line += match scan {
+            Scan::Row { quoted: false, .. } | Scan::Blank { .. } => {
+                u64::from(data.get(rec.next.wrapping_sub(1)) == Some(&b'\n'))
+            }
+            _ => memchr::memchr_iter(b'\n', &data[at..rec.next]).count() as u64,
+        };
         if !each(rec, found) {
             return;
         }
-        at = next;
+        at = rec.next;
+    }
+}
+
+/// A field's value as the URL's text: empty, text, or not text.
+#[inline]
+fn text_of(value: Cow<'_, [u8]>) -> Found<'_> {
+    if value.is_empty() {
+        return Found::Empty;
+    }
+    match value {
+        Cow::Borrowed(b) => match simdutf8::basic::from_utf8(b) {
+            Ok(text) if memchr::memchr(0, b).is_none() => Found::Url(Cow::Borrowed(text)),
+            Ok(_) => Found::Bad(Reason::NulByte),
+            Err(_) => Found::Bad(Reason::InvalidUtf8),
+        },
+        Cow::Owned(v) => match String::from_utf8(v) {
+            Ok(text) if !text.contains('\0') => Found::Url(Cow::Owned(text)),
+            Ok(_) => Found::Bad(Reason::NulByte),
+            Err(_) => Found::Bad(Reason::InvalidUtf8),
+        },
     }
 }
 
@@ -479,7 +619,7 @@ mod tests {
         let mut at = 0;
         while at < data.len() {
             match scan_row(data, at, delimiter, false) {
-                Scan::Row { end, next } => {
+                Scan::Row { end, next, .. } => {
                     let row = &data[at..end];
                     let n = fields.count(row);
                     let values = (0..n)
@@ -578,6 +718,69 @@ mod tests {
             }
             prop_assert_eq!(pieces, whole);
         }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        /// The walk (with its quote-free fast paths) finds the field the
+        /// csv crate's parser reads in every good row (`scanned`, which the
+        /// test above holds to the crate), and the same bad rows.
+        #[test]
+        fn walk_finds_the_crates_field(data in csvish(), column in 0usize..3) {
+            let rows = scanned(&data, b',');
+            let layout = Layout {
+                delimiter: b',',
+                names: Vec::new(),
+                column,
+            };
+            let mut got = Vec::new();
+            walk(&layout, &data, 0, 1, 0, false, |rec, found| {
+                got.push(match found {
+                    Found::Url(u) => Some(u.into_owned()),
+                    Found::Empty => Some(String::new()),
+                    Found::Bad(Reason::MissingField) => None,
+                    Found::Bad(r) => Some(format!("<{}>", r.key())),
+                });
+                let _ = rec;
+                true
+            });
+            let want: Vec<Option<String>> = rows
+                .into_iter()
+                .map(|r| match r {
+                    None => Some("<bad-CSV-quote>".to_string()),
+                    Some(r) => r.get(column).map(|f| String::from_utf8(f.clone()).unwrap()),
+                })
+                .collect();
+            // Blank lines are empty records in the walk, not rows.
+            let got: Vec<Option<String>> = got
+                .into_iter()
+                .zip(walk_kinds(&data))
+                .filter(|(_, blank)| !blank)
+                .map(|(g, _)| g)
+                .collect();
+            prop_assert_eq!(got, want);
+        }
+    }
+
+    /// For each record the walk gives, whether it is a blank line.
+    fn walk_kinds(data: &[u8]) -> Vec<bool> {
+        let mut kinds = Vec::new();
+        let mut at = 0;
+        while at < data.len() {
+            match scan_row(data, at, b',', false) {
+                Scan::Blank { next } => {
+                    kinds.push(true);
+                    at = next;
+                }
+                Scan::Row { next, .. } | Scan::Bad { next, .. } => {
+                    kinds.push(false);
+                    at = next;
+                }
+                Scan::NeedMore => unreachable!(),
+            }
+        }
+        kinds
     }
 
     #[test]

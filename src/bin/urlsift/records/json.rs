@@ -7,6 +7,8 @@
 //! field as a `&RawValue`, a slice of the line, which gives its byte span.
 //! Nothing is re-serialized: key order, spacing and numbers stay as they
 //! were. When a key occurs twice, the last one counts (as in `JSON.parse`).
+//! A hand-written scan (`json_fast.rs`) takes the lines it can prove valid
+//! first, and declines the rest to `serde_json`.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -44,6 +46,16 @@ impl Path {
     pub fn is_default(&self) -> bool {
         self.any_case
     }
+
+    /// The keys, outermost first.
+    pub fn keys(&self) -> &[String] {
+        &self.keys
+    }
+
+    /// Whether keys match in any letter case (the default field).
+    pub fn any_case(&self) -> bool {
+        self.any_case
+    }
 }
 
 /// The URL field of one object.
@@ -56,8 +68,18 @@ pub struct Hit<'a> {
     pub close: usize,
 }
 
-/// Finds `path` in `line`, which must be one JSON object.
+/// Finds `path` in `line`, which must be one JSON object: the fast path
+/// when it can prove the line valid, `serde_json` otherwise.
+#[inline]
 pub fn find<'a>(path: &Path, line: &'a str) -> Result<Hit<'a>, Reason> {
+    match super::json_fast::find(path, line) {
+        Some(result) => result,
+        None => find_with_serde(path, line),
+    }
+}
+
+/// [`find`] by `serde_json` alone.
+pub fn find_with_serde<'a>(path: &Path, line: &'a str) -> Result<Hit<'a>, Reason> {
     let mut de = serde_json::Deserializer::from_str(line);
     let found = Top(path).deserialize(&mut de).map_err(|e| classify(&e))?;
     de.end().map_err(|e| classify(&e))?;
@@ -109,7 +131,7 @@ pub fn named<'a>(raw: &'a [u8], name: &str) -> Option<Cow<'a, str>> {
 
 /// A raw JSON value that should be a string: its text (borrowed when it
 /// has no escapes), empty, or not a string.
-fn decode_string(text: &str) -> Result<Found<'_>, Reason> {
+pub(super) fn decode_string(text: &str) -> Result<Found<'_>, Reason> {
     if !text.starts_with('"') {
         return Err(Reason::NotAString);
     }

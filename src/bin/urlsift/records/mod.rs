@@ -26,6 +26,7 @@ use crate::input::Reason;
 
 pub mod csv;
 pub mod json;
+mod json_fast;
 pub mod log;
 pub mod warc;
 
