@@ -16,7 +16,8 @@ Examples:
   urlsift extract --fields hostname,pathname --tsv urls.txt
   urlsift extract --format '{hostname}{pathname}' urls.txt
   urlsift check --json urls.txt
-  urlsift stats urls.txt.zst";
+  urlsift stats urls.txt.zst
+  urlsift compare --parsers urlsift,ada,rust-url urls.txt";
 
 /// Parallel WHATWG URL processing for files of one URL per line.
 ///
@@ -68,6 +69,9 @@ port, pathname, search, hash, origin")]
   urlsift stats urls.txt
   urlsift stats --json --top 20 crawl.txt.gz")]
     Stats(StatsArgs),
+    /// Benchmark URL parsers on your URLs and show where they disagree with urlsift.
+    #[command(after_help = crate::compare::EXAMPLES)]
+    Compare(crate::compare::CompareArgs),
     /// Print a shell completion script.
     #[command(after_help = "Example:\n  urlsift completions bash > /etc/bash_completion.d/urlsift")]
     Completions {
