@@ -12,6 +12,8 @@
 
 use std::collections::BTreeMap;
 
+use urlsift::percent::percent_decode;
+
 use super::engines::{FIELDS, Parsed, ParserId};
 
 /// The categories, in the order a line's category is picked: the first
@@ -126,63 +128,70 @@ fn idna(input: &str, values: [&str; 2]) -> bool {
 }
 
 /// The likely reason, when both parsed and the `category` field differs.
+/// Checked first: an odd number of slashes after a special scheme, an
+/// opaque path, then values that are equal once percent-decoded (exactly a
+/// percent-encoding difference); then what the values and the input look like.
 fn reason(category: &'static str, input: &str, ours: &Parsed, theirs: &Parsed) -> &'static str {
-    let pair = |i: usize| [ours.field(i).into_owned(), theirs.field(i).into_owned()];
-    let has = |v: &[String; 2], c: char| v.iter().any(|s| s.contains(c));
+    let at = CATEGORIES.iter().position(|c| *c == category).unwrap_or(1);
+    let field = CATEGORY_FIELD[at.max(1) - 1];
+    let (a, b) = (ours.field(field), theirs.field(field));
     if odd_special_slashes(input) && category != "search" && category != "hash" {
         return "special-scheme slashes";
     }
+    if category == "pathname" && (!a.starts_with('/') || !b.starts_with('/')) {
+        return "opaque path";
+    }
+    if percent_decode(a.as_bytes()) == percent_decode(b.as_bytes()) {
+        return "percent-encoding";
+    }
+    let file = scheme(input).as_deref() == Some("file");
     match category {
         "protocol" => "scheme",
-        "username" | "password" => {
-            if has(&pair(2), '%') || has(&pair(3), '%') {
-                "percent-encoding"
-            } else {
-                "userinfo"
-            }
-        }
+        "username" | "password" => "userinfo",
         "host" => {
-            let h = pair(5);
-            if idna(input, [&h[0], &h[1]]) {
+            if idna(input, [&a, &b]) {
                 "IDNA"
-            } else if has(&h, '[') {
+            } else if a.starts_with('[') || b.starts_with('[') {
                 "IPv6"
-            } else if h.iter().any(|v| looks_ipv4(v)) {
+            } else if looks_ipv4(&a) || looks_ipv4(&b) {
                 "IPv4 form"
-            } else if has(&h, '%') || input.contains('%') {
-                "percent-encoding"
+            } else if file {
+                "file host"
             } else {
                 "host code points"
             }
         }
         "port" => "port",
         "pathname" => {
-            let p = pair(7);
-            if p.iter().any(|v| !v.starts_with('/')) {
-                "opaque path"
+            if file && drive_letter(input) {
+                "file drive letter"
             } else if dot_segments(input) {
                 "path dot segments"
             } else if input.contains('\\') {
                 "backslash"
-            } else if has(&p, '%') || !input.is_ascii() {
-                "percent-encoding"
+            } else if file {
+                "file path"
             } else {
                 "path"
             }
         }
-        "search" | "hash" => {
-            let v = pair(if category == "search" { 8 } else { 9 });
-            if has(&v, '%') || !input.is_ascii() {
-                "percent-encoding"
-            } else if category == "search" {
-                "query"
-            } else {
-                "fragment"
-            }
-        }
+        "search" => "query",
+        "hash" => "fragment",
         "origin" => "origin",
         _ => "serialization",
     }
+}
+
+/// A Windows drive letter (`C:`, `c|`) starting a path segment.
+fn drive_letter(input: &str) -> bool {
+    let b = input.as_bytes();
+    (0..b.len()).any(|i| {
+        let starts = i == 0 || matches!(b[i - 1], b'/' | b'\\' | b':');
+        starts
+            && b[i].is_ascii_alphabetic()
+            && matches!(b.get(i + 1), Some(b':' | b'|'))
+            && matches!(b.get(i + 2), None | Some(b'/' | b'\\' | b'?' | b'#'))
+    })
 }
 
 fn dot_segments(input: &str) -> bool {

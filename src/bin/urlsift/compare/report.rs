@@ -48,6 +48,14 @@ pub fn grouped(n: u64) -> String {
     out
 }
 
+/// `1 line`, `2 lines`.
+pub fn lines(n: u64) -> String {
+    match n {
+        1 => "1 line".to_string(),
+        n => format!("{} lines", grouped(n)),
+    }
+}
+
 /// A rate with a unit prefix: `24.9 M`.
 pub fn si(x: f64) -> String {
     match x {
@@ -174,10 +182,10 @@ pub fn report_text(r: &Report) -> String {
         ));
         for g in d.sorted_groups() {
             t.push_str(&format!(
-                "  {} / {}: {} lines\n",
+                "  {} / {}: {}\n",
                 g.category,
                 g.reason,
-                grouped(g.count)
+                lines(g.count)
             ));
             for s in &g.samples {
                 sample_text(&mut t, s, d.peer.name());
