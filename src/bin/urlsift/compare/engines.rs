@@ -76,44 +76,47 @@ impl ParserId {
 pub fn select(list: &str, peers_compiled: bool, node: bool) -> Result<Vec<ParserId>, String> {
     let mut chosen = vec![ParserId::Urlsift];
     for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-        let ids: Vec<ParserId> = if name == "all" {
-            ParserId::ALL
-                .into_iter()
-                .filter(|p| {
-                    (peers_compiled || !p.is_compiled_peer()) && (node || *p != ParserId::Node)
-                })
-                .collect()
-        } else {
-            match ParserId::ALL.into_iter().find(|p| p.name() == name) {
-                Some(p) => vec![p],
-                None => {
-                    let known: Vec<&str> = ParserId::ALL.iter().map(|p| p.name()).collect();
-                    return Err(format!(
-                        "--parsers: unknown parser {name:?} (known: {}, or all)",
-                        known.join(", ")
-                    ));
-                }
-            }
-        };
-        for id in ids {
-            if id.is_compiled_peer() && !peers_compiled {
+        if name == "all" {
+            chosen.extend(ParserId::ALL.into_iter().filter(|&p| {
+                (peers_compiled || !p.is_compiled_peer()) && (node || p != ParserId::Node)
+            }));
+            continue;
+        }
+        match ParserId::ALL.into_iter().find(|p| p.name() == name) {
+            Some(p) => chosen.push(p),
+            None => {
+                let known: Vec<&str> = ParserId::ALL.iter().map(|p| p.name()).collect();
                 return Err(format!(
-                    "--parsers: {} is not compiled into this urlsift: build it with the Cargo \
-                     feature `compare-peers` (on by default; `cargo build --release --features \
-                     compare-peers`), or choose from urlsift, urlsift-machine, urlsift-batch, node",
-                    id.name()
+                    "--parsers: unknown parser {name:?} (known: {}, or all)",
+                    known.join(", ")
                 ));
             }
-            if id == ParserId::Node && !node {
-                return Err(
-                    "--parsers: node is not on PATH (the node parser runs `new URL` in Node.js)"
-                        .to_string(),
-                );
-            }
-            if !chosen.contains(&id) {
-                chosen.push(id);
-            }
         }
+    }
+    let mut seen = Vec::new();
+    chosen.retain(|p| {
+        let first = !seen.contains(p);
+        seen.push(*p);
+        first
+    });
+    let missing: Vec<&str> = chosen
+        .iter()
+        .filter(|p| p.is_compiled_peer() && !peers_compiled)
+        .map(|p| p.name())
+        .collect();
+    if !missing.is_empty() {
+        return Err(format!(
+            "--parsers: {} not compiled into this urlsift: build it with the Cargo feature \
+             `compare-peers` (on by default; `cargo build --release --features compare-peers`), \
+             or choose from urlsift, urlsift-machine, urlsift-batch, node",
+            missing.join(" and ") + if missing.len() == 1 { " is" } else { " are" }
+        ));
+    }
+    if chosen.contains(&ParserId::Node) && !node {
+        return Err(
+            "--parsers: node is not on PATH (the node parser runs `new URL` in Node.js)"
+                .to_string(),
+        );
     }
     Ok(chosen)
 }
@@ -464,8 +467,13 @@ mod tests {
             ["urlsift", "urlsift-machine", "urlsift-batch"]
         );
         let err = select("urlsift,ada", false, true).unwrap_err();
+        assert!(err.contains("ada is not compiled in"), "{err}");
         assert!(err.contains("feature `compare-peers`"), "{err}");
-        assert!(err.contains("ada"), "{err}");
+        let err = select(crate::compare::DEFAULT_PARSERS, false, true).unwrap_err();
+        assert!(
+            err.contains("ada and rust-url are not compiled in"),
+            "{err}"
+        );
         let err = select("node", true, false).unwrap_err();
         assert!(err.contains("not on PATH"), "{err}");
         let err = select("chrome", true, true).unwrap_err();

@@ -116,8 +116,17 @@ pub fn run(a: CompareArgs) -> Result<ExitCode, CliError> {
         None => None,
     };
     let corpus = corpus::load(&a.input)?;
-    if let Some(summary) = corpus.read.summary().filter(|_| !a.input.quiet) {
-        eprintln!("urlsift compare: {summary}");
+    if !a.input.quiet {
+        if let Some(summary) = corpus.read.summary() {
+            eprintln!("urlsift compare: {summary}");
+        } else if a.input.verbose {
+            eprintln!(
+                "urlsift compare: {} lines: {} URLs, {} empty",
+                corpus.read.lines,
+                corpus.len(),
+                corpus.read.empty
+            );
+        }
     }
     if corpus.is_empty() {
         return Err(CliError::Usage(format!(
