@@ -399,8 +399,10 @@ fn pass(id: ParserId, base: &Base, urls: &[&str]) -> Work {
     }
 }
 
-/// The work of `href_len` over `urls`.
-#[inline(always)]
+/// The work of `href_len` over `urls`. Each parser's closure makes its
+/// own copy of this loop, compiled on its own (not inlined into the
+/// `match` of [`pass`], where the parsers' code would share one function).
+#[inline(never)]
 fn count(urls: &[&str], mut href_len: impl FnMut(&str) -> Option<usize>) -> Work {
     let mut work = Work::default();
     for url in urls {
