@@ -204,7 +204,13 @@ fn sample_text(t: &mut String, s: &Sample, peer: &str) {
         s.ours.summary()
     ));
     t.push_str(&format!("      {peer:<width$}  {}\n", s.theirs.summary()));
-    for (field, ours, theirs) in s.fields.iter().filter(|(f, ..)| *f != "href") {
+    // The values of the other getters only when the hrefs look alike
+    // (otherwise the hrefs above show the difference): their names always.
+    if !s.fields.is_empty() {
+        let names: Vec<&str> = s.fields.iter().map(|(f, ..)| *f).collect();
+        t.push_str(&format!("      differs: {}\n", names.join(", ")));
+    }
+    for (field, ours, theirs) in s.fields.iter().filter(|_| s.fields[0].0 != "href") {
         t.push_str(&format!("      {field}: {ours:?} vs {theirs:?}\n"));
     }
 }
