@@ -492,6 +492,15 @@ fn usage_errors_exit_2_with_the_reason() {
             &["empty.txt"][..],
             "no URL to compare: 2 lines read, 2 empty",
         ),
+        (&["--html", "-", "in.txt"][..], "--html needs a file"),
+        (
+            &["--diff-out", "x", "--html", "x", "in.txt"][..],
+            "name the same file",
+        ),
+        (
+            &["--diff-out", "no/such/dir/d.jsonl", "in.txt"][..],
+            "no/such/dir/d.jsonl",
+        ),
     ] {
         let mut all = vec!["compare"];
         all.extend_from_slice(args);

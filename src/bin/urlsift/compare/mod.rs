@@ -106,6 +106,18 @@ pub fn run(a: CompareArgs) -> Result<ExitCode, CliError> {
         None
     };
     let base = engines::Base::new(a.input.base.as_deref())?;
+    for (flag, path) in [("--diff-out", &a.diff_out), ("--html", &a.html)] {
+        if path.as_deref() == Some(std::path::Path::new("-")) {
+            return Err(CliError::Usage(format!(
+                "{flag} needs a file: the report goes to stdout"
+            )));
+        }
+    }
+    if a.diff_out.is_some() && a.diff_out == a.html {
+        return Err(CliError::Usage(
+            "--diff-out and --html name the same file".to_string(),
+        ));
+    }
     // Open the outputs before the long work, so a bad path fails early.
     let mut diff_out = match &a.diff_out {
         Some(p) => Some(Sink::open(Some(p), false)?),

@@ -58,7 +58,7 @@ rl.on('line', (line) => {
     const ns = Number(process.hrtime.bigint() - t0);
     emit(JSON.stringify({ ns, valid, bytes })); flush();
   } else if (line === 'quit') {
-    rl.close();
+    process.exit(0);
   }
 });
 "#;
