@@ -89,44 +89,9 @@ pub fn run(a: CompareArgs) -> Result<ExitCode, CliError> {
         node_path.is_some(),
     )
     .map_err(CliError::Usage)?;
-    let threads = match a.input.threads {
-        None => 1,
-        Some(0) => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        Some(n) => n,
-    };
-    let pool = if threads > 1 {
-        Some(
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .thread_name(|i| format!("urlsift-compare-{i}"))
-                .build()
-                .map_err(|e| CliError::Usage(format!("cannot start {threads} threads: {e}")))?,
-        )
-    } else {
-        None
-    };
+    let (threads, pool) = threads(a.input.threads)?;
     let base = engines::Base::new(a.input.base.as_deref())?;
-    for (flag, path) in [("--diff-out", &a.diff_out), ("--html", &a.html)] {
-        if path.as_deref() == Some(std::path::Path::new("-")) {
-            return Err(CliError::Usage(format!(
-                "{flag} needs a file: the report goes to stdout"
-            )));
-        }
-    }
-    if a.diff_out.is_some() && a.diff_out == a.html {
-        return Err(CliError::Usage(
-            "--diff-out and --html name the same file".to_string(),
-        ));
-    }
-    // Open the outputs before the long work, so a bad path fails early.
-    let mut diff_out = match &a.diff_out {
-        Some(p) => Some(Sink::open(Some(p), false)?),
-        None => None,
-    };
-    let html_out = match &a.html {
-        Some(p) => Some(Sink::open(Some(p), false)?),
-        None => None,
-    };
+    let (mut diff_out, html_out) = outputs(&a)?;
     let corpus = corpus::load(&a.input)?;
     if !a.input.quiet {
         if let Some(summary) = corpus.read.summary() {
@@ -223,6 +188,44 @@ pub fn run(a: CompareArgs) -> Result<ExitCode, CliError> {
     out.write(text.as_bytes())?;
     out.commit()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The threads per parser (`-j`: default 1, 0 for one per core) and,
+/// beyond one, their pool.
+fn threads(j: Option<usize>) -> Result<(usize, Option<rayon::ThreadPool>), CliError> {
+    let threads = match j {
+        None => 1,
+        Some(0) => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        Some(n) => n,
+    };
+    if threads == 1 {
+        return Ok((1, None));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("urlsift-compare-{i}"))
+        .build()
+        .map_err(|e| CliError::Usage(format!("cannot start {threads} threads: {e}")))?;
+    Ok((threads, Some(pool)))
+}
+
+/// The `--diff-out` and `--html` files, checked and opened before the
+/// long work, so a bad path fails early.
+fn outputs(a: &CompareArgs) -> Result<(Option<Sink>, Option<Sink>), CliError> {
+    for (flag, path) in [("--diff-out", &a.diff_out), ("--html", &a.html)] {
+        if path.as_deref() == Some(std::path::Path::new("-")) {
+            return Err(CliError::Usage(format!(
+                "{flag} needs a file: the report goes to stdout"
+            )));
+        }
+    }
+    if a.diff_out.is_some() && a.diff_out == a.html {
+        return Err(CliError::Usage(
+            "--diff-out and --html name the same file".to_string(),
+        ));
+    }
+    let open = |p: &Option<PathBuf>| p.as_deref().map(|p| Sink::open(Some(p), false)).transpose();
+    Ok((open(&a.diff_out)?, open(&a.html)?))
 }
 
 /// A progress bar on stderr, or a hidden one.
