@@ -2,6 +2,9 @@
 //! temporary work directory, writes its inputs there and runs the real
 //! binary, checking stdout, stderr, exit status and files left behind.
 
+#[path = "../common/mod.rs"]
+mod common;
+mod compare;
 mod dedup;
 mod input;
 mod normalize;

@@ -692,3 +692,29 @@ mod property {
         }
     }
 }
+
+#[test]
+fn compare_reads_the_url_field_of_records() {
+    let wd = Workdir::new();
+    wd.create(
+        "in.jsonl",
+        "{\"request\":{\"url\":\"HTTP://a.org/x\"}}\n{\"request\":{}}\n{\"request\":{\"url\":\"https://b.org/\"}}\n",
+    );
+    let out = ok(
+        &wd,
+        &[
+            "compare",
+            "-q",
+            "--rounds",
+            "0",
+            "--json",
+            "--field",
+            "request.url",
+            "in.jsonl",
+        ],
+    );
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["corpus"]["urls"], 2, "{out}");
+    assert_eq!(v["corpus"]["lines"], 3, "{out}");
+    assert_eq!(v["corpus"]["skipped"]["missing-field"], 1, "{out}");
+}

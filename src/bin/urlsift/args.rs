@@ -23,6 +23,7 @@ Examples:
   urlsift dedup --field request.url events.jsonl.gz
   urlsift extract --fields hostname,@WARC-Date CC-MAIN-00000.warc.gz
   urlsift normalize --input-format log --base https://example.com/ access.log
+  urlsift compare --parsers urlsift,ada,rust-url urls.txt
 
 Input formats (--input-format, by default from the file extension):
   lines   one URL per line (also stdin and unknown extensions)
@@ -106,6 +107,9 @@ target, protocol, status, bytes, referer, user_agent).")]
   urlsift stats --json --top 20 crawl.txt.gz
   urlsift stats CC-MAIN-00000.warc.gz")]
     Stats(StatsArgs),
+    /// Benchmark URL parsers on your URLs and show where they disagree with urlsift.
+    #[command(after_help = crate::compare::EXAMPLES)]
+    Compare(crate::compare::CompareArgs),
     /// Print a shell completion script.
     #[command(after_help = "Example:\n  urlsift completions bash > /etc/bash_completion.d/urlsift")]
     Completions {

@@ -11,6 +11,7 @@ use clap::{CommandFactory, Parser};
 
 mod args;
 mod check;
+mod compare;
 mod dedup;
 mod extract;
 mod input;
@@ -54,6 +55,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Command::Extract(a) => extract::run(a),
         Command::Check(a) => check::run(a),
         Command::Stats(a) => stats::run(a),
+        Command::Compare(a) => compare::run(a),
         Command::Completions { shell } => {
             let mut out = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "urlsift", &mut out);

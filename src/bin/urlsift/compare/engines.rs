@@ -1,0 +1,542 @@
+//! The parsers `compare` runs, behind one [`Engine`] trait: urlsift's own
+//! paths, the `ada-url` and `url` crates (Cargo feature `compare-peers`),
+//! and Node.js's `new URL` in a child process (`node.rs`).
+//!
+//! Each engine answers two questions: what it makes of one URL (all the
+//! `URL` getters, for the differential), and how long one pass over all
+//! URLs takes. A timed pass does what `examples/profile.rs` (and so
+//! `scripts/bench-ratios`) does per URL: parse, then read the href's
+//! length; it also counts the valid URLs, so the work can be checked.
+
+use std::borrow::Cow;
+use std::time::Instant;
+
+use urlsift::Url;
+
+use crate::output::CliError;
+
+/// The parsers by name, in the order `all` lists them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ParserId {
+    /// `Url::parse`: the fast path, then the state machine if it declines.
+    Urlsift,
+    /// The state machine alone.
+    UrlsiftMachine,
+    /// `BatchParser::parse`: the fast path and the machine into a reused buffer.
+    UrlsiftBatch,
+    /// The `ada-url` crate (ada, C++).
+    Ada,
+    /// The `url` crate (rust-url).
+    RustUrl,
+    /// `new URL(input, base)` in Node.js.
+    Node,
+}
+
+impl ParserId {
+    /// Every parser, in display order.
+    pub const ALL: [ParserId; 6] = [
+        ParserId::Urlsift,
+        ParserId::UrlsiftMachine,
+        ParserId::UrlsiftBatch,
+        ParserId::Ada,
+        ParserId::RustUrl,
+        ParserId::Node,
+    ];
+
+    /// The name used by `--parsers` and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            ParserId::Urlsift => "urlsift",
+            ParserId::UrlsiftMachine => "urlsift-machine",
+            ParserId::UrlsiftBatch => "urlsift-batch",
+            ParserId::Ada => "ada",
+            ParserId::RustUrl => "rust-url",
+            ParserId::Node => "node",
+        }
+    }
+
+    /// Whether this is urlsift's own parser on another path: any
+    /// difference from `urlsift` is then a urlsift bug.
+    pub fn is_urlsift(self) -> bool {
+        matches!(
+            self,
+            ParserId::Urlsift | ParserId::UrlsiftMachine | ParserId::UrlsiftBatch
+        )
+    }
+
+    fn is_compiled_peer(self) -> bool {
+        matches!(self, ParserId::Ada | ParserId::RustUrl)
+    }
+}
+
+/// The comma-separated `--parsers` list (or `all`) as parsers, `urlsift`
+/// first (it is the reference the others are diffed against), each once.
+/// `peers_compiled`: whether the `compare-peers` feature is on; `node`:
+/// whether `node` was found on PATH.
+pub fn select(list: &str, peers_compiled: bool, node: bool) -> Result<Vec<ParserId>, String> {
+    let mut chosen = vec![ParserId::Urlsift];
+    for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        if name == "all" {
+            chosen.extend(ParserId::ALL.into_iter().filter(|&p| {
+                (peers_compiled || !p.is_compiled_peer()) && (node || p != ParserId::Node)
+            }));
+            continue;
+        }
+        match ParserId::ALL.into_iter().find(|p| p.name() == name) {
+            Some(p) => chosen.push(p),
+            None => {
+                let known: Vec<&str> = ParserId::ALL.iter().map(|p| p.name()).collect();
+                return Err(format!(
+                    "--parsers: unknown parser {name:?} (known: {}, or all)",
+                    known.join(", ")
+                ));
+            }
+        }
+    }
+    let mut seen = Vec::new();
+    chosen.retain(|p| {
+        let first = !seen.contains(p);
+        seen.push(*p);
+        first
+    });
+    let missing: Vec<&str> = chosen
+        .iter()
+        .filter(|p| p.is_compiled_peer() && !peers_compiled)
+        .map(|p| p.name())
+        .collect();
+    if !missing.is_empty() {
+        return Err(format!(
+            "--parsers: {} not compiled into this urlsift: build it with the Cargo feature \
+             `compare-peers` (on by default; `cargo build --release --features compare-peers`), \
+             or choose from urlsift, urlsift-machine, urlsift-batch, node",
+            missing.join(" and ") + if missing.len() == 1 { " is" } else { " are" }
+        ));
+    }
+    if chosen.contains(&ParserId::Node) && !node {
+        return Err(
+            "--parsers: node is not on PATH (the node parser runs `new URL` in Node.js)"
+                .to_string(),
+        );
+    }
+    Ok(chosen)
+}
+
+/// The getters compared, in the order [`Parsed::field`] numbers them.
+pub const FIELDS: [&str; 11] = [
+    "href", "protocol", "username", "password", "host", "hostname", "port", "pathname", "search",
+    "hash", "origin",
+];
+
+/// One parser's result for one input.
+pub enum Parsed {
+    /// A urlsift URL.
+    Urlsift(Url),
+    /// An ada URL.
+    #[cfg(feature = "compare-peers")]
+    Ada(ada_url::Url),
+    /// A rust-url URL.
+    #[cfg(feature = "compare-peers")]
+    RustUrl(url::Url),
+    /// The getters' values in [`FIELDS`] order (from Node.js).
+    Values(Box<[String; 11]>),
+    /// urlsift's failure.
+    Invalid(urlsift::ParseError),
+    /// Another parser's failure, with its message.
+    Failed(String),
+}
+
+impl Parsed {
+    /// Whether the parser accepted the input.
+    pub fn is_ok(&self) -> bool {
+        !matches!(self, Parsed::Failed(_) | Parsed::Invalid(_))
+    }
+
+    /// The failure message, if it failed.
+    pub fn error(&self) -> Option<Cow<'_, str>> {
+        match self {
+            Parsed::Failed(m) => Some(Cow::Borrowed(m)),
+            Parsed::Invalid(e) => Some(Cow::Owned(e.to_string())),
+            _ => None,
+        }
+    }
+
+    /// The getter `FIELDS[i]`; empty for a failure.
+    pub fn field(&self, i: usize) -> Cow<'_, str> {
+        match self {
+            Parsed::Urlsift(u) => Cow::Borrowed(match i {
+                0 => u.href(),
+                1 => u.protocol(),
+                2 => u.username(),
+                3 => u.password(),
+                4 => u.host(),
+                5 => u.hostname(),
+                6 => u.port(),
+                7 => u.pathname(),
+                8 => u.search(),
+                9 => u.hash(),
+                _ => return Cow::Owned(u.origin().to_string()),
+            }),
+            #[cfg(feature = "compare-peers")]
+            Parsed::Ada(u) => Cow::Borrowed(match i {
+                0 => u.href(),
+                1 => u.protocol(),
+                2 => u.username(),
+                3 => u.password(),
+                4 => u.host(),
+                5 => u.hostname(),
+                6 => u.port(),
+                7 => u.pathname(),
+                8 => u.search(),
+                9 => u.hash(),
+                _ => return Cow::Owned(u.origin()),
+            }),
+            #[cfg(feature = "compare-peers")]
+            Parsed::RustUrl(u) => {
+                use url::quirks as q;
+                Cow::Borrowed(match i {
+                    0 => q::href(u),
+                    1 => q::protocol(u),
+                    2 => q::username(u),
+                    3 => q::password(u),
+                    4 => q::host(u),
+                    5 => q::hostname(u),
+                    6 => q::port(u),
+                    7 => q::pathname(u),
+                    8 => q::search(u),
+                    9 => q::hash(u),
+                    _ => return Cow::Owned(q::origin(u)),
+                })
+            }
+            Parsed::Values(v) => Cow::Borrowed(&v[i]),
+            Parsed::Failed(_) | Parsed::Invalid(_) => Cow::Borrowed(""),
+        }
+    }
+
+    /// The href's length in bytes, or `None` for a failure: the work a
+    /// timed pass adds up.
+    pub fn href_len(&self) -> Option<usize> {
+        self.is_ok().then(|| self.field(0).len())
+    }
+}
+
+/// What one pass over the URLs did: how many parsed, and the total
+/// length of their hrefs. Equal work means the same URLs were parsed to
+/// hrefs of the same total size.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Work {
+    pub valid: u64,
+    pub href_bytes: u64,
+}
+
+impl Work {
+    /// Counts one result.
+    pub fn add(&mut self, href_len: Option<usize>) {
+        if let Some(n) = href_len {
+            self.valid += 1;
+            self.href_bytes += n as u64;
+        }
+    }
+
+    fn merge(mut self, other: Work) -> Work {
+        self.valid += other.valid;
+        self.href_bytes += other.href_bytes;
+        self
+    }
+}
+
+/// One timed pass: wall-clock nanoseconds and the work done.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Round {
+    pub nanos: u64,
+    pub work: Work,
+}
+
+/// A parser as `compare` drives it.
+pub trait Engine {
+    /// What the parser makes of the `index`th URL, `input`. Called for
+    /// every URL in corpus order, once per run, before any timing.
+    fn parse(&mut self, index: usize, input: &str) -> Result<Parsed, CliError>;
+
+    /// One timed pass over `urls`, on the threads of `pool` (split into
+    /// one contiguous share per thread) or on this thread.
+    fn round(&mut self, urls: &[&str], pool: Option<&rayon::ThreadPool>)
+    -> Result<Round, CliError>;
+}
+
+/// The base URL as each compiled-in parser takes it.
+pub struct Base {
+    ours: Option<Url>,
+    #[cfg(feature = "compare-peers")]
+    text: Option<String>,
+    #[cfg(feature = "compare-peers")]
+    rust: Option<url::Url>,
+}
+
+impl Base {
+    /// Parses `--base` for every compiled-in parser; a base one of them
+    /// rejects is a usage error (every URL would fail there).
+    pub fn new(text: Option<&str>) -> Result<Base, CliError> {
+        let Some(text) = text else {
+            return Ok(Base {
+                ours: None,
+                #[cfg(feature = "compare-peers")]
+                text: None,
+                #[cfg(feature = "compare-peers")]
+                rust: None,
+            });
+        };
+        let bad = |who: &str, why: String| {
+            CliError::Usage(format!("--base {text:?}: {who} rejects it: {why}"))
+        };
+        let ours = Url::parse(text).map_err(|e| bad("urlsift", e.to_string()))?;
+        #[cfg(feature = "compare-peers")]
+        {
+            let rust = url::Url::parse(text).map_err(|e| bad("rust-url", e.to_string()))?;
+            if ada_url::Url::parse(text, None).is_err() {
+                return Err(bad("ada", "invalid URL".to_string()));
+            }
+            Ok(Base {
+                ours: Some(ours),
+                text: Some(text.to_string()),
+                rust: Some(rust),
+            })
+        }
+        #[cfg(not(feature = "compare-peers"))]
+        Ok(Base { ours: Some(ours) })
+    }
+}
+
+/// A parser compiled into this binary.
+pub struct Native<'b> {
+    id: ParserId,
+    base: &'b Base,
+    batch: urlsift::BatchParser,
+}
+
+impl<'b> Native<'b> {
+    /// `id` must not be [`ParserId::Node`].
+    pub fn new(id: ParserId, base: &'b Base) -> Native<'b> {
+        assert_ne!(id, ParserId::Node, "node runs in a child process");
+        Native {
+            id,
+            base,
+            batch: urlsift::BatchParser::new(),
+        }
+    }
+}
+
+impl Engine for Native<'_> {
+    fn parse(&mut self, _: usize, input: &str) -> Result<Parsed, CliError> {
+        let base = self.base.ours.as_ref();
+        let ours = |r: Result<Url, urlsift::ParseError>| match r {
+            Ok(u) => Parsed::Urlsift(u),
+            Err(e) => Parsed::Invalid(e),
+        };
+        Ok(match self.id {
+            ParserId::Urlsift => ours(Url::parse_with_base(input, base)),
+            ParserId::UrlsiftMachine => ours(urlsift::paths::machine(input, base)),
+            ParserId::UrlsiftBatch => ours(self.batch.parse(input, base).cloned()),
+            #[cfg(feature = "compare-peers")]
+            ParserId::Ada => match ada_url::Url::parse(input, self.base.text.as_deref()) {
+                Ok(u) => Parsed::Ada(u),
+                Err(_) => Parsed::Failed("invalid URL".to_string()),
+            },
+            #[cfg(feature = "compare-peers")]
+            ParserId::RustUrl => match rust_url(self.base, input) {
+                Ok(u) => Parsed::RustUrl(u),
+                Err(e) => Parsed::Failed(e.to_string()),
+            },
+            other => unreachable!("{} is not compiled in", other.name()),
+        })
+    }
+
+    fn round(
+        &mut self,
+        urls: &[&str],
+        pool: Option<&rayon::ThreadPool>,
+    ) -> Result<Round, CliError> {
+        let (id, base) = (self.id, self.base);
+        Ok(timed(urls, pool, |share| pass(id, base, share)))
+    }
+}
+
+#[cfg(feature = "compare-peers")]
+#[inline(always)]
+fn rust_url(base: &Base, input: &str) -> Result<url::Url, url::ParseError> {
+    url::Url::options()
+        .base_url(base.rust.as_ref())
+        .parse(input)
+}
+
+/// One untimed pass of parser `id` over `urls`: the per-URL work of
+/// `examples/profile.rs` (parse, read the href's length), plus the valid
+/// count. The match is outside the loops, so each parser's loop is its own.
+fn pass(id: ParserId, base: &Base, urls: &[&str]) -> Work {
+    let ours = base.ours.as_ref();
+    match id {
+        ParserId::Urlsift => count(urls, |s| {
+            Url::parse_with_base(s, ours).ok().map(|u| u.href().len())
+        }),
+        ParserId::UrlsiftMachine => count(urls, |s| {
+            urlsift::paths::machine(s, ours)
+                .ok()
+                .map(|u| u.href().len())
+        }),
+        ParserId::UrlsiftBatch => {
+            let mut batch = urlsift::BatchParser::new();
+            count(urls, |s| batch.parse(s, ours).ok().map(|u| u.href().len()))
+        }
+        #[cfg(feature = "compare-peers")]
+        ParserId::Ada => {
+            let text = base.text.as_deref();
+            count(urls, |s| {
+                ada_url::Url::parse(s, text).ok().map(|u| u.href().len())
+            })
+        }
+        #[cfg(feature = "compare-peers")]
+        ParserId::RustUrl => count(urls, |s| rust_url(base, s).ok().map(|u| u.as_str().len())),
+        other => unreachable!("{} is not compiled in", other.name()),
+    }
+}
+
+/// The work of `href_len` over `urls`. Each parser's closure makes its
+/// own copy of this loop, compiled on its own (not inlined into the
+/// `match` of [`pass`], where the parsers' code would share one function).
+#[inline(never)]
+fn count(urls: &[&str], mut href_len: impl FnMut(&str) -> Option<usize>) -> Work {
+    let mut work = Work::default();
+    for url in urls {
+        work.add(href_len(url));
+    }
+    work
+}
+
+/// Times `pass` over all of `urls`: on this thread, or with each of
+/// `pool`'s threads taking one contiguous share (wall-clock time).
+pub fn timed(
+    urls: &[&str],
+    pool: Option<&rayon::ThreadPool>,
+    pass: impl Fn(&[&str]) -> Work + Sync,
+) -> Round {
+    let Some(pool) = pool else {
+        let start = Instant::now();
+        let work = pass(urls);
+        return Round {
+            nanos: nanos(start),
+            work,
+        };
+    };
+    let share = urls.len().div_ceil(pool.current_num_threads()).max(1);
+    let start = Instant::now();
+    let works = pool.broadcast(|ctx| {
+        urls.chunks(share)
+            .nth(ctx.index())
+            .map_or_else(Work::default, &pass)
+    });
+    let nanos = nanos(start);
+    let work = works.into_iter().fold(Work::default(), Work::merge);
+    Round { nanos, work }
+}
+
+fn nanos(start: Instant) -> u64 {
+    u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn selection_puts_urlsift_first_once_and_explains_what_is_missing() {
+        let names = |v: Vec<ParserId>| v.into_iter().map(ParserId::name).collect::<Vec<_>>();
+        assert_eq!(
+            names(select("ada,urlsift,ada, rust-url", true, false).unwrap()),
+            ["urlsift", "ada", "rust-url"]
+        );
+        assert_eq!(
+            names(select("all", true, true).unwrap()),
+            [
+                "urlsift",
+                "urlsift-machine",
+                "urlsift-batch",
+                "ada",
+                "rust-url",
+                "node"
+            ]
+        );
+        assert_eq!(
+            names(select("all", false, false).unwrap()),
+            ["urlsift", "urlsift-machine", "urlsift-batch"]
+        );
+        let err = select("urlsift,ada", false, true).unwrap_err();
+        assert!(err.contains("ada is not compiled in"), "{err}");
+        assert!(err.contains("feature `compare-peers`"), "{err}");
+        let err = select(crate::compare::DEFAULT_PARSERS, false, true).unwrap_err();
+        assert!(
+            err.contains("ada and rust-url are not compiled in"),
+            "{err}"
+        );
+        let err = select("node", true, false).unwrap_err();
+        assert!(err.contains("not on PATH"), "{err}");
+        let err = select("chrome", true, true).unwrap_err();
+        assert!(err.contains("unknown parser \"chrome\""), "{err}");
+    }
+
+    /// A timed pass on several threads does the same work as on one.
+    #[test]
+    fn threads_split_the_work_without_losing_any() {
+        let base = Base::new(None).unwrap();
+        let urls = [
+            "https://a.example/",
+            "nope",
+            "HTTP://B.example",
+            "x:y",
+            "a:b",
+        ];
+        let one = timed(&urls, None, |s| pass(ParserId::Urlsift, &base, s));
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        let three = timed(&urls, Some(&pool), |s| pass(ParserId::Urlsift, &base, s));
+        assert_eq!(one.work, three.work);
+        assert_eq!(
+            one.work,
+            Work {
+                valid: 4,
+                href_bytes: (18 + 17 + 3 + 3) as u64
+            }
+        );
+    }
+
+    #[test]
+    fn getters_in_field_order() {
+        let base = Base::new(Some("https://u:p@example.com:8080/a/b")).unwrap();
+        let mut engine = Native::new(ParserId::UrlsiftMachine, &base);
+        let parsed = engine.parse(0, "../c?q#f").unwrap();
+        let values: Vec<String> = (0..FIELDS.len()).map(|i| parsed.field(i).into()).collect();
+        assert_eq!(
+            values,
+            [
+                "https://u:p@example.com:8080/c?q#f",
+                "https:",
+                "u",
+                "p",
+                "example.com:8080",
+                "example.com",
+                "8080",
+                "/c",
+                "?q",
+                "#f",
+                "https://example.com:8080"
+            ]
+        );
+        let failed = engine.parse(1, "http://[").unwrap();
+        assert_eq!(failed.href_len(), None);
+        assert!(
+            failed.error().unwrap().contains("IPv6"),
+            "{:?}",
+            failed.error()
+        );
+    }
+}

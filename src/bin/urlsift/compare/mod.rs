@@ -1,0 +1,302 @@
+//! `urlsift compare`: benchmark and diff URL parsers on the user's own
+//! file. The URLs are loaded once (`corpus.rs`); every parser
+//! (`engines.rs`, `node.rs`) parses each of them for the differential
+//! against urlsift (`diff.rs`), then the parsers are timed in interleaved
+//! rounds (`timing.rs`); the result is a table, JSON (`report.rs`) or an
+//! HTML page (`html.rs`), and `--diff-out` gets every disagreement.
+
+pub mod corpus;
+mod diff;
+mod engines;
+mod html;
+mod node;
+mod report;
+mod timing;
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use crate::args::InputArgs;
+use crate::output::{CliError, Sink};
+use corpus::Corpus;
+use diff::{PeerDiff, Sample, Shown};
+use engines::{Engine, Native, ParserId, Work};
+
+/// The parsers compared when `--parsers` is not given.
+pub const DEFAULT_PARSERS: &str = "urlsift,urlsift-machine,ada,rust-url";
+
+pub const EXAMPLES: &str = "\
+Examples:
+  urlsift compare urls.txt
+  urlsift compare --parsers urlsift,ada,rust-url,node --rounds 15 crawl.txt.gz
+  urlsift compare --parsers all --json urls.txt | jq '.parsers[] | {name, ns_per_url}'
+  urlsift compare --rounds 0 --diff-out diffs.jsonl --samples 10 urls.txt
+  urlsift compare --html report.html -j 2 urls.txt
+  urlsift compare --base https://example.com/ request-paths.txt
+
+Parsers: urlsift (Url::parse: the fast path, then the state machine),
+urlsift-machine (the state machine alone), urlsift-batch (BatchParser: a
+reused buffer), ada (the ada-url crate), rust-url (the url crate), node
+(`new URL` in Node.js, when `node` is on PATH; always one thread). ada and
+rust-url need the Cargo feature `compare-peers` (on by default). `all` is
+every parser this build has, node included when it is on PATH.
+
+Each round parses every URL once per parser (parse, then read the href's
+length: the work of scripts/bench-ratios) and checks that the parser
+accepted the same URLs, with the same total href bytes, as in its
+differential pass; a parser that did less work is flagged. Categories of
+disagreements: validity, protocol, username, password, host, port,
+pathname, search, hash, origin, href (only the href differs).";
+
+/// Benchmark and diff URL parsers on your own URLs.
+#[derive(Args, Debug)]
+#[command(mut_arg("threads", |a| a.help(
+    "Threads per parser in the timed rounds (default 1; 0: one per core); \
+     the node parser always uses one"
+)))]
+pub struct CompareArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Comma-separated parsers to compare with urlsift (always included):
+    /// urlsift-machine, urlsift-batch, ada, rust-url, node, or all.
+    #[arg(long, value_name = "LIST", default_value = DEFAULT_PARSERS)]
+    pub parsers: String,
+    /// Timed rounds per parser (0: no timing, only the differential).
+    #[arg(long, value_name = "N", default_value_t = 7)]
+    pub rounds: usize,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// Write every disagreement to FILE as JSON lines (written atomically).
+    #[arg(long, value_name = "FILE")]
+    pub diff_out: Option<PathBuf>,
+    /// Also write the report as a self-contained HTML page to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+    /// Sample lines shown per kind of disagreement.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub samples: usize,
+}
+
+pub fn run(a: CompareArgs) -> Result<ExitCode, CliError> {
+    let node_path = node::find();
+    let ids = engines::select(
+        &a.parsers,
+        cfg!(feature = "compare-peers"),
+        node_path.is_some(),
+    )
+    .map_err(CliError::Usage)?;
+    let (threads, pool) = threads(a.input.threads)?;
+    let base = engines::Base::new(a.input.base.as_deref())?;
+    let (mut diff_out, html_out) = outputs(&a)?;
+    let corpus = corpus::load(&a.input)?;
+    if !a.input.quiet {
+        if let Some(summary) = corpus.read.summary() {
+            eprintln!("urlsift compare: {summary}");
+        } else if a.input.verbose {
+            eprintln!(
+                "urlsift compare: {} lines: {} URLs, {} empty",
+                corpus.read.lines,
+                corpus.len(),
+                corpus.read.empty
+            );
+        }
+    }
+    if corpus.is_empty() {
+        return Err(CliError::Usage(format!(
+            "no URL to compare: {} lines read, {} empty, {} not URLs",
+            corpus.read.lines,
+            corpus.read.empty,
+            corpus.read.skipped_total()
+        )));
+    }
+    let urls = corpus.urls();
+    let show_progress = !a.input.quiet && std::io::stderr().is_terminal();
+    let mut engines: Vec<Box<dyn Engine + '_>> = Vec::new();
+    let mut versions = Vec::new();
+    for &id in &ids {
+        if id == ParserId::Node {
+            let path = node_path.as_deref().expect("select checked for node");
+            let child = node::Node::start(path, &urls, a.input.base.as_deref())?;
+            versions.push(Some(child.version.clone()));
+            engines.push(Box::new(child));
+        } else {
+            versions.push(None);
+            engines.push(Box::new(Native::new(id, &base)));
+        }
+    }
+    let bar = progress(show_progress, urls.len() as u64, "diff");
+    let (works, diffs) = differential(
+        &corpus,
+        &ids,
+        &mut engines,
+        a.samples,
+        diff_out.as_mut(),
+        |n| bar.inc(n),
+    )?;
+    bar.finish_and_clear();
+    let speeds = if a.rounds > 0 {
+        let bar = progress(show_progress, (a.rounds * ids.len()) as u64, "timing");
+        let rounds = timing::run(&mut engines, &urls, a.rounds, pool.as_ref(), || bar.inc(1))?;
+        bar.finish_and_clear();
+        timing::summarize(&rounds, &works, urls.len(), corpus.bytes())
+            .into_iter()
+            .map(Some)
+            .collect()
+    } else {
+        vec![None; ids.len()]
+    };
+    drop(engines);
+    let report = report::Report {
+        corpus: &corpus,
+        rounds: a.rounds,
+        threads,
+        base: a.input.base.as_deref(),
+        simd: urlsift::simd::backend().name(),
+        parsers: ids
+            .iter()
+            .zip(works)
+            .zip(speeds)
+            .zip(versions)
+            .map(|(((&id, work), speed), version)| report::Parser {
+                id,
+                work,
+                speed,
+                version,
+            })
+            .collect(),
+        diffs,
+    };
+    let text = if a.json {
+        let mut t = serde_json::to_string_pretty(&report::report_json(&report)).expect("json");
+        t.push('\n');
+        t
+    } else {
+        report::report_text(&report)
+    };
+    if let Some(mut sink) = html_out {
+        sink.write(html::page(&report).as_bytes())?;
+        sink.commit()?;
+    }
+    if let Some(sink) = diff_out {
+        sink.commit()?;
+    }
+    let mut out = Sink::open(None, false)?;
+    out.write(text.as_bytes())?;
+    out.commit()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The threads per parser (`-j`: default 1, 0 for one per core) and,
+/// beyond one, their pool.
+fn threads(j: Option<usize>) -> Result<(usize, Option<rayon::ThreadPool>), CliError> {
+    let threads = match j {
+        None => 1,
+        Some(0) => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        Some(n) => n,
+    };
+    if threads == 1 {
+        return Ok((1, None));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("urlsift-compare-{i}"))
+        .build()
+        .map_err(|e| CliError::Usage(format!("cannot start {threads} threads: {e}")))?;
+    Ok((threads, Some(pool)))
+}
+
+/// The `--diff-out` and `--html` files, checked and opened before the
+/// long work, so a bad path fails early.
+fn outputs(a: &CompareArgs) -> Result<(Option<Sink>, Option<Sink>), CliError> {
+    for (flag, path) in [("--diff-out", &a.diff_out), ("--html", &a.html)] {
+        if path.as_deref() == Some(std::path::Path::new("-")) {
+            return Err(CliError::Usage(format!(
+                "{flag} needs a file: the report goes to stdout"
+            )));
+        }
+    }
+    if a.diff_out.is_some() && a.diff_out == a.html {
+        return Err(CliError::Usage(
+            "--diff-out and --html name the same file".to_string(),
+        ));
+    }
+    let open = |p: &Option<PathBuf>| p.as_deref().map(|p| Sink::open(Some(p), false)).transpose();
+    Ok((open(&a.diff_out)?, open(&a.html)?))
+}
+
+/// A progress bar on stderr, or a hidden one.
+fn progress(show: bool, len: u64, what: &'static str) -> indicatif::ProgressBar {
+    if !show {
+        return indicatif::ProgressBar::hidden();
+    }
+    let pb = indicatif::ProgressBar::new(len);
+    pb.set_style(
+        indicatif::ProgressStyle::with_template("{msg:7} {wide_bar} {pos}/{len} {elapsed}")
+            .expect("valid progress template"),
+    );
+    pb.set_message(what);
+    pb
+}
+
+/// Parses every URL with every engine, in corpus order: each engine's
+/// work (valid URLs, href bytes; what its timed rounds must match) and
+/// each peer's disagreements with urlsift (`engines[0]`), every one
+/// written to `diff_out` when given. `tick` gets the lines done.
+fn differential(
+    corpus: &Corpus,
+    ids: &[ParserId],
+    engines: &mut [Box<dyn Engine + '_>],
+    samples: usize,
+    mut diff_out: Option<&mut Sink>,
+    mut tick: impl FnMut(u64),
+) -> Result<(Vec<Work>, Vec<PeerDiff>), CliError> {
+    debug_assert_eq!(ids.first(), Some(&ParserId::Urlsift));
+    let mut works = vec![Work::default(); engines.len()];
+    let mut diffs: Vec<PeerDiff> = ids[1..].iter().map(|&id| PeerDiff::new(id)).collect();
+    let mut results = Vec::with_capacity(engines.len());
+    let mut line = Vec::new();
+    for i in 0..corpus.len() {
+        let input = corpus.url(i);
+        results.clear();
+        for (engine, work) in engines.iter_mut().zip(&mut works) {
+            let parsed = engine.parse(i, input)?;
+            work.add(parsed.href_len());
+            results.push(parsed);
+        }
+        let (ours, peers) = results.split_first().expect("urlsift is first");
+        for (theirs, d) in peers.iter().zip(&mut diffs) {
+            let Some(finding) = diff::compare(input, ours, theirs) else {
+                continue;
+            };
+            let (source, number) = corpus.location(i);
+            let sample = || Sample {
+                source: source.to_string(),
+                line: number,
+                input: input.to_string(),
+                ours: Shown::of(ours),
+                theirs: Shown::of(theirs),
+                fields: diff::field_values(&finding, ours, theirs),
+            };
+            if let Some(out) = diff_out.as_deref_mut() {
+                let mut v = report::sample_json(&sample());
+                v["parser"] = d.peer.name().into();
+                v["category"] = finding.category.into();
+                v["reason"] = finding.reason.into();
+                v["standard"] = diff::verdict(d.peer).into();
+                line.clear();
+                serde_json::to_writer(&mut line, &v).expect("json");
+                out.record(&line)?;
+            }
+            d.add(&finding, ours.is_ok(), samples, sample);
+        }
+        if i % 4096 == 4095 {
+            tick(4096);
+        }
+    }
+    tick(corpus.len() as u64 % 4096);
+    Ok((works, diffs))
+}
