@@ -11,6 +11,9 @@ mod cli_checks;
 #[path = "../src/bin/urlsift/input.rs"]
 #[allow(dead_code)]
 mod input;
+#[path = "../src/bin/urlsift/mmap.rs"]
+#[allow(dead_code, unsafe_code)]
+mod mmap;
 #[path = "../src/bin/urlsift/output.rs"]
 #[allow(dead_code)]
 mod output;

@@ -4,6 +4,9 @@
 #[path = "../../src/bin/urlsift/input.rs"]
 #[allow(dead_code)]
 mod input;
+#[path = "../../src/bin/urlsift/mmap.rs"]
+#[allow(dead_code, unsafe_code)]
+mod mmap;
 #[path = "../../src/bin/urlsift/reader.rs"]
 #[allow(dead_code)]
 mod reader;

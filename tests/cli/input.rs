@@ -384,3 +384,25 @@ fn output_that_cannot_be_written_in_full_fails_cleanly() {
     assert_eq!(wd.read("out.txt"), b"previous\n");
     assert_eq!(wd.files(), vec!["in.txt", "out.txt"], "no temp file left");
 }
+
+/// Plain files are memory-mapped; pipes are read. Both paths give the
+/// same bytes for every corpus, and with small chunks too (many cuts).
+#[test]
+fn mapped_and_read_input_give_identical_output_on_every_corpus() {
+    let wd = Workdir::new();
+    for file in crate::common::corpus_files() {
+        let data = std::fs::read(&file).unwrap();
+        let path = file.to_str().unwrap();
+        for chunk in ["4M", "64K"] {
+            let args = ["normalize", "-q", "--keep-invalid", "--chunk-size", chunk];
+            let mapped = wd.run(&[&args[..], &[path]].concat(), None);
+            let read = wd.run(&[&args[..], &["-"]].concat(), Some(&data));
+            assert_eq!(mapped.status.code(), Some(0), "{path}");
+            assert!(
+                mapped.stdout == read.stdout,
+                "{path} --chunk-size {chunk}: mapped and read output differ"
+            );
+            assert!(!mapped.stdout.is_empty());
+        }
+    }
+}

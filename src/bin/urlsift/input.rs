@@ -16,6 +16,7 @@ use std::sync::{Arc, Mutex};
 use urlsift::ParseError;
 use urlsift::simd::{Kernel, Runtime};
 
+use crate::mmap::MapSlice;
 use crate::records::{Format, warc};
 
 /// Where a chunk's records came from, as shown in messages, and their format.
@@ -36,7 +37,7 @@ pub struct Chunk {
     /// Where `data` starts in the source (after decompression).
     pub offset: u64,
     /// The bytes, each line ending in `\n` except perhaps the source's last.
-    pub data: Vec<u8>,
+    pub data: Data,
     /// Bytes at the start of `data` that are not records: a byte-order mark
     /// and a CSV header row (only in a source's first chunk).
     pub head: usize,
@@ -65,9 +66,42 @@ pub struct Oversize {
     pub last: bool,
 }
 
+/// A chunk's bytes: read into a buffer of ours, or a slice of a mapped
+/// file.
+pub enum Data {
+    Owned(Vec<u8>),
+    Mapped(MapSlice),
+}
+
+impl std::ops::Deref for Data {
+    type Target = [u8];
+
+    #[inline]
+    fn deref(&self) -> &[u8] {
+        match self {
+            Data::Owned(v) => v,
+            Data::Mapped(m) => m.bytes(),
+        }
+    }
+}
+
+impl Data {
+    /// Gives an owned buffer back to `pool` (a mapped slice just goes).
+    pub fn recycle(self, pool: &BufPool) {
+        if let Data::Owned(v) = self {
+            pool.put(v);
+        }
+    }
+}
+
 impl Chunk {
     /// A chunk of `data` from `source` with no head, index or flags.
     pub fn plain(source: Arc<Source>, first_line: u64, offset: u64, data: Vec<u8>) -> Chunk {
+        Chunk::with_data(source, first_line, offset, Data::Owned(data))
+    }
+
+    /// [`Chunk::plain`] for any [`Data`].
+    pub fn with_data(source: Arc<Source>, first_line: u64, offset: u64, data: Data) -> Chunk {
         Chunk {
             source,
             first_line,
@@ -374,6 +408,11 @@ impl fmt::Display for InputError {
 
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
+
+/// Whether `head` (a source's first bytes) starts with gzip or zstd magic.
+pub fn is_compressed(head: &[u8]) -> bool {
+    head.starts_with(&GZIP_MAGIC) || head.starts_with(&ZSTD_MAGIC)
+}
 
 /// The source's display name: `<stdin>` for `-`.
 pub fn display_name(path: &Path) -> String {

@@ -4,6 +4,8 @@
 //! an exit status: 0 success, 1 a bad record under `--strict`, 2 usage or
 //! I/O error (a closed stdout pipe counts as success).
 
+#![deny(unsafe_code)]
+
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -16,6 +18,8 @@ mod dedup;
 mod extract;
 mod input;
 mod job;
+#[allow(unsafe_code)]
+mod mmap;
 mod normalize;
 mod output;
 mod pipeline;

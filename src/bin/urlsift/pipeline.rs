@@ -375,7 +375,7 @@ impl Engine {
                     lines += p.tally.lines;
                     bytes += p.tally.bytes;
                     let go_on = consume(&chunk, &mut p)?;
-                    pool.put(chunk.data);
+                    chunk.data.recycle(pool);
                     pool.put(p.out);
                     if !go_on {
                         return Ok(());
@@ -438,7 +438,10 @@ fn worker<X>(
         let done = match next {
             Err(e) => Err(e),
             Ok(chunk) => {
-                if let Ok(mut spare) = chunk.spare.lock() {
+                // (A piece of an over-long line makes no output of its own.)
+                if chunk.oversize.is_none()
+                    && let Ok(mut spare) = chunk.spare.lock()
+                {
                     *spare = pool.get(input::output_capacity(chunk.data.len()));
                 }
                 let p = work(&chunk);

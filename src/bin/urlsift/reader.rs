@@ -10,11 +10,13 @@
 //! in pieces ([`Oversize`]), so memory stays bounded by the limit plus a
 //! chunk.
 
+use std::fs::File;
 use std::io::{self, Read};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::input::{self, BufPool, Chunk, InputError, Oversize, Source};
+use crate::input::{self, BufPool, Chunk, Data, InputError, Oversize, Source};
+use crate::mmap::{Map, MapSlice};
 use crate::records::{self, Format, Kind, csv, json, warc};
 
 /// How the reader cuts and checks its sources.
@@ -51,17 +53,159 @@ struct Current {
     name: String,
     kind: Kind,
     source: Option<Arc<Source>>,
-    reader: Box<dyn Read + Send>,
-    /// The line of `carry[0]`.
+    feed: Feed,
+    /// The line of the first byte not yet handed out.
     next_line: u64,
-    /// The input offset of `carry[0]`.
+    /// The input offset of the first byte not yet handed out.
     offset: u64,
-    /// Bytes read but not yet handed out.
-    carry: Vec<u8>,
+    /// The window holds the rest of the source.
     eof: bool,
     /// Handing out an over-long line in pieces.
     streaming: bool,
     warc: Option<warc::Reader>,
+}
+
+/// Where a source's bytes come from: read into our buffer (pipes, stdin,
+/// compressed files, WARC), or mapped (plain regular files: chunks are
+/// slices of the page cache, nothing is copied).
+enum Feed {
+    Read {
+        reader: Box<dyn Read + Send>,
+        /// Bytes read but not yet handed out: the window.
+        buf: Vec<u8>,
+    },
+    Map {
+        map: Arc<Map>,
+        /// The window: `map[pos..end]`.
+        pos: usize,
+        end: usize,
+    },
+}
+
+impl Current {
+    /// Opens `path` (`-` is stdin): mapped when it is a plain regular file
+    /// (not compressed, not WARC, which is read record by record).
+    fn open(path: &Path, name: String, kind: Kind) -> io::Result<Current> {
+        let mut mapped = None;
+        if path != Path::new("-") && kind != Kind::Warc {
+            let file = File::open(path)?;
+            if let Some(map) = Map::new(&file)?
+                && !input::is_compressed(map.bytes())
+            {
+                mapped = Some(map);
+            }
+        }
+        let feed = match mapped {
+            Some(map) => Feed::Map {
+                map,
+                pos: 0,
+                end: 0,
+            },
+            None => Feed::Read {
+                reader: input::open(path)?,
+                buf: Vec::new(),
+            },
+        };
+        Ok(Current {
+            name,
+            kind,
+            source: None,
+            feed,
+            next_line: 1,
+            offset: 0,
+            eof: false,
+            streaming: false,
+            warc: None,
+        })
+    }
+
+    /// The bytes not yet handed out that are at hand.
+    fn window(&self) -> &[u8] {
+        match &self.feed {
+            Feed::Read { buf, .. } => buf,
+            Feed::Map { map, pos, end } => &map.bytes()[*pos..*end],
+        }
+    }
+
+    /// Makes the window hold `want` bytes, or the rest of the source.
+    fn fill(&mut self, want: usize, pool: &BufPool) -> io::Result<()> {
+        match &mut self.feed {
+            Feed::Map { map, pos, end } => {
+                let len = map.bytes().len();
+                *end = pos.saturating_add(want).min(len).max(*end);
+                self.eof = *end == len;
+                Ok(())
+            }
+            Feed::Read { reader, buf } => {
+                if buf.capacity() == 0 {
+                    *buf = pool.get(want);
+                }
+                // Exactly: a buffer that doubled past a long line's limit
+                // would hold twice the memory the limit allows.
+                buf.reserve_exact(want.saturating_sub(buf.len()));
+                while !self.eof && buf.len() < want {
+                    let before = buf.len();
+                    match reader.take((want - buf.len()) as u64).read_to_end(buf) {
+                        Ok(_) if buf.len() == before => self.eof = true,
+                        Ok(_) => {}
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        Err(e) => return Err(e),
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Drops the first `n` bytes of the window.
+    fn skip(&mut self, n: usize) {
+        match &mut self.feed {
+            Feed::Map { pos, end, .. } => {
+                *pos += n;
+                *end = (*end).max(*pos);
+            }
+            Feed::Read { buf, .. } => {
+                buf.drain(..n);
+            }
+        }
+    }
+
+    /// Runs `f` with the window (`f` must not touch the feed).
+    fn with_window<R>(&mut self, f: impl FnOnce(&mut Current, &[u8]) -> R) -> R {
+        match &mut self.feed {
+            Feed::Map { map, pos, end } => {
+                let (map, range) = (Arc::clone(map), *pos..*end);
+                f(self, &map.bytes()[range])
+            }
+            Feed::Read { buf, .. } => {
+                let window = std::mem::take(buf);
+                let r = f(self, &window);
+                if let Feed::Read { buf, .. } = &mut self.feed {
+                    *buf = window;
+                }
+                r
+            }
+        }
+    }
+
+    /// Hands out the first `n` bytes of the window.
+    fn take(&mut self, n: usize, pool: &BufPool) -> Data {
+        match &mut self.feed {
+            Feed::Map { map, pos, end } => {
+                let slice = MapSlice::new(Arc::clone(map), *pos..*pos + n);
+                *pos += n;
+                *end = (*end).max(*pos);
+                Data::Mapped(slice)
+            }
+            Feed::Read { buf, .. } => {
+                let rest = buf.len() - n;
+                let mut next = pool.get(rest * 2);
+                next.extend_from_slice(&buf[n..]);
+                buf.truncate(n);
+                Data::Owned(std::mem::replace(buf, next))
+            }
+        }
+    }
 }
 
 impl ChunkReader {
@@ -98,21 +242,9 @@ impl ChunkReader {
             let Some(current) = &mut self.current else {
                 let path = self.paths.next()?;
                 let name = input::display_name(&path);
-                match input::open(&path) {
-                    Ok(reader) => {
-                        self.current = Some(Current {
-                            name,
-                            kind: self.settings.spec.kind_for(&path),
-                            source: None,
-                            reader,
-                            next_line: 1,
-                            offset: 0,
-                            carry: Vec::new(),
-                            eof: false,
-                            streaming: false,
-                            warc: None,
-                        });
-                    }
+                let kind = self.settings.spec.kind_for(&path);
+                match Current::open(&path, name.clone(), kind) {
+                    Ok(current) => self.current = Some(current),
                     Err(error) => {
                         return Some(Err(InputError {
                             name,
@@ -168,6 +300,9 @@ impl Failure {
     }
 }
 
+/// The most an over-long line's later pieces hold.
+const PIECE: usize = 256 << 10;
+
 /// How many bytes of `data` (records of `kind`, after `head`) end on a
 /// record boundary.
 enum Cut {
@@ -191,24 +326,6 @@ impl Current {
         Failure::new(None, self.error(io::Error::other(message), true))
     }
 
-    /// Reads more of the source into `buf` until it holds `want` bytes or
-    /// the source ends.
-    fn fill(&mut self, buf: &mut Vec<u8>, want: usize) -> io::Result<()> {
-        while !self.eof && buf.len() < want {
-            let before = buf.len();
-            match (&mut self.reader)
-                .take((want - buf.len()) as u64)
-                .read_to_end(buf)
-            {
-                Ok(_) if buf.len() == before => self.eof = true,
-                Ok(_) => {}
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
-            }
-        }
-        Ok(())
-    }
-
     /// Reads the source's next chunk (`None` if nothing is left) and
     /// whether the source has ended.
     fn read_chunk(
@@ -219,10 +336,13 @@ impl Current {
     ) -> Result<(Option<Chunk>, bool), Failure> {
         if let Some(warc) = &mut self.warc {
             let source = Arc::clone(self.source.as_ref().expect("started"));
+            let Feed::Read { reader, .. } = &mut self.feed else {
+                unreachable!("WARC is read, not mapped");
+            };
             let mut data = pool.get(settings.chunk_size);
             let mut index = Vec::new();
             let read = warc.read_chunk(
-                &mut self.reader,
+                reader,
                 settings.chunk_size,
                 settings.max_record,
                 &mut data,
@@ -240,98 +360,103 @@ impl Current {
         if self.streaming {
             return self.next_piece(settings, pool);
         }
-        let mut buf = pool.get(self.carry.len() * 2);
-        buf.append(&mut self.carry);
         let mut want = settings.chunk_size.max(1);
         let mut head = 0;
         let mut write_head = false;
-        loop {
-            if let Err(e) = self.fill(&mut buf, want) {
+        let take = loop {
+            if let Err(e) = self.fill(want, pool) {
                 // Everything read so far goes out; the error follows.
                 if self.source.is_none() {
                     self.eof = true;
-                    if let Ok(Some((h, w))) = self.start(&buf, settings, first_header) {
+                    let started = self.with_window(|c, w| c.start(w, settings, first_header));
+                    if let Ok(Some((h, w))) = started {
                         (head, write_head) = (h, w);
                     }
                     self.warc = None;
                 }
-                return Err(self.fail(buf, head, write_head, e));
+                return Err(self.fail(head, write_head, e, pool));
             }
             if self.source.is_none() {
-                match self.start(&buf, settings, first_header)? {
+                match self.with_window(|c, w| c.start(w, settings, first_header))? {
                     Some((h, w)) => (head, write_head) = (h, w),
-                    None if self.eof => {
-                        // Not even a header: an empty source.
-                        pool.put(buf);
-                        return Ok((None, true));
-                    }
+                    None if self.eof => return Ok((None, true)),
                     None => {
                         want += settings.chunk_size;
                         continue;
                     }
                 }
                 if self.warc.is_some() {
+                    let Feed::Read { buf, .. } = &mut self.feed else {
+                        unreachable!("WARC is read, not mapped");
+                    };
                     let rest = buf.split_off(head);
                     self.warc = Some(warc::Reader::new(rest, head as u64));
-                    pool.put(buf);
                     return self.read_chunk(settings, first_header, pool);
                 }
             }
-            match self.cut(&buf[head..], settings) {
-                Cut::Records(n) => {
-                    self.carry = buf.split_off(head + n);
-                    break;
-                }
-                Cut::None if !self.eof && buf.len() - head <= settings.max_record => {
-                    want = buf.len() + settings.chunk_size;
+            let have = self.window().len();
+            match self.cut(&self.window()[head..], settings) {
+                Cut::Records(n) => break head + n,
+                Cut::None if !self.eof && have - head <= settings.max_record => {
+                    want = have + settings.chunk_size;
+                    // A record longer than a chunk: make room for the
+                    // longest one allowed at once, rather than growing
+                    // (and reallocating) chunk by chunk.
+                    if let Feed::Read { buf, .. } = &mut self.feed {
+                        let most = head + settings.max_record + settings.chunk_size;
+                        buf.reserve_exact(most.saturating_sub(buf.len()));
+                    }
                 }
                 Cut::None if self.eof => {
-                    if buf.len() == head && head == 0 {
-                        pool.put(buf);
+                    if have == 0 {
                         return Ok((None, true));
                     }
-                    break;
+                    break have;
                 }
                 Cut::None | Cut::Oversize => {
                     if head > 0 {
                         // The head goes out alone first.
-                        self.carry = buf.split_off(head);
-                        break;
+                        break head;
                     }
                     self.streaming = true;
-                    return Ok((Some(self.piece(buf, true, false)), false));
+                    let data = self.take(have, pool);
+                    return Ok((Some(self.piece(data, true, false)), false));
                 }
             }
-        }
-        let ended = self.eof && self.carry.is_empty();
-        Ok((Some(self.chunk(buf, head, write_head, false)), ended))
+        };
+        let data = self.take(take, pool);
+        let ended = self.eof && self.window().is_empty();
+        Ok((Some(self.chunk(data, head, write_head, false)), ended))
     }
 
-    /// A chunk of `buf` (whose first `head` bytes are not records), and
+    /// A chunk of `data` (whose first `head` bytes are not records), and
     /// the line and offset bookkeeping past it.
-    fn chunk(&mut self, buf: Vec<u8>, head: usize, write_head: bool, truncated: bool) -> Chunk {
+    fn chunk(&mut self, data: Data, head: usize, write_head: bool, truncated: bool) -> Chunk {
         let source = Arc::clone(self.source.as_ref().expect("started"));
-        let head_lines = memchr::memchr_iter(b'\n', &buf[..head]).count() as u64;
+        let head_lines = memchr::memchr_iter(b'\n', &data[..head]).count() as u64;
         let first_line = self.next_line + head_lines;
-        let body = &buf[head..];
+        let body = &data[head..];
         let lines = memchr::memchr_iter(b'\n', body).count() as u64
             + u64::from(!body.is_empty() && !body.ends_with(b"\n"));
         self.next_line = first_line + lines;
         let offset = self.offset;
-        self.offset += buf.len() as u64;
+        self.offset += data.len() as u64;
         Chunk {
             head,
             write_head,
             truncated,
-            ..Chunk::plain(source, first_line, offset, buf)
+            ..Chunk::with_data(source, first_line, offset, data)
         }
     }
 
     /// The chunk read before a read error (if any) and the error.
-    fn fail(&mut self, buf: Vec<u8>, head: usize, write_head: bool, e: io::Error) -> Failure {
+    fn fail(&mut self, head: usize, write_head: bool, e: io::Error, pool: &BufPool) -> Failure {
         let error = self.error(e, false);
-        let chunk = (buf.len() > head && self.source.is_some())
-            .then(|| self.chunk(buf, head, write_head, true));
+        let have = self.window().len();
+        let chunk = (have > head && self.source.is_some()).then(|| {
+            let data = self.take(have, pool);
+            self.chunk(data, head, write_head, true)
+        });
         Failure::new(chunk, error)
     }
 
@@ -361,10 +486,10 @@ impl Current {
     }
 
     /// One piece of an over-long line.
-    fn piece(&mut self, buf: Vec<u8>, first: bool, last: bool) -> Chunk {
+    fn piece(&mut self, data: Data, first: bool, last: bool) -> Chunk {
         let source = Arc::clone(self.source.as_ref().expect("started"));
         let offset = self.offset;
-        self.offset += buf.len() as u64;
+        self.offset += data.len() as u64;
         let line = self.next_line;
         if last {
             self.next_line += 1;
@@ -372,7 +497,7 @@ impl Current {
         }
         Chunk {
             oversize: Some(Oversize { first, last }),
-            ..Chunk::plain(source, line, offset, buf)
+            ..Chunk::with_data(source, line, offset, data)
         }
     }
 
@@ -383,24 +508,26 @@ impl Current {
         settings: &Settings,
         pool: &BufPool,
     ) -> Result<(Option<Chunk>, bool), Failure> {
-        let mut buf = pool.get(settings.chunk_size);
-        buf.append(&mut self.carry);
-        if let Err(e) = self.fill(&mut buf, settings.chunk_size.max(1)) {
+        // Small pieces: however many are in flight, they hold little.
+        if let Err(e) = self.fill(settings.chunk_size.clamp(1, PIECE), pool) {
             let error = self.error(e, false);
-            let chunk = self.piece(buf, false, true);
+            let have = self.window().len();
+            let data = self.take(have, pool);
+            let chunk = self.piece(data, false, true);
             return Err(Failure::new(Some(chunk), error));
         }
-        if let Some(i) = memchr::memchr(b'\n', &buf) {
-            let mut rest = buf.split_off(i);
-            rest.remove(0);
-            self.carry = rest;
-            let piece = self.piece(buf, false, true);
+        if let Some(i) = memchr::memchr(b'\n', self.window()) {
+            let data = self.take(i, pool);
+            let piece = self.piece(data, false, true);
             // The newline ends the line.
+            self.skip(1);
             self.offset += 1;
-            return Ok((Some(piece), self.eof && self.carry.is_empty()));
+            return Ok((Some(piece), self.eof && self.window().is_empty()));
         }
+        let have = self.window().len();
+        let data = self.take(have, pool);
         let last = self.eof;
-        Ok((Some(self.piece(buf, false, last)), last))
+        Ok((Some(self.piece(data, false, last)), last))
     }
 
     /// Resolves the source's format from its first bytes: `Some((head,

@@ -193,7 +193,7 @@ pub fn load(a: &InputArgs) -> Result<Corpus, CliError> {
             current = Some(Arc::clone(&chunk.source));
         }
         add_chunk(&mut corpus, &job, &chunk);
-        pool.put(chunk.data);
+        chunk.data.recycle(&pool);
     }
     Ok(corpus)
 }
