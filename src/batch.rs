@@ -129,6 +129,60 @@ impl BatchParser {
         self.href_planned(line.text, line.plan, base)
     }
 
+    /// [`BatchParser::parse`] with a given SIMD kernel (see
+    /// [`BatchParser::href_with`]).
+    #[inline(always)]
+    pub fn parse_with<K: crate::simd::Kernel>(
+        &mut self,
+        kernel: K,
+        input: &str,
+        base: Option<&Url>,
+    ) -> Result<&Url, ParseError> {
+        self.parse_planned(input, fast::analyze_with(kernel, input), base)
+    }
+
+    /// The URL of a line from [`lines`], parsed against `base`: the same
+    /// URL as [`BatchParser::parse`] of its text, using what the scan that
+    /// found the line already proved.
+    ///
+    /// ```
+    /// let text = "HTTP://A.example/x\nnot a url\n";
+    /// let mut parser = urlsift::BatchParser::new();
+    /// let hosts: Vec<String> = urlsift::batch::lines(urlsift::simd::Runtime, text)
+    ///     .filter_map(|line| Some(parser.parse_line(&line, None).ok()?.host().to_string()))
+    ///     .collect();
+    /// assert_eq!(hosts, ["a.example"]);
+    /// ```
+    #[inline(always)]
+    pub fn parse_line(&mut self, line: &Line<'_>, base: Option<&Url>) -> Result<&Url, ParseError> {
+        self.parse_planned(line.text, line.plan, base)
+    }
+
+    /// The URL of `input`, given what the fast path proved of it.
+    #[inline(always)]
+    fn parse_planned(
+        &mut self,
+        input: &str,
+        plan: Option<fast::Plan>,
+        base: Option<&Url>,
+    ) -> Result<&Url, ParseError> {
+        let buffer = self.take_buffer();
+        let url = match plan {
+            Some(plan) => {
+                self.fast = true;
+                let mut serialization = buffer;
+                serialization.clear();
+                let c = plan.write(input, &mut serialization);
+                Url { serialization, c }
+            }
+            None => {
+                self.fast = false;
+                self.machine(input, base, buffer)?
+            }
+        };
+        Ok(self.current.insert(url))
+    }
+
     /// The href of `input`, given what the fast path proved of it.
     #[inline(always)]
     fn href_planned<'a>(
