@@ -30,6 +30,7 @@ pub mod profile;
 mod setters;
 #[allow(unsafe_code)]
 pub mod simd;
+pub mod site;
 mod units;
 mod url;
 
