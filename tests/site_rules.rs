@@ -371,3 +371,30 @@ fn suffix_set_matches_sites_and_host_suffixes() {
     assert_eq!(e.line, 2);
     assert!(e.to_string().starts_with("line 2: \"http://x/\""), "{e}");
 }
+
+#[test]
+fn hosts_longer_than_one_simd_block() {
+    let long = format!("{}.news.bbc.co.uk", "a".repeat(70));
+    for l in [list(), List::builtin()] {
+        assert_eq!(split(&l, &long), Some(("co.uk", Some("bbc.co.uk"))));
+        let upper = long.to_ascii_uppercase() + ".";
+        assert_eq!(split(&l, &upper), Some(("CO.UK.", Some("BBC.CO.UK."))));
+        assert_eq!(l.parts(&upper).unwrap().subdomain(), Some(&upper[..75]));
+        let labels = format!("{}bbc.co.uk", "x.".repeat(40));
+        assert_eq!(split(&l, &labels), Some(("co.uk", Some("bbc.co.uk"))));
+        assert_eq!(
+            l.parts(&format!("{}.co.uk", "a".repeat(70)))
+                .unwrap()
+                .domain(),
+            Some(&*"a".repeat(70))
+        );
+        for bad in [
+            format!("{long}..uk"),
+            format!(".{long}"),
+            format!("{long}é"),
+            format!("{}.1.2", "9".repeat(70)),
+        ] {
+            assert_eq!(l.parts(&bad), None, "{bad}");
+        }
+    }
+}

@@ -6,17 +6,18 @@
 
 use psl::{Psl, Type};
 
+use super::name::Shape;
 use super::{Match, Section};
 
 /// The `psl` crate version compiled in (checked against `Cargo.lock` by
 /// `tests/sites.rs`, so it cannot go stale silently).
 pub(crate) const PSL_VERSION: &str = "2.1.247";
 
-/// Finds the prevailing rule for `name` (no trailing dot, lowercase, no
-/// empty label) in the compiled-in list.
+/// Finds the prevailing rule for `name` (checked, lowercase, without
+/// trailing dot) in the compiled-in list.
 #[inline]
-pub(crate) fn find(name: &[u8], include_private: bool) -> Match {
-    let labels = || name.rsplit(|&b| b == b'.');
+pub(crate) fn find(name: &[u8], shape: Shape, include_private: bool) -> Match {
+    let labels = || shape.labels(name);
     let info = psl::List.find(labels());
     if include_private || info.typ != Some(Type::Private) {
         return to_match(name, info.len, info.typ);

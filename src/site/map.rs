@@ -9,6 +9,11 @@
 //! arena `String`; a slot holds the full 64-bit hash (so a probe compares
 //! bytes only on a hash match), the key's place in the arena and a value.
 //!
+//! Most probes miss (the walk stops at the first suffix no key ends with,
+//! and for `www.example.com` that is `example.com`), so a bit filter of
+//! 16 bits per key, one bit set per key, answers most misses from a few
+//! kilobytes without touching the slots.
+//!
 //! The hash is seeded per process (from the standard library's random
 //! source), so hosts crafted to collide in one run do not collide in the
 //! next.
@@ -42,18 +47,20 @@ impl SuffixHasher {
 
     /// The hash of `label` + "." + the suffix hashed so far (or of `label`
     /// alone, first).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn push(self, label: &[u8]) -> SuffixHasher {
+        if label.len() <= 8 {
+            // One multiply for the common short label.
+            return SuffixHasher(mix(self.0 ^ label.len() as u64, word(label)));
+        }
         let mut h = mix(self.0, label.len() as u64);
         let mut chunks = label.chunks_exact(8);
         for c in &mut chunks {
             h = mix(h, u64::from_le_bytes(c.try_into().expect("8 bytes")));
         }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut last = [0u8; 8];
-            last[..rest.len()].copy_from_slice(rest);
-            h = mix(h, u64::from_le_bytes(last));
+        if !chunks.remainder().is_empty() {
+            // The last 8 bytes, overlapping the chunk before.
+            h = mix(h, word(&label[label.len() - 8..]));
         }
         SuffixHasher(h)
     }
@@ -73,13 +80,75 @@ impl SuffixHasher {
     }
 }
 
+/// A key's place: its hash's high half (0: empty), its span in the arena,
+/// its value. 12 bytes for a one-byte value.
+/// Up to 8 bytes as one word, without a copy through memory (which costs
+/// a store-forwarding stall per label): with the length, the word
+/// determines the bytes.
+#[inline]
+fn word(b: &[u8]) -> u64 {
+    let n = b.len();
+    let u32_at = |i: usize| u64::from(u32::from_le_bytes(b[i..i + 4].try_into().expect("4 bytes")));
+    match n {
+        8 => u64::from_le_bytes(b.try_into().expect("8 bytes")),
+        4..=7 => u32_at(0) | u32_at(n - 4) << 32,
+        1..=3 => u64::from(b[0]) | u64::from(b[n / 2]) << 8 | u64::from(b[n - 1]) << 16,
+        0 => 0,
+        _ => unreachable!("at most 8 bytes"),
+    }
+}
+
+/// Byte equality, in words for the short keys that domains are.
+#[inline]
+fn same(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    if n <= 8 {
+        word(a) == word(b)
+    } else if n <= 16 {
+        word(&a[..8]) == word(&b[..8]) && word(&a[n - 8..]) == word(&b[n - 8..])
+    } else {
+        a == b
+    }
+}
+
 #[derive(Clone, Copy)]
 struct Slot<V> {
-    hash: u64,
+    tag: u32,
     start: u32,
-    len: u32,
+    len: u16,
     value: V,
 }
+
+impl<V: Default> Slot<V> {
+    fn empty() -> Slot<V> {
+        Slot {
+            tag: 0,
+            start: 0,
+            len: 0,
+            value: V::default(),
+        }
+    }
+}
+
+/// The slot tag of a hash: its high 32 bits, never 0.
+#[inline]
+fn tag(hash: u64) -> u32 {
+    (hash >> 32) as u32 | 1
+}
+
+/// The filter bit of a hash: bits 16 to 47, independent of the slot
+/// index (low bits) as far as the table is small.
+#[inline]
+fn filter_bit(hash: u64, mask: usize) -> usize {
+    (hash >> 16) as usize & mask
+}
+
+/// The longest key a map holds (a domain is at most 253 bytes; set
+/// entries longer than this are refused).
+pub(crate) const MAX_KEY: usize = u16::MAX as usize;
 
 /// A hash map from suffixes (stored once, in an arena) to `V`.
 #[derive(Clone)]
@@ -87,6 +156,8 @@ pub(crate) struct SuffixMap<V> {
     arena: String,
     slots: Vec<Slot<V>>,
     mask: usize,
+    filter: Vec<u64>,
+    filter_mask: usize,
     len: usize,
 }
 
@@ -96,16 +167,10 @@ impl<V: Copy + Default> SuffixMap<V> {
         let cap = (n * 2).next_power_of_two().max(16);
         SuffixMap {
             arena: String::new(),
-            slots: vec![
-                Slot {
-                    hash: 0,
-                    start: 0,
-                    len: 0,
-                    value: V::default()
-                };
-                cap
-            ],
+            slots: vec![Slot::empty(); cap],
             mask: cap - 1,
+            filter: vec![0; cap / 8],
+            filter_mask: cap * 8 - 1,
             len: 0,
         }
     }
@@ -118,35 +183,49 @@ impl<V: Copy + Default> SuffixMap<V> {
     /// Looks up `key` whose [`SuffixHasher`] hash is `hash`.
     #[inline]
     pub(crate) fn get(&self, hash: u64, key: &[u8]) -> Option<&V> {
+        let bit = filter_bit(hash, self.filter_mask);
+        if self.filter[bit / 64] & (1 << (bit % 64)) == 0 {
+            return None;
+        }
+        let tag = tag(hash);
         let mut i = hash as usize & self.mask;
         loop {
             let slot = &self.slots[i];
-            if slot.hash == 0 {
+            if slot.tag == 0 {
                 return None;
             }
-            if slot.hash == hash
-                && self.arena.as_bytes()[slot.start as usize..][..slot.len as usize] == *key
-            {
+            if slot.tag == tag && same(self.key(slot), key) {
                 return Some(&slot.value);
             }
             i = (i + 1) & self.mask;
         }
     }
 
+    #[inline]
+    fn key(&self, slot: &Slot<V>) -> &[u8] {
+        &self.arena.as_bytes()[slot.start as usize..][..usize::from(slot.len)]
+    }
+
     /// The value of `key`, inserted as `V::default()` if absent. `key` is
-    /// ASCII (the callers check).
+    /// ASCII and at most [`MAX_KEY`] bytes (the callers check); the arena
+    /// stays under 4 GiB (panics otherwise).
     pub(crate) fn entry(&mut self, key: &str) -> &mut V {
+        assert!(
+            key.len() <= MAX_KEY,
+            "suffix map keys are at most {MAX_KEY} bytes"
+        );
         if (self.len + 1) * 2 > self.slots.len() {
             self.grow();
         }
         let hash = SuffixHasher::of(key.as_bytes());
+        let tag = tag(hash);
         let mut i = hash as usize & self.mask;
         loop {
             let slot = &self.slots[i];
-            if slot.hash == 0 {
+            if slot.tag == 0 {
                 break;
             }
-            if slot.hash == hash && &self.arena[slot.start as usize..][..slot.len as usize] == key {
+            if slot.tag == tag && self.key(slot) == key.as_bytes() {
                 return &mut self.slots[i].value;
             }
             i = (i + 1) & self.mask;
@@ -154,36 +233,37 @@ impl<V: Copy + Default> SuffixMap<V> {
         let start = u32::try_from(self.arena.len()).expect("suffix arena under 4 GiB");
         self.arena.push_str(key);
         self.slots[i] = Slot {
-            hash,
+            tag,
             start,
-            len: key.len() as u32,
+            len: key.len() as u16,
             value: V::default(),
         };
+        self.set_filter(hash);
         self.len += 1;
         &mut self.slots[i].value
     }
 
+    fn set_filter(&mut self, hash: u64) {
+        let bit = filter_bit(hash, self.filter_mask);
+        self.filter[bit / 64] |= 1 << (bit % 64);
+    }
+
+    /// Doubles the slots (and the filter): every key is re-hashed from the
+    /// arena, since a slot keeps only half its hash.
     fn grow(&mut self) {
         let cap = self.slots.len() * 2;
-        let old = std::mem::replace(
-            &mut self.slots,
-            vec![
-                Slot {
-                    hash: 0,
-                    start: 0,
-                    len: 0,
-                    value: V::default()
-                };
-                cap
-            ],
-        );
+        let old = std::mem::replace(&mut self.slots, vec![Slot::empty(); cap]);
         self.mask = cap - 1;
-        for slot in old.into_iter().filter(|s| s.hash != 0) {
-            let mut i = slot.hash as usize & self.mask;
-            while self.slots[i].hash != 0 {
+        self.filter = vec![0; cap / 8];
+        self.filter_mask = cap * 8 - 1;
+        for slot in old.into_iter().filter(|s| s.tag != 0) {
+            let hash = SuffixHasher::of(self.key(&slot));
+            let mut i = hash as usize & self.mask;
+            while self.slots[i].tag != 0 {
                 i = (i + 1) & self.mask;
             }
             self.slots[i] = slot;
+            self.set_filter(hash);
         }
     }
 }
@@ -206,6 +286,22 @@ mod tests {
         // A dot is a label boundary, not a byte of the key.
         assert_ne!(SuffixHasher::of(b"ab.c"), SuffixHasher::of(b"a.bc"));
         assert_ne!(SuffixHasher::of(b"a"), SuffixHasher::of(b"a\0"));
+    }
+
+    #[test]
+    fn words_and_equality() {
+        let all: Vec<Vec<u8>> = (0..=20)
+            .flat_map(|n| {
+                (0..n).map(move |i| (0..n).map(|j| if j == i { b'x' } else { b'a' }).collect())
+            })
+            .collect();
+        for a in &all {
+            for b in &all {
+                assert_eq!(same(a, b), a == b, "{a:?} {b:?}");
+            }
+        }
+        assert_ne!(word(b"ab"), word(b"ba"));
+        assert_ne!(word(b"abcde"), word(b"abdce"));
     }
 
     #[test]

@@ -85,6 +85,7 @@
 
 mod builtin;
 mod map;
+mod name;
 mod set;
 mod table;
 
@@ -198,19 +199,28 @@ impl List {
     /// `host`; `None` when it is not a domain (see the module docs).
     #[inline]
     pub fn parts<'a>(&self, host: &'a str) -> Option<Parts<'a>> {
-        let (name, lowercase) = check(host)?;
-        let found = match lowercase {
-            Some(lower) => self.find(&lower),
-            None => self.find(name),
+        let shape = name::check(host.as_bytes())?;
+        let name = &host.as_bytes()[..shape.len];
+        let found = if shape.upper {
+            self.find(&name.to_ascii_lowercase(), shape)
+        } else {
+            self.find(name, shape)
         };
-        Some(Parts::new(host, name.len(), found))
+        let registrable = shape.label_before(name, found.start);
+        Some(Parts {
+            host,
+            name_len: shape.len,
+            suffix: found.start,
+            registrable,
+            section: found.section,
+        })
     }
 
     #[inline]
-    fn find(&self, name: &[u8]) -> Match {
+    fn find(&self, name: &[u8], shape: name::Shape) -> Match {
         match &self.rules {
-            Rules::Builtin => builtin::find(name, self.include_private),
-            Rules::Table(t) => t.find(name, self.include_private),
+            Rules::Builtin => builtin::find(name, shape, self.include_private),
+            Rules::Table(t) => t.find(shape.labels(name), self.include_private),
         }
     }
 
@@ -270,19 +280,6 @@ pub struct Parts<'a> {
 }
 
 impl<'a> Parts<'a> {
-    fn new(host: &'a str, name_len: usize, found: Match) -> Parts<'a> {
-        let registrable = (found.start > 0).then(|| {
-            memchr::memrchr(b'.', &host.as_bytes()[..found.start - 1]).map_or(0, |d| d + 1)
-        });
-        Parts {
-            host,
-            name_len,
-            suffix: found.start,
-            registrable,
-            section: found.section,
-        }
-    }
-
     /// The host these parts are of.
     pub fn host(&self) -> &'a str {
         self.host
@@ -325,69 +322,5 @@ impl<'a> Parts<'a> {
     /// Whether the host had a trailing dot.
     pub fn is_fqdn(&self) -> bool {
         self.name_len < self.host.len()
-    }
-}
-
-/// Byte classes for [`check`]: what a byte means in a host.
-const DOT: u8 = 1;
-const UPPER: u8 = 2;
-const NON_ASCII: u8 = 4;
-
-static CLASS: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let mut i = 0;
-    while i < 256 {
-        t[i] = if i == b'.' as usize {
-            DOT
-        } else if i >= b'A' as usize && i <= b'Z' as usize {
-            UPPER
-        } else if i >= 0x80 {
-            NON_ASCII
-        } else {
-            0
-        };
-        i += 1;
-    }
-    t
-};
-
-/// Checks that `host` is a domain (see the module docs) and gives its
-/// name without trailing dot, plus a lowercase copy when it has capitals.
-#[inline]
-fn check(host: &str) -> Option<(&[u8], Option<Vec<u8>>)> {
-    let bytes = host.as_bytes();
-    let name = bytes.strip_suffix(b".").unwrap_or(bytes);
-    let (&first, &last) = (name.first()?, name.last()?);
-    if first == b'.' || first == b'[' || last == b'.' {
-        return None;
-    }
-    let mut seen = 0u8;
-    let mut previous = 0u8;
-    for &b in name {
-        let class = CLASS[b as usize];
-        // Two dots in a row: an empty label.
-        seen |= class | (class & previous) << 4;
-        previous = class;
-    }
-    if seen & (NON_ASCII | DOT << 4) != 0 {
-        return None;
-    }
-    let last_label = &name[memchr::memrchr(b'.', name).map_or(0, |d| d + 1)..];
-    if ends_in_a_number(last_label) {
-        return None;
-    }
-    let lower = (seen & UPPER != 0).then(|| name.to_ascii_lowercase());
-    Some((name, lower))
-}
-
-/// The URL Standard's ends-in-a-number test on the last label: all
-/// decimal digits, or `0x`/`0X` and hex digits.
-fn ends_in_a_number(label: &[u8]) -> bool {
-    if label.iter().all(u8::is_ascii_digit) {
-        return true;
-    }
-    match label {
-        [b'0', b'x' | b'X', hex @ ..] => hex.iter().all(u8::is_ascii_hexdigit),
-        _ => false,
     }
 }

@@ -6,7 +6,7 @@
 use std::fmt;
 use std::path::Path;
 
-use super::map::{SuffixHasher, SuffixMap};
+use super::map::{MAX_KEY, SuffixHasher, SuffixMap};
 use crate::host::Host;
 
 /// A set of domains (sites or host suffixes), stored lowercase in A-label
@@ -123,7 +123,7 @@ impl SuffixSet {
             b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'-' | b'.' | b'_')
         });
         let last = &body[body.rfind('.').map_or(0, |d| d + 1)..];
-        let normal = if plain && !super::ends_in_a_number(last.as_bytes()) {
+        let normal = if plain && !super::name::ends_in_a_number(last.as_bytes()) {
             std::borrow::Cow::Borrowed(body)
         } else {
             match Host::parse(body, false) {
@@ -133,6 +133,9 @@ impl SuffixSet {
                 _ => return Err(error("not a domain name or IP address")),
             }
         };
+        if normal.len() > MAX_KEY {
+            return Err(error("longer than 65535 bytes"));
+        }
         let before = self.map.len();
         self.map.entry(&normal);
         Ok(self.map.len() > before)

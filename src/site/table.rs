@@ -12,7 +12,8 @@
 
 use std::fmt;
 
-use super::map::{SuffixHasher, SuffixMap};
+use super::map::{MAX_KEY, SuffixHasher, SuffixMap};
+use super::name::Labels;
 use super::{Match, Section};
 use crate::host::Host;
 
@@ -120,6 +121,9 @@ impl Table {
             return Err("an exception rule needs two labels or more");
         }
         let ascii = to_host_form(body)?;
+        if ascii.len() > MAX_KEY {
+            return Err("longer than 65535 bytes");
+        }
         let flag = kind[usize::from(private)];
         *self.nodes.entry(&ascii) |= flag;
         // Every dot-suffix is a node, so walks pass through it.
@@ -132,11 +136,10 @@ impl Table {
         Ok(())
     }
 
-    /// Finds the prevailing rule for `name` (a host without trailing dot,
-    /// ASCII lowercase, no empty label): where its public suffix starts
-    /// and the rule's section.
+    /// Finds the prevailing rule for a checked, lowercase host given by
+    /// its labels: where its public suffix starts and the rule's section.
     #[inline]
-    pub(crate) fn find(&self, name: &[u8], include_private: bool) -> Match {
+    pub(crate) fn find(&self, mut labels: Labels<'_>, include_private: bool) -> Match {
         let (rule, wild, exc) = if include_private {
             (
                 RULE_ICANN | RULE_PRIVATE,
@@ -154,11 +157,10 @@ impl Table {
         let mut wildcard: Option<Section> = None;
         let mut exception = None;
         let mut hash = SuffixHasher::new();
-        let mut end = name.len();
+        let name = labels.name();
         // Where the label to the right of this one starts.
-        let mut previous = end;
-        loop {
-            let start = memchr::memrchr(b'.', &name[..end]).map_or(0, |d| d + 1);
+        let mut previous = name.len();
+        while let Some((start, end)) = labels.next_span() {
             if end == name.len() {
                 // The implicit "*" rule: the last label.
                 best.start = start;
@@ -189,11 +191,7 @@ impl Table {
                     section: Some(section_of(flags & exc, EXC_PRIVATE)),
                 });
             }
-            if start == 0 {
-                break;
-            }
             previous = start;
-            end = start - 1;
         }
         // "If more than one rule matches, the prevailing rule is the one
         // which is an exception rule."
