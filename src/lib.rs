@@ -21,6 +21,7 @@
 
 pub mod batch;
 mod components;
+pub mod edit;
 pub mod error;
 pub mod form;
 pub mod host;
