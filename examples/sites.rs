@@ -12,13 +12,15 @@
 //! our table and `publicsuffix` load (both the same text); without it,
 //! those two rows are left out, and the output says so. `--hosts FILE`
 //! instead times our builtin list on a file of hosts, one per line (what
-//! `scripts/bench-sites` compares with tldextract on the same file).
+//! `scripts/bench-sites` compares with tldextract on the same file);
+//! `--hosts FILE --print` prints each host's site (empty for none).
 //! Hosts with an empty label are left out of the per-host rows (the
 //! crates answer for them, we do not: see `tests/sites.rs`). Before
 //! timing, the engines fed the same rules must agree on the number of
 //! sites and their total bytes.
 
 use std::hint::black_box;
+use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -31,6 +33,7 @@ struct Args {
     rounds: usize,
     hosts: Option<PathBuf>,
     only: Option<String>,
+    print: bool,
     files: Vec<PathBuf>,
 }
 
@@ -40,6 +43,7 @@ fn args() -> Args {
         rounds: 7,
         hosts: None,
         only: None,
+        print: false,
         files: Vec::new(),
     };
     let mut it = std::env::args().skip(1);
@@ -49,6 +53,7 @@ fn args() -> Args {
             "--rounds" => out.rounds = it.next().expect("--rounds N").parse().expect("N"),
             "--hosts" => out.hosts = Some(it.next().expect("--hosts FILE").into()),
             "--only" => out.only = Some(it.next().expect("--only ENGINE")),
+            "--print" => out.print = true,
             _ => out.files.push(a.into()),
         }
     }
@@ -114,6 +119,13 @@ fn main() {
     if let Some(path) = &args.hosts {
         let text = std::fs::read_to_string(path).expect("read hosts");
         let hosts: Vec<String> = text.lines().map(str::to_string).collect();
+        if args.print {
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            for h in &hosts {
+                writeln!(out, "{}", builtin.registrable_domain(h).unwrap_or("")).expect("write");
+            }
+            return;
+        }
         let (ns, t) = best_of(args.rounds, hosts.len(), || {
             tally(&hosts, |h| builtin.registrable_domain(h).map(str::as_bytes))
         });
