@@ -62,12 +62,7 @@ fn builtin_equals_a_table_of_the_same_rules() {
             }
         }
     }
-    assert!(
-        disagreements.is_empty(),
-        "{} disagreements:\n{}",
-        disagreements.len(),
-        disagreements[..disagreements.len().min(30)].join("\n")
-    );
+    assert_no_disagreement(&disagreements);
 }
 
 /// The comparison above can fail: a table missing one rule disagrees.
@@ -127,12 +122,7 @@ fn differential(text: &str, hosts: &BTreeSet<String>) {
         "{} hosts compared, {empty_labels} with an empty label",
         hosts.len() - empty_labels
     );
-    assert!(
-        disagreements.is_empty(),
-        "{} disagreements:\n{}",
-        disagreements.len(),
-        disagreements[..disagreements.len().min(30)].join("\n")
-    );
+    assert_no_disagreement(&disagreements);
 }
 
 #[test]
@@ -195,5 +185,14 @@ fn provenance_names_the_locked_psl_version() {
     assert_eq!(
         List::builtin().provenance(),
         format!("builtin (psl crate {version})")
+    );
+}
+
+fn assert_no_disagreement(disagreements: &[String]) {
+    assert!(
+        disagreements.is_empty(),
+        "{} disagreements:\n{}",
+        disagreements.len(),
+        disagreements[..disagreements.len().min(30)].join("\n")
     );
 }
