@@ -80,8 +80,6 @@ impl SuffixHasher {
     }
 }
 
-/// A key's place: its hash's high half (0: empty), its span in the arena,
-/// its value. 12 bytes for a one-byte value.
 /// Up to 8 bytes as one word, without a copy through memory (which costs
 /// a store-forwarding stall per label): with the length, the word
 /// determines the bytes.
@@ -114,6 +112,8 @@ fn same(a: &[u8], b: &[u8]) -> bool {
     }
 }
 
+/// A key's place: its hash's high half (0: empty), its span in the arena,
+/// its value. 12 bytes for a one-byte value.
 #[derive(Clone, Copy)]
 struct Slot<V> {
     tag: u32,
@@ -199,6 +199,15 @@ impl<V: Copy + Default> SuffixMap<V> {
             }
             i = (i + 1) & self.mask;
         }
+    }
+
+    /// Hints the CPU to load the filter word and the first slot that
+    /// [`SuffixMap::get`] of `hash` reads; no effect on results.
+    #[inline]
+    pub(crate) fn prefetch(&self, hash: u64) {
+        let bit = filter_bit(hash, self.filter_mask);
+        crate::simd::prefetch(&self.filter[bit / 64]);
+        crate::simd::prefetch(&self.slots[hash as usize & self.mask]);
     }
 
     #[inline]

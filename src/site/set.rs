@@ -79,8 +79,10 @@ impl SuffixSet {
     /// The set of one entry per line; empty lines and lines starting with
     /// `#` are skipped, surrounding whitespace is trimmed.
     pub fn from_lines(text: &str) -> Result<SuffixSet, SetError> {
-        // About one entry per 16 bytes of a site list: size once.
-        let mut set = SuffixSet::with_capacity(text.len() / 16);
+        // At most one entry a line: size once (a count of newlines costs
+        // next to nothing; growing would re-hash every key).
+        let lines = memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1;
+        let mut set = SuffixSet::with_capacity(lines);
         for (i, line) in text.lines().enumerate() {
             let entry = line.trim();
             if entry.is_empty() || entry.starts_with('#') {
@@ -158,6 +160,25 @@ impl SuffixSet {
         let name = name.as_bytes();
         let name = name.strip_suffix(b".").unwrap_or(name);
         self.map.get(SuffixHasher::of(name), name).is_some()
+    }
+
+    /// Hints the CPU to load what [`SuffixSet::contains`] of `name` will
+    /// read (the set's filter word and first slot), for callers that know
+    /// their names a few records ahead: in a set of millions, a probe
+    /// otherwise waits for main memory. No effect on results.
+    ///
+    /// ```
+    /// # let set = urlsift::site::SuffixSet::from_lines("example.com").unwrap();
+    /// let sites = ["example.com", "example.org"];
+    /// for s in &sites { set.prefetch(s); }
+    /// let kept: Vec<_> = sites.iter().filter(|s| set.contains(s)).collect();
+    /// assert_eq!(kept, [&"example.com"]);
+    /// ```
+    #[inline]
+    pub fn prefetch(&self, name: &str) {
+        let name = name.as_bytes();
+        let name = name.strip_suffix(b".").unwrap_or(name);
+        self.map.prefetch(SuffixHasher::of(name));
     }
 
     /// Whether `host` (lowercase) or one of its dot-suffixes is an entry:
