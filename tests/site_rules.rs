@@ -398,3 +398,25 @@ fn hosts_longer_than_one_simd_block() {
         }
     }
 }
+
+#[test]
+fn lists_and_sets_are_shared_across_threads() {
+    fn shared<T: Send + Sync + Clone>() {}
+    shared::<List>();
+    shared::<SuffixSet>();
+    let list = list();
+    let sites: Vec<_> = std::thread::scope(|s| {
+        let handles: Vec<_> = ["a.bbc.co.uk", "x.y.foo.ck"]
+            .into_iter()
+            .map(|h| {
+                let list = list.clone();
+                s.spawn(move || list.registrable_domain(h).map(str::to_string))
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert_eq!(
+        sites,
+        [Some("bbc.co.uk".to_string()), Some("y.foo.ck".to_string())]
+    );
+}
