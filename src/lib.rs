@@ -21,6 +21,7 @@
 
 pub mod batch;
 mod components;
+pub mod edit;
 pub mod error;
 pub mod form;
 pub mod host;
@@ -30,6 +31,7 @@ pub mod profile;
 mod setters;
 #[allow(unsafe_code)]
 pub mod simd;
+pub mod site;
 mod units;
 mod url;
 

@@ -238,7 +238,7 @@ impl Profile {
         }
     }
 
-    fn stripped(&self, name: &[u8]) -> bool {
+    pub(crate) fn stripped(&self, name: &[u8]) -> bool {
         self.strip.iter().any(|g| glob_match(g, name))
     }
 }
@@ -252,12 +252,12 @@ pub fn surt(url: &Url) -> String {
 // set-up would cost more than the scan.
 
 /// A query's `&`-separated pairs.
-fn pairs(query: &str) -> impl Iterator<Item = &[u8]> {
+pub(crate) fn pairs(query: &str) -> impl Iterator<Item = &[u8]> {
     query.as_bytes().split(|&b| b == b'&')
 }
 
 /// A pair's name: what comes before its first `=`.
-fn name_of(pair: &[u8]) -> &[u8] {
+pub(crate) fn name_of(pair: &[u8]) -> &[u8] {
     pair.iter()
         .position(|&b| b == b'=')
         .map_or(pair, |i| &pair[..i])
@@ -309,7 +309,7 @@ fn write_surt_head(url: &Url, out: &mut Vec<u8>) -> bool {
 
 /// `*` matches any run of bytes, `?` one byte; ASCII case-insensitive.
 /// `glob` is already lowercase.
-fn glob_match(glob: &[u8], name: &[u8]) -> bool {
+pub(crate) fn glob_match(glob: &[u8], name: &[u8]) -> bool {
     let (mut g, mut n) = (0, 0);
     let mut star: Option<(usize, usize)> = None;
     while n < name.len() {

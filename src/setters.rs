@@ -75,29 +75,35 @@ impl Url {
 
     /// The [protocol setter](https://url.spec.whatwg.org/#dom-url-protocol).
     pub fn set_protocol(&mut self, value: &str) {
+        self.try_set_protocol(value);
+    }
+
+    /// The protocol setter; false when the standard's steps return before
+    /// setting anything (the URL is then unchanged).
+    pub(crate) fn try_set_protocol(&mut self, value: &str) -> bool {
         let value = clean(value);
         // scheme start state / scheme state with state override, on value + ":".
         let bytes = value.as_bytes();
         if !bytes.first().is_some_and(u8::is_ascii_alphabetic) {
-            return;
+            return false;
         }
         let len = bytes
             .iter()
             .position(|&b| !(b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')))
             .unwrap_or(bytes.len());
         if len < bytes.len() && bytes[len] != b':' {
-            return;
+            return false;
         }
         let scheme = value[..len].to_ascii_lowercase();
         let new_type = SchemeType::from_scheme(scheme.as_bytes());
         if self.c.scheme.is_special() != new_type.is_special() {
-            return;
+            return false;
         }
         if (self.includes_credentials() || self.c.port.is_some()) && new_type == SchemeType::File {
-            return;
+            return false;
         }
         if self.c.scheme == SchemeType::File && self.c.host_kind == Some(HostKind::Empty) {
-            return;
+            return false;
         }
         let old_end = self.c.scheme_end;
         self.splice(0, old_end, &scheme, Moving::UsernameEnd);
@@ -106,6 +112,7 @@ impl Url {
         if self.c.port.is_some() && self.c.port == new_type.default_port() {
             self.remove_port();
         }
+        true
     }
 
     fn remove_port(&mut self) {
@@ -133,22 +140,36 @@ impl Url {
 
     /// The [username setter](https://url.spec.whatwg.org/#dom-url-username).
     pub fn set_username(&mut self, value: &str) {
+        self.try_set_username(value);
+    }
+
+    /// The username setter; false when the standard's steps return before
+    /// setting anything (the URL is then unchanged).
+    pub(crate) fn try_set_username(&mut self, value: &str) -> bool {
         if self.cannot_have_username_password_port() {
-            return;
+            return false;
         }
         let username = percent::utf8_percent_encode(value, &USERINFO);
         let password = self.password().to_string();
         self.set_credentials(&username, &password);
+        true
     }
 
     /// The [password setter](https://url.spec.whatwg.org/#dom-url-password).
     pub fn set_password(&mut self, value: &str) {
+        self.try_set_password(value);
+    }
+
+    /// The password setter; false when the standard's steps return before
+    /// setting anything (the URL is then unchanged).
+    pub(crate) fn try_set_password(&mut self, value: &str) -> bool {
         if self.cannot_have_username_password_port() {
-            return;
+            return false;
         }
         let password = percent::utf8_percent_encode(value, &USERINFO);
         let username = self.username().to_string();
         self.set_credentials(&username, &password);
+        true
     }
 
     /// Replaces the host with `host` (serialized) of `kind`.
@@ -173,14 +194,27 @@ impl Url {
         self.set_host_or_hostname(value, false);
     }
 
+    /// The host setter; false when the standard's steps return before
+    /// setting the host (the URL is then unchanged), or refuse the port
+    /// that follows it (the new host stays, as the standard says).
+    pub(crate) fn try_set_host(&mut self, value: &str) -> bool {
+        self.set_host_or_hostname(value, false)
+    }
+
+    /// The hostname setter; false when the standard's steps return before
+    /// setting the host (the URL is then unchanged).
+    pub(crate) fn try_set_hostname(&mut self, value: &str) -> bool {
+        self.set_host_or_hostname(value, true)
+    }
+
     /// The [hostname setter](https://url.spec.whatwg.org/#dom-url-hostname).
     pub fn set_hostname(&mut self, value: &str) {
         self.set_host_or_hostname(value, true);
     }
 
-    fn set_host_or_hostname(&mut self, value: &str, hostname_only: bool) {
+    fn set_host_or_hostname(&mut self, value: &str, hostname_only: bool) -> bool {
         if self.has_opaque_path() {
-            return;
+            return false;
         }
         let input = clean(value);
         let special = self.c.scheme.is_special();
@@ -192,18 +226,18 @@ impl Url {
             let buffer = &input[..end];
             if buffer.is_empty() {
                 self.replace_host("", HostKind::Empty);
-                return;
+                return true;
             }
             let mut host = String::new();
             let Ok(mut kind) = parse_host_into(buffer, false, &mut host, &mut NoReporter) else {
-                return;
+                return false;
             };
             if host == "localhost" {
                 host.clear();
                 kind = HostKind::Empty;
             }
             self.replace_host(&host, kind);
-            return;
+            return true;
         }
         // host state / hostname state with state override
         let mut inside_brackets = false;
@@ -228,12 +262,12 @@ impl Url {
         let buffer = &input[..stop];
         if colon {
             if buffer.is_empty() || hostname_only {
-                return;
+                return false;
             }
         } else if buffer.is_empty()
             && (special || self.includes_credentials() || self.c.port.is_some())
         {
-            return;
+            return false;
         }
         let mut host = String::new();
         let kind = if buffer.is_empty() {
@@ -241,33 +275,38 @@ impl Url {
         } else {
             match parse_host_into(buffer, !special, &mut host, &mut NoReporter) {
                 Ok(kind) => kind,
-                Err(_) => return,
+                Err(_) => return false,
             }
         };
         self.replace_host(&host, kind);
-        if colon {
-            self.port_state_override(&input[stop + 1..]);
-        }
+        // The host is set; a port after it may still be refused.
+        !colon || self.port_state_override(&input[stop + 1..])
     }
 
     /// The [port setter](https://url.spec.whatwg.org/#dom-url-port).
     pub fn set_port(&mut self, value: &str) {
+        self.try_set_port(value);
+    }
+
+    /// The port setter; false when the standard's steps return before
+    /// setting anything (the URL is then unchanged).
+    pub(crate) fn try_set_port(&mut self, value: &str) -> bool {
         if self.cannot_have_username_password_port() {
-            return;
+            return false;
         }
         if value.is_empty() {
             if self.c.port.is_some() {
                 self.remove_port();
             }
-            return;
+            return true;
         }
         let input = clean(value);
-        self.port_state_override(&input);
+        self.port_state_override(&input)
     }
 
     /// [Port state](https://url.spec.whatwg.org/#port-state) with state
     /// override: leading digits set the port; anything after them is ignored.
-    fn port_state_override(&mut self, input: &str) {
+    fn port_state_override(&mut self, input: &str) -> bool {
         let digits = input.bytes().take_while(u8::is_ascii_digit);
         let mut port: u32 = 0;
         let mut any = false;
@@ -275,11 +314,11 @@ impl Url {
             any = true;
             port = port * 10 + u32::from(d - b'0');
             if port > 0xFFFF {
-                return;
+                return false;
             }
         }
         if !any {
-            return;
+            return false;
         }
         let port = port as u16;
         let end = self.c.port_end(&self.serialization);
@@ -290,12 +329,19 @@ impl Url {
             self.splice(self.c.host_end, end, &format!(":{port}"), Moving::PathStart);
             self.c.port = Some(port);
         }
+        true
     }
 
     /// The [pathname setter](https://url.spec.whatwg.org/#dom-url-pathname).
     pub fn set_pathname(&mut self, value: &str) {
+        self.try_set_pathname(value);
+    }
+
+    /// The pathname setter; false when the standard's steps return before
+    /// setting anything (the URL is then unchanged).
+    pub(crate) fn try_set_pathname(&mut self, value: &str) -> bool {
         if self.has_opaque_path() {
-            return;
+            return false;
         }
         let input = clean(value);
         let mut path = Machine::path_with_override(&input, self.c.scheme, &mut NoReporter);
@@ -311,6 +357,7 @@ impl Url {
         let text = if dot { format!("/.{path}") } else { path };
         self.splice(start, end, &text, Moving::QueryStart);
         self.c.path_start = start + if dot { 2 } else { 0 };
+        true
     }
 
     /// The [search setter](https://url.spec.whatwg.org/#dom-url-search).

@@ -14,6 +14,7 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 use urlsift::profile::Profile;
+use urlsift::site::{List, Parts};
 use urlsift::{BatchParser, Url};
 
 use crate::column::{BoolBuilder, Column, Row, StringBuilder};
@@ -26,6 +27,11 @@ pub enum Output {
     Origin,
     /// The URL in a normalization profile's form (the SURT key included).
     Profile(Profile),
+    /// A part of the host split at its public suffix (`site`,
+    /// `public_suffix`, `subdomain`, `domain`): null when the host is not
+    /// a domain or the part does not exist (a host that is a public
+    /// suffix has no site).
+    Site(List, for<'a> fn(&Parts<'a>) -> Option<&'a str>),
 }
 
 impl Output {
@@ -49,6 +55,18 @@ impl Output {
         Some(Output::Getter(get))
     }
 
+    /// The site field named `name`, looked up in `list`.
+    pub fn site(name: &str, list: &List) -> Option<Output> {
+        let part: for<'a> fn(&Parts<'a>) -> Option<&'a str> = match name {
+            "site" => |p| p.registrable_domain(),
+            "public_suffix" => |p| Some(p.public_suffix()),
+            "subdomain" => |p| p.subdomain(),
+            "domain" => |p| p.domain(),
+            _ => return None,
+        };
+        Some(Output::Site(list.clone(), part))
+    }
+
     fn write(&self, url: &Url, out: &mut StringBuilder) {
         match self {
             Output::Getter(get) => out.push_str(get(url)),
@@ -60,6 +78,10 @@ impl Output {
                 p.apply(url, out.data());
                 out.commit();
             }
+            Output::Site(list, part) => match list.url_parts(url).as_ref().and_then(part) {
+                Some(s) => out.push_str(s),
+                None => out.push_null(),
+            },
         }
     }
 }

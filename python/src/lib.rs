@@ -13,6 +13,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 use urlsift::profile::Profile;
+use urlsift::site::List;
 
 use crate::column::{Column, ColumnArg};
 use crate::kernel::Output;
@@ -23,10 +24,14 @@ use crate::url::BaseArg;
 /// `outputs`, the reasons column and the validity column (see `kernel`).
 ///
 /// Names are the URL getters (`href`, `protocol`, ..., `origin`),
-/// `normalized` (the profile given by the flags) and `surt` (the SURT key
-/// under the same query flags). The GIL is released while Rust works.
+/// `normalized` (the profile given by the flags), `surt` (the SURT key
+/// under the same query flags) and the site fields (`site`,
+/// `public_suffix`, `subdomain`, `domain`) by the compiled-in Public
+/// Suffix List or the `public_suffix_list.dat` at `suffix_list`, without
+/// its private rules when `icann_only`. The GIL is released while Rust
+/// works.
 #[pyfunction]
-#[pyo3(signature = (column, outputs, base=None, strip_fragment=false, sort_query=false, strip_params=None, threads=None))]
+#[pyo3(signature = (column, outputs, base=None, strip_fragment=false, sort_query=false, strip_params=None, threads=None, suffix_list=None, icann_only=false))]
 #[allow(clippy::too_many_arguments)]
 fn columns<'py>(
     py: Python<'py>,
@@ -37,6 +42,8 @@ fn columns<'py>(
     sort_query: bool,
     strip_params: Option<Vec<String>>,
     threads: Option<usize>,
+    suffix_list: Option<std::path::PathBuf>,
+    icann_only: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let column = Column::new(column)?;
     let base = url::parse_base(base)?;
@@ -45,12 +52,18 @@ fn columns<'py>(
         .sort_query(sort_query)
         .strip_params(strip_params.unwrap_or_default())
         .map_err(|e| PyValueError::new_err(format!("strip_params: {e}")))?;
+    let list = match &suffix_list {
+        None => List::builtin(),
+        Some(path) => List::from_file(path).map_err(|e| PyValueError::new_err(e.to_string()))?,
+    }
+    .with_private(!icann_only);
     let outputs = outputs
         .iter()
         .map(|name| match name.as_str() {
             "normalized" => Ok(Output::Profile(profile.clone())),
             "surt" => Ok(Output::Profile(profile.clone().surt(true))),
             _ => Output::getter(name)
+                .or_else(|| Output::site(name, &list))
                 .ok_or_else(|| PyValueError::new_err(format!("unknown field {name:?}"))),
         })
         .collect::<PyResult<Vec<_>>>()?;

@@ -3,6 +3,7 @@
 
 use pyo3::prelude::*;
 use urlsift::Url;
+use urlsift::site::{List, Parts};
 
 pyo3::create_exception!(
     urlsift,
@@ -51,6 +52,12 @@ pub fn can_parse(url: &str, base: Option<BaseArg>) -> bool {
     match parse_base(base) {
         Ok(base) => Url::parse_with_base(url, base.as_ref()).is_ok(),
         Err(_) => false,
+    }
+}
+
+impl PyUrl {
+    fn parts(&self) -> Option<Parts<'_>> {
+        List::builtin().url_parts(&self.0)
     }
 }
 
@@ -105,6 +112,26 @@ impl PyUrl {
     #[getter]
     fn origin(&self) -> String {
         self.0.origin().to_string()
+    }
+
+    // The site fields, by the compiled-in Public Suffix List (private
+    // rules included); None when the host is not a domain or the part
+    // does not exist.
+    #[getter]
+    fn site(&self) -> Option<&str> {
+        self.parts()?.registrable_domain()
+    }
+    #[getter]
+    fn public_suffix(&self) -> Option<&str> {
+        Some(self.parts()?.public_suffix())
+    }
+    #[getter]
+    fn subdomain(&self) -> Option<&str> {
+        self.parts()?.subdomain()
+    }
+    #[getter]
+    fn domain(&self) -> Option<&str> {
+        self.parts()?.domain()
     }
 
     fn __str__(&self) -> &str {

@@ -14,7 +14,7 @@ Whole Arrow columns at a time (``urlsift.arrow``, re-exported here):
 """
 
 from ._urlsift import URL, ParseError, can_parse, parse
-from .arrow import FIELDS, components, is_valid, normalize, surt
+from .arrow import FIELDS, SITE_FIELDS, components, is_valid, normalize, surt
 
 __all__ = [
     "URL",
@@ -22,6 +22,7 @@ __all__ = [
     "parse",
     "can_parse",
     "FIELDS",
+    "SITE_FIELDS",
     "normalize",
     "surt",
     "components",

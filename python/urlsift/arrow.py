@@ -34,6 +34,17 @@ FIELDS = (
     "origin",
 )
 
+#: The site fields ``components`` can also return, by the Public Suffix
+#: List: ``site`` (the registrable domain, ``bbc.co.uk`` for
+#: ``news.bbc.co.uk``), ``public_suffix`` (``co.uk``), ``subdomain``
+#: (``news``; ``""`` when there is none) and ``domain`` (``bbc``). Each is
+#: null when the host is not a domain (an IP address, an opaque or empty
+#: host) or has no such part (a host that is itself a public suffix, like
+#: ``github.io``, has no site). The list is the compiled-in one unless
+#: ``suffix_list`` names a ``public_suffix_list.dat``; ``icann_only=True``
+#: leaves out its private rules (``github.io``, ``blogspot.com``).
+SITE_FIELDS = ("site", "public_suffix", "subdomain", "domain")
+
 Base = Union[str, "_urlsift.URL", None]
 Globs = Union[str, Iterable[str], None]
 
@@ -100,11 +111,14 @@ def run(
     sort_query: bool = False,
     strip_params: Globs = None,
     threads: Optional[int] = None,
+    suffix_list: Optional[str] = None,
+    icann_only: bool = False,
 ):
     """Parses each row once and returns ``(columns, reasons, valid)``.
 
     ``columns`` holds one string array per name in ``outputs``: the
-    getters in ``FIELDS``, ``"normalized"`` (the profile the flags give)
+    getters in ``FIELDS``, the ``SITE_FIELDS`` (by ``suffix_list`` and
+    ``icann_only``), ``"normalized"`` (the profile the flags give)
     and ``"surt"`` (the SURT key under the same query flags). ``reasons``
     is null except where a row failed to parse; ``valid`` is a boolean
     array (null for null rows). The other functions are views of this one.
@@ -120,6 +134,8 @@ def run(
                 sort_query=sort_query,
                 strip_params=strip_params,
                 threads=threads,
+                suffix_list=suffix_list,
+                icann_only=icann_only,
             )
             for chunk in array.chunks
         ]
@@ -136,6 +152,8 @@ def run(
         sort_query,
         _glob_list(strip_params),
         threads,
+        None if suffix_list is None else str(suffix_list),
+        icann_only,
     )
     return (
         [_string_array(c) for c in columns],
@@ -194,13 +212,18 @@ def components(
     *,
     threads: Optional[int] = None,
     with_reasons: bool = False,
+    suffix_list: Optional[str] = None,
+    icann_only: bool = False,
 ):
     """A struct array with one string field per name in ``fields`` (see
-    ``FIELDS``); the struct is null where the row is null or invalid."""
+    ``FIELDS`` and ``SITE_FIELDS``); the struct is null where the row is
+    null or invalid."""
     fields = list(fields)
     if not fields:
         raise ValueError("components: no fields asked for")
-    columns, reasons, valid = run(array, fields, base, threads=threads)
+    columns, reasons, valid = run(
+        array, fields, base, threads=threads, suffix_list=suffix_list, icann_only=icann_only
+    )
     if isinstance(valid, pa.ChunkedArray):
         out = pa.chunked_array(
             [

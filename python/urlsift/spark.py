@@ -29,8 +29,9 @@ class UrlColumns:
     """The string columns the helpers add for the URL column ``column``:
     ``<prefix>normalized`` (the href in the profile ``strip_fragment``,
     ``sort_query``, ``strip_params`` give, as ``urlsift normalize``),
-    ``<prefix>surt`` (its SURT key), one ``<prefix><field>`` per getter in
-    ``fields`` (see ``urlsift.FIELDS``) and ``<prefix>error`` (the reason a
+    ``<prefix>surt`` (its SURT key), one ``<prefix><field>`` per getter or
+    site field in ``fields`` (see ``urlsift.FIELDS`` and
+    ``urlsift.SITE_FIELDS``; sites by the compiled-in list) and ``<prefix>error`` (the reason a
     row is not a URL, else null); ``prefix`` defaults to ``column + "_"``.
     ``base`` resolves relative rows. The helpers take these as keywords.
 
@@ -52,9 +53,10 @@ class UrlColumns:
         sort_query: bool = False,
         strip_params=None,
     ):
-        unknown = [f for f in fields if f not in arrow.FIELDS]
+        known = arrow.FIELDS + arrow.SITE_FIELDS
+        unknown = [f for f in fields if f not in known]
         if unknown:
-            raise ValueError(f"unknown fields {unknown} (known: {', '.join(arrow.FIELDS)})")
+            raise ValueError(f"unknown fields {unknown} (known: {', '.join(known)})")
         self.column = column
         self.outputs = (["normalized"] if normalize else []) + (["surt"] if surt else []) + list(fields)
         self.error = error

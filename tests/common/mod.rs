@@ -7,6 +7,7 @@
 
 #![allow(dead_code)]
 
+pub mod psl;
 pub mod shapes;
 pub mod spec;
 
