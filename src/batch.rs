@@ -207,6 +207,13 @@ impl BatchParser {
         Ok(self.current.insert(Url { serialization, c }).href())
     }
 
+    /// The URL of the last successful [`BatchParser::parse`] (or
+    /// `parse_with`, `parse_line`), to edit in place; `None` after a
+    /// failure or an href-only call that found the input unchanged.
+    pub fn last_mut(&mut self) -> Option<&mut Url> {
+        self.current.as_mut()
+    }
+
     /// Whether the last call was decided by the fast path (without the
     /// state machine), for statistics.
     pub fn last_took_fast_path(&self) -> bool {

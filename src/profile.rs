@@ -307,6 +307,30 @@ fn write_surt_head(url: &Url, out: &mut Vec<u8>) -> bool {
     true
 }
 
+/// A query parameter name glob, as the strip-params globs match: `*` any
+/// run of bytes, `?` one byte, ASCII case-insensitive.
+///
+/// ```
+/// use urlsift::profile::ParamGlob;
+/// assert!(ParamGlob::new("utm_*").matches("UTM_source"));
+/// assert!(!ParamGlob::new("utm_?").matches("utm_id"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParamGlob(Vec<u8>);
+
+impl ParamGlob {
+    /// The glob `glob`.
+    pub fn new(glob: &str) -> ParamGlob {
+        ParamGlob(glob.to_ascii_lowercase().into_bytes())
+    }
+
+    /// Whether the parameter name `name` (as it appears in a query)
+    /// matches.
+    pub fn matches(&self, name: &str) -> bool {
+        glob_match(&self.0, name.as_bytes())
+    }
+}
+
 /// `*` matches any run of bytes, `?` one byte; ASCII case-insensitive.
 /// `glob` is already lowercase.
 pub(crate) fn glob_match(glob: &[u8], name: &[u8]) -> bool {

@@ -11,4 +11,5 @@ mod normalize;
 mod readme;
 mod records;
 mod reports;
+mod sites;
 mod workdir;

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::records::{self, Kind};
+use crate::select::{EditArgs, FilterArgs, SiteArgs};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -88,10 +89,13 @@ pub enum Command {
   urlsift extract --append --fields hostname,pathname crawl.csv > with-hosts.csv
   urlsift extract --fields hostname,@WARC-Date,@WARC-Type CC-MAIN-00000.warc.gz
   urlsift extract --input-format log --fields pathname,@status,@user_agent access.log
+  urlsift extract --fields site,subdomain,public_suffix urls.txt
+  urlsift extract --site bbc.co.uk --ext pdf --fields href urls.txt
 
 Fields: line, input, href, protocol, username, password, host, hostname,
-port, pathname, search, hash, origin; and @NAME, a field of the input
-record: a CSV/TSV column (name or number), a JSON key or dotted path, a
+port, pathname, search, hash, origin; site, public_suffix, subdomain,
+domain (from the Public Suffix List: --psl FILE, --icann-only); and @NAME,
+a field of the input record: a CSV/TSV column (name or number), a JSON key or dotted path, a
 WARC header, or a log field (remote, ident, user, time, request, method,
 target, protocol, status, bytes, referer, user_agent).")]
     Extract(ExtractArgs),
@@ -161,6 +165,8 @@ pub struct InputArgs {
     /// Bytes per parallel chunk (tuning and tests).
     #[arg(long, value_name = "SIZE", default_value = "4M", value_parser = parse_size, hide = true)]
     pub chunk_size: u64,
+    #[command(flatten)]
+    pub sites: SiteArgs,
 }
 
 impl InputArgs {
@@ -248,7 +254,7 @@ pub struct ProfileArgs {
     pub sort_query: bool,
     /// Remove query parameters whose name matches one of these comma-separated
     /// globs (`*`, `?`; ASCII case-insensitive), e.g. 'utm_*,fbclid,gclid'.
-    #[arg(long, value_name = "GLOBS")]
+    #[arg(long, visible_alias = "remove-param", value_name = "GLOBS")]
     pub strip_params: Option<String>,
     /// Print the SURT key (`com,example)/path?query`) used by web archives:
     /// scheme, userinfo, fragment and a leading `www.` dropped, host labels reversed.
@@ -260,6 +266,10 @@ pub struct ProfileArgs {
 pub struct NormalizeArgs {
     #[command(flatten)]
     pub input: InputArgs,
+    #[command(flatten)]
+    pub filters: FilterArgs,
+    #[command(flatten)]
+    pub edits: EditArgs,
     #[command(flatten)]
     pub output: OutputArgs,
     #[command(flatten)]
@@ -281,12 +291,18 @@ pub enum DedupKey {
     Host,
     /// Host + path with numeric, hex and UUID segments collapsed + sorted parameter names.
     Pattern,
+    /// The site: the registrable domain (eTLD+1, from the Public Suffix List).
+    Site,
 }
 
 #[derive(Args, Debug)]
 pub struct DedupArgs {
     #[command(flatten)]
     pub input: InputArgs,
+    #[command(flatten)]
+    pub filters: FilterArgs,
+    #[command(flatten)]
+    pub edits: EditArgs,
     #[command(flatten)]
     pub output: OutputArgs,
     #[command(flatten)]
@@ -311,6 +327,10 @@ pub struct DedupArgs {
 pub struct ExtractArgs {
     #[command(flatten)]
     pub input: InputArgs,
+    #[command(flatten)]
+    pub filters: FilterArgs,
+    #[command(flatten)]
+    pub edits: EditArgs,
     #[command(flatten)]
     pub output: OutputArgs,
     #[command(flatten)]
@@ -352,6 +372,8 @@ pub struct CheckArgs {
 pub struct StatsArgs {
     #[command(flatten)]
     pub input: InputArgs,
+    #[command(flatten)]
+    pub filters: FilterArgs,
     #[command(flatten)]
     pub output: OutputArgs,
     /// Print JSON instead of a table.

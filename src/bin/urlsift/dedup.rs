@@ -9,7 +9,8 @@
 //! (see `spill.rs`) that are reduced and merged back in input order.
 //!
 //! Keys: `href` (the line as `normalize` prints it, profiles included),
-//! `no-fragment`, `origin`, `host` and `pattern`. A URL without a host (or
+//! `no-fragment`, `origin`, `host`, `pattern` and `site` (the registrable
+//! domain; a host without one, such as an IP address, is its own site). A URL without a host (or
 //! with an opaque origin) is keyed by its whole href, so such URLs are only
 //! merged with identical ones. Lines passed through by `--keep-invalid` are
 //! keyed by their raw bytes, in a namespace of their own.
@@ -18,17 +19,19 @@ use std::io;
 use std::process::ExitCode;
 use std::sync::Mutex;
 
-use urlsift::{BatchParser, HostKind, Url};
+use urlsift::{HostKind, Url};
 use xxhash_rust::xxh3::xxh3_64;
 
 use crate::args::{DedupArgs, DedupKey};
-use crate::input::{Chunk, Reason};
+use crate::input::Chunk;
 use crate::normalize::{parse_base, profile};
 use crate::output::{CliError, Sink};
 use crate::pipeline::{Processed, strict_stop, write_reject};
 use crate::records::Shape;
+use crate::select::{Stage, Verdict};
 use crate::spill::{self, Spill};
 use crate::table::{Slot, Table};
+use urlsift::site::List;
 
 /// Keys of one chunk: `ends[i]` holds where line i's key ends in `keys`,
 /// where its record (terminator included) ends in the chunk's output, and
@@ -289,7 +292,14 @@ fn spill_err(error: io::Error) -> CliError {
 }
 
 /// Appends the dedup key of `url` (whose profile form is `line`) to `out`.
-fn write_key(kind: DedupKey, url: &Url, line: &[u8], out: &mut Vec<u8>, names: &mut Names) {
+fn write_key(
+    kind: DedupKey,
+    url: &Url,
+    line: &[u8],
+    out: &mut Vec<u8>,
+    names: &mut Names,
+    list: &List,
+) {
     let whole = |out: &mut Vec<u8>| out.extend_from_slice(url.href().as_bytes());
     match kind {
         DedupKey::Href => out.extend_from_slice(line),
@@ -308,6 +318,12 @@ fn write_key(kind: DedupKey, url: &Url, line: &[u8], out: &mut Vec<u8>, names: &
         DedupKey::Host => match url.host_kind() {
             None | Some(HostKind::Empty) => whole(out),
             Some(_) => out.extend_from_slice(url.host().as_bytes()),
+        },
+        // A host without a site (an IP address, a public suffix) is its
+        // own site.
+        DedupKey::Site => match list.url_parts(url).and_then(|p| p.registrable_domain()) {
+            Some(site) => out.extend_from_slice(site.as_bytes()),
+            None => write_key(DedupKey::Host, url, line, out, names, list),
         },
         DedupKey::Pattern => {
             if !write_pattern(url, out, names) {
@@ -388,6 +404,7 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
     let budget = a.memory.saturating_sub(a.memory / 10).max(1);
     let profile = profile(&a.profile)?;
     let base = parse_base(&a.input.base)?;
+    let stage = Stage::new(&a.input.sites, Some(&a.filters), Some(&a.edits))?;
     // Heads (a CSV header) are written by this thread, before any record:
     // the workers' output holds records only.
     let mut job = setup.job(false);
@@ -417,23 +434,33 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
             .and_then(|mut k| k.pop())
             .unwrap_or_default();
         // One batch parser per chunk: no allocation per URL.
-        let mut parser = BatchParser::new();
         let mut form = Vec::new();
-        job.run_with::<Keys>(chunk, keys, |p, rec, text| {
-            let url = parser.parse(text, base.as_ref()).map_err(Reason::Url)?;
+        job.run_parsed::<Keys>(chunk, base.as_ref(), keys, |p, rec, _, parser| {
+            let url = parser.last_mut().expect("parsed");
+            if stage.apply(url, &mut p.tally) == Verdict::Drop {
+                return Ok(());
+            }
+            let url = &*url;
             p.flush();
             let start = p.out.len();
             let key_start = p.extra.keys.len();
             if matches!(rec.shape, Shape::Line | Shape::ReadOnly) {
                 profile.apply(url, &mut p.out);
                 let (out, keys) = (&p.out[start..], &mut p.extra.keys);
-                write_key(key_kind, url, out, keys, &mut p.extra.names);
+                write_key(key_kind, url, out, keys, &mut p.extra.names, &stage.list);
                 p.out.push(term);
             } else {
                 // A record goes out with its URL field in profile form.
                 form.clear();
                 profile.apply(url, &mut form);
-                write_key(key_kind, url, &form, &mut p.extra.keys, &mut p.extra.names);
+                write_key(
+                    key_kind,
+                    url,
+                    &form,
+                    &mut p.extra.keys,
+                    &mut p.extra.names,
+                    &stage.list,
+                );
                 let form = std::str::from_utf8(&form).expect("profile output is UTF-8");
                 rec.write_url(&mut p.out, form, term);
             }

@@ -19,10 +19,10 @@ use std::process::ExitCode;
 use urlsift::Url;
 
 use crate::args::ExtractArgs;
-use crate::input::Reason;
 use crate::normalize::parse_base;
 use crate::output::CliError;
 use crate::records::{self, Format as RecordFormat, Rec};
+use crate::select::{Stage, Verdict};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Field {
@@ -41,6 +41,12 @@ pub enum Field {
     Search,
     Hash,
     Origin,
+    /// The registrable domain (eTLD+1), from the Public Suffix List.
+    Site,
+    PublicSuffix,
+    Subdomain,
+    /// The label before the public suffix (tldextract's `domain`).
+    Domain,
 }
 
 const FIELDS: &[(&str, Field)] = &[
@@ -57,6 +63,10 @@ const FIELDS: &[(&str, Field)] = &[
     ("search", Field::Search),
     ("hash", Field::Hash),
     ("origin", Field::Origin),
+    ("site", Field::Site),
+    ("public_suffix", Field::PublicSuffix),
+    ("subdomain", Field::Subdomain),
+    ("domain", Field::Domain),
 ];
 
 impl Field {
@@ -89,17 +99,36 @@ impl Field {
         }
     }
 
+    /// The field's value, empty where the URL has none (a site for an IP
+    /// address, say).
     fn value<'a>(
         &self,
         url: &'a Url,
         input: &'a str,
         rec: &Rec<'a>,
-        format: &RecordFormat,
+        cx: &Context<'_>,
     ) -> Cow<'a, str> {
-        Cow::Borrowed(match self {
-            Field::Record(name) => return format.named(rec, name).unwrap_or_default(),
-            Field::Line => return Cow::Owned(rec.line.to_string()),
-            Field::Origin => return Cow::Owned(url.origin().to_string()),
+        self.value_opt(url, input, rec, cx).unwrap_or_default()
+    }
+
+    /// The field's value; `None` for a site part the URL has none of, or
+    /// a record field the record lacks.
+    fn value_opt<'a>(
+        &self,
+        url: &'a Url,
+        input: &'a str,
+        rec: &Rec<'a>,
+        cx: &Context<'_>,
+    ) -> Option<Cow<'a, str>> {
+        let parts = || cx.list.url_parts(url);
+        Some(Cow::Borrowed(match self {
+            Field::Record(name) => return cx.format.named(rec, name),
+            Field::Site => parts()?.registrable_domain()?,
+            Field::PublicSuffix => parts()?.public_suffix(),
+            Field::Subdomain => parts()?.subdomain()?,
+            Field::Domain => parts()?.domain()?,
+            Field::Line => return Some(Cow::Owned(rec.line.to_string())),
+            Field::Origin => return Some(Cow::Owned(url.origin().to_string())),
             Field::Input => input,
             Field::Href => url.href(),
             Field::Protocol => url.protocol(),
@@ -111,8 +140,14 @@ impl Field {
             Field::Pathname => url.pathname(),
             Field::Search => url.search(),
             Field::Hash => url.hash(),
-        })
+        }))
     }
+}
+
+/// What field values are read with besides the URL.
+struct Context<'a> {
+    format: &'a RecordFormat,
+    list: &'a urlsift::site::List,
 }
 
 /// A `--format` template: literal text and fields.
@@ -246,14 +281,21 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
         setup.standard.sink.write(&head)?;
     }
     let names: Vec<String> = fields.iter().map(|f| format!("url_{}", f.name())).collect();
+    let stage = Stage::new(&a.input.sites, Some(&a.filters), Some(&a.edits))?;
     let mut job = setup.job(false);
     job.write_heads = false;
     setup.run_chunks(|chunk| {
-        let mut parser = urlsift::BatchParser::new();
-        let source = &chunk.source.format;
+        let source = &Context {
+            format: &chunk.source.format,
+            list: &stage.list,
+        };
         let mut csv_out = matches!(format, Format::Csv).then(|| csv_writer(term));
-        let mut p = job.run::<()>(chunk, |p, rec, text| {
-            let url = parser.parse(text, base.as_ref()).map_err(Reason::Url)?;
+        let mut p = job.run_parsed(chunk, base.as_ref(), (), |p, rec, text, parser| {
+            let url = parser.last_mut().expect("parsed");
+            if stage.apply(url, &mut p.tally) == Verdict::Drop {
+                return Ok(());
+            }
+            let url = &*url;
             p.flush();
             let out = &mut p.out;
             if a.append {
@@ -281,9 +323,12 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
                         }
                         push_json(out, f.name());
                         out.push(b':');
-                        match f {
-                            Field::Line => out.extend_from_slice(rec.line.to_string().as_bytes()),
-                            _ => push_json(out, &f.value(url, text, rec, source)),
+                        match (f, f.value_opt(url, text, rec, source)) {
+                            (Field::Line, _) => {
+                                out.extend_from_slice(rec.line.to_string().as_bytes())
+                            }
+                            (_, Some(v)) => push_json(out, &v),
+                            (_, None) => out.extend_from_slice(b"null"),
                         }
                     }
                     out.push(b'}');
@@ -313,7 +358,7 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
                 .extend_from_slice(&w.into_inner().expect("CSV into memory"));
         }
         if a.append && chunk.write_head && chunk.head > 0 {
-            let header = appended_header(&chunk.data[..chunk.head], &names, source);
+            let header = appended_header(&chunk.data[..chunk.head], &names, source.format);
             let shift = header.len();
             p.out.splice(0..0, header);
             for k in &mut p.kept {

@@ -53,6 +53,72 @@ impl<X, F: FnMut(&mut Processed<X>, &Rec<'_>, &str) -> Result<(), Reason>> PerRe
     }
 }
 
+/// Parses each record's URL (from the fused line scan's proof where there
+/// is one: no second pass over a line) into a reused buffer and hands it to
+/// `f` as the parser's last URL (mutable: edits apply in place; the parser
+/// also tells whether the fast path decided).
+pub struct Parsing<'a, K, F> {
+    k: K,
+    parser: urlsift::BatchParser,
+    base: Option<&'a urlsift::Url>,
+    f: F,
+}
+
+impl<X, K: Kernel, F> PerRecord<X> for Parsing<'_, K, F>
+where
+    F: FnMut(&mut Processed<X>, &Rec<'_>, &str, &mut urlsift::BatchParser) -> Result<(), Reason>,
+{
+    const SCANS_URLS: bool = true;
+
+    #[inline(always)]
+    fn url(&mut self, p: &mut Processed<X>, rec: &Rec<'_>, text: &str) -> Result<(), Reason> {
+        self.parser
+            .parse_with(self.k, text, self.base)
+            .map_err(Reason::Url)?;
+        (self.f)(p, rec, text, &mut self.parser)
+    }
+
+    #[inline(always)]
+    fn line_of(
+        &mut self,
+        p: &mut Processed<X>,
+        rec: &Rec<'_>,
+        line: &urlsift::batch::Line<'_>,
+    ) -> Result<(), Reason> {
+        self.parser
+            .parse_line(line, self.base)
+            .map_err(Reason::Url)?;
+        (self.f)(p, rec, line.as_str(), &mut self.parser)
+    }
+}
+
+/// [`Job::run_parsed`]'s work for one chunk, compiled per SIMD backend.
+struct RunParsed<'a, X, F> {
+    job: &'a Job,
+    chunk: &'a Chunk,
+    base: Option<&'a urlsift::Url>,
+    extra: X,
+    f: F,
+}
+
+impl<X: Default, F> urlsift::simd::WithKernel for RunParsed<'_, X, F>
+where
+    F: FnMut(&mut Processed<X>, &Rec<'_>, &str, &mut urlsift::BatchParser) -> Result<(), Reason>,
+{
+    type Output = Processed<X>;
+
+    #[inline(always)]
+    fn run<K: Kernel>(self, k: K) -> Processed<X> {
+        let parsing = Parsing {
+            k,
+            parser: urlsift::BatchParser::new(),
+            base: self.base,
+            f: self.f,
+        };
+        self.job.run_in(k, self.chunk, self.extra, parsing)
+    }
+}
+
 /// The per-record loop shared by the subcommands that follow the policy.
 pub struct Job {
     pub max_line: usize,
@@ -74,6 +140,31 @@ impl Job {
         f: impl FnMut(&mut Processed<X>, &Rec<'_>, &str) -> Result<(), Reason>,
     ) -> Processed<X> {
         self.run_with(chunk, X::default(), f)
+    }
+
+    /// Runs `f` on each record's parsed URL (against `base`), with one
+    /// SIMD pass per line for the `lines` format (the line split and the
+    /// fast path's scan fused). `f` gets the parser, whose
+    /// [`last_mut`](urlsift::BatchParser::last_mut) is the URL.
+    pub fn run_parsed<X: Default>(
+        &self,
+        chunk: &Chunk,
+        base: Option<&urlsift::Url>,
+        extra: X,
+        f: impl FnMut(
+            &mut Processed<X>,
+            &Rec<'_>,
+            &str,
+            &mut urlsift::BatchParser,
+        ) -> Result<(), Reason>,
+    ) -> Processed<X> {
+        urlsift::simd::with_kernel(RunParsed {
+            job: self,
+            chunk,
+            base,
+            extra,
+            f,
+        })
     }
 
     /// Like [`Job::run`], starting from a recycled `extra`.

@@ -25,6 +25,7 @@ mod output;
 mod pipeline;
 mod reader;
 mod records;
+mod select;
 mod spill;
 mod stats;
 mod table;
@@ -185,13 +186,16 @@ impl Setup {
     pub fn run_per_url(
         self,
         base: Option<&urlsift::Url>,
+        stage: &select::Stage,
         pass_empty: bool,
         write: impl Fn(&urlsift::Url, &Rec<'_>, &str, &mut Vec<u8>) + Sync,
     ) -> Result<ExitCode, CliError> {
         self.run_records(pass_empty, |job, chunk| {
-            let mut parser = urlsift::BatchParser::new();
-            job.run::<()>(chunk, |p, rec, text| {
-                let url = parser.parse(text, base).map_err(input::Reason::Url)?;
+            job.run_parsed(chunk, base, (), |p, rec, text, parser| {
+                let url = parser.last_mut().expect("parsed");
+                if stage.apply(url, &mut p.tally) == select::Verdict::Drop {
+                    return Ok(());
+                }
                 p.flush();
                 write(url, rec, text, &mut p.out);
                 Ok(())
@@ -265,7 +269,8 @@ pub fn report(
     errors: &[InputError],
 ) -> ExitCode {
     let mut stderr = std::io::stderr();
-    if !settings.quiet && (settings.verbose || tally.bad_total() > 0 || !errors.is_empty()) {
+    let noted = tally.bad_total() > 0 || tally.edits_refused > 0 || !errors.is_empty();
+    if !settings.quiet && (settings.verbose || noted) {
         let _ = writeln!(
             stderr,
             "{}",

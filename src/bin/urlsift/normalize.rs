@@ -12,6 +12,7 @@ use urlsift::profile::Profile;
 use crate::args::{NormalizeArgs, ProfileArgs};
 use crate::output::CliError;
 use crate::records::Shape;
+use crate::select::Stage;
 
 /// The profile chosen by the flags, validated.
 pub fn profile(a: &ProfileArgs) -> Result<Profile, CliError> {
@@ -43,12 +44,19 @@ pub fn run(a: NormalizeArgs) -> Result<ExitCode, CliError> {
     let setup = crate::Setup::new(&a.input, &a.output, Some(&a.policy), true)?;
     let profile = profile(&a.profile)?;
     let base = parse_base(&a.input.base)?;
-    if !profile.is_surt() {
+    let stage = Stage::new(&a.input.sites, Some(&a.filters), Some(&a.edits))?;
+    if !profile.is_surt() && !stage.is_active() {
         return setup.run_hrefs(base.as_ref(), &profile);
     }
     let terminator = setup.terminator;
-    setup.run_per_url(base.as_ref(), true, |url, rec, _, out| {
-        if matches!(rec.shape, Shape::Line | Shape::ReadOnly) {
+    setup.run_per_url(base.as_ref(), &stage, true, |url, rec, text, out| {
+        if let Some(form) = profile.apply_href(url.href()) {
+            if form == text {
+                rec.write_unchanged(out, terminator);
+            } else {
+                rec.write_url(out, &form, terminator);
+            }
+        } else if matches!(rec.shape, Shape::Line | Shape::ReadOnly) {
             profile.apply(url, out);
             out.push(terminator);
         } else {

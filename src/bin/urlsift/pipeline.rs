@@ -33,6 +33,10 @@ pub struct Tally {
     pub bad: BTreeMap<&'static str, u64>,
     /// Bytes read (after decompression).
     pub bytes: u64,
+    /// Valid records dropped by a filter (`--site`, `--ext`, ...).
+    pub filtered: u64,
+    /// Edits (`--set`, `--append-param`) the standard refused.
+    pub edits_refused: u64,
 }
 
 impl Tally {
@@ -49,6 +53,8 @@ impl Tally {
         self.empty += other.empty;
         self.valid += other.valid;
         self.bytes += other.bytes;
+        self.filtered += other.filtered;
+        self.edits_refused += other.edits_refused;
         for (k, v) in &other.bad {
             *self.bad.entry(k).or_insert(0) += v;
         }
@@ -653,6 +659,15 @@ pub fn summary(t: &Tally, files: usize, kept: bool, noun: &str, extra: &str) -> 
             " ({}; {})",
             reasons.join(", "),
             if kept { "passed through" } else { "skipped" }
+        ));
+    }
+    if t.filtered > 0 {
+        s.push_str(&format!("; {} valid filtered out", t.filtered));
+    }
+    if t.edits_refused > 0 {
+        s.push_str(&format!(
+            "; {} edits refused by the standard (URLs left as they were)",
+            t.edits_refused
         ));
     }
     s.push_str(extra);

@@ -10,14 +10,13 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use serde_json::json;
-use urlsift::BatchParser;
 use xxhash_rust::xxh3::xxh3_64_with_seed;
 
 use crate::args::StatsArgs;
-use crate::input;
 use crate::normalize::parse_base;
 use crate::output::CliError;
 use crate::pipeline::{Standard, Tally};
+use crate::select::{Stage, Verdict};
 
 /// Counts by name. Names are hashed in one call (xxh3, seeded per run so
 /// crafted names cannot collide on purpose): SipHash over short hosts, and
@@ -71,6 +70,8 @@ impl Hasher for OneShot {
 pub struct Counts {
     schemes: NameCounts,
     hosts: NameCounts,
+    sites: NameCounts,
+    suffixes: NameCounts,
     normal: u64,
     /// Valid lines the fast path decided (without the state machine).
     fast: u64,
@@ -83,6 +84,12 @@ impl Counts {
         }
         for (k, v) in other.hosts {
             *self.hosts.entry(k).or_insert(0) += v;
+        }
+        for (k, v) in other.sites {
+            *self.sites.entry(k).or_insert(0) += v;
+        }
+        for (k, v) in other.suffixes {
+            *self.suffixes.entry(k).or_insert(0) += v;
         }
         self.normal += other.normal;
         self.fast += other.fast;
@@ -109,6 +116,7 @@ pub fn run(a: StatsArgs) -> Result<ExitCode, CliError> {
     let started = Instant::now();
     let setup = crate::Setup::new(&a.input, &a.output, None, false)?;
     let base = parse_base(&a.input.base)?;
+    let stage = Stage::new(&a.input.sites, Some(&a.filters), None)?;
     let job = setup.job(false);
     let mut tally = Tally::default();
     // A chunk's counts fit in cache; each worker thread then merges them
@@ -129,19 +137,28 @@ pub fn run(a: StatsArgs) -> Result<ExitCode, CliError> {
     let errors = setup.engine.run(
         |chunk| {
             let mut counts = Counts::default();
-            // One batch parser per chunk: no allocation per URL.
-            let mut parser = BatchParser::new();
-            let p = job.run::<()>(chunk, |_, _, text| {
-                let url = parser
-                    .parse(text, base.as_ref())
-                    .map_err(input::Reason::Url)?;
+            let p = job.run_parsed(chunk, base.as_ref(), (), |p, _, text, parser| {
+                let fast = parser.last_took_fast_path();
+                let url = parser.last_mut().expect("just parsed");
+                // (Normal form and the fast path's share are counted before
+                // any edit.)
+                let normal = url.href() == text;
+                if stage.apply(url, &mut p.tally) == Verdict::Drop {
+                    return Ok(());
+                }
                 let c = &mut counts;
                 p_count(&mut c.schemes, url.scheme());
                 if !url.hostname().is_empty() {
                     p_count(&mut c.hosts, url.hostname());
                 }
-                c.normal += u64::from(url.href() == text);
-                c.fast += u64::from(parser.last_took_fast_path());
+                if let Some(parts) = stage.list.url_parts(url) {
+                    p_count(&mut c.suffixes, parts.public_suffix());
+                    if let Some(site) = parts.registrable_domain() {
+                        p_count(&mut c.sites, site);
+                    }
+                }
+                c.normal += u64::from(normal);
+                c.fast += u64::from(fast);
                 Ok(())
             });
             let worker = rayon::current_thread_index().unwrap_or(0) % per_worker.len();
@@ -169,6 +186,8 @@ pub fn run(a: StatsArgs) -> Result<ExitCode, CliError> {
     let reasons = ranked(tally.bad.iter().map(|(k, v)| (*k, *v)), usize::MAX);
     let schemes = ranked(counts.schemes, usize::MAX);
     let hosts = ranked(counts.hosts, a.top);
+    let sites = ranked(counts.sites, a.top);
+    let suffixes = ranked(counts.suffixes, a.top);
     let mut text = String::new();
     if a.json {
         let obj = |v: &[(_, u64)]| -> serde_json::Value {
@@ -186,6 +205,9 @@ pub fn run(a: StatsArgs) -> Result<ExitCode, CliError> {
             "invalid_by_reason": obj(&reasons),
             "schemes": obj(&schemes),
             "top_hosts": obj(&hosts),
+            "top_sites": obj(&sites),
+            "top_public_suffixes": obj(&suffixes),
+            "filtered": tally.filtered,
             "already_normal": counts.normal,
             "already_normal_share": counts.normal as f64 / tally.valid.max(1) as f64,
             "fast_path": counts.fast,
@@ -246,6 +268,8 @@ pub fn run(a: StatsArgs) -> Result<ExitCode, CliError> {
             ),
             ("schemes", schemes),
             ("top hosts", hosts),
+            ("top sites", sites),
+            ("top public suffixes", suffixes),
         ] {
             text.push_str(&format!("\n{title}\n"));
             if list.is_empty() {

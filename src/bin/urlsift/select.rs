@@ -1,0 +1,396 @@
+//! The URL stage between parsing and the operation: edits (trurl-style,
+//! through the library's setters), then filters (keep or drop by site,
+//! host suffix, scheme, path extension, query parameter), and the Public
+//! Suffix List the site fields and filters use.
+//!
+//! A filtered-out record is valid but not written: it is counted in the
+//! summary (`N filtered out`). An edit the standard refuses (a port on a
+//! `file:` URL, say) leaves the URL as it was and is counted too.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use urlsift::Url;
+use urlsift::edit::{Edit, Outcome};
+use urlsift::profile::ParamGlob;
+use urlsift::site::{List, SuffixSet};
+
+use crate::output::CliError;
+use crate::pipeline::Tally as Counts;
+
+/// Which Public Suffix List the site fields and filters use.
+#[derive(Args, Debug, Clone, Default)]
+pub struct SiteArgs {
+    /// A public_suffix_list.dat to use instead of the built-in list (e.g.
+    /// /usr/share/publicsuffix/public_suffix_list.dat).
+    #[arg(long, value_name = "FILE")]
+    pub psl: Option<PathBuf>,
+    /// Leave the list's PRIVATE section out (a.github.io then has the site
+    /// github.io).
+    #[arg(long)]
+    pub icann_only: bool,
+}
+
+impl SiteArgs {
+    /// The list these flags name.
+    pub fn list(&self) -> Result<List, CliError> {
+        let list = match &self.psl {
+            None => List::builtin(),
+            Some(path) => List::from_file(path)
+                .map_err(|e| CliError::Usage(format!("--psl {}: {e}", path.display())))?,
+        };
+        Ok(if self.icann_only {
+            list.icann_only()
+        } else {
+            list
+        })
+    }
+}
+
+/// Filters: which records are kept.
+#[derive(Args, Debug, Clone, Default)]
+pub struct FilterArgs {
+    /// Keep only URLs whose site (registrable domain, from the Public Suffix
+    /// List) is one of these (comma-separated; repeatable).
+    #[arg(long, value_name = "SITES")]
+    pub site: Vec<String>,
+    /// Keep only URLs whose host is one of these or ends with "." and one
+    /// of them (comma-separated; repeatable).
+    #[arg(long, value_name = "SUFFIXES")]
+    pub host_suffix: Vec<String>,
+    /// Keep only URLs whose site or host suffix is a line of FILE (one site
+    /// or host suffix per line; `#` comments; millions are fine).
+    #[arg(long, value_name = "FILE")]
+    pub site_file: Option<PathBuf>,
+    /// Drop URLs whose site is one of these.
+    #[arg(long, value_name = "SITES")]
+    pub not_site: Vec<String>,
+    /// Drop URLs whose host is one of these or ends with "." and one of them.
+    #[arg(long, value_name = "SUFFIXES")]
+    pub not_host_suffix: Vec<String>,
+    /// Drop URLs whose site or host suffix is a line of FILE.
+    #[arg(long, value_name = "FILE")]
+    pub not_site_file: Option<PathBuf>,
+    /// Keep only these schemes (e.g. http,https).
+    #[arg(long, value_name = "SCHEMES")]
+    pub scheme: Vec<String>,
+    /// Keep only paths whose last segment has one of these extensions
+    /// (case-insensitive; e.g. pdf,doc).
+    #[arg(long, value_name = "EXTS")]
+    pub ext: Vec<String>,
+    /// Drop paths whose last segment has one of these extensions.
+    #[arg(long, value_name = "EXTS")]
+    pub not_ext: Vec<String>,
+    /// Keep only URLs with a query parameter whose name matches one of these
+    /// globs (`*`, `?`; ASCII case-insensitive).
+    #[arg(long, value_name = "GLOBS")]
+    pub has_param: Vec<String>,
+    /// Drop URLs with a query parameter whose name matches one of these globs.
+    #[arg(long, value_name = "GLOBS")]
+    pub lacks_param: Vec<String>,
+}
+
+/// Edits, applied before keys, filters and output.
+#[derive(Args, Debug, Clone, Default)]
+pub struct EditArgs {
+    /// Set a component through the URL API's setter: protocol, username,
+    /// password, host, hostname, port, pathname, search or hash (repeatable;
+    /// e.g. --set protocol=https --set port=).
+    #[arg(long = "set", value_name = "COMPONENT=VALUE")]
+    pub set: Vec<String>,
+    /// Append a query parameter (repeatable; e.g. --append-param ref=feed).
+    #[arg(long, value_name = "K=V")]
+    pub append_param: Vec<String>,
+}
+
+/// Splits repeatable, comma-separated values.
+fn items(values: &[String]) -> impl Iterator<Item = &str> {
+    values
+        .iter()
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+}
+
+/// A set of sites or host suffixes from flags and a file.
+fn set_of(values: &[String], file: Option<&PathBuf>, flag: &str) -> Result<SuffixSet, CliError> {
+    let mut set = match file {
+        Some(path) => SuffixSet::from_file(path)
+            .map_err(|e| CliError::Usage(format!("{flag} {}: {e}", path.display())))?,
+        None => SuffixSet::new(),
+    };
+    for v in items(values) {
+        set.insert(&v.to_ascii_lowercase())
+            .map_err(|e| CliError::Usage(format!("{flag} {v:?}: {e}")))?;
+    }
+    Ok(set)
+}
+
+/// What a record's URL goes through between parsing and the operation.
+pub struct Stage {
+    pub list: List,
+    edits: Vec<Edit>,
+    sites: Option<SuffixSet>,
+    host_suffixes: Option<SuffixSet>,
+    site_file: Option<SuffixSet>,
+    not_sites: Option<SuffixSet>,
+    not_host_suffixes: Option<SuffixSet>,
+    not_site_file: Option<SuffixSet>,
+    schemes: Vec<String>,
+    ext: Vec<String>,
+    not_ext: Vec<String>,
+    has_param: Vec<ParamGlob>,
+    lacks_param: Vec<ParamGlob>,
+}
+
+/// What the stage did with one URL.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Keep,
+    /// Filtered out.
+    Drop,
+}
+
+impl Stage {
+    pub fn new(
+        sites: &SiteArgs,
+        filters: Option<&FilterArgs>,
+        edits: Option<&EditArgs>,
+    ) -> Result<Stage, CliError> {
+        let none = FilterArgs::default();
+        let f = filters.unwrap_or(&none);
+        let opt = |set: SuffixSet| (!set.is_empty()).then_some(set);
+        let mut all_edits = Vec::new();
+        if let Some(e) = edits {
+            for spec in &e.set {
+                all_edits.push(
+                    Edit::set(spec)
+                        .map_err(|err| CliError::Usage(format!("--set {spec:?}: {err}")))?,
+                );
+            }
+            for spec in &e.append_param {
+                all_edits.push(
+                    Edit::append_param(spec).map_err(|err| {
+                        CliError::Usage(format!("--append-param {spec:?}: {err}"))
+                    })?,
+                );
+            }
+        }
+        let lower =
+            |v: &[String]| -> Vec<String> { items(v).map(str::to_ascii_lowercase).collect() };
+        let ext = |v: &[String]| -> Vec<String> {
+            items(v)
+                .map(|e| e.trim_start_matches('.').to_ascii_lowercase())
+                .collect()
+        };
+        Ok(Stage {
+            list: sites.list()?,
+            edits: all_edits,
+            sites: opt(set_of(&f.site, None, "--site")?),
+            host_suffixes: opt(set_of(&f.host_suffix, None, "--host-suffix")?),
+            site_file: match &f.site_file {
+                Some(p) => Some(set_of(&[], Some(p), "--site-file")?),
+                None => None,
+            },
+            not_sites: opt(set_of(&f.not_site, None, "--not-site")?),
+            not_host_suffixes: opt(set_of(&f.not_host_suffix, None, "--not-host-suffix")?),
+            not_site_file: match &f.not_site_file {
+                Some(p) => Some(set_of(&[], Some(p), "--not-site-file")?),
+                None => None,
+            },
+            schemes: lower(&f.scheme)
+                .into_iter()
+                .map(|s| s.trim_end_matches(':').to_string())
+                .collect(),
+            ext: ext(&f.ext),
+            not_ext: ext(&f.not_ext),
+            has_param: items(&f.has_param).map(ParamGlob::new).collect(),
+            lacks_param: items(&f.lacks_param).map(ParamGlob::new).collect(),
+        })
+    }
+
+    /// Whether any edit or filter is set (without them, a URL is kept as
+    /// it parsed and the operations may take their href-only fast paths).
+    pub fn is_active(&self) -> bool {
+        !self.edits.is_empty() || self.filters()
+    }
+
+    fn filters(&self) -> bool {
+        self.sites.is_some()
+            || self.host_suffixes.is_some()
+            || self.site_file.is_some()
+            || self.not_sites.is_some()
+            || self.not_host_suffixes.is_some()
+            || self.not_site_file.is_some()
+            || !self.schemes.is_empty()
+            || !self.ext.is_empty()
+            || !self.not_ext.is_empty()
+            || !self.has_param.is_empty()
+            || !self.lacks_param.is_empty()
+    }
+
+    /// Edits `url`, then decides whether it is kept.
+    #[inline]
+    pub fn apply(&self, url: &mut Url, counts: &mut Counts) -> Verdict {
+        if !self.edits.is_empty() {
+            for edit in &self.edits {
+                if edit.apply(url) == Outcome::Refused {
+                    counts.edits_refused += 1;
+                }
+            }
+        }
+        if self.filters() && !self.keeps(url) {
+            counts.filtered += 1;
+            return Verdict::Drop;
+        }
+        Verdict::Keep
+    }
+
+    /// Whether `url` passes every filter.
+    fn keeps(&self, url: &Url) -> bool {
+        if !self.schemes.is_empty() && !self.schemes.iter().any(|s| s == url.scheme()) {
+            return false;
+        }
+        let host = url.hostname();
+        let needs_site = self.sites.is_some() || self.not_sites.is_some();
+        let site = if needs_site {
+            self.list
+                .url_parts(url)
+                .and_then(|p| p.registrable_domain())
+        } else {
+            None
+        };
+        let in_sites =
+            |set: &Option<SuffixSet>| set.as_ref().map(|s| site.is_some_and(|x| s.contains(x)));
+        let in_hosts = |set: &Option<SuffixSet>| {
+            set.as_ref()
+                .map(|s| !host.is_empty() && s.matches_host(host))
+        };
+        if in_sites(&self.sites) == Some(false)
+            || in_hosts(&self.host_suffixes) == Some(false)
+            || in_hosts(&self.site_file) == Some(false)
+            || in_sites(&self.not_sites) == Some(true)
+            || in_hosts(&self.not_host_suffixes) == Some(true)
+            || in_hosts(&self.not_site_file) == Some(true)
+        {
+            return false;
+        }
+        if !self.ext.is_empty() || !self.not_ext.is_empty() {
+            let ext = extension(url);
+            let is = |list: &[String]| {
+                ext.is_some_and(|e| list.iter().any(|x| x.eq_ignore_ascii_case(e)))
+            };
+            if !self.ext.is_empty() && !is(&self.ext) {
+                return false;
+            }
+            if is(&self.not_ext) {
+                return false;
+            }
+        }
+        if !self.has_param.is_empty() || !self.lacks_param.is_empty() {
+            let has = |globs: &[ParamGlob]| {
+                url.query().is_some_and(|q| {
+                    q.split('&')
+                        .filter(|p| !p.is_empty())
+                        .map(|p| p.split_once('=').map_or(p, |(n, _)| n))
+                        .any(|name| globs.iter().any(|g| g.matches(name)))
+                })
+            };
+            if !self.has_param.is_empty() && !has(&self.has_param) {
+                return false;
+            }
+            if !self.lacks_param.is_empty() && has(&self.lacks_param) {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// The extension of the path's last segment (`pdf` of `/a/b.PDF`), if it
+/// has one; opaque paths have none.
+fn extension(url: &Url) -> Option<&str> {
+    url.path_segments()?.next_back().and_then(|seg| {
+        let dot = seg.rfind('.')?;
+        (dot + 1 < seg.len() && dot > 0).then(|| &seg[dot + 1..])
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stage(f: FilterArgs, e: EditArgs) -> Stage {
+        Stage::new(&SiteArgs::default(), Some(&f), Some(&e)).unwrap()
+    }
+
+    fn kept(s: &Stage, url: &str) -> Option<String> {
+        let mut u = Url::parse(url).unwrap();
+        let mut c = Counts::default();
+        (s.apply(&mut u, &mut c) == Verdict::Keep).then(|| u.href().to_string())
+    }
+
+    #[test]
+    fn filters_by_site_host_scheme_extension_and_parameters() {
+        let s = stage(
+            FilterArgs {
+                site: vec!["bbc.co.uk,github.io".into()],
+                ..Default::default()
+            },
+            EditArgs::default(),
+        );
+        assert!(kept(&s, "https://news.bbc.co.uk/x").is_some());
+        // a.github.io is its own site (PRIVATE section), not github.io.
+        assert!(kept(&s, "https://a.github.io/").is_none());
+        assert!(kept(&s, "https://co.uk/").is_none());
+        let s = stage(
+            FilterArgs {
+                host_suffix: vec!["example.com".into()],
+                not_ext: vec!["jpg".into()],
+                scheme: vec!["https".into()],
+                ..Default::default()
+            },
+            EditArgs::default(),
+        );
+        assert!(kept(&s, "https://a.example.com/doc.pdf").is_some());
+        assert!(kept(&s, "https://a.example.com/pic.JPG").is_none());
+        assert!(kept(&s, "http://a.example.com/doc.pdf").is_none());
+        assert!(kept(&s, "https://notexample.com/").is_none());
+        let s = stage(
+            FilterArgs {
+                has_param: vec!["utm_*".into()],
+                lacks_param: vec!["id".into()],
+                ext: vec![".html".into()],
+                ..Default::default()
+            },
+            EditArgs::default(),
+        );
+        assert!(kept(&s, "https://e.org/a.html?UTM_source=x").is_some());
+        assert!(kept(&s, "https://e.org/a.html?utm_source=x&id=1").is_none());
+        assert!(kept(&s, "https://e.org/a.html?q=1").is_none());
+        assert!(kept(&s, "https://e.org/html?utm_x").is_none());
+    }
+
+    #[test]
+    fn edits_apply_before_filters_and_refusals_are_counted() {
+        let s = stage(
+            FilterArgs {
+                scheme: vec!["https".into()],
+                ..Default::default()
+            },
+            EditArgs {
+                set: vec!["protocol=https".into(), "port=8443".into()],
+                append_param: vec!["ref=x".into()],
+            },
+        );
+        assert_eq!(
+            kept(&s, "http://e.org/a").as_deref(),
+            Some("https://e.org:8443/a?ref=x")
+        );
+        let mut file = Url::parse("file:///etc/hosts").unwrap();
+        let mut c = Counts::default();
+        assert_eq!(s.apply(&mut file, &mut c), Verdict::Drop);
+        assert_eq!(c.edits_refused, 2, "file: refuses a new scheme and a port");
+        assert_eq!(c.filtered, 1);
+    }
+}
