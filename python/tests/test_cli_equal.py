@@ -1,6 +1,7 @@
 """The Python functions equal the `urlsift` command on whole corpora: same
-normalized URLs under each profile, same SURT keys, same components, and
-the same invalid lines with the same reasons."""
+normalized URLs under each profile, same SURT keys, same components (site
+fields included: null where a URL has no site), and the same invalid lines
+with the same reasons."""
 
 import pyarrow as pa
 import pytest
@@ -23,16 +24,17 @@ PROFILES = [
 def test_equal_to_the_command(cli, corpora_dir, corpus, profile):
     path = corpora_dir / corpus
     lines = read_lines(path)
-    want = cli_rows(cli, path, len(lines), fields=urlsift.FIELDS, **profile)
+    fields = (*urlsift.FIELDS, *urlsift.SITE_FIELDS)
+    want = cli_rows(cli, path, len(lines), fields=fields, **profile)
     rows = pa.array(lines)
     base = profile.get("base")
     options = {k: v for k, v in profile.items() if k != "base"}
     normalized, reasons = urlsift.normalize(rows, base, with_reasons=True, **options)
     query_options = {k: v for k, v in options.items() if k != "strip_fragment"}
     keys = urlsift.surt(rows, base, **query_options)
-    parts = urlsift.components(rows, base=base).to_pylist()
+    parts = urlsift.components(rows, base=base, fields=list(fields)).to_pylist()
     got = [
-        {"normalized": n, "surt": s, **(p or dict.fromkeys(urlsift.FIELDS)), "error": r}
+        {"normalized": n, "surt": s, **(p or dict.fromkeys(fields)), "error": r}
         for n, s, p, r in zip(normalized.to_pylist(), keys.to_pylist(), parts, reasons.to_pylist())
     ]
     assert len(got) == len(want)
