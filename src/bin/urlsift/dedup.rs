@@ -47,7 +47,9 @@ pub struct Keys {
 /// Parameter names as ranges of a query string (reused from URL to URL).
 type Names = Vec<(usize, usize)>;
 
-/// How many records ahead the seen-set lookups are prefetched.
+/// How many records ahead the seen-set lookups are prefetched: the table
+/// slot this far ahead, then (once that slot is in cache) the key bytes it
+/// points to, half as far ahead.
 const PREFETCH_AHEAD: usize = 16;
 
 /// Marks keys of passed-through invalid lines: 0xFF never starts UTF-8.
@@ -168,6 +170,19 @@ impl Seen {
     fn prefetch(&self, hash: u64) {
         if self.spill.is_none() {
             self.table.prefetch(hash);
+        }
+    }
+
+    /// Starts loading the key bytes a lookup of `hash` will compare, when
+    /// its table slot (prefetched earlier) names them.
+    #[inline]
+    fn prefetch_key(&self, hash: u64) {
+        if self.spill.is_none()
+            && let Some(slot) = self.table.home_slot(hash)
+            && let Some(block) = self.arena.blocks.get(slot.block as usize)
+            && let Some(byte) = block.get(slot.start as usize)
+        {
+            urlsift::simd::prefetch(byte);
         }
     }
 
@@ -496,8 +511,12 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
         // Lookups are independent cache misses: start each a few records
         // ahead, so they overlap instead of following one another.
         let mut ahead = p.extra.ends.iter().map(|e| e.2);
+        let mut near = p.extra.ends.iter().map(|e| e.2);
         for hash in ahead.by_ref().take(PREFETCH_AHEAD) {
             seen.prefetch(hash);
+        }
+        for hash in near.by_ref().take(PREFETCH_AHEAD / 2) {
+            seen.prefetch_key(hash);
         }
         while pos < p.out.len() {
             if let Some(&&(start, end)) = kept.peek().filter(|(s, _)| *s == pos) {
@@ -512,6 +531,9 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
                 let &(key_end, out_end, hash) = ends.next().expect("one key per parsed line");
                 if let Some(next) = ahead.next() {
                     seen.prefetch(next);
+                }
+                if let Some(next) = near.next() {
+                    seen.prefetch_key(next);
                 }
                 seen.offer(
                     hash,

@@ -55,6 +55,14 @@ impl Table {
         }
     }
 
+    /// The slot where a lookup of `hash` begins, if it holds that hash
+    /// (most lookups end there): read once [`Table::prefetch`] has loaded it.
+    #[inline(always)]
+    pub fn home_slot(&self, hash: u64) -> Option<&Slot> {
+        let slot = self.slots.get(self.home(hash))?;
+        (slot.index != EMPTY && slot.hash == hash).then_some(slot)
+    }
+
     /// The slot holding a key with this hash for which `same` is true.
     #[inline]
     pub fn find(&self, hash: u64, mut same: impl FnMut(&Slot) -> bool) -> Option<&Slot> {
