@@ -54,6 +54,7 @@ pub fn lines(data: &[u8]) {
         max_record: usize::MAX,
         spec: Spec::default(),
         writes_records: false,
+        count_lines: true,
     };
     let mut reader = ChunkReader::new(vec![path.clone()], settings);
     let mut expected_number = 0;

@@ -406,3 +406,64 @@ fn mapped_and_read_input_give_identical_output_on_every_corpus() {
         }
     }
 }
+
+/// Rejects name each bad line's number in its source, however the input
+/// is cut into chunks and whichever thread read them (the writer numbers
+/// lines for normalize and dedup), over-long lines and two sources included.
+#[test]
+fn rejects_number_lines_in_their_source_for_any_chunking() {
+    let wd = Workdir::new();
+    let mut text = String::new();
+    let mut want = Vec::new();
+    for i in 1..=3000u64 {
+        let line = match i % 97 {
+            0 => "not a url".to_string(),
+            13 => "x".repeat(300),
+            40 => String::new(),
+            _ => format!("https://h{}.example/p/{i}", i % 13),
+        };
+        match i % 97 {
+            0 => want.push(format!(
+                "a.txt\t{i}\tinvalid URL (missing-scheme-non-relative-URL)"
+            )),
+            13 => want.push(format!("a.txt\t{i}\tline longer than --max-line-bytes")),
+            _ => {}
+        }
+        text.push_str(&line);
+        text.push('\n');
+    }
+    wd.create("a.txt", &text);
+    wd.create("b.txt", "https://b.example/\nnope\n");
+    want.push("b.txt\t2\tinvalid URL (missing-scheme-non-relative-URL)".to_string());
+    for cmd in ["normalize", "dedup"] {
+        for (j, chunk) in [("1", "4M"), ("2", "1K"), ("3", "100"), ("2", "7")] {
+            let out = wd.run(
+                &[
+                    cmd,
+                    "-q",
+                    "-j",
+                    j,
+                    "--chunk-size",
+                    chunk,
+                    "--max-line-bytes",
+                    "200",
+                    "--rejects",
+                    "rej.tsv",
+                    "a.txt",
+                    "b.txt",
+                ],
+                None,
+            );
+            assert_eq!(out.status.code(), Some(0), "{cmd} -j{j} {chunk}");
+            let rejects = String::from_utf8(wd.read("rej.tsv")).unwrap();
+            let got: Vec<String> = rejects
+                .lines()
+                .map(|l| {
+                    let f: Vec<&str> = l.split('\t').collect();
+                    format!("{}\t{}\t{}", f[0], f[1], f[3])
+                })
+                .collect();
+            assert_eq!(got, want, "{cmd} -j{j} --chunk-size {chunk}");
+        }
+    }
+}

@@ -411,6 +411,8 @@ fn is_uuid(b: &[u8]) -> bool {
 
 pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
     let mut setup = crate::Setup::new(&a.input, &a.output, Some(&a.policy), true)?;
+    // Line numbers only go into rejects, which this thread writes.
+    setup.engine.read.count_lines = false;
     // In-flight chunks count against the budget too: keep them to about a
     // tenth of it when the budget is small.
     let in_flight = (setup.engine.pool.current_num_threads() * 6) as u64;
@@ -495,6 +497,7 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
         if writes_records && chunk.write_head && chunk.head > 0 {
             std.sink.write(&chunk.data[..chunk.head])?;
         }
+        std.lines.fix(chunk, p);
         std.tally.merge(&p.tally);
         if let Some(r) = &mut std.rejects {
             for rej in &p.rejects {

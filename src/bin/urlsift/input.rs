@@ -32,8 +32,12 @@ pub struct Source {
 pub struct Chunk {
     /// The source of these records.
     pub source: Arc<Source>,
-    /// 1-based number of the chunk's first line within its source.
+    /// 1-based number of the chunk's first line within its source (or
+    /// within the chunk, with `relative_lines`).
     pub first_line: u64,
+    /// Lines are numbered from the chunk's start: the writer adds the
+    /// lines of the source's earlier chunks (see `pipeline::LineBase`).
+    pub relative_lines: bool,
     /// Where `data` starts in the source (after decompression).
     pub offset: u64,
     /// The bytes, each line ending in `\n` except perhaps the source's last.
@@ -105,6 +109,7 @@ impl Chunk {
         Chunk {
             source,
             first_line,
+            relative_lines: false,
             offset,
             data,
             head: 0,

@@ -152,6 +152,7 @@ impl Setup {
                 files: engine.files.len(),
                 policy: policy_flags,
                 noun,
+                lines: pipeline::LineBase::default(),
             },
             engine,
             policy: policy_flags,

@@ -301,6 +301,7 @@ impl Engine {
                 max_record: usize::try_from(a.max_line_bytes).unwrap_or(usize::MAX),
                 spec,
                 writes_records: false,
+                count_lines: true,
             },
         })
     }
@@ -476,6 +477,57 @@ fn progress_bar() -> indicatif::ProgressBar {
     pb
 }
 
+/// Numbers lines in their source for chunks that number them from their
+/// own start (`Chunk::relative_lines`): the writer sees every chunk of a
+/// source in order, so it adds up their lines.
+#[derive(Default)]
+pub struct LineBase {
+    source: Option<std::sync::Arc<input::Source>>,
+    /// The source line of the next chunk's first line.
+    next: u64,
+}
+
+impl LineBase {
+    /// What to add to `chunk`'s line numbers to make them the source's.
+    pub fn offset(&mut self, chunk: &Chunk) -> u64 {
+        if !chunk.relative_lines {
+            return 0;
+        }
+        let same = self
+            .source
+            .as_ref()
+            .is_some_and(|s| std::sync::Arc::ptr_eq(s, &chunk.source));
+        if !same {
+            self.source = Some(std::sync::Arc::clone(&chunk.source));
+            self.next = 1;
+        }
+        self.next - 1
+    }
+
+    /// Moves past `chunk`, which held `lines` lines (a piece of an
+    /// over-long line moves one line on at the line's end).
+    pub fn advance(&mut self, chunk: &Chunk, lines: u64) {
+        if chunk.relative_lines {
+            self.next += match chunk.oversize {
+                Some(piece) => u64::from(piece.last),
+                None => lines,
+            };
+        }
+    }
+
+    /// Makes the numbers of `p`'s rejects the source's, and moves past
+    /// the chunk.
+    pub fn fix<X>(&mut self, chunk: &Chunk, p: &mut Processed<X>) {
+        let add = self.offset(chunk);
+        if add > 0 {
+            for rej in p.rejects.iter_mut().chain(p.stopped.as_mut()) {
+                rej.line += add;
+            }
+        }
+        self.advance(chunk, p.tally.lines);
+    }
+}
+
 /// Writes the standard per-chunk results: output, rejects, strict stop,
 /// the pieces of over-long lines.
 pub struct Standard {
@@ -486,6 +538,7 @@ pub struct Standard {
     pub policy: Policy,
     /// The noun for a record in the summary: `lines`, `records`.
     pub noun: &'static str,
+    pub lines: LineBase,
 }
 
 impl Standard {
@@ -506,8 +559,9 @@ impl Standard {
     pub fn rejects_and_stop<X>(
         &mut self,
         chunk: &Chunk,
-        p: &Processed<X>,
+        p: &mut Processed<X>,
     ) -> Result<bool, CliError> {
+        self.lines.fix(chunk, p);
         if let Some(r) = &mut self.rejects {
             for rej in p.rejects.iter().chain(&p.stopped) {
                 write_reject(r, &chunk.source.name, rej)?;
@@ -525,18 +579,14 @@ impl Standard {
     pub fn oversize(&mut self, chunk: &Chunk, pass: bool) -> Result<(), CliError> {
         let piece = chunk.oversize.expect("an over-long line's piece");
         let reason = Reason::TooLong;
+        let line = chunk.first_line + self.lines.offset(chunk);
+        self.lines.advance(chunk, 0);
         self.tally.bytes += chunk.data.len() as u64;
         if piece.first {
             self.tally.lines += 1;
             self.tally.add_bad(reason);
             if let Some(r) = &mut self.rejects {
-                write_reject_head(
-                    r,
-                    &chunk.source.name,
-                    chunk.first_line,
-                    chunk.offset,
-                    reason,
-                )?;
+                write_reject_head(r, &chunk.source.name, line, chunk.offset, reason)?;
             }
             if self.policy.strict {
                 if let Some(r) = &mut self.rejects {
@@ -544,7 +594,7 @@ impl Standard {
                     r.write(b"\n")?;
                 }
                 let stop = Rejected {
-                    line: chunk.first_line,
+                    line,
                     offset: chunk.offset,
                     reason,
                     raw: Vec::new(),

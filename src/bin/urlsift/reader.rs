@@ -28,6 +28,11 @@ pub struct Settings {
     pub spec: records::Spec,
     /// The run writes records back: CSV inputs must share one header.
     pub writes_records: bool,
+    /// Number the lines of `lines` input here, under the lock. Off, chunks
+    /// number their lines from 1 (`Chunk::relative_lines`) and the writer,
+    /// which sees every chunk in order, turns the numbers it prints into
+    /// the source's: a pass over every byte saved from the reader.
+    pub count_lines: bool,
 }
 
 /// Reads the sources in order and cuts them into record-aligned chunks,
@@ -62,6 +67,8 @@ struct Current {
     eof: bool,
     /// Handing out an over-long line in pieces.
     streaming: bool,
+    /// Lines are numbered by the writer (`Settings::count_lines` off).
+    counting_off: bool,
     warc: Option<warc::Reader>,
 }
 
@@ -115,6 +122,7 @@ impl Current {
             offset: 0,
             eof: false,
             streaming: false,
+            counting_off: false,
             warc: None,
         })
     }
@@ -374,7 +382,7 @@ impl Current {
                     }
                     self.warc = None;
                 }
-                return Err(self.fail(head, write_head, e, pool));
+                return Err(self.fail(head, write_head, e, pool, settings.count_lines));
             }
             if self.source.is_none() {
                 match self.with_window(|c, w| c.start(w, settings, first_header))? {
@@ -426,13 +434,33 @@ impl Current {
         };
         let data = self.take(take, pool);
         let ended = self.eof && self.window().is_empty();
-        Ok((Some(self.chunk(data, head, write_head, false)), ended))
+        let chunk = self.chunk(data, head, write_head, false, settings.count_lines);
+        Ok((Some(chunk), ended))
     }
 
     /// A chunk of `data` (whose first `head` bytes are not records), and
     /// the line and offset bookkeeping past it.
-    fn chunk(&mut self, data: Data, head: usize, write_head: bool, truncated: bool) -> Chunk {
+    fn chunk(
+        &mut self,
+        data: Data,
+        head: usize,
+        write_head: bool,
+        truncated: bool,
+        count_lines: bool,
+    ) -> Chunk {
         let source = Arc::clone(self.source.as_ref().expect("started"));
+        if !count_lines && matches!(source.format, Format::Lines) {
+            self.counting_off = true;
+            let offset = self.offset;
+            self.offset += data.len() as u64;
+            return Chunk {
+                head,
+                write_head,
+                truncated,
+                relative_lines: true,
+                ..Chunk::with_data(source, 1, offset, data)
+            };
+        }
         let head_lines = memchr::memchr_iter(b'\n', &data[..head]).count() as u64;
         let first_line = self.next_line + head_lines;
         let body = &data[head..];
@@ -450,12 +478,19 @@ impl Current {
     }
 
     /// The chunk read before a read error (if any) and the error.
-    fn fail(&mut self, head: usize, write_head: bool, e: io::Error, pool: &BufPool) -> Failure {
+    fn fail(
+        &mut self,
+        head: usize,
+        write_head: bool,
+        e: io::Error,
+        pool: &BufPool,
+        count_lines: bool,
+    ) -> Failure {
         let error = self.error(e, false);
         let have = self.window().len();
         let chunk = (have > head && self.source.is_some()).then(|| {
             let data = self.take(have, pool);
-            self.chunk(data, head, write_head, true)
+            self.chunk(data, head, write_head, true, count_lines)
         });
         Failure::new(chunk, error)
     }
@@ -485,7 +520,8 @@ impl Current {
         }
     }
 
-    /// One piece of an over-long line.
+    /// One piece of an over-long line (numbered as the source's line, or
+    /// 0 when lines are numbered by the writer).
     fn piece(&mut self, data: Data, first: bool, last: bool) -> Chunk {
         let source = Arc::clone(self.source.as_ref().expect("started"));
         let offset = self.offset;
@@ -495,9 +531,13 @@ impl Current {
             self.next_line += 1;
             self.streaming = false;
         }
+        // Without counting, `next_line` stays 1: the piece is "the next
+        // line", which the writer knows.
+        let relative_lines = self.counting_off;
         Chunk {
             oversize: Some(Oversize { first, last }),
-            ..Chunk::with_data(source, line, offset, data)
+            relative_lines,
+            ..Chunk::with_data(source, if relative_lines { 1 } else { line }, offset, data)
         }
     }
 

@@ -59,7 +59,10 @@ impl Table {
     /// (most lookups end there): read once [`Table::prefetch`] has loaded it.
     #[inline(always)]
     pub fn home_slot(&self, hash: u64) -> Option<&Slot> {
-        let slot = self.slots.get(self.home(hash))?;
+        if self.slots.is_empty() {
+            return None;
+        }
+        let slot = &self.slots[self.home(hash)];
         (slot.index != EMPTY && slot.hash == hash).then_some(slot)
     }
 

@@ -165,6 +165,7 @@ pub fn load(a: &InputArgs) -> Result<Corpus, CliError> {
             max_record: max_line,
             spec: a.format_spec(),
             writes_records: false,
+            count_lines: true,
         },
     );
     let pool = BufPool::new(4, chunk_size);
