@@ -449,7 +449,12 @@ impl Current {
         count_lines: bool,
     ) -> Chunk {
         let source = Arc::clone(self.source.as_ref().expect("started"));
-        if !count_lines && matches!(source.format, Format::Lines) {
+        // (Formats where a record is a line: the writer can number them.)
+        let by_line = matches!(
+            source.format,
+            Format::Lines | Format::Jsonl(_) | Format::Cdxj(_) | Format::Log(_)
+        );
+        if !count_lines && by_line {
             self.counting_off = true;
             let offset = self.offset;
             self.offset += data.len() as u64;

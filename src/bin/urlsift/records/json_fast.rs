@@ -8,6 +8,7 @@
 
 use super::json::{Hit, Path, decode_string};
 use crate::input::Reason;
+use urlsift::simd::{ByteSet, Classes, Groups, Kernel, Runtime};
 
 /// Nesting deeper than this is left to `serde_json` (whose own limit is 128).
 const MAX_DEPTH: u32 = 64;
@@ -16,7 +17,12 @@ const MAX_DEPTH: u32 = 64;
 /// valid; `None` to decline.
 pub fn find<'a>(path: &Path, line: &'a str) -> Option<Result<Hit<'a>, Reason>> {
     let b = line.as_bytes();
-    let mut s = Scan { b, i: 0 };
+    let mut s = Scan {
+        b,
+        i: 0,
+        block: usize::MAX,
+        stops: 0,
+    };
     s.ws();
     if s.peek()? != b'{' {
         return None;
@@ -42,40 +48,23 @@ pub fn find<'a>(path: &Path, line: &'a str) -> Option<Result<Hit<'a>, Reason>> {
 }
 
 /// The bytes that end a run of string contents: the closing quote, an
-/// escape, and the control characters a string may not hold.
-const STOPS: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut c = 0;
-    while c < 0x20 {
-        t[c] = true;
-        c += 1;
-    }
-    t[b'"' as usize] = true;
-    t[b'\\' as usize] = true;
-    t
-};
+/// escape, and the control characters a string may not hold; found 64
+/// bytes at a time by the SIMD classifier.
+struct Stops;
 
-const LOW: u64 = 0x0101_0101_0101_0101;
-const HIGH: u64 = 0x8080_8080_8080_8080;
-
-/// A word whose lowest set bit is in the first byte of `w` equal to `c`
-/// (bits above it may be false positives, which the byte loop sorts out).
-#[inline(always)]
-fn has_byte(w: u64, c: u8) -> u64 {
-    let x = w ^ (LOW * u64::from(c));
-    x.wrapping_sub(LOW) & !x & HIGH
-}
-
-/// A word whose lowest set bit is in the first byte of `w` below `n`
-/// (`n` at most 128).
-#[inline(always)]
-fn has_below(w: u64, n: u8) -> u64 {
-    w.wrapping_sub(LOW * u64::from(n)) & !w & HIGH
+impl Classes for Stops {
+    const SET: ByteSet = ByteSet::outside_range_or(0x20, 0xFF, &[b'"', b'\\']);
+    const GROUPS: Groups = Groups::new(&[]);
+    const RANGE: (u8, u8) = (0, 255);
 }
 
 struct Scan<'a> {
     b: &'a [u8],
     i: usize,
+    /// The stop bytes of the 64-byte block at `block` (`usize::MAX`: none
+    /// computed yet).
+    block: usize,
+    stops: u64,
 }
 
 /// What to look for in an object: the path's keys, any letter case or not.
@@ -242,6 +231,29 @@ impl Scan<'_> {
         }
     }
 
+    /// The first stop byte at or after `from`.
+    #[inline(always)]
+    fn next_stop(&mut self, from: usize) -> Option<usize> {
+        let mut block = from & !63;
+        let mut skip = from - block;
+        loop {
+            if block >= self.b.len() {
+                return None;
+            }
+            if self.block != block {
+                let end = (block + 64).min(self.b.len());
+                self.stops = Runtime.block_masks::<Stops>(&self.b[block..end]).in_set;
+                self.block = block;
+            }
+            let bits = self.stops >> skip << skip;
+            if bits != 0 {
+                return Some(block + bits.trailing_zeros() as usize);
+            }
+            block += 64;
+            skip = 0;
+        }
+    }
+
     /// A string at `i` (its opening quote): the span of its contents, and
     /// whether it holds escapes. Escapes other than `\u` are checked; a
     /// control character or a `\u` escape declines.
@@ -251,19 +263,7 @@ impl Scan<'_> {
         let start = self.i;
         let mut escaped = false;
         loop {
-            // Eight bytes at a time while none is a quote, a backslash or a
-            // control character (strings are short: no search call).
-            while let Some(word) = self.b.get(self.i..self.i + 8) {
-                let w = u64::from_le_bytes(word.try_into().expect("eight bytes"));
-                let stops = has_byte(w, b'"') | has_byte(w, b'\\') | has_below(w, 0x20);
-                if stops != 0 {
-                    self.i += (stops.trailing_zeros() / 8) as usize;
-                    break;
-                }
-                self.i += 8;
-            }
-            let at = self.b[self.i..].iter().position(|&c| STOPS[c as usize])?;
-            self.i += at;
+            self.i = self.next_stop(self.i)?;
             match self.b[self.i] {
                 b'"' => {
                     self.i += 1;

@@ -409,6 +409,8 @@ fn walk_lines<'a>(
 ) {
     let mut start = head;
     let mut line = first_line;
+    // The chunk's UTF-8 is checked once: lines are cut at ASCII bytes.
+    let text = simdutf8::basic::from_utf8(data).ok();
     while start < data.len() {
         let (end, next, terminated) = match memchr::memchr(b'\n', &data[start..]) {
             Some(i) => (start + i, start + i + 1, true),
@@ -434,6 +436,8 @@ fn walk_lines<'a>(
             Err(Found::Bad(Reason::Truncated))
         } else if raw.is_empty() {
             Err(Found::Empty)
+        } else if let Some(t) = text.and_then(|t| t.get(start..end)) {
+            Ok(t)
         } else {
             match simdutf8::basic::from_utf8(raw) {
                 Ok(t) => Ok(t),
