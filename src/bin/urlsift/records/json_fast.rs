@@ -53,7 +53,7 @@ pub fn find<'a>(path: &Path, line: &'a str) -> Option<Result<Hit<'a>, Reason>> {
 struct Stops;
 
 impl Classes for Stops {
-    const SET: ByteSet = ByteSet::outside_range_or(0x20, 0xFF, &[b'"', b'\\']);
+    const SET: ByteSet = ByteSet::outside_range_or(0x20, 0xFF, b"\"\\");
     const GROUPS: Groups = Groups::new(&[]);
     const RANGE: (u8, u8) = (0, 255);
 }
