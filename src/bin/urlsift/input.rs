@@ -8,11 +8,11 @@
 //! grows its chunk), so workers never see half a line.
 
 use std::fmt;
-use std::fs::File;
-use std::io::{self, Cursor, Read};
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use crate::decode;
 use urlsift::ParseError;
 use urlsift::simd::{Kernel, Runtime};
 
@@ -270,9 +270,6 @@ impl fmt::Display for InputError {
     }
 }
 
-const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
-const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
-
 /// The source's display name: `<stdin>` for `-`.
 pub fn display_name(path: &Path) -> String {
     if path == Path::new("-") {
@@ -282,62 +279,10 @@ pub fn display_name(path: &Path) -> String {
     }
 }
 
-/// Opens a file or stdin and wraps it in a decoder chosen by magic bytes.
+/// Opens a file or stdin as one byte stream, decompressed when gzip or
+/// zstd magic bytes say so (see [`decode::open`]).
 pub fn open(path: &Path) -> io::Result<Box<dyn Read + Send>> {
-    let mut raw: Box<dyn Read + Send> = if path == Path::new("-") {
-        Box::new(io::stdin())
-    } else {
-        Box::new(File::open(path)?)
-    };
-    // Peek up to four bytes, tolerating short reads from pipes.
-    let mut head = [0u8; 4];
-    let mut got = 0;
-    while got < head.len() {
-        match raw.read(&mut head[got..]) {
-            Ok(0) => break,
-            Ok(n) => got += n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    let head = head[..got].to_vec();
-    let compressed_zstd = head.starts_with(&ZSTD_MAGIC);
-    let compressed_gzip = head.starts_with(&GZIP_MAGIC);
-    let stream = Cursor::new(head).chain(raw);
-    Ok(if compressed_gzip {
-        Box::new(Labeled {
-            inner: flate2::read::MultiGzDecoder::new(io::BufReader::with_capacity(1 << 16, stream)),
-            label: "gzip",
-        })
-    } else if compressed_zstd {
-        Box::new(Labeled {
-            inner: zstd::stream::read::Decoder::new(stream)?,
-            label: "zstd",
-        })
-    } else {
-        Box::new(stream)
-    })
-}
-
-/// A decoder whose errors say which compressed format failed, so a
-/// truncated dump reads as such rather than as a bare decoder message.
-struct Labeled<R> {
-    inner: R,
-    label: &'static str,
-}
-
-impl<R: Read> Read for Labeled<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        self.inner.read(buf).map_err(|e| {
-            if e.kind() == io::ErrorKind::Interrupted {
-                return e;
-            }
-            io::Error::new(
-                e.kind(),
-                format!("{} data is corrupt or truncated: {e}", self.label),
-            )
-        })
-    }
+    decode::open(path).map(decode::Input::into_reader)
 }
 
 /// Reads the sources in order and cuts them into newline-aligned chunks,

@@ -10,6 +10,7 @@ use clap::{CommandFactory, Parser};
 
 mod args;
 mod check;
+mod decode;
 mod dedup;
 mod extract;
 mod input;
