@@ -47,13 +47,68 @@ pub(super) struct Gzip {
 
 impl Gzip {
     pub fn new(source: Source) -> Gzip {
+        Gzip::resume(source, 0)
+    }
+
+    /// A decoder at a member boundary, after `members` complete members
+    /// (then what follows may also be padding or garbage, as after any
+    /// member; the first member is mandatory).
+    pub fn resume(source: Source, members: u64) -> Gzip {
+        let start = source.offset();
         Gzip {
             source,
             inflate: Decompress::new(false),
             crc: Crc::new(),
-            stage: Stage::Header,
-            member: 0,
-            member_start: 0,
+            stage: if members == 0 {
+                Stage::Header
+            } else {
+                Stage::Between
+            },
+            member: members,
+            member_start: start,
+        }
+    }
+
+    /// How many members are complete, if the decoder stands between two
+    /// (or after the last), and where the last of them started.
+    pub fn boundary(&self) -> Option<(u64, u64)> {
+        matches!(self.stage, Stage::Between).then_some((self.member, self.member_start))
+    }
+
+    /// Whether the input ended cleanly after the last member.
+    pub fn is_done(&self) -> bool {
+        matches!(self.stage, Stage::Done)
+    }
+
+    /// The input from where the decoder stands (best at a boundary).
+    pub fn into_source(self) -> Source {
+        self.source
+    }
+
+    /// How many bytes of the input the decoder has taken.
+    pub fn offset(&self) -> u64 {
+        self.source.offset()
+    }
+
+    /// [`Decode::decode`], but when `pause` is set it returns as soon as a
+    /// member's trailer is checked, so the caller sees every boundary.
+    pub fn decode_paused(&mut self, out: &mut [u8], pause: bool) -> io::Result<usize> {
+        let mut n = 0;
+        loop {
+            match &self.stage {
+                Stage::Failed(e) if n == 0 => return Err(again(e)),
+                Stage::Failed(_) | Stage::Done => return Ok(n),
+                _ if n == out.len() => return Ok(n),
+                _ => {}
+            }
+            let trailer = matches!(self.stage, Stage::Trailer);
+            match self.step(&mut out[n..]) {
+                Ok(k) => n += k,
+                Err(e) => self.stage = Stage::Failed(e),
+            }
+            if pause && trailer && matches!(self.stage, Stage::Between) {
+                return Ok(n);
+            }
         }
     }
 
@@ -256,18 +311,6 @@ impl Gzip {
 
 impl Decode for Gzip {
     fn decode(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        let mut n = 0;
-        loop {
-            match &self.stage {
-                Stage::Failed(e) if n == 0 => return Err(again(e)),
-                Stage::Failed(_) | Stage::Done => return Ok(n),
-                _ if n == out.len() => return Ok(n),
-                _ => {}
-            }
-            match self.step(&mut out[n..]) {
-                Ok(k) => n += k,
-                Err(e) => self.stage = Stage::Failed(e),
-            }
-        }
+        self.decode_paused(out, false)
     }
 }

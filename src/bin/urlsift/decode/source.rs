@@ -36,6 +36,29 @@ impl Source {
         }
     }
 
+    /// A source at byte `offset` of an input: `head` holds the input's next
+    /// bytes, `inner` the rest (unless `eof`: then it is spent).
+    pub fn resume(head: &[u8], inner: Box<dyn Read + Send>, offset: u64, eof: bool) -> Source {
+        let mut buf = vec![0; head.len().max(CAPACITY)].into_boxed_slice();
+        buf[..head.len()].copy_from_slice(head);
+        Source {
+            inner,
+            buf,
+            start: 0,
+            end: head.len(),
+            offset,
+            eof,
+        }
+    }
+
+    /// The source taken apart: the buffered bytes not yet taken, the rest
+    /// of the input, the offset of the first buffered byte, and whether the
+    /// rest is spent.
+    pub fn into_parts(self) -> (Vec<u8>, Box<dyn Read + Send>, u64, bool) {
+        let head = self.buf[self.start..self.end].to_vec();
+        (head, self.inner, self.offset, self.eof)
+    }
+
     /// How many bytes have been taken: the offset of the next byte.
     pub fn offset(&self) -> u64 {
         self.offset

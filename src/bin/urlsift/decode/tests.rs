@@ -17,7 +17,7 @@ use flate2::{Compression, Crc, Decompress, FlushDecompress};
 use super::*;
 
 /// URL-like lines, different for each seed.
-fn urls(lines: usize, seed: u64) -> Vec<u8> {
+pub(super) fn urls(lines: usize, seed: u64) -> Vec<u8> {
     let mut x = seed;
     let mut out = Vec::new();
     for i in 0..lines {
@@ -32,7 +32,7 @@ fn urls(lines: usize, seed: u64) -> Vec<u8> {
 }
 
 /// Incompressible bytes (zstd stores them as raw blocks).
-fn noise(len: usize, seed: u64) -> Vec<u8> {
+pub(super) fn noise(len: usize, seed: u64) -> Vec<u8> {
     let mut x = seed | 1;
     (0..len)
         .map(|_| {
@@ -44,6 +44,22 @@ fn noise(len: usize, seed: u64) -> Vec<u8> {
         .collect()
 }
 
+/// A decoder under test, made from its source.
+pub(super) type Make = fn(Source) -> Box<dyn Decode>;
+
+/// The gzip decoders: in order, and in batches of tiny segments (so the
+/// batches' guessed splits fall everywhere, real or not).
+pub(super) const GZIP_DECODERS: [(&str, Make); 4] = [
+    ("in order", |s| Box::new(gzip::Gzip::new(s))),
+    ("the default", |s| decoder(Format::Gzip, s)),
+    ("2 jobs x 64 bytes", |s| {
+        Box::new(parallel::Members::with_jobs(s, 2, 64))
+    }),
+    ("3 jobs x 1000 bytes", |s| {
+        Box::new(parallel::Members::with_jobs(s, 3, 1000))
+    }),
+];
+
 /// Decodes `data` with the decoder alone, reading `cap` compressed bytes
 /// at a time into `step`-byte slices. Checks that a fault, once returned,
 /// is returned again.
@@ -53,8 +69,21 @@ fn decode_with(
     cap: usize,
     step: usize,
 ) -> (Vec<u8>, Option<io::Error>) {
+    decode_by(|s| decoder(Format::Gzip, s), format, data, cap, step)
+}
+
+pub(super) fn decode_by(
+    make: Make,
+    format: Format,
+    data: &[u8],
+    cap: usize,
+    step: usize,
+) -> (Vec<u8>, Option<io::Error>) {
     let source = Source::with_capacity(Box::new(Cursor::new(data.to_vec())), cap);
-    let mut d = decoder(format, source);
+    let mut d = match format {
+        Format::Gzip => make(source),
+        Format::Zstd => decoder(format, source),
+    };
     let mut out = Vec::new();
     let mut buf = vec![0; step];
     loop {
@@ -86,21 +115,21 @@ fn fault(e: &Option<io::Error>) -> Option<&DecodeError> {
 
 /// What a test member's header carries.
 #[derive(Default, Clone, Copy)]
-struct Header {
-    extra: bool,
-    name: bool,
-    comment: bool,
-    hcrc: bool,
+pub(super) struct Header {
+    pub extra: bool,
+    pub name: bool,
+    pub comment: bool,
+    pub hcrc: bool,
 }
 
 /// A gzip member built field by field, and where its DEFLATE data lies.
-struct Member {
-    bytes: Vec<u8>,
-    body: Range<usize>,
-    data: Vec<u8>,
+pub(super) struct Member {
+    pub bytes: Vec<u8>,
+    pub body: Range<usize>,
+    pub data: Vec<u8>,
 }
 
-fn member(data: &[u8], header: Header, level: u32) -> Member {
+pub(super) fn member(data: &[u8], header: Header, level: u32) -> Member {
     let flags = u8::from(header.hcrc) << 1
         | u8::from(header.extra) << 2
         | u8::from(header.name) << 3
@@ -141,7 +170,7 @@ fn member(data: &[u8], header: Header, level: u32) -> Member {
 /// Raw DEFLATE data inflated one byte at a time, as eagerly as it can
 /// be: the bytes decoded, how many were out after each input byte
 /// (`lengths[k]`: after the first k), and whether the inflater failed.
-fn inflate_eagerly(body: &[u8]) -> (Vec<u8>, Vec<usize>, bool) {
+pub(super) fn inflate_eagerly(body: &[u8]) -> (Vec<u8>, Vec<usize>, bool) {
     let mut inflate = Decompress::new(false);
     let mut out = Vec::new();
     let mut lengths = vec![0];
@@ -173,7 +202,7 @@ fn inflate_eagerly(body: &[u8]) -> (Vec<u8>, Vec<usize>, bool) {
 /// much of it from their first `k` bytes (`lengths[k]`): whole members,
 /// then the decodable part of the one that is cut (all of its data once
 /// its DEFLATE data is whole).
-fn gzip_eagerly(members: &[Member]) -> (Vec<u8>, Vec<usize>) {
+pub(super) fn gzip_eagerly(members: &[Member]) -> (Vec<u8>, Vec<usize>) {
     let mut lengths = Vec::new();
     let mut base = 0;
     for m in members {
@@ -190,12 +219,12 @@ fn gzip_eagerly(members: &[Member]) -> (Vec<u8>, Vec<usize>) {
     (data, lengths)
 }
 
-fn gzip_file(members: &[Member]) -> Vec<u8> {
+pub(super) fn gzip_file(members: &[Member]) -> Vec<u8> {
     members.iter().flat_map(|m| m.bytes.clone()).collect()
 }
 
 /// Members of every shape: header fields, an empty member, several sizes.
-fn assorted_members() -> Vec<Member> {
+pub(super) fn assorted_members() -> Vec<Member> {
     let all = Header {
         extra: true,
         name: true,
@@ -239,16 +268,19 @@ fn gzip_members_of_every_shape_decode_whole() {
     let members = assorted_members();
     let file = gzip_file(&members);
     let expected: Vec<u8> = members.iter().flat_map(|m| m.data.clone()).collect();
-    for (cap, step) in [
+    let sizes = [
         (1 << 16, 1 << 16),
         (16, 1),
         (17, 100),
         (64, 7),
         (1000, 4096),
-    ] {
-        let (out, err) = decode_with(Format::Gzip, &file, cap, step);
-        assert!(err.is_none(), "cap {cap}, step {step}: {err:?}");
-        assert_eq!(out, expected, "cap {cap}, step {step}");
+    ];
+    for (name, make) in GZIP_DECODERS {
+        for (cap, step) in sizes {
+            let (out, err) = decode_by(make, Format::Gzip, &file, cap, step);
+            assert!(err.is_none(), "{name}, cap {cap}, step {step}: {err:?}");
+            assert_eq!(out, expected, "{name}, cap {cap}, step {step}");
+        }
     }
     // A file that is one empty member.
     let empty = member(b"", Header::default(), 6);
@@ -288,14 +320,15 @@ fn gzip_cut_anywhere_hands_out_everything_decodable_then_truncation() {
         .collect();
     let (all, lengths) = gzip_eagerly(&members);
     assert_eq!(lengths.len(), file.len() + 1);
-    for cut in 1..=file.len() {
-        let (out, err) = decode_with(Format::Gzip, &file[..cut], 64, 1000);
-        assert_eq!(out, all[..lengths[cut]], "cut at {cut}");
-        assert_eq!(
-            fault(&err),
-            expected_cut(Format::Gzip, &starts, file.len(), cut).as_ref(),
-            "cut at {cut}"
-        );
+    for (i, (name, make)) in GZIP_DECODERS.into_iter().enumerate() {
+        // Every cut in order and by default; batches of tiny segments are
+        // slower to set up (a thread per job and batch): every 7th cut.
+        for cut in (1..=file.len()).step_by(if i < 2 { 1 } else { 7 }) {
+            let (out, err) = decode_by(make, Format::Gzip, &file[..cut], 64, 1000);
+            assert_eq!(out, all[..lengths[cut]], "{name}: cut at {cut}");
+            let expected = expected_cut(Format::Gzip, &starts, file.len(), cut);
+            assert_eq!(fault(&err), expected.as_ref(), "{name}: cut at {cut}");
+        }
     }
 }
 
