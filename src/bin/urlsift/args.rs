@@ -20,8 +20,11 @@ Examples:
 
 /// Parallel WHATWG URL processing for files of one URL per line.
 ///
-/// Input files may be gzip or zstd compressed; `-` or no file reads standard
-/// input. Bad lines (invalid UTF-8, NUL bytes, over-long lines, unparsable
+/// Input files may be gzip or zstd compressed (any number of members or
+/// frames); a compressed file that is cut short, damaged or followed by
+/// trailing garbage is an error naming the byte offset in it (exit status 2)
+/// after everything before the fault was decoded. `-` or no file reads
+/// standard input. Bad lines (invalid UTF-8, NUL bytes, over-long lines, unparsable
 /// URLs) never stop a run: they are skipped and counted (summary on stderr),
 /// written to --rejects, passed through with --keep-invalid, or fatal with
 /// --strict (exit status 1). Exit status 2 means a usage or I/O error.
