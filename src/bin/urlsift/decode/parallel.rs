@@ -33,6 +33,10 @@ use super::{Decode, GZIP_MAGIC};
 pub(super) const SEGMENT: usize = 1 << 20;
 /// The most jobs per batch.
 const MAX_JOBS: usize = 8;
+/// A job stops before its output passes this many times its segment, or
+/// 1 MiB if more (a gzip bomb of small members must not take memory
+/// without bound).
+const OUTPUT_CAP_PER_SEGMENT: usize = 16;
 
 pub(super) struct Members {
     mode: Mode,
@@ -269,6 +273,7 @@ impl Batches {
             }
         }
         let ends = splits[1..].iter().copied().chain([limit]);
+        let cap = (OUTPUT_CAP_PER_SEGMENT * segment).max(1 << 20);
         let jobs = splits
             .iter()
             .zip(ends)
@@ -277,7 +282,7 @@ impl Batches {
                 let buf = self.spare.pop().unwrap_or_default();
                 std::thread::Builder::new()
                     .name("urlsift gzip members".into())
-                    .spawn(move || chain(&window, len, start, end, buf))
+                    .spawn(move || chain(&window, len, (start, end), cap, buf))
                     .expect("spawn a decoding job")
             })
             .collect();
@@ -330,7 +335,13 @@ fn next_header(window: &[u8], from: usize, limit: usize) -> Option<usize> {
 
 /// Decodes whole members from `start` while they start before `end`;
 /// stops at the first that is not whole and valid within `window[..len]`.
-fn chain(window: &Arc<Vec<u8>>, len: usize, start: usize, end: usize, mut buf: Vec<u8>) -> Chain {
+fn chain(
+    window: &Arc<Vec<u8>>,
+    len: usize,
+    (start, end): (usize, usize),
+    cap: usize,
+    mut buf: Vec<u8>,
+) -> Chain {
     let reader = WindowReader {
         window: Arc::clone(window),
         pos: start,
@@ -348,7 +359,12 @@ fn chain(window: &Arc<Vec<u8>>, len: usize, start: usize, end: usize, mut buf: V
         let mut n = c.used;
         loop {
             if n == buf.len() {
-                buf.resize((buf.len() * 2).max(1 << 16), 0);
+                if n >= cap {
+                    // A member that inflates this much is left to the
+                    // in-order decoder, whose memory is bounded.
+                    break 'members;
+                }
+                buf.resize((buf.len() * 2).max(1 << 16).min(cap), 0);
             }
             match gzip.decode_paused(&mut buf[n..], true) {
                 Ok(k) => n += k,

@@ -109,6 +109,13 @@ fn batches_give_the_in_order_bytes_on_files_made_to_fool_them() {
     }
     let one = member(&urls(3000, 5), Header::default(), 6).bytes;
     same_as_in_order("one member", &one);
+    // Small members that inflate far past a job's output cap.
+    let mut bombs = small_members(20, 6);
+    for _ in 0..3 {
+        bombs.extend(member(&vec![b'a'; 3 << 20], Header::default(), 9).bytes);
+        bombs.extend(small_members(20, 7));
+    }
+    same_as_in_order("bombs", &bombs);
 }
 
 #[test]
