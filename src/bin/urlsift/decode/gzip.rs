@@ -10,7 +10,7 @@ use std::io;
 use flate2::{Crc, Decompress, FlushDecompress, Status};
 
 use super::source::Source;
-use super::{Decode, DecodeError, Fault, Format, GZIP_MAGIC, again, check_end};
+use super::{Decode, DecodeError, Fault, Format, GZIP_MAGIC, Progress, check_end};
 
 /// Header flags (RFC 1952 section 2.3.1).
 const FHCRC: u8 = 1 << 1;
@@ -30,8 +30,6 @@ enum Stage {
     Trailer,
     /// After a member's trailer: another member, padding or garbage.
     Between,
-    Done,
-    Failed(io::Error),
 }
 
 pub(super) struct Gzip {
@@ -40,6 +38,7 @@ pub(super) struct Gzip {
     /// CRC-32 of the current member's decoded bytes.
     crc: Crc,
     stage: Stage,
+    progress: Progress,
     /// The current member's 1-based number and first byte.
     member: u64,
     member_start: u64,
@@ -64,6 +63,7 @@ impl Gzip {
             } else {
                 Stage::Between
             },
+            progress: Progress::Going,
             member: members,
             member_start: start,
         }
@@ -72,12 +72,16 @@ impl Gzip {
     /// How many members are complete, if the decoder stands between two
     /// (or after the last), and where the last of them started.
     pub fn boundary(&self) -> Option<(u64, u64)> {
-        matches!(self.stage, Stage::Between).then_some((self.member, self.member_start))
+        let between = matches!(
+            (&self.stage, &self.progress),
+            (Stage::Between, Progress::Going)
+        );
+        between.then_some((self.member, self.member_start))
     }
 
     /// Whether the input ended cleanly after the last member.
     pub fn is_done(&self) -> bool {
-        matches!(self.stage, Stage::Done)
+        matches!(self.progress, Progress::Done)
     }
 
     /// The input from where the decoder stands (best at a boundary).
@@ -95,18 +99,15 @@ impl Gzip {
     pub fn decode_paused(&mut self, out: &mut [u8], pause: bool) -> io::Result<usize> {
         let mut n = 0;
         loop {
-            match &self.stage {
-                Stage::Failed(e) if n == 0 => return Err(again(e)),
-                Stage::Failed(_) | Stage::Done => return Ok(n),
-                _ if n == out.len() => return Ok(n),
-                _ => {}
+            if let Some(result) = self.progress.ended(n, out.len()) {
+                return result;
             }
             let trailer = matches!(self.stage, Stage::Trailer);
             match self.step(&mut out[n..]) {
                 Ok(k) => n += k,
-                Err(e) => self.stage = Stage::Failed(e),
+                Err(e) => self.progress = Progress::Failed(e),
             }
-            if pause && trailer && matches!(self.stage, Stage::Between) {
+            if pause && trailer && self.boundary().is_some() {
                 return Ok(n);
             }
         }
@@ -151,27 +152,23 @@ impl Gzip {
                 Ok(0)
             }
             Stage::Between => {
-                self.stage = if self.source.peek(2)?.starts_with(&GZIP_MAGIC) {
-                    Stage::Header
+                if self.source.peek(2)?.starts_with(&GZIP_MAGIC) {
+                    self.stage = Stage::Header;
                 } else {
                     check_end(&mut self.source, Format::Gzip)?;
-                    Stage::Done
-                };
+                    self.progress = Progress::Done;
+                }
                 Ok(0)
             }
-            Stage::Done | Stage::Failed(_) => unreachable!("decode() returns first"),
         }
     }
 
     /// Reads a member header, checking every field gzip defines.
     fn header(&mut self) -> io::Result<()> {
         let start = self.source.offset();
-        let fixed = self.source.peek(10)?;
-        if fixed.len() < 10 {
-            let n = fixed.len();
-            self.source.take(n);
+        let Some(fixed) = self.source.peek_whole(10)? else {
             return Err(self.truncated());
-        }
+        };
         let mut fixed_copy = [0u8; 10];
         fixed_copy.copy_from_slice(fixed);
         if fixed_copy[..2] != GZIP_MAGIC {
@@ -209,12 +206,9 @@ impl Gzip {
 
     /// The next `N` bytes of a header, added to its CRC.
     fn header_bytes<const N: usize>(&mut self, hcrc: &mut Crc) -> io::Result<[u8; N]> {
-        let bytes = self.source.peek(N)?;
-        if bytes.len() < N {
-            let n = bytes.len();
-            self.source.take(n);
+        let Some(bytes) = self.source.peek_whole(N)? else {
             return Err(self.truncated());
-        }
+        };
         let mut out = [0u8; N];
         out.copy_from_slice(bytes);
         hcrc.update(&out);
@@ -276,12 +270,12 @@ impl Gzip {
                 } else {
                     self.corrupt("the inflater made no progress", self.source.offset())
                 };
-                self.stage = Stage::Failed(e);
+                self.progress = Progress::Failed(e);
             }
             Ok(_) => {}
             Err(e) => {
                 let e = self.corrupt(&e.to_string(), self.source.offset());
-                self.stage = Stage::Failed(e);
+                self.progress = Progress::Failed(e);
             }
         }
         Ok(made)
@@ -290,12 +284,9 @@ impl Gzip {
     /// Checks the trailer: CRC-32 and length (mod 2^32) of the member.
     fn trailer(&mut self) -> io::Result<()> {
         let at = self.source.offset();
-        let bytes = self.source.peek(8)?;
-        if bytes.len() < 8 {
-            let n = bytes.len();
-            self.source.take(n);
+        let Some(bytes) = self.source.peek_whole(8)? else {
             return Err(self.truncated());
-        }
+        };
         let crc = u32::from_le_bytes(bytes[..4].try_into().expect("4 bytes"));
         let size = u32::from_le_bytes(bytes[4..8].try_into().expect("4 bytes"));
         if crc != self.crc.sum() {

@@ -256,6 +256,26 @@ fn again(e: &io::Error) -> io::Error {
     }
 }
 
+/// How a decoder's stream stands. A fault, once met, is returned on every
+/// later call.
+enum Progress {
+    Going,
+    Done,
+    Failed(io::Error),
+}
+
+impl Progress {
+    /// What a decode call with `n` of `room` bytes written must return now,
+    /// if it must: the bytes decoded before a fault come first.
+    fn ended(&self, n: usize, room: usize) -> Option<io::Result<usize>> {
+        match self {
+            Progress::Failed(e) if n == 0 => Some(Err(again(e))),
+            Progress::Failed(_) | Progress::Done => Some(Ok(n)),
+            Progress::Going => (n == room).then_some(Ok(n)),
+        }
+    }
+}
+
 /// A compressed stream's decoder, as the ring thread drives it.
 trait Decode: Send {
     /// Decodes into `out` and returns how many bytes it wrote; `Ok(0)`

@@ -98,6 +98,18 @@ impl Source {
         Ok(&self.buf[self.start..end])
     }
 
+    /// Exactly `n` buffered bytes in a row (`n` at most 16), or `None` when
+    /// the input ends first: then what was left is taken, so the offset is
+    /// the input's length.
+    pub fn peek_whole(&mut self, n: usize) -> io::Result<Option<&[u8]>> {
+        let got = self.peek(n)?.len();
+        if got < n {
+            self.take(got);
+            return Ok(None);
+        }
+        Ok(Some(&self.buf[self.start..self.start + n]))
+    }
+
     /// One read into the free end of the buffer; sets `eof` on 0.
     fn read_more(&mut self) -> io::Result<()> {
         if self.eof {

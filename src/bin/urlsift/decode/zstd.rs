@@ -15,7 +15,9 @@ use std::io;
 use zstd::stream::raw::{Decoder, InBuffer, Operation, OutBuffer};
 
 use super::source::Source;
-use super::{Decode, DecodeError, Fault, Format, ZSTD_MAGIC, again, check_end, is_skippable_magic};
+use super::{
+    Decode, DecodeError, Fault, Format, Progress, ZSTD_MAGIC, check_end, is_skippable_magic,
+};
 
 /// The most a frame header can take: magic, descriptor, window, dictionary
 /// id, content size.
@@ -28,8 +30,6 @@ enum Stage {
     Frame,
     /// Inside a skippable frame: this many bytes are left.
     Skip(u64),
-    Done,
-    Failed(io::Error),
 }
 
 /// The next unit of a frame after the current one.
@@ -47,6 +47,7 @@ pub(super) struct Zstd {
     source: Source,
     decoder: Decoder<'static>,
     stage: Stage,
+    progress: Progress,
     /// The current frame's 1-based number and first byte.
     frame: u64,
     frame_start: u64,
@@ -65,6 +66,7 @@ impl Zstd {
             source,
             decoder: Decoder::new().expect("a zstd decoding context"),
             stage: Stage::Between,
+            progress: Progress::Going,
             frame: 0,
             frame_start: 0,
             unit_start: 0,
@@ -99,7 +101,7 @@ impl Zstd {
                     self.start_skippable()?;
                 } else {
                     check_end(&mut self.source, Format::Zstd)?;
-                    self.stage = Stage::Done;
+                    self.progress = Progress::Done;
                 }
                 Ok(0)
             }
@@ -117,7 +119,6 @@ impl Zstd {
                 Ok(0)
             }
             Stage::Frame => self.decode_unit(out),
-            Stage::Done | Stage::Failed(_) => unreachable!("decode() returns first"),
         }
     }
 
@@ -125,12 +126,9 @@ impl Zstd {
     fn start_frame(&mut self) -> io::Result<()> {
         self.frame += 1;
         self.frame_start = self.source.offset();
-        let head = self.source.peek(5)?;
-        if head.len() < 5 {
-            let n = head.len();
-            self.source.take(n);
+        let Some(head) = self.source.peek_whole(5)? else {
             return Err(self.truncated());
-        }
+        };
         let descriptor = head[4];
         let single_segment = descriptor & 0x20 != 0;
         let content_size_bytes = match descriptor >> 6 {
@@ -156,12 +154,9 @@ impl Zstd {
     fn start_skippable(&mut self) -> io::Result<()> {
         self.frame += 1;
         self.frame_start = self.source.offset();
-        let head = self.source.peek(8)?;
-        if head.len() < 8 {
-            let n = head.len();
-            self.source.take(n);
+        let Some(head) = self.source.peek_whole(8)? else {
             return Err(self.truncated());
-        }
+        };
         let len = u32::from_le_bytes(head[4..8].try_into().expect("4 bytes"));
         self.source.take(8);
         self.stage = if len == 0 {
@@ -183,12 +178,9 @@ impl Zstd {
                 self.next = Next::End;
             }
             Next::Block => {
-                let head = self.source.peek(3)?;
-                if head.len() < 3 {
-                    let n = head.len();
-                    self.source.take(n);
+                let Some(head) = self.source.peek_whole(3)? else {
                     return Err(self.truncated());
-                }
+                };
                 let header =
                     u32::from(head[0]) | u32::from(head[1]) << 8 | u32::from(head[2]) << 16;
                 let last = header & 1 != 0;
@@ -255,15 +247,12 @@ impl Decode for Zstd {
     fn decode(&mut self, out: &mut [u8]) -> io::Result<usize> {
         let mut n = 0;
         loop {
-            match &self.stage {
-                Stage::Failed(e) if n == 0 => return Err(again(e)),
-                Stage::Failed(_) | Stage::Done => return Ok(n),
-                _ if n == out.len() => return Ok(n),
-                _ => {}
+            if let Some(result) = self.progress.ended(n, out.len()) {
+                return result;
             }
             match self.step(&mut out[n..]) {
                 Ok(k) => n += k,
-                Err(e) => self.stage = Stage::Failed(e),
+                Err(e) => self.progress = Progress::Failed(e),
             }
         }
     }
