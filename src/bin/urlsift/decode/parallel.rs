@@ -22,8 +22,9 @@
 
 use std::collections::VecDeque;
 use std::io::{self, Read};
+use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
-use std::thread::JoinHandle;
+use std::sync::mpsc::{Receiver, Sender, channel};
 
 use super::gzip::Gzip;
 use super::source::Source;
@@ -40,6 +41,8 @@ const OUTPUT_CAP_PER_SEGMENT: usize = 16;
 
 pub(super) struct Members {
     mode: Mode,
+    /// Made on the first switch to batches.
+    pool: Option<Pool>,
     jobs: usize,
     segment: usize,
     /// Consecutive small members seen in order, and how many it takes to
@@ -76,7 +79,7 @@ struct Batches {
     /// Output buffers to reuse.
     spare: Vec<Vec<u8>>,
     /// The batch being decoded: the window length it saw, and its jobs.
-    pending: Option<(usize, Vec<JoinHandle<Chain>>)>,
+    pending: Option<(usize, usize)>,
 }
 
 /// Decoded members waiting to be handed out: `buf[pos..end]`.
@@ -112,6 +115,7 @@ impl Members {
         assert!(jobs >= 2 && segment > 0);
         Members {
             mode: Mode::InOrder(Gzip::new(source)),
+            pool: None,
             jobs,
             segment,
             streak: 0,
@@ -189,11 +193,13 @@ impl Decode for Members {
                     if n > 0 || out.is_empty() {
                         return Ok(n);
                     }
+                    let jobs = self.jobs;
+                    let pool = self.pool.get_or_insert_with(|| Pool::new(jobs));
                     if b.pending.is_none() {
-                        b.start_batch(self.jobs, self.segment);
+                        b.start_batch(pool, self.segment);
                     }
                     let before = b.members;
-                    let progress = b.finish_batch();
+                    let progress = b.finish_batch(pool);
                     #[cfg(test)]
                     {
                         self.batched += b.members - before;
@@ -202,7 +208,7 @@ impl Decode for Members {
                     let _ = before;
                     if progress {
                         // The next batch decodes while this one is handed out.
-                        b.start_batch(self.jobs, self.segment);
+                        b.start_batch(pool, self.segment);
                     } else {
                         self.patience = (self.patience * 2).min(1 << 16);
                         self.in_order();
@@ -256,16 +262,16 @@ impl Batches {
         }
     }
 
-    /// Starts a batch on threads of its own: splits the window at guessed
-    /// member starts and decodes each piece's whole members.
-    fn start_batch(&mut self, jobs: usize, segment: usize) {
-        let batch = jobs * segment;
+    /// Starts a batch on the pool: splits the window at guessed member
+    /// starts and has each job decode its piece's whole members.
+    fn start_batch(&mut self, pool: &Pool, segment: usize) {
+        let batch = pool.jobs.len() * segment;
         // Room past the batch, for its last members to end in.
         self.fill(batch + segment);
         let len = self.filled;
         let limit = if self.eof { len } else { len.min(batch) };
         let mut splits = vec![0];
-        for i in 1..jobs {
+        for i in 1..pool.jobs.len() {
             let from = (i * segment).max(splits[i - 1] + 1);
             match next_header(&self.window[..len], from, limit) {
                 Some(at) => splits.push(at),
@@ -274,28 +280,36 @@ impl Batches {
         }
         let ends = splits[1..].iter().copied().chain([limit]);
         let cap = (OUTPUT_CAP_PER_SEGMENT * segment).max(1 << 20);
-        let jobs = splits
-            .iter()
-            .zip(ends)
-            .map(|(&start, end)| {
-                let window = Arc::clone(&self.window);
-                let buf = self.spare.pop().unwrap_or_default();
-                std::thread::Builder::new()
-                    .name("urlsift gzip members".into())
-                    .spawn(move || chain(&window, len, (start, end), cap, buf))
-                    .expect("spawn a decoding job")
-            })
-            .collect();
-        self.pending = Some((len, jobs));
+        for (index, (&start, end)) in splits.iter().zip(ends).enumerate() {
+            let job = Job {
+                index,
+                window: Arc::clone(&self.window),
+                len,
+                piece: (start, end),
+                cap,
+                buf: self.spare.pop().unwrap_or_default(),
+            };
+            pool.jobs[index]
+                .send(job)
+                .expect("the pool's threads live as long as it");
+        }
+        self.pending = Some((len, splits.len()));
     }
 
     /// Waits for the batch and keeps the members that provably follow the
     /// last boundary. Returns whether there were any.
-    fn finish_batch(&mut self) -> bool {
-        let (len, jobs) = self.pending.take().expect("a batch was started");
+    fn finish_batch(&mut self, pool: &Pool) -> bool {
+        let (len, count) = self.pending.take().expect("a batch was started");
+        let mut chains: Vec<Option<Chain>> = (0..count).map(|_| None).collect();
+        for _ in 0..count {
+            let (index, c) = pool
+                .done
+                .recv()
+                .expect("the pool's threads live as long as it");
+            chains[index] = Some(c.expect("a decoding job panicked"));
+        }
         let mut t = 0;
-        for job in jobs {
-            let c = job.join().expect("a decoding job panicked");
+        for c in chains.into_iter().map(|c| c.expect("every job answered")) {
             if c.start == t && c.members > 0 {
                 t = c.end;
                 self.members += c.members;
@@ -313,6 +327,63 @@ impl Batches {
         self.filled = len - t;
         self.base += t as u64;
         t > 0
+    }
+}
+
+/// A piece of a batch for a pool thread.
+struct Job {
+    index: usize,
+    window: Arc<Vec<u8>>,
+    len: usize,
+    piece: (usize, usize),
+    cap: usize,
+    buf: Vec<u8>,
+}
+
+/// The threads that run batch jobs, one per job of a batch, kept for the
+/// decoder's life: a thread per job and batch would fault in fresh memory
+/// each time. They exit when the pool is dropped.
+struct Pool {
+    jobs: Vec<Sender<Job>>,
+    /// Each job's index and chain (`None` if it panicked).
+    done: Receiver<(usize, Option<Chain>)>,
+}
+
+impl Pool {
+    fn new(threads: usize) -> Pool {
+        let (done_tx, done) = channel();
+        let jobs = (0..threads)
+            .map(|_| {
+                let (tx, rx) = channel::<Job>();
+                let done = done_tx.clone();
+                std::thread::Builder::new()
+                    .name("urlsift gzip members".into())
+                    .spawn(move || {
+                        for job in rx {
+                            let Job {
+                                index,
+                                window,
+                                len,
+                                piece,
+                                cap,
+                                buf,
+                            } = job;
+                            let c = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                                chain(&window, len, piece, cap, buf)
+                            }));
+                            // The window is the coordinator's again once
+                            // every job has answered.
+                            drop(window);
+                            if done.send((index, c.ok())).is_err() {
+                                return;
+                            }
+                        }
+                    })
+                    .expect("spawn a decoding thread");
+                tx
+            })
+            .collect();
+        Pool { jobs, done }
     }
 }
 
