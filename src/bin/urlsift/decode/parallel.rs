@@ -19,6 +19,9 @@
 //! is the usual gzip file), a damaged or cut member, padding, garbage, a
 //! read error. So faults are reported exactly as in-order decoding reports
 //! them. The in-order decoder hands back to the jobs after small members.
+//!
+//! Jobs run on a pool of threads kept for the decoder's life; one batch
+//! decodes while the one before it is handed out.
 
 use std::collections::VecDeque;
 use std::io::{self, Read};
@@ -31,7 +34,7 @@ use super::source::Source;
 use super::{Decode, GZIP_MAGIC};
 
 /// Compressed bytes per job and batch (each decodes to a few MiB).
-pub(super) const SEGMENT: usize = 1 << 20;
+const SEGMENT: usize = 1 << 20;
 /// The most jobs per batch.
 const MAX_JOBS: usize = 8;
 /// A job stops before its output passes this many times its segment, or
@@ -78,7 +81,8 @@ struct Batches {
     ready: VecDeque<Ready>,
     /// Output buffers to reuse.
     spare: Vec<Vec<u8>>,
-    /// The batch being decoded: the window length it saw, and its jobs.
+    /// The batch being decoded: the window length it saw, and how many
+    /// jobs it has.
     pending: Option<(usize, usize)>,
 }
 
