@@ -8,6 +8,9 @@ mod checks;
 // The command's modules, for the `lines` and `dedup` checks.
 #[path = "../fuzz/checks/cli.rs"]
 mod cli_checks;
+#[path = "../src/bin/urlsift/decode/mod.rs"]
+#[allow(dead_code)]
+mod decode;
 #[path = "../src/bin/urlsift/input.rs"]
 #[allow(dead_code)]
 mod input;

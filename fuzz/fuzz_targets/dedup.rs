@@ -1,6 +1,9 @@
 #![no_main]
 //! Fuzz target `dedup`: see `fuzz/checks/cli.rs` for what it checks.
 
+#[path = "../../src/bin/urlsift/decode/mod.rs"]
+#[allow(dead_code)]
+mod decode;
 #[path = "../../src/bin/urlsift/input.rs"]
 #[allow(dead_code)]
 mod input;

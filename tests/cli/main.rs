@@ -5,6 +5,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 mod compare;
+mod compressed;
 mod dedup;
 mod input;
 mod normalize;

@@ -42,13 +42,15 @@ field changed; read-only formats give URL lines.";
 /// Parallel WHATWG URL processing for URL files: one URL per line, or a
 /// field of CSV/TSV, JSON lines, CDXJ, WARC or access-log records.
 ///
-/// Input files may be gzip or zstd compressed; `-` or no file reads standard
-/// input. Bad records (invalid UTF-8, NUL bytes, over-long lines, unparsable
-/// URLs, an open CSV quote, invalid JSON, ...) never stop a run: they are
-/// skipped and counted (summary on stderr), written to --rejects, passed
-/// through with --keep-invalid, or fatal with --strict (exit status 1). A
-/// file that cannot be read to its end keeps everything decoded before the
-/// error, then exit status 2. Exit status 2 also means a usage error.
+/// Input files may be gzip or zstd compressed (any number of members or
+/// frames); `-` or no file reads standard input. Bad records (invalid UTF-8,
+/// NUL bytes, over-long lines, unparsable URLs, an open CSV quote, invalid
+/// JSON, ...) never stop a run: they are skipped and counted (summary on
+/// stderr), written to --rejects, passed through with --keep-invalid, or
+/// fatal with --strict (exit status 1). A file that cannot be read to its
+/// end (cut short, damaged, followed by trailing garbage) keeps everything
+/// decoded before the fault, then the error names the byte offset in it
+/// (exit status 2). Exit status 2 also means a usage error.
 #[derive(Parser, Debug)]
 #[command(name = "urlsift", version, after_help = EXAMPLES, propagate_version = true)]
 pub struct Cli {

@@ -8,8 +8,7 @@
 //! record.
 
 use std::fmt;
-use std::fs::File;
-use std::io::{self, Cursor, Read};
+use std::io;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
@@ -411,78 +410,12 @@ impl fmt::Display for InputError {
     }
 }
 
-const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
-const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
-
-/// Whether `head` (a source's first bytes) starts with gzip or zstd magic.
-pub fn is_compressed(head: &[u8]) -> bool {
-    head.starts_with(&GZIP_MAGIC) || head.starts_with(&ZSTD_MAGIC)
-}
-
 /// The source's display name: `<stdin>` for `-`.
 pub fn display_name(path: &Path) -> String {
     if path == Path::new("-") {
         "<stdin>".to_string()
     } else {
         path.display().to_string()
-    }
-}
-
-/// Opens a file or stdin and wraps it in a decoder chosen by magic bytes.
-pub fn open(path: &Path) -> io::Result<Box<dyn Read + Send>> {
-    let mut raw: Box<dyn Read + Send> = if path == Path::new("-") {
-        Box::new(io::stdin())
-    } else {
-        Box::new(File::open(path)?)
-    };
-    // Peek up to four bytes, tolerating short reads from pipes.
-    let mut head = [0u8; 4];
-    let mut got = 0;
-    while got < head.len() {
-        match raw.read(&mut head[got..]) {
-            Ok(0) => break,
-            Ok(n) => got += n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    let head = head[..got].to_vec();
-    let compressed_zstd = head.starts_with(&ZSTD_MAGIC);
-    let compressed_gzip = head.starts_with(&GZIP_MAGIC);
-    let stream = Cursor::new(head).chain(raw);
-    Ok(if compressed_gzip {
-        Box::new(Labeled {
-            inner: flate2::read::MultiGzDecoder::new(io::BufReader::with_capacity(1 << 16, stream)),
-            label: "gzip",
-        })
-    } else if compressed_zstd {
-        Box::new(Labeled {
-            inner: zstd::stream::read::Decoder::new(stream)?,
-            label: "zstd",
-        })
-    } else {
-        Box::new(stream)
-    })
-}
-
-/// A decoder whose errors say which compressed format failed, so a
-/// truncated dump reads as such rather than as a bare decoder message.
-struct Labeled<R> {
-    inner: R,
-    label: &'static str,
-}
-
-impl<R: Read> Read for Labeled<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        self.inner.read(buf).map_err(|e| {
-            if e.kind() == io::ErrorKind::Interrupted {
-                return e;
-            }
-            io::Error::new(
-                e.kind(),
-                format!("{} data is corrupt or truncated: {e}", self.label),
-            )
-        })
     }
 }
 

@@ -14,6 +14,7 @@ use clap::{CommandFactory, Parser};
 mod args;
 mod check;
 mod compare;
+mod decode;
 mod dedup;
 mod extract;
 mod input;

@@ -10,11 +10,11 @@
 //! in pieces ([`Oversize`]), so memory stays bounded by the limit plus a
 //! chunk.
 
-use std::fs::File;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::decode;
 use crate::input::{self, BufPool, Chunk, Data, InputError, Oversize, Source};
 use crate::mmap::{Map, MapSlice};
 use crate::records::{self, Format, Kind, csv, json, warc};
@@ -93,23 +93,20 @@ impl Current {
     /// Opens `path` (`-` is stdin): mapped when it is a plain regular file
     /// (not compressed, not WARC, which is read record by record).
     fn open(path: &Path, name: String, kind: Kind) -> io::Result<Current> {
-        let mut mapped = None;
-        if path != Path::new("-") && kind != Kind::Warc {
-            let file = File::open(path)?;
-            if let Some(map) = Map::new(&file)?
-                && !input::is_compressed(map.bytes())
-            {
-                mapped = Some(map);
-            }
-        }
-        let feed = match mapped {
-            Some(map) => Feed::Map {
-                map,
-                pos: 0,
-                end: 0,
+        let feed = match decode::open(path)? {
+            decode::Input::File(file) if kind != Kind::Warc => match Map::new(&file)? {
+                Some(map) => Feed::Map {
+                    map,
+                    pos: 0,
+                    end: 0,
+                },
+                None => Feed::Read {
+                    reader: Box::new(file),
+                    buf: Vec::new(),
+                },
             },
-            None => Feed::Read {
-                reader: input::open(path)?,
+            input => Feed::Read {
+                reader: input.into_reader(),
                 buf: Vec::new(),
             },
         };

@@ -1,0 +1,307 @@
+//! Gzip (RFC 1952): members one after another, each a header, raw
+//! DEFLATE data and a trailer (CRC-32 and length), parsed here so every
+//! fault has an exact place: the header and trailer fields byte by byte,
+//! the DEFLATE data by the inflater's own count of bytes taken. The
+//! inflater (flate2's raw `Decompress`) reports what it wrote even when it
+//! fails, so nothing decoded before a fault is lost.
+
+use std::io;
+
+use flate2::{Crc, Decompress, FlushDecompress, Status};
+
+use super::source::Source;
+use super::{Decode, DecodeError, Fault, Format, GZIP_MAGIC, Progress, check_end};
+
+/// Header flags (RFC 1952 section 2.3.1).
+const FHCRC: u8 = 1 << 1;
+const FEXTRA: u8 = 1 << 2;
+const FNAME: u8 = 1 << 3;
+const FCOMMENT: u8 = 1 << 4;
+const RESERVED: u8 = 0xe0;
+/// The only compression method: DEFLATE.
+const CM_DEFLATE: u8 = 8;
+
+enum Stage {
+    /// Before a member's header (the first, or one after a trailer).
+    Header,
+    /// Inside a member's DEFLATE data.
+    Body,
+    /// After the DEFLATE data: the 8-byte trailer.
+    Trailer,
+    /// After a member's trailer: another member, padding or garbage.
+    Between,
+}
+
+pub(super) struct Gzip {
+    source: Source,
+    inflate: Decompress,
+    /// CRC-32 of the current member's decoded bytes.
+    crc: Crc,
+    stage: Stage,
+    progress: Progress,
+    /// The current member's 1-based number and first byte.
+    member: u64,
+    member_start: u64,
+}
+
+impl Gzip {
+    pub fn new(source: Source) -> Gzip {
+        Gzip::resume(source, 0)
+    }
+
+    /// A decoder at a member boundary, after `members` complete members
+    /// (then what follows may also be padding or garbage, as after any
+    /// member; the first member is mandatory).
+    pub fn resume(source: Source, members: u64) -> Gzip {
+        let start = source.offset();
+        Gzip {
+            source,
+            inflate: Decompress::new(false),
+            crc: Crc::new(),
+            stage: if members == 0 {
+                Stage::Header
+            } else {
+                Stage::Between
+            },
+            progress: Progress::Going,
+            member: members,
+            member_start: start,
+        }
+    }
+
+    /// How many members are complete, if the decoder stands between two
+    /// (or after the last), and where the last of them started.
+    pub fn boundary(&self) -> Option<(u64, u64)> {
+        let between = matches!(
+            (&self.stage, &self.progress),
+            (Stage::Between, Progress::Going)
+        );
+        between.then_some((self.member, self.member_start))
+    }
+
+    /// Whether the input ended cleanly after the last member.
+    pub fn is_done(&self) -> bool {
+        matches!(self.progress, Progress::Done)
+    }
+
+    /// The input from where the decoder stands (best at a boundary).
+    pub fn into_source(self) -> Source {
+        self.source
+    }
+
+    /// How many bytes of the input the decoder has taken.
+    pub fn offset(&self) -> u64 {
+        self.source.offset()
+    }
+
+    /// [`Decode::decode`], but when `pause` is set it returns as soon as a
+    /// member's trailer is checked, so the caller sees every boundary.
+    pub fn decode_paused(&mut self, out: &mut [u8], pause: bool) -> io::Result<usize> {
+        let mut n = 0;
+        loop {
+            if let Some(result) = self.progress.ended(n, out.len()) {
+                return result;
+            }
+            let trailer = matches!(self.stage, Stage::Trailer);
+            match self.step(&mut out[n..]) {
+                Ok(k) => n += k,
+                Err(e) => self.progress = Progress::Failed(e),
+            }
+            if pause && trailer && self.boundary().is_some() {
+                return Ok(n);
+            }
+        }
+    }
+
+    fn fault(&self, fault: Fault, offset: u64) -> io::Error {
+        DecodeError {
+            format: Format::Gzip,
+            fault,
+            offset,
+            unit: Some((self.member, self.member_start)),
+        }
+        .into()
+    }
+
+    fn corrupt(&self, reason: &str, offset: u64) -> io::Error {
+        self.fault(Fault::Corrupt(reason.to_string()), offset)
+    }
+
+    /// Truncated at the end of the input (which `source` has reached).
+    fn truncated(&self) -> io::Error {
+        self.fault(Fault::Truncated, self.source.offset())
+    }
+
+    /// One step: decodes some bytes into `out` (possibly none) or moves
+    /// to the next stage.
+    fn step(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        match self.stage {
+            Stage::Header => {
+                self.member += 1;
+                self.member_start = self.source.offset();
+                self.header()?;
+                self.inflate.reset(false);
+                self.crc.reset();
+                self.stage = Stage::Body;
+                Ok(0)
+            }
+            Stage::Body => self.inflate_some(out),
+            Stage::Trailer => {
+                self.trailer()?;
+                self.stage = Stage::Between;
+                Ok(0)
+            }
+            Stage::Between => {
+                if self.source.peek(2)?.starts_with(&GZIP_MAGIC) {
+                    self.stage = Stage::Header;
+                } else {
+                    check_end(&mut self.source, Format::Gzip)?;
+                    self.progress = Progress::Done;
+                }
+                Ok(0)
+            }
+        }
+    }
+
+    /// Reads a member header, checking every field gzip defines.
+    fn header(&mut self) -> io::Result<()> {
+        let start = self.source.offset();
+        let Some(fixed) = self.source.peek_whole(10)? else {
+            return Err(self.truncated());
+        };
+        let mut fixed_copy = [0u8; 10];
+        fixed_copy.copy_from_slice(fixed);
+        if fixed_copy[..2] != GZIP_MAGIC {
+            return Err(self.corrupt("not a gzip member header", start));
+        }
+        if fixed_copy[2] != CM_DEFLATE {
+            return Err(self.corrupt("unknown compression method", start + 2));
+        }
+        let flags = fixed_copy[3];
+        if flags & RESERVED != 0 {
+            return Err(self.corrupt("reserved header flags are set", start + 3));
+        }
+        let mut hcrc = Crc::new();
+        hcrc.update(&fixed_copy);
+        self.source.take(10);
+        if flags & FEXTRA != 0 {
+            let xlen = self.header_bytes::<2>(&mut hcrc)?;
+            self.skip(u16::from_le_bytes(xlen) as u64, &mut hcrc)?;
+        }
+        if flags & FNAME != 0 {
+            self.skip_string(&mut hcrc)?;
+        }
+        if flags & FCOMMENT != 0 {
+            self.skip_string(&mut hcrc)?;
+        }
+        if flags & FHCRC != 0 {
+            let at = self.source.offset();
+            let expected = hcrc.sum() as u16;
+            if u16::from_le_bytes(self.header_bytes::<2>(&mut hcrc)?) != expected {
+                return Err(self.corrupt("header CRC mismatch", at));
+            }
+        }
+        Ok(())
+    }
+
+    /// The next `N` bytes of a header, added to its CRC.
+    fn header_bytes<const N: usize>(&mut self, hcrc: &mut Crc) -> io::Result<[u8; N]> {
+        let Some(bytes) = self.source.peek_whole(N)? else {
+            return Err(self.truncated());
+        };
+        let mut out = [0u8; N];
+        out.copy_from_slice(bytes);
+        hcrc.update(&out);
+        self.source.take(N);
+        Ok(out)
+    }
+
+    /// Skips `n` header bytes, adding them to the header CRC.
+    fn skip(&mut self, mut n: u64, hcrc: &mut Crc) -> io::Result<()> {
+        while n > 0 {
+            let bytes = self.source.fill_buf()?;
+            if bytes.is_empty() {
+                return Err(self.truncated());
+            }
+            let k = bytes.len().min(n.try_into().unwrap_or(usize::MAX));
+            hcrc.update(&bytes[..k]);
+            self.source.take(k);
+            n -= k as u64;
+        }
+        Ok(())
+    }
+
+    /// Skips a zero-terminated header field (file name or comment).
+    fn skip_string(&mut self, hcrc: &mut Crc) -> io::Result<()> {
+        loop {
+            let bytes = self.source.fill_buf()?;
+            if bytes.is_empty() {
+                return Err(self.truncated());
+            }
+            let (k, done) = match memchr::memchr(0, bytes) {
+                Some(at) => (at + 1, true),
+                None => (bytes.len(), false),
+            };
+            hcrc.update(&bytes[..k]);
+            self.source.take(k);
+            if done {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Inflates what the buffered input gives into `out`.
+    fn inflate_some(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let input = self.source.fill_buf()?;
+        let at_end = input.is_empty();
+        let (in_before, out_before) = (self.inflate.total_in(), self.inflate.total_out());
+        let result = self.inflate.decompress(input, out, FlushDecompress::None);
+        // The counters are updated even when the call fails.
+        let taken = (self.inflate.total_in() - in_before) as usize;
+        let made = (self.inflate.total_out() - out_before) as usize;
+        self.source.take(taken);
+        self.crc.update(&out[..made]);
+        match result {
+            Ok(Status::StreamEnd) => self.stage = Stage::Trailer,
+            Ok(Status::Ok | Status::BufError) if taken == 0 && made == 0 => {
+                // No progress with room to write: the input must be over.
+                let e = if at_end {
+                    self.truncated()
+                } else {
+                    self.corrupt("the inflater made no progress", self.source.offset())
+                };
+                self.progress = Progress::Failed(e);
+            }
+            Ok(_) => {}
+            Err(e) => {
+                let e = self.corrupt(&e.to_string(), self.source.offset());
+                self.progress = Progress::Failed(e);
+            }
+        }
+        Ok(made)
+    }
+
+    /// Checks the trailer: CRC-32 and length (mod 2^32) of the member.
+    fn trailer(&mut self) -> io::Result<()> {
+        let at = self.source.offset();
+        let Some(bytes) = self.source.peek_whole(8)? else {
+            return Err(self.truncated());
+        };
+        let crc = u32::from_le_bytes(bytes[..4].try_into().expect("4 bytes"));
+        let size = u32::from_le_bytes(bytes[4..8].try_into().expect("4 bytes"));
+        if crc != self.crc.sum() {
+            return Err(self.corrupt("CRC-32 mismatch (the data is damaged)", at));
+        }
+        if size != self.inflate.total_out() as u32 {
+            return Err(self.corrupt("length mismatch (the data is damaged)", at + 4));
+        }
+        self.source.take(8);
+        Ok(())
+    }
+}
+
+impl Decode for Gzip {
+    fn decode(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        self.decode_paused(out, false)
+    }
+}

@@ -1,0 +1,210 @@
+//! Decoding gzip members in parallel batches against decoding them in
+//! order: the same bytes and the same fault, on files built to fool the
+//! batches' guessed splits (header-like bytes in headers and data, whole
+//! gzip files stored inside members, big members among small ones), cut,
+//! damaged, padded, followed by garbage, or failing to read.
+
+use std::io::{self, Cursor, Read};
+
+use super::gzip::Gzip;
+use super::parallel::Members;
+use super::source::Source;
+use super::tests::{Header, Make, decode_by, gzip_file, member, noise, urls};
+use super::{Decode, Format, decode_error};
+
+/// Many members of every size and header, some holding header-like bytes.
+fn small_members(count: usize, seed: u64) -> Vec<u8> {
+    let mut file = Vec::new();
+    for i in 0..count {
+        let k = (i as u64).wrapping_mul(seed) % 97;
+        let header = Header {
+            extra: k.is_multiple_of(3),
+            name: k.is_multiple_of(5),
+            comment: k.is_multiple_of(7),
+            hcrc: k.is_multiple_of(2),
+        };
+        let mut data = urls((k % 40) as usize, seed + i as u64);
+        if k.is_multiple_of(11) {
+            data.extend_from_slice(b"\x1f\x8b\x08\x00 looks like a header\n");
+        }
+        file.extend(member(&data, header, (k % 10) as u32).bytes);
+    }
+    file
+}
+
+/// Members whose data is a whole gzip file, stored (level 0) or not: its
+/// members show through as genuine members at wrong places.
+fn nested_members(seed: u64) -> Vec<u8> {
+    let mut file = Vec::new();
+    for (i, level) in [0, 1, 0, 6, 0].into_iter().enumerate() {
+        let inner = small_members(20, seed + i as u64);
+        file.extend(member(&inner, Header::default(), level).bytes);
+        file.extend(member(&urls(5, seed), Header::default(), 6).bytes);
+    }
+    file
+}
+
+/// Small members around members too big for a batch.
+fn mixed_members(seed: u64) -> Vec<u8> {
+    let mut file = small_members(30, seed);
+    file.extend(member(&noise(40_000, seed), Header::default(), 0).bytes);
+    file.extend(small_members(30, seed + 1));
+    file.extend(member(&urls(3_000, seed), Header::default(), 9).bytes);
+    file.extend(small_members(30, seed + 2));
+    file
+}
+
+fn decoders() -> Vec<(String, Make)> {
+    let mut all: Vec<(String, Make)> = vec![
+        ("2 jobs x 64 bytes".into(), |s| {
+            Box::new(Members::with_jobs(s, 2, 64))
+        }),
+        ("3 jobs x 700 bytes".into(), |s| {
+            Box::new(Members::with_jobs(s, 3, 700))
+        }),
+        ("4 jobs x 4096 bytes".into(), |s| {
+            Box::new(Members::with_jobs(s, 4, 4096))
+        }),
+        ("8 jobs x 64 KiB".into(), |s| {
+            Box::new(Members::with_jobs(s, 8, 1 << 16))
+        }),
+    ];
+    all.push(("the default".into(), super::parallel::decoder));
+    all
+}
+
+/// Output and fault of `make` on `data`, with the fault as text and as
+/// decoding fault (when it is one).
+fn run(make: Make, data: &[u8]) -> (Vec<u8>, Option<String>) {
+    let (out, err) = decode_by(make, Format::Gzip, data, 1 << 14, 1 << 15);
+    (out, err.map(|e| format!("{e} / {:?}", decode_error(&e))))
+}
+
+/// Every batched decoder gives what the in-order decoder gives.
+fn same_as_in_order(what: &str, data: &[u8]) {
+    let expected = run(|s| Box::new(Gzip::new(s)), data);
+    for (name, make) in decoders() {
+        let got = run(make, data);
+        assert!(
+            got.1 == expected.1,
+            "{what}, {name}: {:?} vs {:?}",
+            got.1,
+            expected.1
+        );
+        assert!(
+            got.0 == expected.0,
+            "{what}, {name}: {} vs {} bytes",
+            got.0.len(),
+            expected.0.len()
+        );
+    }
+}
+
+#[test]
+fn batches_give_the_in_order_bytes_on_files_made_to_fool_them() {
+    for seed in 1..4 {
+        same_as_in_order("small", &small_members(300, seed));
+        same_as_in_order("nested", &nested_members(seed));
+        same_as_in_order("mixed", &mixed_members(seed));
+    }
+    let one = member(&urls(3000, 5), Header::default(), 6).bytes;
+    same_as_in_order("one member", &one);
+    // Small members that inflate far past a job's output cap.
+    let mut bombs = small_members(20, 6);
+    for _ in 0..3 {
+        bombs.extend(member(&vec![b'a'; 3 << 20], Header::default(), 9).bytes);
+        bombs.extend(small_members(20, 7));
+    }
+    same_as_in_order("bombs", &bombs);
+}
+
+#[test]
+fn batches_are_used_where_members_are_small() {
+    // Not a speed test: proof that the batches (not only the in-order
+    // fallback) produced the bytes checked above.
+    let file = small_members(300, 1);
+    let source = Source::new(Box::new(Cursor::new(file.clone())));
+    let mut members = Members::with_jobs(source, 2, 256);
+    let mut out = Vec::new();
+    let mut buf = vec![0; 4096];
+    loop {
+        match members.decode(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => out.extend_from_slice(&buf[..n]),
+            Err(e) => panic!("{e}"),
+        }
+    }
+    assert_eq!(out, run(|s| Box::new(Gzip::new(s)), &file).0);
+    assert!(
+        members.batched > 250,
+        "only {} of 300 members came from batches",
+        members.batched
+    );
+}
+
+#[test]
+fn batches_fault_as_in_order_decoding_does() {
+    let mut file = nested_members(7);
+    file.extend(mixed_members(8));
+    let len = file.len();
+    for k in 1..80 {
+        let cut = len * k / 80 + k % 7;
+        same_as_in_order(&format!("cut at {cut}"), &file[..cut]);
+    }
+    for (i, at) in (5..len).step_by(len / 60).enumerate() {
+        let mut bad = file.clone();
+        bad[at] ^= 1 << (i % 8);
+        same_as_in_order(&format!("damage at {at}"), &bad);
+    }
+    for tail in [
+        &b"garbage\n"[..],
+        &[0; 3000],
+        b"\x1f",
+        b"\x1f\x8b",
+        b"\x1f\x8b\x08\x00",
+    ] {
+        same_as_in_order(&format!("tail {tail:?}"), &[&file[..], tail].concat());
+    }
+    same_as_in_order(
+        "all small",
+        &gzip_file(&[member(b"x\n", Header::default(), 1)]),
+    );
+}
+
+/// Reads `data`, then fails.
+struct FailsAfter(Cursor<Vec<u8>>);
+
+impl Read for FailsAfter {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        match self.0.read(out)? {
+            0 => Err(io::Error::other("the disk is on fire")),
+            n => Ok(n),
+        }
+    }
+}
+
+#[test]
+fn a_read_error_comes_where_in_order_decoding_meets_it() {
+    let file = small_members(300, 9);
+    for k in 1..40 {
+        let cut = file.len() * k / 40;
+        let run = |make: Make| {
+            let reader = FailsAfter(Cursor::new(file[..cut].to_vec()));
+            let mut d = make(Source::with_capacity(Box::new(reader), 1000));
+            let mut out = Vec::new();
+            let mut buf = vec![0; 5000];
+            loop {
+                match d.decode(&mut buf) {
+                    Ok(0) => return (out, String::new()),
+                    Ok(n) => out.extend_from_slice(&buf[..n]),
+                    Err(e) => return (out, e.to_string()),
+                }
+            }
+        };
+        let expected = run(|s| Box::new(Gzip::new(s)));
+        assert_eq!(expected.1, "the disk is on fire");
+        for (name, make) in decoders() {
+            assert!(run(make) == expected, "{name}: cut at {cut}");
+        }
+    }
+}

@@ -1,0 +1,775 @@
+//! The decoders against references: for every cut of a small input (and
+//! some of a big one), the bytes handed out before the error equal what an
+//! eager decoder gets from the same bytes (the inflater or libzstd fed one
+//! byte at a time, which hands out each byte as soon as it is decodable),
+//! and `gzip -dc` / `zstd -dc` agree on the big input. Also: multi-member
+//! and multi-frame inputs, empty members, every gzip header field,
+//! skippable frames, trailing garbage and padding, damaged data, offsets,
+//! and the ring thread's shutdown.
+
+use std::io::{Cursor, Read, Write};
+use std::ops::Range;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use flate2::{Compression, Crc, Decompress, FlushDecompress};
+
+use super::*;
+
+/// URL-like lines, different for each seed.
+pub(super) fn urls(lines: usize, seed: u64) -> Vec<u8> {
+    let mut x = seed;
+    let mut out = Vec::new();
+    for i in 0..lines {
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let host = x >> 58;
+        let query = (x >> 20) & 0xfffff;
+        writeln!(out, "https://h{host}.example/{}/p?q={query}", i % 97).unwrap();
+    }
+    out
+}
+
+/// Incompressible bytes (zstd stores them as raw blocks).
+pub(super) fn noise(len: usize, seed: u64) -> Vec<u8> {
+    let mut x = seed | 1;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect()
+}
+
+/// A decoder under test, made from its source.
+pub(super) type Make = fn(Source) -> Box<dyn Decode>;
+
+/// The gzip decoders: in order, and in batches of tiny segments (so the
+/// batches' guessed splits fall everywhere, real or not).
+pub(super) const GZIP_DECODERS: [(&str, Make); 4] = [
+    ("in order", |s| Box::new(gzip::Gzip::new(s))),
+    ("the default", |s| decoder(Format::Gzip, s)),
+    ("2 jobs x 64 bytes", |s| {
+        Box::new(parallel::Members::with_jobs(s, 2, 64))
+    }),
+    ("3 jobs x 1000 bytes", |s| {
+        Box::new(parallel::Members::with_jobs(s, 3, 1000))
+    }),
+];
+
+/// Decodes `data` with the decoder alone, reading `cap` compressed bytes
+/// at a time into `step`-byte slices. Checks that a fault, once returned,
+/// is returned again.
+fn decode_with(
+    format: Format,
+    data: &[u8],
+    cap: usize,
+    step: usize,
+) -> (Vec<u8>, Option<io::Error>) {
+    decode_by(|s| decoder(Format::Gzip, s), format, data, cap, step)
+}
+
+pub(super) fn decode_by(
+    make: Make,
+    format: Format,
+    data: &[u8],
+    cap: usize,
+    step: usize,
+) -> (Vec<u8>, Option<io::Error>) {
+    let source = Source::with_capacity(Box::new(Cursor::new(data.to_vec())), cap);
+    let mut d = match format {
+        Format::Gzip => make(source),
+        Format::Zstd => decoder(format, source),
+    };
+    let mut out = Vec::new();
+    let mut buf = vec![0; step];
+    loop {
+        match d.decode(&mut buf) {
+            Ok(0) => {
+                assert_eq!(d.decode(&mut buf).unwrap(), 0, "the end stays the end");
+                return (out, None);
+            }
+            Ok(n) => out.extend_from_slice(&buf[..n]),
+            Err(e) => {
+                let again = d.decode(&mut buf).expect_err("a fault stays a fault");
+                assert_eq!(again.to_string(), e.to_string());
+                return (out, Some(e));
+            }
+        }
+    }
+}
+
+fn decode(format: Format, data: &[u8]) -> (Vec<u8>, Option<io::Error>) {
+    decode_with(format, data, 1 << 16, 1 << 16)
+}
+
+fn fault(e: &Option<io::Error>) -> Option<&DecodeError> {
+    e.as_ref()
+        .map(|e| decode_error(e).unwrap_or_else(|| panic!("not a decoding fault: {e}")))
+}
+
+// ---- gzip -------------------------------------------------------------
+
+/// What a test member's header carries.
+#[derive(Default, Clone, Copy)]
+pub(super) struct Header {
+    pub extra: bool,
+    pub name: bool,
+    pub comment: bool,
+    pub hcrc: bool,
+}
+
+/// A gzip member built field by field, and where its DEFLATE data lies.
+pub(super) struct Member {
+    pub bytes: Vec<u8>,
+    pub body: Range<usize>,
+    pub data: Vec<u8>,
+}
+
+pub(super) fn member(data: &[u8], header: Header, level: u32) -> Member {
+    let flags = u8::from(header.hcrc) << 1
+        | u8::from(header.extra) << 2
+        | u8::from(header.name) << 3
+        | u8::from(header.comment) << 4;
+    let mut bytes = vec![0x1f, 0x8b, 8, flags, 1, 2, 3, 4, 0, 3];
+    if header.extra {
+        let extra = b"BC\x02\x00\x07\x00 and more";
+        bytes.extend_from_slice(&(extra.len() as u16).to_le_bytes());
+        bytes.extend_from_slice(extra);
+    }
+    if header.name {
+        bytes.extend_from_slice(b"urls.txt\0");
+    }
+    if header.comment {
+        bytes.extend_from_slice(b"a comment, with \x1f\x8b\x08 in it\0");
+    }
+    if header.hcrc {
+        let mut crc = Crc::new();
+        crc.update(&bytes);
+        bytes.extend_from_slice(&(crc.sum() as u16).to_le_bytes());
+    }
+    let start = bytes.len();
+    let mut deflate = flate2::write::DeflateEncoder::new(&mut bytes, Compression::new(level));
+    deflate.write_all(data).unwrap();
+    deflate.finish().unwrap();
+    let body = start..bytes.len();
+    let mut crc = Crc::new();
+    crc.update(data);
+    bytes.extend_from_slice(&crc.sum().to_le_bytes());
+    bytes.extend_from_slice(&(data.len() as u32).to_le_bytes());
+    Member {
+        bytes,
+        body,
+        data: data.to_vec(),
+    }
+}
+
+/// Raw DEFLATE data inflated one byte at a time, as eagerly as it can
+/// be: the bytes decoded, how many were out after each input byte
+/// (`lengths[k]`: after the first k), and whether the inflater failed.
+pub(super) fn inflate_eagerly(body: &[u8]) -> (Vec<u8>, Vec<usize>, bool) {
+    let mut inflate = Decompress::new(false);
+    let mut out = Vec::new();
+    let mut lengths = vec![0];
+    let mut buf = vec![0; 1 << 16];
+    for byte in body.iter().map(std::slice::from_ref) {
+        let mut input = byte;
+        loop {
+            let (i, o) = (inflate.total_in(), inflate.total_out());
+            let result = inflate.decompress(input, &mut buf, FlushDecompress::None);
+            let made = (inflate.total_out() - o) as usize;
+            out.extend_from_slice(&buf[..made]);
+            input = &input[(inflate.total_in() - i) as usize..];
+            match result {
+                Err(_) => return (out, lengths, true),
+                Ok(flate2::Status::StreamEnd) => {
+                    lengths.push(out.len());
+                    return (out, lengths, false);
+                }
+                Ok(_) if made == 0 && input.is_empty() => break,
+                Ok(_) => {}
+            }
+        }
+        lengths.push(out.len());
+    }
+    (out, lengths, false)
+}
+
+/// What an eager decoder gets from `members` laid end to end, and how
+/// much of it from their first `k` bytes (`lengths[k]`): whole members,
+/// then the decodable part of the one that is cut (all of its data once
+/// its DEFLATE data is whole).
+pub(super) fn gzip_eagerly(members: &[Member]) -> (Vec<u8>, Vec<usize>) {
+    let mut lengths = Vec::new();
+    let mut base = 0;
+    for m in members {
+        let (out, body_lengths, failed) = inflate_eagerly(&m.bytes[m.body.clone()]);
+        assert!(!failed && out == m.data, "the test's own member is sound");
+        assert_eq!(body_lengths.len(), m.body.len() + 1);
+        lengths.extend(std::iter::repeat_n(base, m.body.start));
+        lengths.extend(body_lengths.iter().map(|l| base + l));
+        base += m.data.len();
+        lengths.extend(std::iter::repeat_n(base, m.bytes.len() - m.body.end - 1));
+    }
+    lengths.push(base);
+    let data = members.iter().flat_map(|m| m.data.clone()).collect();
+    (data, lengths)
+}
+
+pub(super) fn gzip_file(members: &[Member]) -> Vec<u8> {
+    members.iter().flat_map(|m| m.bytes.clone()).collect()
+}
+
+/// Members of every shape: header fields, an empty member, several sizes.
+pub(super) fn assorted_members() -> Vec<Member> {
+    let all = Header {
+        extra: true,
+        name: true,
+        comment: true,
+        hcrc: true,
+    };
+    vec![
+        member(&urls(40, 1), Header::default(), 6),
+        member(b"", Header::default(), 6),
+        member(&urls(60, 2), all, 1),
+        member(
+            &urls(3, 3),
+            Header {
+                name: true,
+                ..Header::default()
+            },
+            9,
+        ),
+        member(
+            &noise(700, 4),
+            Header {
+                extra: true,
+                ..Header::default()
+            },
+            6,
+        ),
+        member(b"", all, 0),
+        member(
+            &urls(30, 5),
+            Header {
+                hcrc: true,
+                ..Header::default()
+            },
+            0,
+        ),
+    ]
+}
+
+#[test]
+fn gzip_members_of_every_shape_decode_whole() {
+    let members = assorted_members();
+    let file = gzip_file(&members);
+    let expected: Vec<u8> = members.iter().flat_map(|m| m.data.clone()).collect();
+    let sizes = [
+        (1 << 16, 1 << 16),
+        (16, 1),
+        (17, 100),
+        (64, 7),
+        (1000, 4096),
+    ];
+    for (name, make) in GZIP_DECODERS {
+        for (cap, step) in sizes {
+            let (out, err) = decode_by(make, Format::Gzip, &file, cap, step);
+            assert!(err.is_none(), "{name}, cap {cap}, step {step}: {err:?}");
+            assert_eq!(out, expected, "{name}, cap {cap}, step {step}");
+        }
+    }
+    // A file that is one empty member.
+    let empty = member(b"", Header::default(), 6);
+    assert_eq!(decode(Format::Gzip, &empty.bytes).0, b"");
+}
+
+/// The flate2 encoders' output (what the command's CLI tests write) decodes too.
+#[test]
+fn gzip_from_flate2_encoders_decodes() {
+    let data = urls(5000, 6);
+    let mut gz = flate2::GzBuilder::new()
+        .filename("x.txt")
+        .comment("c")
+        .extra(vec![1, 2, 3])
+        .write(Vec::new(), Compression::best());
+    gz.write_all(&data).unwrap();
+    let mut file = gz.finish().unwrap();
+    let mut second = flate2::write::GzEncoder::new(Vec::new(), Compression::fast());
+    second.write_all(&data[..1000]).unwrap();
+    file.extend(second.finish().unwrap());
+    let (out, err) = decode(Format::Gzip, &file);
+    assert!(err.is_none(), "{err:?}");
+    assert_eq!(out, [&data[..], &data[..1000]].concat());
+}
+
+#[test]
+fn gzip_cut_anywhere_hands_out_everything_decodable_then_truncation() {
+    let members = assorted_members();
+    let file = gzip_file(&members);
+    let starts: Vec<usize> = members
+        .iter()
+        .scan(0, |at, m| {
+            let start = *at;
+            *at += m.bytes.len();
+            Some(start)
+        })
+        .collect();
+    let (all, lengths) = gzip_eagerly(&members);
+    assert_eq!(lengths.len(), file.len() + 1);
+    for (i, (name, make)) in GZIP_DECODERS.into_iter().enumerate() {
+        // Every cut in order and by default; batches of tiny segments are
+        // slower to set up (a thread per job and batch): every 7th cut.
+        for cut in (1..=file.len()).step_by(if i < 2 { 1 } else { 7 }) {
+            let (out, err) = decode_by(make, Format::Gzip, &file[..cut], 64, 1000);
+            assert_eq!(out, all[..lengths[cut]], "{name}: cut at {cut}");
+            let expected = expected_cut(Format::Gzip, &starts, file.len(), cut);
+            assert_eq!(fault(&err), expected.as_ref(), "{name}: cut at {cut}");
+        }
+    }
+}
+
+/// The fault a cut at `cut` should give, for members or frames starting at
+/// `starts` in a file of `len` bytes: none at their edges, trailing
+/// garbage inside a later one's magic bytes (a new member or frame starts
+/// with all of them, as `gzip -d` has it), else truncation.
+fn expected_cut(format: Format, starts: &[usize], len: usize, cut: usize) -> Option<DecodeError> {
+    if cut == len || starts.contains(&cut) {
+        return None;
+    }
+    let k = starts.iter().rposition(|&s| s < cut).unwrap();
+    let magic = match format {
+        Format::Gzip => 2,
+        Format::Zstd => 4,
+    };
+    let (fault, offset, unit) = if k > 0 && cut - starts[k] < magic {
+        (Fault::TrailingGarbage, starts[k], None)
+    } else {
+        (
+            Fault::Truncated,
+            cut,
+            Some((k as u64 + 1, starts[k] as u64)),
+        )
+    };
+    Some(DecodeError {
+        format,
+        fault,
+        offset: offset as u64,
+        unit,
+    })
+}
+
+#[test]
+fn gzip_header_faults_are_placed_exactly() {
+    let m = member(
+        b"hello\n",
+        Header {
+            hcrc: true,
+            name: true,
+            ..Header::default()
+        },
+        6,
+    );
+    let mut file = urls_gz(50);
+    let second = file.len() as u64;
+    file.extend_from_slice(&m.bytes);
+    let name_end = 10 + "urls.txt\0".len();
+    let cases: [(usize, u8, &str, u64); 3] = [
+        (2, 7, "unknown compression method", 2),
+        (3, 0x28, "reserved header flags are set", 3),
+        (name_end, 0, "header CRC mismatch", name_end as u64),
+    ];
+    for (at, value, reason, offset) in cases {
+        let mut bad = file.clone();
+        bad[second as usize + at] ^= value.max(1);
+        let (out, err) = decode(Format::Gzip, &bad);
+        assert_eq!(out, urls(50, 7), "the first member is whole");
+        let expected = DecodeError {
+            format: Format::Gzip,
+            fault: Fault::Corrupt(reason.into()),
+            offset: second + offset,
+            unit: Some((2, second)),
+        };
+        assert_eq!(fault(&err), Some(&expected));
+        assert_eq!(
+            err.unwrap().to_string(),
+            format!(
+                "gzip data is corrupt at byte {} (member 2 started at byte {second}): {reason}",
+                second + offset
+            )
+        );
+    }
+}
+
+fn urls_gz(lines: usize) -> Vec<u8> {
+    member(&urls(lines, 7), Header::default(), 6).bytes
+}
+
+/// Damaged DEFLATE data: the bytes decoded before the inflater noticed
+/// (or, when only the CRC notices, all of them) come out, then the fault.
+#[test]
+fn gzip_damage_hands_out_what_was_decoded_then_the_fault() {
+    let data = urls(3000, 8);
+    let m = member(&data, Header::default(), 6);
+    let mut seen_crc = false;
+    for (i, at) in (m.body.start..m.body.end).step_by(197).enumerate() {
+        let mut bad = m.bytes.clone();
+        bad[at] ^= 1 << (i % 8);
+        let (out, err) = decode(Format::Gzip, &bad);
+        let (expected, _, inflater_failed) = inflate_eagerly(&bad[m.body.clone()]);
+        assert_eq!(out, expected, "damage at {at}");
+        let e = fault(&err).unwrap_or_else(|| panic!("damage at {at} went unnoticed"));
+        let Fault::Corrupt(reason) = &e.fault else {
+            panic!("damage at {at}: {e}")
+        };
+        if !inflater_failed {
+            seen_crc |= reason.starts_with("CRC-32") || reason.starts_with("length");
+        } else {
+            assert!(
+                e.offset >= at as u64,
+                "damage at {at} reported at {}",
+                e.offset
+            );
+        }
+    }
+    assert!(seen_crc, "some damage is caught only by the CRC");
+}
+
+#[test]
+fn gzip_trailing_garbage_comes_after_all_members() {
+    let members = assorted_members();
+    let file = gzip_file(&members);
+    let expected: Vec<u8> = members.iter().flat_map(|m| m.data.clone()).collect();
+    for tail in [
+        &b"garbage\n"[..],
+        b"\x1f",
+        b"\x1f\x8c",
+        b"\0\0\0x",
+        b"\x00\x1f\x8b",
+    ] {
+        let (out, err) = decode(Format::Gzip, &[&file[..], tail].concat());
+        assert_eq!(out, expected, "tail {tail:?}");
+        let err = err.expect("trailing garbage is reported");
+        assert!(is_trailing_garbage(&err), "tail {tail:?}: {err}");
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "gzip data is followed by trailing garbage at byte {} (every member before it was decoded)",
+                file.len()
+            )
+        );
+    }
+    // Zero padding is not garbage (gzip ignores it too).
+    let (out, err) = decode(Format::Gzip, &[&file[..], &[0; 5000]].concat());
+    assert_eq!((out, err.map(|e| e.to_string())), (expected, None));
+    // A new member's magic starts a member, which then is truncated.
+    let (_, err) = decode(Format::Gzip, &[&file[..], b"\x1f\x8b"].concat());
+    assert_eq!(fault(&err).unwrap().fault, Fault::Truncated);
+}
+
+// ---- zstd -------------------------------------------------------------
+
+fn zstd_frame(data: &[u8], level: i32, checksum: bool) -> Vec<u8> {
+    let mut enc = ::zstd::stream::Encoder::new(Vec::new(), level).unwrap();
+    enc.include_checksum(checksum).unwrap();
+    enc.set_pledged_src_size(Some(data.len() as u64)).unwrap();
+    enc.write_all(data).unwrap();
+    enc.finish().unwrap()
+}
+
+fn skippable(payload: &[u8]) -> Vec<u8> {
+    let mut f = vec![0x53, 0x2a, 0x4d, 0x18];
+    f.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+    f.extend_from_slice(payload);
+    f
+}
+
+/// libzstd fed one byte at a time: everything it can decode from `data`,
+/// and how much of it was out after each byte (`lengths[k]`: after the
+/// first k). A call that fails reports no output, but with one byte per
+/// call a failing call has nothing else to report.
+fn zstd_eagerly(data: &[u8]) -> (Vec<u8>, Vec<usize>) {
+    use ::zstd::stream::raw::{Decoder, InBuffer, Operation, OutBuffer};
+    let mut d = Decoder::new().unwrap();
+    let mut out = Vec::new();
+    let mut lengths = vec![0];
+    // Larger than a block: a call leaves nothing pending.
+    let mut buf = vec![0; 1 << 18];
+    for byte in data.iter().map(std::slice::from_ref) {
+        let mut output = OutBuffer::around(&mut buf[..]);
+        if d.run(&mut InBuffer::around(byte), &mut output).is_err() {
+            lengths.resize(data.len() + 1, out.len());
+            break;
+        }
+        let made = output.pos();
+        out.extend_from_slice(&buf[..made]);
+        lengths.push(out.len());
+    }
+    (out, lengths)
+}
+
+fn zstd_reference(data: &[u8]) -> Vec<u8> {
+    zstd_eagerly(data).0
+}
+
+/// Frames of every shape: compressed, raw (noise) and RLE blocks, several
+/// blocks per frame, with and without checksum, empty, skippable.
+fn assorted_frames() -> (Vec<Vec<u8>>, Vec<u8>) {
+    let mut long = urls(4000, 9);
+    long.extend(noise(150_000, 10));
+    long.extend(std::iter::repeat_n(b'a', 300_000));
+    let parts = [
+        (urls(50, 11), 3, true),
+        (Vec::new(), 3, true),
+        (long, 1, true),
+        (urls(20, 12), 19, false),
+    ];
+    let mut frames = vec![skippable(b"index")];
+    let mut data = Vec::new();
+    for (part, level, checksum) in parts {
+        frames.push(zstd_frame(&part, level, checksum));
+        data.extend(part);
+        frames.push(skippable(b""));
+    }
+    (frames, data)
+}
+
+#[test]
+fn zstd_frames_of_every_shape_decode_whole() {
+    let (frames, expected) = assorted_frames();
+    let file = frames.concat();
+    for (cap, step) in [(1 << 16, 1 << 16), (16, 100), (1000, 7), (1 << 18, 1 << 20)] {
+        let (out, err) = decode_with(Format::Zstd, &file, cap, step);
+        assert!(err.is_none(), "cap {cap}, step {step}: {err:?}");
+        assert!(out == expected, "cap {cap}, step {step}");
+    }
+}
+
+#[test]
+fn zstd_cut_anywhere_hands_out_everything_decodable_then_truncation() {
+    let small = [
+        skippable(b"sk"),
+        zstd_frame(&urls(30, 13), 3, true),
+        zstd_frame(b"", 1, false),
+        zstd_frame(
+            &[urls(10, 14), noise(300, 15), vec![b'z'; 5000]].concat(),
+            1,
+            false,
+        ),
+    ];
+    let file = small.concat();
+    let starts: Vec<usize> = small
+        .iter()
+        .scan(0, |at, f| {
+            let start = *at;
+            *at += f.len();
+            Some(start)
+        })
+        .collect();
+    // A decoder starts only once `open` has seen the first magic bytes.
+    let (all, lengths) = zstd_eagerly(&file);
+    for cut in 4..=file.len() {
+        let (out, err) = decode_with(Format::Zstd, &file[..cut], 16, 1000);
+        assert_eq!(out, all[..lengths[cut]], "cut at {cut}");
+        assert_eq!(
+            fault(&err),
+            expected_cut(Format::Zstd, &starts, file.len(), cut).as_ref(),
+            "cut at {cut}"
+        );
+    }
+}
+
+#[test]
+fn zstd_damage_hands_out_what_was_decoded_then_the_fault() {
+    // Compressed blocks (two in the first frame), a raw and an RLE block.
+    let file = [
+        skippable(b"sk"),
+        zstd_frame(&urls(4000, 18), 3, true),
+        zstd_frame(&[noise(5000, 19), vec![b'a'; 200_000]].concat(), 3, true),
+        zstd_frame(&urls(100, 20), 3, false),
+    ]
+    .concat();
+    let mut faults = 0;
+    for (i, at) in (0..file.len()).step_by(401).enumerate() {
+        let mut bad = file.clone();
+        bad[at] ^= 1 << (i % 8);
+        let (out, err) = decode(Format::Zstd, &bad);
+        assert!(out == zstd_reference(&bad), "damage at {at}");
+        faults += usize::from(err.is_some());
+    }
+    let cases = file.len().div_ceil(401);
+    assert!(
+        faults * 4 > cases * 3,
+        "{faults} of {cases} damages noticed"
+    );
+}
+
+#[test]
+fn zstd_trailing_garbage_comes_after_all_frames() {
+    let (frames, expected) = assorted_frames();
+    let file = frames.concat();
+    for tail in [&b"garbage\n"[..], b"\x28\xb5\x2f", b"\0\0x"] {
+        let (out, err) = decode(Format::Zstd, &[&file[..], tail].concat());
+        assert!(out == expected, "tail {tail:?}");
+        let err = err.expect("trailing garbage is reported");
+        assert!(is_trailing_garbage(&err), "tail {tail:?}: {err}");
+        assert_eq!(fault(&Some(err)).unwrap().offset, file.len() as u64);
+    }
+    let (out, err) = decode(Format::Zstd, &[&file[..], &[0; 100]].concat());
+    assert!(out == expected && err.is_none(), "zero padding is ignored");
+}
+
+// ---- external references, the ring thread, open() ---------------------
+
+/// A tool's output for `input` on stdin, and whether it exited 0. A
+/// missing tool fails the test: these references are not optional.
+fn tool(program: &str, args: &[&str], input: &[u8]) -> (Vec<u8>, bool) {
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("this test needs `{program}` on PATH: {e}"));
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let feeder = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    (out.stdout, out.status.success())
+}
+
+/// A big input cut at a few places: the same bytes as the eager decoder
+/// and as `gzip -dc` / `zstd -dc`, through the ring thread.
+#[test]
+fn big_cut_inputs_agree_with_gzip_and_zstd_tools() {
+    let data = urls(120_000, 16);
+    let gz = member(
+        &data,
+        Header {
+            name: true,
+            ..Header::default()
+        },
+        6,
+    );
+    let zst = zstd_frame(&data, 3, true);
+    let (gzip_all, gzip_lengths) = gzip_eagerly(std::slice::from_ref(&gz));
+    let (zstd_all, zstd_lengths) = zstd_eagerly(&zst);
+    for (format, file) in [(Format::Gzip, &gz.bytes), (Format::Zstd, &zst)] {
+        let (program, args) = match format {
+            Format::Gzip => ("gzip", ["-dc"]),
+            Format::Zstd => ("zstd", ["-dc"]),
+        };
+        for k in 1..=8 {
+            let cut = file.len() * k / 9 + k;
+            let source = Source::new(Box::new(Cursor::new(file[..cut].to_vec())));
+            let mut decoded = Decoded::start(format, source);
+            let mut out = Vec::new();
+            let err = decoded.read_to_end(&mut out).expect_err("truncated");
+            assert_eq!(decode_error(&err).unwrap().offset, cut as u64);
+            let reference = match format {
+                Format::Gzip => &gzip_all[..gzip_lengths[cut]],
+                Format::Zstd => &zstd_all[..zstd_lengths[cut]],
+            };
+            assert!(out == reference, "{format:?} cut at {cut}: eager decoder");
+            let (by_tool, ok) = tool(program, &args, &file[..cut]);
+            assert!(!ok, "{program} accepts a cut input");
+            assert!(
+                out == by_tool,
+                "{format:?} cut at {cut}: {program} gives {} bytes, we {}",
+                by_tool.len(),
+                out.len()
+            );
+        }
+    }
+}
+
+#[test]
+fn ring_hands_out_every_byte_then_the_fault_again_and_again() {
+    let members = assorted_members();
+    let file = gzip_file(&members);
+    let cut = file.len() - 3;
+    let (all, lengths) = gzip_eagerly(&members);
+    let expected = &all[..lengths[cut]];
+    for (ring, size) in [(2, 1), (2, 7), (3, 100), (4, 1 << 20)] {
+        let source = Source::with_capacity(Box::new(Cursor::new(file[..cut].to_vec())), 32);
+        let mut d = Decoded::with_ring(Format::Gzip, decoder(Format::Gzip, source), ring, size);
+        let mut out = Vec::new();
+        let err = d.read_to_end(&mut out).expect_err("truncated");
+        assert_eq!(out, expected, "ring {ring} x {size}");
+        assert_eq!(decode_error(&err).unwrap().fault, Fault::Truncated);
+        for _ in 0..3 {
+            let again = d.read(&mut [0; 10]).expect_err("still failed");
+            assert_eq!(again.to_string(), err.to_string());
+        }
+    }
+    // A clean end stays one.
+    let source = Source::new(Box::new(Cursor::new(file.clone())));
+    let mut d = Decoded::start(Format::Gzip, source);
+    let mut out = Vec::new();
+    d.read_to_end(&mut out).unwrap();
+    assert_eq!(d.read(&mut [0; 10]).unwrap(), 0);
+}
+
+/// A reader that stops early (as `urlsift ... | head -1` does) lets the
+/// decoding thread go: it exits at its next send.
+#[test]
+fn ring_thread_exits_when_the_reader_stops_early() {
+    let data = urls(200_000, 17);
+    let gz = member(&data, Header::default(), 1).bytes;
+    let source = Source::new(Box::new(Cursor::new(gz)));
+    let mut d = Decoded::with_ring(Format::Gzip, decoder(Format::Gzip, source), 2, 4096);
+    let mut first = [0; 100];
+    d.read_exact(&mut first).unwrap();
+    assert_eq!(&first[..], &data[..100]);
+    let thread = d.thread();
+    drop(d);
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || tx.send(thread.join().is_ok()));
+    let joined = rx.recv_timeout(Duration::from_secs(30));
+    assert_eq!(joined, Ok(true), "the decoding thread did not exit");
+}
+
+#[test]
+fn open_tells_plain_files_pipes_and_compressed_input_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("plain.txt");
+    std::fs::write(&plain, b"https://a.example/\n").unwrap();
+    let Ok(Input::File(mut file)) = open(&plain) else {
+        panic!("a plain regular file is handed back as a file")
+    };
+    let mut text = String::new();
+    file.read_to_string(&mut text).unwrap();
+    assert_eq!(text, "https://a.example/\n", "positioned at its start");
+
+    let gz = dir.path().join("x.gz");
+    std::fs::write(&gz, urls_gz(10)).unwrap();
+    let zst = dir.path().join("x.zst");
+    std::fs::write(&zst, zstd_frame(&urls(10, 7), 3, true)).unwrap();
+    for (path, format) in [(&gz, Format::Gzip), (&zst, Format::Zstd)] {
+        let input = open(path).unwrap();
+        assert_eq!(input.format(), Some(format));
+        let mut out = Vec::new();
+        input.into_reader().read_to_end(&mut out).unwrap();
+        assert_eq!(out, urls(10, 7));
+    }
+
+    // Streams keep the peeked bytes, however short.
+    for data in [&b""[..], b"h", b"\x1f", b"http://b.example/\n"] {
+        let input = from_stream(Box::new(Cursor::new(data.to_vec()))).unwrap();
+        assert!(matches!(input, Input::Pipe(_)));
+        let mut out = Vec::new();
+        input.into_reader().read_to_end(&mut out).unwrap();
+        assert_eq!(out, data);
+    }
+    let input = from_stream(Box::new(Cursor::new(urls_gz(10)))).unwrap();
+    assert_eq!(input.format(), Some(Format::Gzip));
+    let mut out = Vec::new();
+    input.into_reader().read_to_end(&mut out).unwrap();
+    assert_eq!(out, urls(10, 7));
+}

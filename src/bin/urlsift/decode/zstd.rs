@@ -1,0 +1,259 @@
+//! Zstd (RFC 8878): frames one after another, each decoded by libzstd's
+//! streaming decoder, skippable frames skipped here.
+//!
+//! libzstd does not report the output of a call that fails: when one call
+//! decodes a good block and then meets a bad one, the good block's bytes
+//! are in the output buffer but not counted. So the input is fed one
+//! *unit* per call (the frame header, one whole block with its header, or
+//! the checksum), found by walking the frame's block headers here; a call
+//! then completes at most one block, and a failing call has decoded
+//! nothing. Output still pending inside libzstd (a block larger than the
+//! room left in the caller's buffer) is drained before the next unit.
+
+use std::io;
+
+use zstd::stream::raw::{Decoder, InBuffer, Operation, OutBuffer};
+
+use super::source::Source;
+use super::{
+    Decode, DecodeError, Fault, Format, Progress, ZSTD_MAGIC, check_end, is_skippable_magic,
+};
+
+/// The most a frame header can take: magic, descriptor, window, dictionary
+/// id, content size.
+const FRAME_HEADER_MAX: usize = 4 + 1 + 1 + 4 + 8;
+
+enum Stage {
+    /// Before a frame (the first, or one after a complete frame).
+    Between,
+    /// Inside a frame, fed to libzstd unit by unit.
+    Frame,
+    /// Inside a skippable frame: this many bytes are left.
+    Skip(u64),
+}
+
+/// The next unit of a frame after the current one.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Next {
+    /// A block header and its block.
+    Block,
+    /// The 4-byte content checksum.
+    Checksum,
+    /// Nothing: the frame ends with the current unit.
+    End,
+}
+
+pub(super) struct Zstd {
+    source: Source,
+    decoder: Decoder<'static>,
+    stage: Stage,
+    progress: Progress,
+    /// The current frame's 1-based number and first byte.
+    frame: u64,
+    frame_start: u64,
+    /// Where the current unit starts, and its bytes not yet given to libzstd.
+    unit_start: u64,
+    unit_left: u64,
+    next: Next,
+    has_checksum: bool,
+    /// The last call filled the output: libzstd may hold more of the block.
+    draining: bool,
+}
+
+impl Zstd {
+    pub fn new(source: Source) -> Zstd {
+        Zstd {
+            source,
+            decoder: Decoder::new().expect("a zstd decoding context"),
+            stage: Stage::Between,
+            progress: Progress::Going,
+            frame: 0,
+            frame_start: 0,
+            unit_start: 0,
+            unit_left: 0,
+            next: Next::End,
+            has_checksum: false,
+            draining: false,
+        }
+    }
+
+    fn fault(&self, fault: Fault, offset: u64) -> io::Error {
+        DecodeError {
+            format: Format::Zstd,
+            fault,
+            offset,
+            unit: Some((self.frame, self.frame_start)),
+        }
+        .into()
+    }
+
+    fn truncated(&self) -> io::Error {
+        self.fault(Fault::Truncated, self.source.offset())
+    }
+
+    fn step(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        match self.stage {
+            Stage::Between => {
+                let head = self.source.peek(4)?;
+                if head.starts_with(&ZSTD_MAGIC) {
+                    self.start_frame()?;
+                } else if is_skippable_magic(head) {
+                    self.start_skippable()?;
+                } else {
+                    check_end(&mut self.source, Format::Zstd)?;
+                    self.progress = Progress::Done;
+                }
+                Ok(0)
+            }
+            Stage::Skip(left) => {
+                let bytes = self.source.fill_buf()?;
+                if bytes.is_empty() {
+                    return Err(self.truncated());
+                }
+                let k = bytes.len().min(left.try_into().unwrap_or(usize::MAX));
+                self.source.take(k);
+                self.stage = match left - k as u64 {
+                    0 => Stage::Between,
+                    rest => Stage::Skip(rest),
+                };
+                Ok(0)
+            }
+            Stage::Frame => self.decode_unit(out),
+        }
+    }
+
+    /// Starts a frame: its first unit is the frame header.
+    fn start_frame(&mut self) -> io::Result<()> {
+        self.frame += 1;
+        self.frame_start = self.source.offset();
+        let Some(head) = self.source.peek_whole(5)? else {
+            return Err(self.truncated());
+        };
+        let descriptor = head[4];
+        let single_segment = descriptor & 0x20 != 0;
+        let content_size_bytes = match descriptor >> 6 {
+            0 => usize::from(single_segment),
+            1 => 2,
+            2 => 4,
+            _ => 8,
+        };
+        let window_bytes = usize::from(!single_segment);
+        let dictionary_bytes = [0, 1, 2, 4][usize::from(descriptor & 3)];
+        let size = 5 + window_bytes + dictionary_bytes + content_size_bytes;
+        debug_assert!(size <= FRAME_HEADER_MAX);
+        self.has_checksum = descriptor & 4 != 0;
+        self.unit_start = self.frame_start;
+        self.unit_left = size as u64;
+        self.next = Next::Block;
+        self.draining = false;
+        self.stage = Stage::Frame;
+        Ok(())
+    }
+
+    /// Starts a skippable frame: magic, 4-byte length, that many bytes.
+    fn start_skippable(&mut self) -> io::Result<()> {
+        self.frame += 1;
+        self.frame_start = self.source.offset();
+        let Some(head) = self.source.peek_whole(8)? else {
+            return Err(self.truncated());
+        };
+        let len = u32::from_le_bytes(head[4..8].try_into().expect("4 bytes"));
+        self.source.take(8);
+        self.stage = if len == 0 {
+            Stage::Between
+        } else {
+            Stage::Skip(len.into())
+        };
+        Ok(())
+    }
+
+    /// Moves to the frame's next unit once the current one is fed whole
+    /// and drained. Returns false when the frame has no more units.
+    fn next_unit(&mut self) -> io::Result<bool> {
+        self.unit_start = self.source.offset();
+        match self.next {
+            Next::End => return Ok(false),
+            Next::Checksum => {
+                self.unit_left = 4;
+                self.next = Next::End;
+            }
+            Next::Block => {
+                let Some(head) = self.source.peek_whole(3)? else {
+                    return Err(self.truncated());
+                };
+                let header =
+                    u32::from(head[0]) | u32::from(head[1]) << 8 | u32::from(head[2]) << 16;
+                let last = header & 1 != 0;
+                let size = u64::from(header >> 3);
+                // Raw and compressed blocks carry `size` bytes, an RLE block
+                // one; libzstd rejects the reserved type on its header.
+                let content = if (header >> 1) & 3 == 1 { 1 } else { size };
+                self.unit_left = 3 + content;
+                self.next = match (last, self.has_checksum) {
+                    (false, _) => Next::Block,
+                    (true, true) => Next::Checksum,
+                    (true, false) => Next::End,
+                };
+            }
+        }
+        Ok(true)
+    }
+
+    /// Feeds (part of) the current unit to libzstd, or drains its output.
+    fn decode_unit(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        if self.unit_left == 0 && !self.draining && !self.next_unit()? {
+            // Every unit was fed and drained, yet libzstd did not end the
+            // frame (it ends it by returning 0, below).
+            return Err(self.fault(
+                Fault::Corrupt("the frame does not end where its blocks say".into()),
+                self.source.offset(),
+            ));
+        }
+        let bytes = if self.unit_left > 0 {
+            self.source.fill_buf()?
+        } else {
+            &[]
+        };
+        let limit = bytes
+            .len()
+            .min(self.unit_left.try_into().unwrap_or(usize::MAX));
+        let at_end = self.unit_left > 0 && bytes.is_empty();
+        let mut input = InBuffer::around(&bytes[..limit]);
+        let mut output = OutBuffer::around(out);
+        let hint = match self.decoder.run(&mut input, &mut output) {
+            Ok(hint) => hint,
+            Err(e) => {
+                // Nothing of this call's output counts, and a call decodes
+                // at most the current unit's block: no good bytes are lost.
+                let reason = e.to_string();
+                return Err(self.fault(Fault::Corrupt(reason), self.unit_start));
+            }
+        };
+        let (taken, made) = (input.pos(), output.pos());
+        self.source.take(taken);
+        self.unit_left -= taken as u64;
+        self.draining = made == out.len();
+        if hint == 0 {
+            // The frame is decoded, checked and flushed.
+            self.stage = Stage::Between;
+        } else if at_end && made == 0 {
+            return Err(self.truncated());
+        }
+        Ok(made)
+    }
+}
+
+impl Decode for Zstd {
+    fn decode(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let mut n = 0;
+        loop {
+            if let Some(result) = self.progress.ended(n, out.len()) {
+                return result;
+            }
+            match self.step(&mut out[n..]) {
+                Ok(k) => n += k,
+                Err(e) => self.progress = Progress::Failed(e),
+            }
+        }
+    }
+}

@@ -1,0 +1,176 @@
+//! Compressed input as the command sees it: many gzip members and zstd
+//! frames (skippable ones too) and zero padding give the plain file's
+//! output; faults name the file, the byte offset and the member or frame;
+//! trailing garbage is reported; a reader that stops early exits at once.
+
+use crate::workdir::*;
+use std::io::{BufRead, BufReader, Write};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+fn gzip(data: &[u8]) -> Vec<u8> {
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(data).unwrap();
+    gz.finish().unwrap()
+}
+
+fn zstd(data: &[u8]) -> Vec<u8> {
+    zstd::encode_all(data, 3).unwrap()
+}
+
+/// A zstd skippable frame (as pzstd and seekable-format writers add).
+fn skippable(payload: &[u8]) -> Vec<u8> {
+    let mut frame = vec![0x50, 0x2a, 0x4d, 0x18];
+    frame.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+    frame.extend_from_slice(payload);
+    frame
+}
+
+/// The sample cut into `n` pieces at line ends.
+fn pieces(data: &[u8], n: usize) -> Vec<&[u8]> {
+    let mut out = Vec::new();
+    let mut rest = data;
+    for k in (1..=n).rev() {
+        let mut cut = rest.len() / k;
+        while cut < rest.len() && rest[cut - 1] != b'\n' {
+            cut += 1;
+        }
+        let (piece, tail) = rest.split_at(cut);
+        out.push(piece);
+        rest = tail;
+    }
+    out
+}
+
+#[test]
+fn many_members_and_frames_give_the_plain_output() {
+    let wd = Workdir::new();
+    let plain = std::fs::read(sample()).unwrap();
+    let parts = pieces(&plain, 7);
+    let mut gz: Vec<u8> = parts.iter().flat_map(|p| gzip(p)).collect();
+    gz.extend(gzip(b""));
+    gz.extend([0; 512]); // padding: ignored, as gzip ignores it
+    let mut zst = skippable(b"index");
+    for p in &parts {
+        zst.extend(zstd(p));
+        zst.extend(skippable(b""));
+    }
+    wd.create("m.gz", &gz);
+    wd.create("m.zst", &zst);
+    let s = sample_str();
+    let expected = wd.stdout(&["normalize", "-q", "--keep-invalid", &s]);
+    for args in [&["-j1"][..], &["-j2", "--chunk-size", "10K"]] {
+        for file in ["m.gz", "m.zst"] {
+            let mut cmd = vec!["normalize", "-q", "--keep-invalid", file];
+            cmd.extend_from_slice(args);
+            assert!(wd.stdout(&cmd) == expected, "{file} {args:?}");
+        }
+    }
+    let piped = wd.run(&["normalize", "-q", "--keep-invalid", "-"], Some(&zst));
+    assert_eq!(piped.status.code(), Some(0), "{}", stderr(&piped));
+    assert!(piped.stdout == expected.as_bytes());
+}
+
+#[test]
+fn faults_name_the_file_the_byte_and_the_member() {
+    let wd = Workdir::new();
+    let plain = std::fs::read(sample()).unwrap();
+    let parts = pieces(&plain, 3);
+    let first = gzip(parts[0]);
+    let second = gzip(parts[1]);
+    let mut gz = [&first[..], &second[..]].concat();
+    gz.truncate(first.len() + second.len() / 2);
+    wd.create("cut.gz", &gz);
+    let zst = zstd(&plain);
+    wd.create("cut.zst", &zst[..zst.len() - 10]);
+    let mut damaged = first.clone();
+    let crc_at = damaged.len() - 8;
+    damaged[crc_at] ^= 1;
+    wd.create("crc.gz", &damaged);
+    let cases = [
+        (
+            "cut.gz",
+            format!(
+                "cut.gz: gzip data is truncated at byte {} (member 2 started at byte {})",
+                gz.len(),
+                first.len()
+            ),
+        ),
+        (
+            "cut.zst",
+            format!(
+                "cut.zst: zstd data is truncated at byte {} (frame 1 started at byte 0)",
+                zst.len() - 10
+            ),
+        ),
+        (
+            "crc.gz",
+            format!(
+                "crc.gz: gzip data is corrupt at byte {crc_at} (member 1 started at byte 0): \
+                 CRC-32 mismatch (the data is damaged)"
+            ),
+        ),
+    ];
+    for (file, message) in cases {
+        let out = wd.run(&["normalize", "-q", file], None);
+        assert_eq!(out.status.code(), Some(2), "{file}: {}", stderr(&out));
+        assert!(stderr(&out).contains(&message), "{file}: {}", stderr(&out));
+    }
+}
+
+#[test]
+fn trailing_garbage_is_reported_with_its_offset() {
+    let wd = Workdir::new();
+    let data = b"https://a.example/\nhttps://b.example/\n";
+    for (file, bytes, format, unit) in [
+        ("x.gz", gzip(data), "gzip", "member"),
+        ("x.zst", zstd(data), "zstd", "frame"),
+    ] {
+        let mut with_garbage = bytes.clone();
+        with_garbage.extend_from_slice(b"garbage\n");
+        wd.create(file, &with_garbage);
+        let out = wd.run(&["normalize", "-q", file], None);
+        assert_eq!(out.status.code(), Some(2), "{file}: {}", stderr(&out));
+        let message = format!(
+            "{file}: {format} data is followed by trailing garbage at byte {} \
+             (every {unit} before it was decoded)",
+            bytes.len()
+        );
+        assert!(stderr(&out).contains(&message), "{file}: {}", stderr(&out));
+    }
+}
+
+/// `urlsift normalize big.gz | head -1`: the decoding thread must not keep
+/// the process alive once the output is gone.
+#[test]
+fn compressed_input_into_a_closed_pipe_exits_promptly() {
+    let wd = Workdir::new();
+    let plain = std::fs::read(sample()).unwrap();
+    wd.create("big.gz", gzip(&plain.repeat(40)));
+    for threads in ["-j1", "-j2"] {
+        let mut child = wd
+            .command(&["normalize", threads, "big.gz"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        assert!(first.ends_with('\n'));
+        // stdout is closed now, like `| head -1`.
+        let started = Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if started.elapsed() > Duration::from_secs(60) {
+                child.kill().unwrap();
+                panic!("{threads}: still running a minute after its output closed");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert_eq!(status.code(), Some(0), "{threads}");
+    }
+}
