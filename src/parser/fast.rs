@@ -247,6 +247,10 @@ pub(crate) fn scan_line<K: Kernel>(k: K, text: &str, start: usize) -> (&str, usi
 }
 
 /// [`analyze`] given the masks of the first (up to) 64 bytes of `input`.
+///
+/// Straight-line mask arithmetic for the common case (every boundary in
+/// the first block); the rare shapes (a port, a dot-segment candidate, a
+/// file URL, more blocks) branch off to out-of-line code.
 #[inline(always)]
 fn analyze_masked<K: Kernel>(k: K, input: &str, m: &BlockMasks) -> Option<Plan> {
     let bytes = input.as_bytes();
@@ -255,88 +259,68 @@ fn analyze_masked<K: Kernel>(k: K, input: &str, m: &BlockMasks) -> Option<Plan> 
     if m.in_set != 0 {
         return None;
     }
-    // Scheme: "ws" to "https", then "//".
-    let colon = tz(m.groups[COLON]);
-    if !(2..=5).contains(&colon) || (m.groups[SLASH] >> (colon + 1)) & 3 != 3 {
-        return None;
-    }
-    let scheme = special_scheme(bytes, colon)?;
+    let (colon, scheme) = scheme_and_slashes(bytes, &m)?;
     let scheme_upper = m.in_range & low_bits(colon) != 0;
     let host_start = colon + 3;
-    if scheme == SchemeType::File && memchr::memchr(b'|', bytes).is_some() {
-        // A '|' may be a Windows drive letter to rewrite.
+    // Bits from the host on (host_start is at most 8).
+    let after_scheme = u64::MAX << host_start;
+    // The authority runs to the first '/', '?' or '#' (within this block,
+    // or to the end of an input that fits in it).
+    let enders = (m.groups[SLASH] | m.groups[QUESTION] | m.groups[HASH]) & after_scheme;
+    let auth_end = tz(enders).min(n);
+    if auth_end == 64 && n > 64 {
         return None;
     }
-    // The authority runs to the first '/', '?' or '#' (within this block).
-    let enders = (m.groups[SLASH] | m.groups[QUESTION] | m.groups[HASH]) & !low_bits(host_start);
-    let auth_end = match enders {
-        0 if n <= 64 => n,
-        0 => return None,
-        e => tz(e),
-    };
-    let authority = low_bits(auth_end) & !low_bits(host_start);
+    let before_auth_end = below_lowest(enders);
+    let authority = before_auth_end & after_scheme;
     if m.groups[HOST_DECLINE] & authority != 0 {
         return None;
     }
     let port_colon = m.groups[COLON] & authority;
-    let host_end = if port_colon == 0 {
-        auth_end
-    } else {
-        tz(port_colon)
-    };
+    let host_end = tz(port_colon).min(auth_end);
+    // The authority ends the input or is followed by '/', '?' or '#'.
+    let has_path = enders & enders.wrapping_neg() & m.groups[SLASH] != 0;
+    // The rest of the first block: query and fragment starts, and path
+    // segments that start with '.' or '%' (dot-segment candidates).
+    let rest = !before_auth_end;
+    let hash = m.groups[HASH] & rest;
+    let question = m.groups[QUESTION] & rest & below_lowest(hash);
+    let path = rest & below_lowest(question | hash);
+    if (m.groups[SLASH] << 1) & m.groups[DOT_OR_PERCENT] & path != 0
+        && has_dot_segment(
+            bytes,
+            0,
+            (m.groups[SLASH] << 1) & m.groups[DOT_OR_PERCENT] & path,
+        )
+    {
+        return None;
+    }
+    let mut query = (question != 0).then(|| tz(question));
+    let mut fragment = (hash != 0).then(|| tz(hash));
+    if n > 64 {
+        (query, fragment) = scan_rest(k, bytes, query, fragment, m.groups[SLASH] >> 63)?;
+    }
     let host = &bytes[host_start..host_end];
-    let (query, fragment) = scan_rest(k, bytes, auth_end, &m)?;
-    let has_path = bytes.get(auth_end) == Some(&b'/');
-
-    if scheme == SchemeType::File && auth_end == host_start {
-        // "file:///path": the empty host. ("file://", "file://?q" and
-        // "file://#f" get a root path: the machine's.)
-        if !has_path {
-            return None;
-        }
-        return Some(Plan {
+    if scheme == SchemeType::File {
+        return analyze_file(
+            bytes,
             colon,
-            host_start,
-            host_end: host_start,
+            host_end,
             auth_end,
-            query,
-            fragment,
-            port: None,
-            scheme,
-            host_kind: HostKind::Empty,
-            scheme_upper,
-            host_upper: false,
-            drop_port: false,
-            has_path,
-        });
+            port_colon,
+            (query, fragment),
+        );
     }
     // An empty host fails; a number-like host is an IPv4 address to
-    // serialize; a file host has no port and "localhost" becomes empty.
-    if host.is_empty()
-        || ends_in_a_number_quick(host, &m, host_start, host_end)
-        || (scheme == SchemeType::File
-            && (port_colon != 0 || host.eq_ignore_ascii_case(b"localhost")))
-    {
+    // serialize.
+    if host.is_empty() || ends_in_a_number_quick(host, &m, host_start, host_end) {
         return None;
     }
     let port = if port_colon == 0 {
         None
     } else {
-        let digits = &bytes[host_end + 1..auth_end];
-        if digits.is_empty()
-            || digits.len() > 5
-            || digits[0] == b'0'
-            || !digits.iter().all(u8::is_ascii_digit)
-        {
-            return None;
-        }
-        let value = digits
-            .iter()
-            .fold(0u32, |v, &d| v * 10 + u32::from(d - b'0'));
-        if value > 0xFFFF {
-            return None;
-        }
-        Some(value as u16).filter(|&p| Some(p) != scheme.default_port())
+        Some(port_number(&bytes[host_end + 1..auth_end])?)
+            .filter(|&p| Some(p) != scheme.default_port())
     };
     Some(Plan {
         colon,
@@ -349,8 +333,78 @@ fn analyze_masked<K: Kernel>(k: K, input: &str, m: &BlockMasks) -> Option<Plan> 
         scheme,
         host_kind: HostKind::Domain,
         scheme_upper,
-        host_upper: m.in_range & low_bits(host_end) & !low_bits(host_start) != 0,
+        host_upper: m.in_range & low_bits(host_end) & after_scheme != 0,
         drop_port: port_colon != 0 && port.is_none(),
+        has_path,
+    })
+}
+
+/// The bits below the lowest set bit of `mask` (all of them when it is 0).
+#[inline(always)]
+fn below_lowest(mask: u64) -> u64 {
+    mask.wrapping_sub(1) & !mask
+}
+
+/// A port the fast path writes as it is: 1 to 5 digits without a leading
+/// zero, at most 65535.
+#[cold]
+fn port_number(digits: &[u8]) -> Option<u16> {
+    if digits.is_empty()
+        || digits.len() > 5
+        || digits[0] == b'0'
+        || !digits.iter().all(u8::is_ascii_digit)
+    {
+        return None;
+    }
+    let value = digits
+        .iter()
+        .fold(0u32, |v, &d| v * 10 + u32::from(d - b'0'));
+    u16::try_from(value).ok()
+}
+
+/// The plan of a "file:" URL whose boundaries [`analyze_masked`] found:
+/// "file:///path" (the empty host), or a plain domain host without a port
+/// that is not "localhost" (which becomes empty). A '|' anywhere may be a
+/// Windows drive letter to rewrite: the machine's.
+#[cold]
+fn analyze_file(
+    bytes: &[u8],
+    colon: usize,
+    host_end: usize,
+    auth_end: usize,
+    port_colon: u64,
+    (query, fragment): (Option<usize>, Option<usize>),
+) -> Option<Plan> {
+    let host_start = colon + 3;
+    let host = &bytes[host_start..host_end];
+    let has_path = bytes.get(auth_end) == Some(&b'/');
+    if memchr::memchr(b'|', bytes).is_some()
+        || port_colon != 0
+        || host.eq_ignore_ascii_case(b"localhost")
+        || (host.is_empty() && (!has_path || auth_end != host_start))
+        || ends_in_a_number(host)
+    {
+        // ("file://", "file://?q" and "file://#f" get a root path: the
+        // machine's.)
+        return None;
+    }
+    Some(Plan {
+        colon,
+        host_start,
+        host_end,
+        auth_end,
+        query,
+        fragment,
+        port: None,
+        scheme: SchemeType::File,
+        host_kind: if host.is_empty() {
+            HostKind::Empty
+        } else {
+            HostKind::Domain
+        },
+        scheme_upper: bytes[..colon].iter().any(u8::is_ascii_uppercase),
+        host_upper: host.iter().any(u8::is_ascii_uppercase),
+        drop_port: false,
         has_path,
     })
 }
@@ -373,6 +427,31 @@ fn ends_in_a_number_quick(host: &[u8], m: &BlockMasks, start: usize, end: usize)
         .first()
         .is_some_and(u8::is_ascii_digit)
         && ends_in_a_number(host)
+}
+
+/// The special scheme that `bytes` starts with, followed by ':' and "//",
+/// and the position of that ':'. "http://" and "https://" are settled
+/// from the first eight bytes alone (no wait for the masks); other
+/// schemes from the masks of the first block, `m`.
+#[inline(always)]
+fn scheme_and_slashes(bytes: &[u8], m: &BlockMasks) -> Option<(usize, SchemeType)> {
+    if let Some(head) = bytes.first_chunk::<8>() {
+        // OR-ing 0x20 lowercases letters and keeps ':' and '/'; the bytes
+        // that OR to them are controls, which the masks decline.
+        let w = u64::from_le_bytes(*head) | 0x2020_2020_2020_2020;
+        if w == u64::from_le_bytes(*b"https://") {
+            return Some((5, SchemeType::Https));
+        }
+        if w << 8 == u64::from_le_bytes(*b"\0http://") {
+            return Some((4, SchemeType::Http));
+        }
+    }
+    // Scheme: "ws" to "https", then "//".
+    let colon = tz(m.groups[COLON]);
+    if colon.wrapping_sub(2) > 3 || (m.groups[SLASH] >> (colon + 1)) & 3 != 3 {
+        return None;
+    }
+    Some((colon, special_scheme(bytes, colon)?))
 }
 
 /// The special scheme spelled by the first `len` bytes of `bytes` (at
@@ -415,52 +494,21 @@ const fn word(b: &[u8]) -> u32 {
     w
 }
 
-/// Scans from `start` (the end of the authority) to the end: finds the
-/// '?' and '#' that start the query and fragment, declines a path with a
-/// dot segment, and checks the bytes past the first block. `first` holds
-/// the first block's masks.
-#[inline(always)]
+/// Scans the blocks after the first of an input longer than 64 bytes,
+/// given the query and fragment starts found so far and whether the
+/// first block ended with '/': finds the '?' and '#' that start the query
+/// and fragment, declines a path with a dot segment or a declined byte.
+#[inline(never)]
 fn scan_rest<K: Kernel>(
     k: K,
     bytes: &[u8],
-    start: usize,
-    first: &BlockMasks,
+    mut query: Option<usize>,
+    mut fragment: Option<usize>,
+    mut slash_carry: u64,
 ) -> Option<(Option<usize>, Option<usize>)> {
     let n = bytes.len();
-    let mut query = None;
-    let mut fragment = None;
-    let mut m = *first;
-    let mut off = 0;
-    let mut slash_carry = 0u64;
-    loop {
-        let valid = low_bits(n - off) & if off == 0 { !low_bits(start) } else { u64::MAX };
-        if fragment.is_none() {
-            let hash = m.groups[HASH] & valid;
-            if query.is_none() {
-                let question = m.groups[QUESTION] & valid & low_bits(tz(hash));
-                let path = valid & low_bits(tz(question | hash));
-                let segment_starts =
-                    ((m.groups[SLASH] << 1) | slash_carry) & m.groups[DOT_OR_PERCENT] & path;
-                let mut candidates = segment_starts;
-                while candidates != 0 {
-                    if is_dot_segment(bytes, off + tz(candidates)) {
-                        return None;
-                    }
-                    candidates &= candidates - 1;
-                }
-                if question != 0 {
-                    query = Some(off + tz(question));
-                }
-            }
-            if hash != 0 {
-                fragment = Some(off + tz(hash));
-            }
-        }
-        slash_carry = m.groups[SLASH] >> 63;
-        off += 64;
-        if off >= n {
-            return Some((query, fragment));
-        }
+    let mut off = 64;
+    while off < n {
         if fragment.is_some() {
             // Past the '#', only the declined bytes matter.
             return match find_in_set(&bytes[off..], &DECLINE) {
@@ -468,15 +516,46 @@ fn scan_rest<K: Kernel>(
                 None => Some((query, fragment)),
             };
         }
-        m = k.block_masks::<UrlBytes>(&bytes[off..n.min(off + 64)]);
+        let m = k.block_masks::<UrlBytes>(&bytes[off..n.min(off + 64)]);
         if m.in_set != 0 {
             return None;
         }
+        let hash = m.groups[HASH];
+        if query.is_none() {
+            let question = m.groups[QUESTION] & below_lowest(hash);
+            let path = below_lowest(question | hash);
+            let segment_starts =
+                ((m.groups[SLASH] << 1) | slash_carry) & m.groups[DOT_OR_PERCENT] & path;
+            if segment_starts != 0 && has_dot_segment(bytes, off, segment_starts) {
+                return None;
+            }
+            if question != 0 {
+                query = Some(off + tz(question));
+            }
+        }
+        if hash != 0 {
+            fragment = Some(off + tz(hash));
+        }
+        slash_carry = m.groups[SLASH] >> 63;
+        off += 64;
     }
+    Some((query, fragment))
+}
+
+/// Whether one of the path segments starting at `off` plus each bit of
+/// `candidates` is a dot segment.
+#[cold]
+fn has_dot_segment(bytes: &[u8], off: usize, mut candidates: u64) -> bool {
+    while candidates != 0 {
+        if is_dot_segment(bytes, off + tz(candidates)) {
+            return true;
+        }
+        candidates &= candidates - 1;
+    }
+    false
 }
 
 /// Whether the path segment starting at `start` is "." or ".." (also as %2e).
-#[cold]
 fn is_dot_segment(bytes: &[u8], start: usize) -> bool {
     // A dot segment is at most 6 bytes ("%2e%2e"): 7 bytes without an end
     // settle it (candidates such as "%20..." are common).
