@@ -149,3 +149,45 @@ fn fast_path_declines_file_drive_letter_with_host() {
         );
     }
 }
+
+/// The fast path reads 64 bytes at a time: every structural byte ('?',
+/// '#', '/', '.', "%2e", ':' of a port, '@', upper case, a declined byte)
+/// placed on each side of the first and second block boundaries, in
+/// each component, gives the machine's URL.
+#[test]
+fn structure_across_block_boundaries() {
+    let mut batch = BatchParser::new();
+    let mut failures = Vec::new();
+    let pieces = [
+        "?q", "#f", "/", "/.", "/..", "/./", "/../", "/%2e/", "/.%2E", "?a#b", "#a?b", ":8080",
+        ":80", ":443", "@", "A", "%41", " ", "{", "\\", "|", ".", "..",
+    ];
+    let mut count = 0;
+    for scheme in ["http://", "HTTPS://", "ws://", "file://", "ftp://"] {
+        for host in ["a.example", "EXAMPLE.com", "1.2.3.4", "a.b.0x1", ""] {
+            for piece in pieces {
+                for at in (56usize..72).chain(120..136) {
+                    // The piece at byte `at`: in the host (a long label),
+                    // the path or the query.
+                    let prefix = format!("{scheme}{host}");
+                    for (filler, lead) in [("x", ""), ("p", "/"), ("q", "/?")] {
+                        let head = format!("{prefix}{lead}");
+                        let pad = at.saturating_sub(head.len());
+                        // Ending there, or going on.
+                        for tail in ["", "/tail"] {
+                            let input = format!("{head}{}{piece}{tail}", filler.repeat(pad));
+                            count += 1;
+                            if let Err(e) = check(&input, None, &mut batch) {
+                                if failures.len() < 20 {
+                                    failures.push(e);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(count > 10_000, "only {count} inputs");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -80,82 +80,124 @@ pub(crate) fn parse(input: &str) -> Option<Url> {
     })
 }
 
-/// What the fast path proved about an input: where its components are
-/// and which cheap rewrites its serialization needs.
+/// What the fast path proved about an input: the components of its
+/// serialization and the cheap rewrites that turn the input into it.
 #[derive(Clone, Copy)]
 pub(crate) struct Plan {
-    colon: usize,
-    host_start: usize,
-    host_end: usize,
-    auth_end: usize,
-    query: Option<usize>,
-    fragment: Option<usize>,
-    port: Option<u16>,
-    scheme: SchemeType,
-    host_kind: HostKind,
+    c: Components,
+    /// Where the input's authority ends (the serialization's path starts
+    /// earlier when a default port is dropped).
+    auth_end: u32,
     /// The scheme has upper-case letters.
     scheme_upper: bool,
     /// The host has upper-case letters.
     host_upper: bool,
-    /// A port equal to the scheme's default is written (and dropped).
-    drop_port: bool,
-    /// The authority is followed by a path ("http://host?q" is not).
-    has_path: bool,
+    /// A port equal to the scheme's default is written (and dropped), or
+    /// the authority is not followed by a path ("http://host?q" gets its
+    /// root path): the serialization is not one copy of the input.
+    rebuild: bool,
 }
 
 impl Plan {
+    /// The plan of a special URL whose scheme ends at `colon`, whose
+    /// authority (from `colon + 3`) ends at `auth_end` and has a host up to
+    /// `host_end`, then a port if `host_end < auth_end`; `port` is the port
+    /// the serialization keeps, `has_path` whether a '/' ends the
+    /// authority, and the query and fragment start where given.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        scheme: SchemeType,
+        host_kind: HostKind,
+        colon: usize,
+        host_end: usize,
+        auth_end: usize,
+        port: Option<u16>,
+        has_path: bool,
+        (query, fragment): (Option<usize>, Option<usize>),
+    ) -> Plan {
+        let host_start = colon + 3;
+        // A dropped default port takes its bytes with it; a root path
+        // adds one: positions past the authority move by the difference.
+        let dropped = if port.is_none() {
+            auth_end - host_end
+        } else {
+            0
+        };
+        let moved = |p: usize| (p - dropped + usize::from(!has_path)) as u32;
+        Plan {
+            c: Components {
+                scheme_end: colon as u32,
+                username_end: host_start as u32,
+                host_start: host_start as u32,
+                host_end: host_end as u32,
+                path_start: (auth_end - dropped) as u32,
+                query_start: query.map(moved),
+                fragment_start: fragment.map(moved),
+                port,
+                host_kind: Some(host_kind),
+                scheme,
+            },
+            auth_end: auth_end as u32,
+            scheme_upper: false,
+            host_upper: false,
+            rebuild: dropped != 0 || !has_path,
+        }
+    }
+
     /// Whether the input is already its own serialization.
     #[inline(always)]
     pub(crate) fn unchanged(&self) -> bool {
-        !self.scheme_upper && !self.host_upper && !self.drop_port && self.has_path
+        !self.scheme_upper && !self.host_upper && !self.rebuild
     }
 
     /// Writes the serialization to `out` (cleared by the caller) and
     /// returns its components.
-    // Inlined so that the components are built in registers and stored once
-    // into the result (moving a just-stored struct stalls store forwarding).
+    // Inlined, and the rare rewrites get scalars, not the plan: the
+    // components stay in registers and are stored once, into the result
+    // (a struct kept in memory and copied whole stalls store forwarding).
     #[inline(always)]
-    pub(crate) fn write(&self, input: &str, out: &mut String) -> Components {
-        let n = input.len();
-        let (colon, host_start, host_end, auth_end) =
-            (self.colon, self.host_start, self.host_end, self.auth_end);
-        out.reserve(n + 1);
-        if self.has_path && !self.drop_port {
+    pub(crate) fn write(self, input: &str, out: &mut String) -> Components {
+        let c = self.c;
+        if self.rebuild {
+            let port_end = if c.port.is_some() {
+                self.auth_end
+            } else {
+                c.host_end
+            };
+            rebuild(input, out, port_end as usize, self.auth_end as usize);
+        } else {
             // The common case: the input as it is, in one copy.
             out.push_str(input);
-        } else {
-            out.push_str(&input[..host_end]);
-            if self.port.is_some() {
-                out.push_str(&input[host_end..auth_end]);
-            }
-            if !self.has_path {
-                // "http://host?q" gets its root path.
-                out.push('/');
-            }
-            out.push_str(&input[auth_end..]);
         }
         if self.scheme_upper {
-            out[..colon].make_ascii_lowercase();
+            lowercase(out, 0, c.scheme_end as usize);
         }
         if self.host_upper {
-            out[host_start..host_end].make_ascii_lowercase();
+            lowercase(out, c.host_start as usize, c.host_end as usize);
         }
-        let path_start = out.len() - (n - auth_end) - usize::from(!self.has_path);
-        // Positions past the authority move by what was dropped or added.
-        let moved = |p: usize| (p + out.len() - n) as u32;
-        Components {
-            scheme_end: colon as u32,
-            username_end: host_start as u32,
-            host_start: host_start as u32,
-            host_end: host_end as u32,
-            path_start: path_start as u32,
-            query_start: self.query.map(moved),
-            fragment_start: self.fragment.map(moved),
-            port: self.port,
-            host_kind: Some(self.host_kind),
-            scheme: self.scheme,
-        }
+        c
     }
+}
+
+/// Writes to the empty `out` the serialization of an `input` that drops
+/// a default port or gets a root path: the input up to the end of the
+/// port it keeps (or of the host), a root path if the authority (ending
+/// at `auth_end`) is not followed by one, then the rest.
+#[cold]
+fn rebuild(input: &str, out: &mut String, port_end: usize, auth_end: usize) {
+    out.reserve(input.len() + 1);
+    out.push_str(&input[..port_end]);
+    if !input[auth_end..].starts_with('/') {
+        out.push('/');
+    }
+    out.push_str(&input[auth_end..]);
+}
+
+/// Lowercases `out[start..end]`.
+#[cold]
+fn lowercase(out: &mut str, start: usize, end: usize) {
+    out[start..end].make_ascii_lowercase();
 }
 
 /// Parses `input` into `out` (which the caller cleared) if the fast path
@@ -260,7 +302,6 @@ fn analyze_masked<K: Kernel>(k: K, input: &str, m: &BlockMasks) -> Option<Plan> 
         return None;
     }
     let (colon, scheme) = scheme_and_slashes(bytes, &m)?;
-    let scheme_upper = m.in_range & low_bits(colon) != 0;
     let host_start = colon + 3;
     // Bits from the host on (host_start is at most 8).
     let after_scheme = u64::MAX << host_start;
@@ -301,42 +342,41 @@ fn analyze_masked<K: Kernel>(k: K, input: &str, m: &BlockMasks) -> Option<Plan> 
         (query, fragment) = scan_rest(k, bytes, query, fragment, m.groups[SLASH] >> 63)?;
     }
     let host = &bytes[host_start..host_end];
-    if scheme == SchemeType::File {
-        return analyze_file(
+    let host_kind = if scheme == SchemeType::File {
+        file_host(
             bytes,
-            colon,
+            host_start,
             host_end,
             auth_end,
-            port_colon,
-            (query, fragment),
-        );
-    }
-    // An empty host fails; a number-like host is an IPv4 address to
-    // serialize.
-    if host.is_empty() || ends_in_a_number_quick(host, &m, host_start, host_end) {
+            port_colon != 0,
+            has_path,
+        )?
+    } else if host.is_empty() || ends_in_a_number_quick(host, &m, host_start, host_end) {
+        // An empty host fails; a number-like host is an IPv4 address to
+        // serialize.
         return None;
-    }
+    } else {
+        HostKind::Domain
+    };
     let port = if port_colon == 0 {
         None
     } else {
         Some(port_number(&bytes[host_end + 1..auth_end])?)
             .filter(|&p| Some(p) != scheme.default_port())
     };
-    Some(Plan {
+    let mut plan = Plan::new(
+        scheme,
+        host_kind,
         colon,
-        host_start,
         host_end,
         auth_end,
-        query,
-        fragment,
         port,
-        scheme,
-        host_kind: HostKind::Domain,
-        scheme_upper,
-        host_upper: m.in_range & low_bits(host_end) & after_scheme != 0,
-        drop_port: port_colon != 0 && port.is_none(),
         has_path,
-    })
+        (query, fragment),
+    );
+    plan.scheme_upper = m.in_range & low_bits(colon) != 0;
+    plan.host_upper = m.in_range & low_bits(host_end) & after_scheme != 0;
+    Some(plan)
 }
 
 /// The bits below the lowest set bit of `mask` (all of them when it is 0).
@@ -362,50 +402,33 @@ fn port_number(digits: &[u8]) -> Option<u16> {
     u16::try_from(value).ok()
 }
 
-/// The plan of a "file:" URL whose boundaries [`analyze_masked`] found:
-/// "file:///path" (the empty host), or a plain domain host without a port
-/// that is not "localhost" (which becomes empty). A '|' anywhere may be a
-/// Windows drive letter to rewrite: the machine's.
+/// The kind of host of a "file:" URL the fast path can take, from the
+/// boundaries [`analyze_masked`] found: empty ("file:///path"), or a plain
+/// domain without a port that is not "localhost" (which becomes empty).
+/// A '|' anywhere may be a Windows drive letter to rewrite: the machine's,
+/// as are "file://", "file://?q" and "file://#f" (they get a root path).
 #[cold]
-fn analyze_file(
+fn file_host(
     bytes: &[u8],
-    colon: usize,
+    host_start: usize,
     host_end: usize,
     auth_end: usize,
-    port_colon: u64,
-    (query, fragment): (Option<usize>, Option<usize>),
-) -> Option<Plan> {
-    let host_start = colon + 3;
+    has_port: bool,
+    has_path: bool,
+) -> Option<HostKind> {
     let host = &bytes[host_start..host_end];
-    let has_path = bytes.get(auth_end) == Some(&b'/');
     if memchr::memchr(b'|', bytes).is_some()
-        || port_colon != 0
+        || has_port
         || host.eq_ignore_ascii_case(b"localhost")
         || (host.is_empty() && (!has_path || auth_end != host_start))
         || ends_in_a_number(host)
     {
-        // ("file://", "file://?q" and "file://#f" get a root path: the
-        // machine's.)
         return None;
     }
-    Some(Plan {
-        colon,
-        host_start,
-        host_end,
-        auth_end,
-        query,
-        fragment,
-        port: None,
-        scheme: SchemeType::File,
-        host_kind: if host.is_empty() {
-            HostKind::Empty
-        } else {
-            HostKind::Domain
-        },
-        scheme_upper: bytes[..colon].iter().any(u8::is_ascii_uppercase),
-        host_upper: host.iter().any(u8::is_ascii_uppercase),
-        drop_port: false,
-        has_path,
+    Some(if host.is_empty() {
+        HostKind::Empty
+    } else {
+        HostKind::Domain
     })
 }
 

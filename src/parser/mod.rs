@@ -36,12 +36,19 @@ pub(crate) fn parse<R: Reporter>(
                 c,
             });
         }
-        let mut reporter = crate::error::NoReporter;
-        let trimmed = trim_c0_control_or_space(input);
-        let cleaned = remove_tab_and_newline(trimmed, &mut reporter);
-        return machine::Machine::with_buffer(&cleaned, buffer, &mut reporter).parse(base);
+        return declined(input, base, buffer);
     }
     parse_machine(input, base, reporter)
+}
+
+/// The machine, for an input the fast path declined, parsed into the
+/// dispatcher's buffer.
+#[inline(never)]
+fn declined(input: &str, base: Option<&Url>, buffer: String) -> Result<Url, ParseError> {
+    let mut reporter = crate::error::NoReporter;
+    let trimmed = trim_c0_control_or_space(input);
+    let cleaned = remove_tab_and_newline(trimmed, &mut reporter);
+    machine::Machine::with_buffer(&cleaned, buffer, &mut reporter).parse(base)
 }
 
 /// The state machine alone, with its input preparation.
