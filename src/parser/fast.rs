@@ -34,13 +34,24 @@ struct UrlBytes;
 
 impl Classes for UrlBytes {
     const SET: ByteSet = DECLINE;
-    const GROUPS: Groups = Groups::new(&[b"/", b"?", b"#", b".%", b":", b"@[]|%", b"\n"]);
+    const GROUPS: Groups = Groups::new(&[b"/", b"?", b"#", b".", b":", b"%@[]|"]);
     /// Upper-case letters, to lowercase in the scheme and host.
     const RANGE: (u8, u8) = (b'A', b'Z');
 }
 
+/// [`UrlBytes`] plus line ends, for [`scan_line`] (the same groups in the
+/// same order, then '\n').
+struct LineBytes;
+
+impl Classes for LineBytes {
+    const SET: ByteSet = DECLINE;
+    const GROUPS: Groups = Groups::new(&[b"/", b"?", b"#", b".", b":", b"%@[]|", b"\n"]);
+    const RANGE: (u8, u8) = UrlBytes::RANGE;
+}
+
 /// The classes of the blocks after the first: only what the path, query
-/// and fragment need (the first four groups of [`UrlBytes`], same order).
+/// and fragment need (the first four groups of [`UrlBytes`], same order,
+/// with '%' added to the fourth).
 struct RestBytes;
 
 impl Classes for RestBytes {
@@ -53,13 +64,15 @@ impl Classes for RestBytes {
 const SLASH: usize = 0;
 const QUESTION: usize = 1;
 const HASH: usize = 2;
-/// A '.' or '%' right after a '/' may start a dot segment.
-const DOT_OR_PERCENT: usize = 3;
+/// A '.' (in [`RestBytes`], a '.' or '%'): right after a '/' it may start
+/// a dot segment.
+const DOT: usize = 3;
 const COLON: usize = 4;
-/// Credentials, IPv6 brackets, percent-escapes and '|' (forbidden in
-/// hosts) leave the host to the machine.
-const HOST_DECLINE: usize = 5;
-/// Line ends, for [`scan_line`] (a URL with one is declined by [`DECLINE`]).
+/// Percent-escapes, credentials, IPv6 brackets and '|' (forbidden in
+/// hosts) leave the host to the machine; a '%' after a '/' may start a
+/// dot segment.
+const PERCENT_AND_HOST_DECLINE: usize = 5;
+/// Line ends, in [`LineBytes`] (a URL with one is declined by [`DECLINE`]).
 const NEWLINE: usize = 6;
 
 #[inline(always)]
@@ -253,7 +266,7 @@ fn may_be_special(bytes: &[u8]) -> bool {
 #[inline(always)]
 pub(crate) fn scan_line<K: Kernel>(k: K, text: &str, start: usize) -> (&str, usize, Option<Plan>) {
     let rest = &text.as_bytes()[start..];
-    let mut m = k.block_masks::<UrlBytes>(&rest[..rest.len().min(64)]);
+    let mut m = k.block_masks::<LineBytes>(&rest[..rest.len().min(64)]);
     let newlines = m.groups[NEWLINE];
     let (end, next) = if newlines != 0 {
         let end = tz(newlines);
@@ -326,7 +339,7 @@ fn analyze_masked<K: Kernel>(k: K, input: &str, m: &BlockMasks) -> Option<Plan> 
     }
     let before_auth_end = below_lowest(enders);
     let authority = before_auth_end & after_scheme;
-    if m.groups[HOST_DECLINE] & authority != 0 {
+    if m.groups[PERCENT_AND_HOST_DECLINE] & authority != 0 {
         return None;
     }
     let port_colon = m.groups[COLON] & authority;
@@ -339,13 +352,11 @@ fn analyze_masked<K: Kernel>(k: K, input: &str, m: &BlockMasks) -> Option<Plan> 
     let hash = m.groups[HASH] & rest;
     let question = m.groups[QUESTION] & rest & below_lowest(hash);
     let path = rest & below_lowest(question | hash);
-    if (m.groups[SLASH] << 1) & m.groups[DOT_OR_PERCENT] & path != 0
-        && has_dot_segment(
-            bytes,
-            0,
-            (m.groups[SLASH] << 1) & m.groups[DOT_OR_PERCENT] & path,
-        )
-    {
+    // ('@', '[', ']' and '|' after a '/' are candidates too, rare and
+    // settled by the check.)
+    let candidates =
+        (m.groups[SLASH] << 1) & (m.groups[DOT] | m.groups[PERCENT_AND_HOST_DECLINE]) & path;
+    if candidates != 0 && has_dot_segment(bytes, 0, candidates) {
         return None;
     }
     let mut query = (question != 0).then(|| tz(question));
@@ -449,7 +460,7 @@ fn file_host(
 /// with a digit, so a last label that does not is settled without a scan.
 #[inline(always)]
 fn ends_in_a_number_quick(host: &[u8], m: &BlockMasks, start: usize, end: usize) -> bool {
-    let mut dots = m.groups[DOT_OR_PERCENT] & low_bits(end) & !low_bits(start);
+    let mut dots = m.groups[DOT] & low_bits(end) & !low_bits(start);
     if host.last() == Some(&b'.') {
         dots &= !(1 << (end - 1));
     }
@@ -560,7 +571,7 @@ fn scan_rest<K: Kernel>(
             let question = m.groups[QUESTION] & below_lowest(hash);
             let path = below_lowest(question | hash);
             let segment_starts =
-                ((m.groups[SLASH] << 1) | slash_carry) & m.groups[DOT_OR_PERCENT] & path;
+                ((m.groups[SLASH] << 1) | slash_carry) & m.groups[DOT] & path;
             if segment_starts != 0 && has_dot_segment(bytes, off, segment_starts) {
                 return None;
             }

@@ -128,6 +128,11 @@ pub struct Groups {
     lens: [usize; 8],
     count: usize,
     table: [u8; 256],
+    /// Each group's bytes as a nibble bitmap (as in [`ByteSet`]), for
+    /// the shuffle-based kernels; all zero when the group has a
+    /// non-ASCII byte.
+    nibble_bitmaps: [[u8; 16]; 8],
+    ascii: [bool; 8],
 }
 
 impl Groups {
@@ -137,6 +142,8 @@ impl Groups {
         let mut bytes = [[0u8; 8]; 8];
         let mut lens = [0usize; 8];
         let mut table = [0u8; 256];
+        let mut nibble_bitmaps = [[0u8; 16]; 8];
+        let mut ascii = [true; 8];
         let mut g = 0;
         while g < groups.len() {
             let group = groups[g];
@@ -149,7 +156,13 @@ impl Groups {
                 // Padding repeats the group's first byte: no new matches.
                 bytes[g][i] = if i < group.len() { group[i] } else { group[0] };
                 if i < group.len() {
-                    table[group[i] as usize] |= 1 << g;
+                    let b = group[i];
+                    table[b as usize] |= 1 << g;
+                    if b < 0x80 {
+                        nibble_bitmaps[g][(b & 0xF) as usize] |= 1 << (b >> 4);
+                    } else {
+                        ascii[g] = false;
+                    }
                 }
                 i += 1;
             }
@@ -161,7 +174,18 @@ impl Groups {
             lens,
             count: groups.len(),
             table,
+            nibble_bitmaps,
+            ascii,
         }
+    }
+
+    /// Group `g`'s bytes as a nibble bitmap, for the shuffle-based
+    /// kernels: when they are all ASCII and more than two (one or two are
+    /// cheaper to compare directly).
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    pub(crate) fn nibble_bitmap(&self, g: usize) -> Option<&[u8; 16]> {
+        (self.ascii[g] && self.lens[g] > 2).then_some(&self.nibble_bitmaps[g])
     }
 
     /// The bit flags (bit `g` for group `g`) of byte `b`.

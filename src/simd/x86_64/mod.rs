@@ -207,10 +207,16 @@ fn classify32<C: Classes>(chunk: &[u8]) -> BlockMasks {
         in_range: u64::from(!(_mm256_movemask_epi8(outside) as u32)),
     };
     for g in 0..groups.count() {
-        let mut eq = _mm256_setzero_si256();
-        for &b in groups.group(g) {
-            eq = _mm256_or_si256(eq, _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b as i8)));
-        }
+        let eq = match groups.nibble_bitmap(g) {
+            Some(bitmap) => extras_by_nibbles(v, bitmap),
+            None => {
+                let mut eq = _mm256_setzero_si256();
+                for &b in groups.group(g) {
+                    eq = _mm256_or_si256(eq, _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b as i8)));
+                }
+                eq
+            }
+        };
         m.groups[g] = u64::from(_mm256_movemask_epi8(eq) as u32);
     }
     m
@@ -386,23 +392,25 @@ fn masks_avx512<C: Classes>(block: &[u8]) -> BlockMasks {
     if hi < 255 {
         in_set |= _mm512_cmpgt_epu8_mask(v, _mm512_set1_epi8(hi as i8));
     }
+    // As in `extras_by_nibbles`: a shuffle on the low nibble picks a
+    // bitmap byte, one on the high nibble picks the bit (computed once,
+    // shared by the set and the groups that use bitmaps).
+    let nibble = _mm512_set1_epi8(0x0F);
+    let low = _mm512_and_si512(v, nibble);
+    let bit = _mm512_shuffle_epi8(
+        _mm512_broadcast_i32x4(_mm_setr_epi8(
+            1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0,
+        )),
+        _mm512_and_si512(_mm512_srli_epi16(v, 4), nibble),
+    );
+    let in_bitmap = |bitmap: &[u8; 16]| {
+        // SAFETY: `bitmap` is 16 readable bytes.
+        let table = unsafe { _mm_loadu_si128(bitmap.as_ptr().cast()) };
+        let row = _mm512_shuffle_epi8(_mm512_broadcast_i32x4(table), low);
+        _mm512_test_epi8_mask(row, bit)
+    };
     match set.nibble_bitmap() {
-        Some(bitmap) => {
-            // As in `extras_by_nibbles`: a shuffle on the low nibble picks
-            // the bitmap byte, one on the high nibble picks the bit.
-            // SAFETY: `bitmap` is 16 readable bytes.
-            let table = unsafe { _mm_loadu_si128(bitmap.as_ptr().cast()) };
-            let rows = _mm512_broadcast_i32x4(table);
-            let bits = _mm512_broadcast_i32x4(_mm_setr_epi8(
-                1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0,
-            ));
-            let nibble = _mm512_set1_epi8(0x0F);
-            let low = _mm512_and_si512(v, nibble);
-            let high = _mm512_and_si512(_mm512_srli_epi16(v, 4), nibble);
-            let row = _mm512_shuffle_epi8(rows, low);
-            let bit = _mm512_shuffle_epi8(bits, high);
-            in_set |= _mm512_test_epi8_mask(row, bit);
-        }
+        Some(bitmap) => in_set |= in_bitmap(bitmap),
         None => {
             for &e in &set.extra()[..set.extra_len()] {
                 in_set |= _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(e as i8));
@@ -420,14 +428,27 @@ fn masks_avx512<C: Classes>(block: &[u8]) -> BlockMasks {
     let mut m = BlockMasks {
         in_set: in_set & valid,
         groups: [0; 8],
-        in_range: in_range & valid,
+        // (A range from 1 up holds no masked-off lane.)
+        in_range: if rlo == 0 { in_range & valid } else { in_range },
     };
     for g in 0..groups.count() {
-        let mut eq = 0;
-        for &b in groups.group(g) {
-            eq |= _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b as i8));
-        }
-        m.groups[g] = eq & valid;
+        let eq = match groups.nibble_bitmap(g) {
+            Some(bitmap) => in_bitmap(bitmap),
+            None => {
+                let mut eq = 0;
+                for &b in groups.group(g) {
+                    eq |= _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b as i8));
+                }
+                eq
+            }
+        };
+        // Masked-off lanes are zero: only a group with a zero byte needs
+        // the mask.
+        m.groups[g] = if groups.group(g).contains(&0) {
+            eq & valid
+        } else {
+            eq
+        };
     }
     m
 }
