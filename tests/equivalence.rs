@@ -177,10 +177,10 @@ fn structure_across_block_boundaries() {
                         for tail in ["", "/tail"] {
                             let input = format!("{head}{}{piece}{tail}", filler.repeat(pad));
                             count += 1;
-                            if let Err(e) = check(&input, None, &mut batch) {
-                                if failures.len() < 20 {
-                                    failures.push(e);
-                                }
+                            if let Err(e) = check(&input, None, &mut batch)
+                                && failures.len() < 20
+                            {
+                                failures.push(e);
                             }
                         }
                     }
