@@ -9,7 +9,8 @@
 //! hold are. Component boundaries then come from bit arithmetic on those
 //! masks; only rare candidates (a segment starting with '.' or '%') are
 //! looked at byte by byte. It checks: no credentials, a plain ASCII domain
-//! that is not an IPv4 address, a canonical port, no dot segments. The only
+//! that is not an IPv4 address (or an IPv4 address already in its
+//! serialized form), a canonical port, no dot segments. The only
 //! rewrites done here are the cheap ones the standard makes for such input:
 //! lowercasing the scheme and host, dropping a default port, adding the root
 //! "/". The dispatcher sends every parse with a listening reporter to the
@@ -17,7 +18,7 @@
 
 use crate::components::{Components, SchemeType};
 use crate::host::HostKind;
-use crate::host::ipv4::ends_in_a_number;
+use crate::host::ipv4::{ends_in_a_number, is_serialized_ipv4};
 use crate::parser::path::{is_double_dot, is_single_dot};
 use crate::simd::{BlockMasks, ByteSet, Classes, Groups, Kernel, Runtime, low_bits};
 use crate::url::Url;
@@ -374,10 +375,12 @@ fn analyze_masked<K: Kernel>(k: K, input: &str, m: &BlockMasks) -> Option<Plan> 
             port_colon != 0,
             has_path,
         )?
-    } else if host.is_empty() || ends_in_a_number_quick(host, &m, host_start, host_end) {
-        // An empty host fails; a number-like host is an IPv4 address to
-        // serialize.
+    } else if host.is_empty() {
         return None;
+    } else if ends_in_a_number_quick(host, &m, host_start, host_end) {
+        // A number-like host is an IPv4 address: taken as it is when it
+        // is already in the serializer's form.
+        ipv4_host(host)?
     } else {
         HostKind::Domain
     };
@@ -453,6 +456,13 @@ fn file_host(
     } else {
         HostKind::Domain
     })
+}
+
+/// An IPv4 host the fast path can keep: already serialized
+/// ("192.168.0.1", not "0x7f.1" nor "010.0.0.1").
+#[cold]
+fn ipv4_host(host: &[u8]) -> Option<HostKind> {
+    is_serialized_ipv4(host).then_some(HostKind::Ipv4)
 }
 
 /// [`ends_in_a_number`] for the host at `start..end` of the first block,
