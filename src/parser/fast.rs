@@ -336,7 +336,7 @@ fn analyze_masked<K: Kernel>(k: K, input: &str, m: &BlockMasks) -> Option<Plan> 
     let enders = (m.groups[SLASH] | m.groups[QUESTION] | m.groups[HASH]) & after_scheme;
     let auth_end = tz(enders).min(n);
     if auth_end == 64 && n > 64 {
-        return None;
+        return long_authority(k, bytes, m, colon, scheme);
     }
     let before_auth_end = below_lowest(enders);
     let authority = before_auth_end & after_scheme;
@@ -363,7 +363,7 @@ fn analyze_masked<K: Kernel>(k: K, input: &str, m: &BlockMasks) -> Option<Plan> 
     let mut query = (question != 0).then(|| tz(question));
     let mut fragment = (hash != 0).then(|| tz(hash));
     if n > 64 {
-        (query, fragment) = scan_rest(k, bytes, query, fragment, m.groups[SLASH] >> 63)?;
+        (query, fragment) = scan_rest(k, bytes, 64, query, fragment, m.groups[SLASH] >> 63)?;
     }
     let host = &bytes[host_start..host_end];
     let host_kind = if scheme == SchemeType::File {
@@ -402,6 +402,78 @@ fn analyze_masked<K: Kernel>(k: K, input: &str, m: &BlockMasks) -> Option<Plan> 
     );
     plan.scheme_upper = m.in_range & low_bits(colon) != 0;
     plan.host_upper = m.in_range & low_bits(host_end) & after_scheme != 0;
+    Some(plan)
+}
+
+/// The plan of an input whose authority runs past the first block into
+/// the second (long host names are common in phishing URLs), given the
+/// first block's masks `m` and where the scheme ends: as in the first
+/// block's case, a plain domain or IPv4 host, here without credentials or
+/// port. File URLs and longer authorities go to the machine.
+#[cold]
+#[inline(never)]
+fn long_authority<K: Kernel>(
+    k: K,
+    bytes: &[u8],
+    m: BlockMasks,
+    colon: usize,
+    scheme: SchemeType,
+) -> Option<Plan> {
+    let n = bytes.len();
+    let host_start = colon + 3;
+    let in_first = !low_bits(host_start);
+    if scheme == SchemeType::File
+        || (m.groups[PERCENT_AND_HOST_DECLINE] | m.groups[COLON]) & in_first != 0
+    {
+        return None;
+    }
+    let m2 = k.block_masks::<UrlBytes>(&bytes[64..n.min(128)]);
+    if m2.in_set != 0 {
+        return None;
+    }
+    let enders = m2.groups[SLASH] | m2.groups[QUESTION] | m2.groups[HASH];
+    let auth_end = 64 + tz(enders).min(n - 64);
+    if auth_end == 128 && n > 128 {
+        return None;
+    }
+    let before_auth_end = below_lowest(enders);
+    if (m2.groups[PERCENT_AND_HOST_DECLINE] | m2.groups[COLON]) & before_auth_end != 0 {
+        return None;
+    }
+    // The rest of the second block, as in the first block's case.
+    let rest = !before_auth_end;
+    let hash = m2.groups[HASH] & rest;
+    let question = m2.groups[QUESTION] & rest & below_lowest(hash);
+    let path = rest & below_lowest(question | hash);
+    let candidates =
+        (m2.groups[SLASH] << 1) & (m2.groups[DOT] | m2.groups[PERCENT_AND_HOST_DECLINE]) & path;
+    if candidates != 0 && has_dot_segment(bytes, 64, candidates) {
+        return None;
+    }
+    let mut query = (question != 0).then(|| 64 + tz(question));
+    let mut fragment = (hash != 0).then(|| 64 + tz(hash));
+    if n > 128 {
+        (query, fragment) = scan_rest(k, bytes, 128, query, fragment, m2.groups[SLASH] >> 63)?;
+    }
+    let host = &bytes[host_start..auth_end];
+    let host_kind = if ends_in_a_number(host) {
+        ipv4_host(host)?
+    } else {
+        HostKind::Domain
+    };
+    let has_path = enders & enders.wrapping_neg() & m2.groups[SLASH] != 0;
+    let mut plan = Plan::new(
+        scheme,
+        host_kind,
+        colon,
+        auth_end,
+        auth_end,
+        None,
+        has_path,
+        (query, fragment),
+    );
+    plan.scheme_upper = m.in_range & low_bits(colon) != 0;
+    plan.host_upper = m.in_range & in_first != 0 || m2.in_range & before_auth_end != 0;
     Some(plan)
 }
 
@@ -550,22 +622,23 @@ const fn word(b: &[u8]) -> u32 {
     w
 }
 
-/// Scans the blocks after the first of an input longer than 64 bytes,
-/// given the query and fragment starts found so far and whether the
-/// first block ended with '/': finds the '?' and '#' that start the query
-/// and fragment, declines a path with a dot segment or a declined byte.
-/// Past the '#' too, each block is classified: one kernel call costs less
-/// than a byte search that goes scalar on a short tail.
+/// Scans the 64-byte blocks of `bytes` from `from` (a multiple of 64) to
+/// the end, given the query and fragment starts found before `from` and
+/// whether the block before ended with '/': finds the '?' and '#' that
+/// start the query and fragment, declines a path with a dot segment or a
+/// declined byte. Past the '#' too, each block is classified: one kernel
+/// call costs less than a byte search that goes scalar on a short tail.
 #[inline]
 fn scan_rest<K: Kernel>(
     k: K,
     bytes: &[u8],
+    from: usize,
     mut query: Option<usize>,
     mut fragment: Option<usize>,
     mut slash_carry: u64,
 ) -> Option<(Option<usize>, Option<usize>)> {
     let n = bytes.len();
-    let mut off = 64;
+    let mut off = from;
     while off < n {
         let m = k.block_masks::<RestBytes>(&bytes[off..n.min(off + 64)]);
         if m.in_set != 0 {
