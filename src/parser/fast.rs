@@ -336,7 +336,8 @@ fn analyze_masked<K: Kernel>(k: K, input: &str, m: &BlockMasks) -> Option<Plan> 
     let enders = (m.groups[SLASH] | m.groups[QUESTION] | m.groups[HASH]) & after_scheme;
     let auth_end = tz(enders).min(n);
     if auth_end == 64 && n > 64 {
-        return long_authority(k, bytes, m, colon, scheme);
+        // (See `long_authority_plan`.)
+        return None;
     }
     let before_auth_end = below_lowest(enders);
     let authority = before_auth_end & after_scheme;
@@ -405,17 +406,40 @@ fn analyze_masked<K: Kernel>(k: K, input: &str, m: &BlockMasks) -> Option<Plan> 
     Some(plan)
 }
 
+/// A second look at an input the fast path declined, for the machine's
+/// callers to take before the machine: an authority that runs past the
+/// first block into the second (long host names are common in phishing
+/// URLs). Out of line, away from the common path: a plan that could come
+/// from two places there would be assembled in memory and copied.
+#[cold]
+#[inline(never)]
+pub(crate) fn long_authority_plan(input: &str) -> Option<Plan> {
+    let bytes = input.as_bytes();
+    if bytes.len() <= 64 || !may_be_special(bytes) {
+        return None;
+    }
+    let m = Runtime.block_masks::<UrlBytes>(&bytes[..64]);
+    if m.in_set != 0 {
+        return None;
+    }
+    let (colon, scheme) = scheme_and_slashes(bytes, &m)?;
+    let enders = (m.groups[SLASH] | m.groups[QUESTION] | m.groups[HASH]) & !low_bits(colon + 3);
+    if enders != 0 {
+        return None;
+    }
+    long_authority(Runtime, bytes, &m, colon, scheme)
+}
+
 /// The plan of an input whose authority runs past the first block into
 /// the second (long host names are common in phishing URLs), given the
 /// first block's masks `m` and where the scheme ends: as in the first
 /// block's case, a plain domain or IPv4 host, here without credentials or
 /// port. File URLs and longer authorities go to the machine.
-#[cold]
-#[inline(never)]
+#[inline(always)]
 fn long_authority<K: Kernel>(
     k: K,
     bytes: &[u8],
-    m: BlockMasks,
+    m: &BlockMasks,
     colon: usize,
     scheme: SchemeType,
 ) -> Option<Plan> {

@@ -41,10 +41,17 @@ pub(crate) fn parse<R: Reporter>(
     parse_machine(input, base, reporter)
 }
 
-/// The machine, for an input the fast path declined, parsed into the
-/// dispatcher's buffer.
+/// An input the fast path's first look declined, parsed into the
+/// dispatcher's buffer: its second look, then the machine.
 #[inline(never)]
-fn declined(input: &str, base: Option<&Url>, buffer: String) -> Result<Url, ParseError> {
+fn declined(input: &str, base: Option<&Url>, mut buffer: String) -> Result<Url, ParseError> {
+    if let Some(plan) = fast::long_authority_plan(input) {
+        let c = plan.write(input, &mut buffer);
+        return Ok(Url {
+            serialization: buffer,
+            c,
+        });
+    }
     let mut reporter = crate::error::NoReporter;
     let trimmed = trim_c0_control_or_space(input);
     let cleaned = remove_tab_and_newline(trimmed, &mut reporter);
@@ -65,12 +72,22 @@ pub(crate) fn parse_machine<R: Reporter>(
     machine::Machine::new(&cleaned, reporter).parse(base)
 }
 
-/// Parses with the machine into a recycled buffer, handing it back on failure.
+/// Parses an input the fast path's first look declined into a recycled
+/// buffer (its second look, then the machine), handing the buffer back on
+/// failure.
 pub(crate) fn parse_machine_into(
     input: &str,
     base: Option<&Url>,
-    buffer: String,
+    mut buffer: String,
 ) -> Result<Url, (ParseError, String)> {
+    if let Some(plan) = fast::long_authority_plan(input) {
+        buffer.clear();
+        let c = plan.write(input, &mut buffer);
+        return Ok(Url {
+            serialization: buffer,
+            c,
+        });
+    }
     let mut reporter = crate::error::NoReporter;
     let trimmed = trim_c0_control_or_space(input);
     let cleaned = remove_tab_and_newline(trimmed, &mut reporter);
