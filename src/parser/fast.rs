@@ -177,6 +177,31 @@ impl Plan {
         !self.scheme_upper && !self.host_upper && !self.rebuild
     }
 
+    /// [`Plan::write`] for an `out` that holds the input if it is at most
+    /// 64 bytes long, else nothing (see [`analyze_appending`]).
+    #[inline(always)]
+    pub(crate) fn write_over_short(self, input: &str, out: &mut String) -> Components {
+        let c = self.c;
+        if self.rebuild {
+            out.clear();
+            let port_end = if c.port.is_some() {
+                self.auth_end
+            } else {
+                c.host_end
+            };
+            rebuild(input, out, port_end as usize, self.auth_end as usize);
+        } else if input.len() > 64 {
+            out.push_str(input);
+        }
+        if self.scheme_upper {
+            lowercase(out, 0, c.scheme_end as usize);
+        }
+        if self.host_upper {
+            lowercase(out, c.host_start as usize, c.host_end as usize);
+        }
+        c
+    }
+
     /// Writes the serialization to `out` (cleared by the caller) and
     /// returns its components.
     // Inlined, and the rare rewrites get scalars, not the plan: the
@@ -248,6 +273,26 @@ pub(crate) fn analyze_with<K: Kernel>(k: K, input: &str) -> Option<Plan> {
     }
     let m = k.block_masks::<UrlBytes>(&bytes[..bytes.len().min(64)]);
     analyze_masked(k, input, &m)
+}
+
+/// [`analyze`] for a caller that copies the input: an input of up to 64
+/// bytes is appended to the empty `out` by the call that classifies it
+/// (one pass, no separate copy, on the AVX-512 backend). On `Some`, finish
+/// with [`Plan::write_over_short`]; on `None`, clear `out`.
+// (Longer inputs are copied as usual: there the fused store was measured
+// slower, 32 -> 38 ns/URL on mdn's long URLs.)
+#[inline(always)]
+pub(crate) fn analyze_appending(input: &str, out: &mut String) -> Option<Plan> {
+    let bytes = input.as_bytes();
+    if !may_be_special(bytes) {
+        return None;
+    }
+    let m = if bytes.len() <= 64 {
+        crate::simd::block_masks_appending::<UrlBytes>(input, out)
+    } else {
+        Runtime.block_masks::<UrlBytes>(&bytes[..64])
+    };
+    analyze_masked(Runtime, input, &m)
 }
 
 /// A special scheme is 2 to 5 letters: no ':' at 2..=5 means no fast path

@@ -30,12 +30,14 @@ pub(crate) fn parse<R: Reporter>(
         // components: going through an intermediate Result would move a
         // just-stored struct, which stalls store forwarding.
         let mut buffer = String::with_capacity(input.len() + 16);
-        if let Some(c) = fast::try_parse(input, &mut buffer) {
+        if let Some(plan) = fast::analyze_appending(input, &mut buffer) {
+            let c = plan.write_over_short(input, &mut buffer);
             return Ok(Url {
                 serialization: buffer,
                 c,
             });
         }
+        buffer.clear();
         return declined(input, base, buffer);
     }
     parse_machine(input, base, reporter)

@@ -1,7 +1,9 @@
 //! Byte classification with SIMD: the first byte of a slice that lies in a
 //! [`ByteSet`], and position masks of blocks of up to 64 bytes
-//! ([`block_masks`]). This module knows nothing of URLs beyond the sets it
-//! is handed, and it is the only one allowed `unsafe`.
+//! ([`block_masks`]; [`block_masks_appending`] also appends the block to a
+//! string, from the register it classified). This module knows nothing of
+//! URLs beyond the sets it is handed, and it is the only one allowed
+//! `unsafe`.
 //!
 //! Layout follows memchr: a portable [`scalar`] reference (also the test
 //! oracle), thin per-ISA kernels, and one dispatch point that picks the best
@@ -325,6 +327,42 @@ pub fn block_masks<C: Classes>(block: &[u8]) -> BlockMasks {
     }
 }
 
+/// The masks of `block` (at most 64 bytes; panics if longer), which is
+/// also appended to `out`, with the best backend: for callers that copy
+/// what they classify. The AVX-512 backend stores the register it
+/// classified (no separate copy); the others append as `push_str` does.
+#[inline(always)]
+pub fn block_masks_appending<C: Classes>(block: &str, out: &mut String) -> BlockMasks {
+    assert!(block.len() <= 64, "a block is at most 64 bytes");
+    // `backend()` only ever returns a backend that detection validated.
+    match backend() {
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 => x86_64::block_masks_appending_avx512::<C>(block, out),
+        _ => {
+            out.push_str(block);
+            block_masks::<C>(block.as_bytes())
+        }
+    }
+}
+
+/// [`block_masks_appending`] with a given backend. A backend this CPU
+/// lacks falls back to scalar.
+pub fn block_masks_appending_with<C: Classes>(
+    backend: Backend,
+    block: &str,
+    out: &mut String,
+) -> BlockMasks {
+    assert!(block.len() <= 64, "a block is at most 64 bytes");
+    match backend {
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 if has_avx512() => x86_64::block_masks_appending_avx512::<C>(block, out),
+        _ => {
+            out.push_str(block);
+            block_masks_with::<C>(backend, block.as_bytes())
+        }
+    }
+}
+
 /// The masks of `block` (at most 64 bytes; panics if longer) with a given
 /// backend. A backend this CPU lacks falls back to scalar.
 pub fn block_masks_with<C: Classes>(backend: Backend, block: &[u8]) -> BlockMasks {
@@ -622,6 +660,38 @@ mod tests {
                         );
                     }
                 }
+            }
+        }
+    }
+
+    /// `block_masks_appending` gives scalar's masks and appends exactly
+    /// the block, with every backend, after any existing text.
+    #[test]
+    fn appending_block_masks_match_scalar_and_append() {
+        for len in 0..=64 {
+            for fill in ["a/:?#.%@\nZ", "é€", "\u{0}\u{7f}x"] {
+                let block: String = fill.chars().cycle().take(len).collect();
+                let mut cut = len.min(block.len());
+                while !block.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                let block = &block[..cut];
+                let expected = scalar::block_masks::<TestClasses>(block.as_bytes());
+                for backend in available_backends() {
+                    for prefix in ["", "https://x.example/"] {
+                        let mut out = String::with_capacity(if prefix.is_empty() { 0 } else { 80 });
+                        out.push_str(prefix);
+                        let m = block_masks_appending_with::<TestClasses>(backend, block, &mut out);
+                        assert_eq!(m, expected, "{backend:?} on {block:?}");
+                        assert_eq!(out, format!("{prefix}{block}"), "{backend:?}");
+                    }
+                }
+                let mut out = String::new();
+                assert_eq!(
+                    block_masks_appending::<TestClasses>(block, &mut out),
+                    expected
+                );
+                assert_eq!(out, block);
             }
         }
     }

@@ -372,15 +372,63 @@ pub(super) fn with_avx512<W: WithKernel>(work: W) -> W::Output {
     unsafe { run(work) }
 }
 
+/// AVX-512BW block masks of `block`, which is also appended to `out`
+/// from the same register. The caller has checked that the CPU supports
+/// AVX-512F and AVX-512BW.
+#[inline(always)]
+pub(super) fn block_masks_appending_avx512<C: Classes>(
+    block: &str,
+    out: &mut String,
+) -> BlockMasks {
+    debug_assert!(block.len() <= 64);
+    // SAFETY: as for `block_masks_avx512`.
+    unsafe { masks_appending_avx512::<C>(block, out) }
+}
+
 #[target_feature(enable = "avx512f,avx512bw")]
 #[inline]
-fn masks_avx512<C: Classes>(block: &[u8]) -> BlockMasks {
-    let (set, groups) = (&C::SET, &C::GROUPS);
-    let valid = super::low_bits(block.len());
+fn masks_appending_avx512<C: Classes>(block: &str, out: &mut String) -> BlockMasks {
+    let bytes = block.as_bytes();
+    let valid = super::low_bits(bytes.len());
+    let v = load_avx512(bytes, valid);
+    out.reserve(bytes.len());
+    // SAFETY: `reserve` left room for `bytes.len()` bytes past the string's
+    // end; the store mask has one bit per byte of `block`, so exactly those
+    // bytes are written there (masked-off lanes are not written), and the
+    // length then covers them. They are a whole `&str`, appended to a
+    // whole string: the string stays UTF-8.
+    unsafe {
+        let vec = out.as_mut_vec();
+        let end = vec.len();
+        _mm512_mask_storeu_epi8(vec.as_mut_ptr().add(end).cast(), valid, v);
+        vec.set_len(end + bytes.len());
+    }
+    masks_of_avx512::<C>(v, valid)
+}
+
+/// The first `valid.count_ones()` bytes of `block` (the rest zero).
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+fn load_avx512(block: &[u8], valid: u64) -> __m512i {
+    debug_assert_eq!(valid, super::low_bits(block.len()));
     // SAFETY: the load mask has one bit per byte of `block` (at most 64),
     // so only those bytes are read; masked-off lanes are neither accessed
     // nor able to fault, and come back as zero.
-    let v = unsafe { _mm512_maskz_loadu_epi8(valid, block.as_ptr().cast()) };
+    unsafe { _mm512_maskz_loadu_epi8(valid, block.as_ptr().cast()) }
+}
+
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+fn masks_avx512<C: Classes>(block: &[u8]) -> BlockMasks {
+    let valid = super::low_bits(block.len());
+    masks_of_avx512::<C>(load_avx512(block, valid), valid)
+}
+
+/// The masks of a block loaded in `v`, whose bytes past `valid` are zero.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+fn masks_of_avx512<C: Classes>(v: __m512i, valid: u64) -> BlockMasks {
+    let (set, groups) = (&C::SET, &C::GROUPS);
     // The class tables are constants: the branches below fold away, and a
     // class with a full range and one or two extras (a byte search) is
     // just its compares.
