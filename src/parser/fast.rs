@@ -272,7 +272,7 @@ pub(crate) fn analyze_with<K: Kernel>(k: K, input: &str) -> Option<Plan> {
         return None;
     }
     let m = k.block_masks::<UrlBytes>(&bytes[..bytes.len().min(64)]);
-    analyze_masked(k, input, &m)
+    analyze_masked(k, input, &m, None)
 }
 
 /// [`analyze`] for a caller that copies the input: an input of up to 64
@@ -287,12 +287,18 @@ pub(crate) fn analyze_appending(input: &str, out: &mut String) -> Option<Plan> {
     if !may_be_special(bytes) {
         return None;
     }
-    let m = if bytes.len() <= 64 {
-        crate::simd::block_masks_appending::<UrlBytes>(input, out)
+    let n = bytes.len();
+    if n <= 64 {
+        let m = crate::simd::block_masks_appending::<UrlBytes>(input, out);
+        analyze_masked(Runtime, input, &m, None)
     } else {
-        Runtime.block_masks::<UrlBytes>(&bytes[..64])
-    };
-    analyze_masked(Runtime, input, &m)
+        // Most long inputs have two blocks: their masks in one call.
+        let [m, m2] = crate::simd::block_masks_pair::<UrlBytes, RestBytes>(
+            &bytes[..64],
+            &bytes[64..n.min(128)],
+        );
+        analyze_masked(Runtime, input, &m, Some(&m2))
+    }
 }
 
 /// A special scheme is 2 to 5 letters: no ':' at 2..=5 means no fast path
@@ -352,7 +358,7 @@ pub(crate) fn scan_line<K: Kernel>(k: K, text: &str, start: usize) -> (&str, usi
         }
     }
     let plan = if may_be_special(line.as_bytes()) {
-        analyze_masked(k, line, &m)
+        analyze_masked(k, line, &m, None)
     } else {
         None
     };
@@ -365,7 +371,12 @@ pub(crate) fn scan_line<K: Kernel>(k: K, text: &str, start: usize) -> (&str, usi
 /// the first block); the rare shapes (a port, a dot-segment candidate, a
 /// file URL, more blocks) branch off to out-of-line code.
 #[inline(always)]
-fn analyze_masked<K: Kernel>(k: K, input: &str, m: &BlockMasks) -> Option<Plan> {
+fn analyze_masked<K: Kernel>(
+    k: K,
+    input: &str,
+    m: &BlockMasks,
+    second: Option<&BlockMasks>,
+) -> Option<Plan> {
     let bytes = input.as_bytes();
     let n = bytes.len();
     let m = *m;
@@ -409,7 +420,8 @@ fn analyze_masked<K: Kernel>(k: K, input: &str, m: &BlockMasks) -> Option<Plan> 
     let mut query = (question != 0).then(|| tz(question));
     let mut fragment = (hash != 0).then(|| tz(hash));
     if n > 64 {
-        (query, fragment) = scan_rest(k, bytes, 64, query, fragment, m.groups[SLASH] >> 63)?;
+        (query, fragment) =
+            scan_rest(k, bytes, 64, second, query, fragment, m.groups[SLASH] >> 63)?;
     }
     let host = &bytes[host_start..host_end];
     let host_kind = if scheme == SchemeType::File {
@@ -522,7 +534,8 @@ fn long_authority<K: Kernel>(
     let mut query = (question != 0).then(|| 64 + tz(question));
     let mut fragment = (hash != 0).then(|| 64 + tz(hash));
     if n > 128 {
-        (query, fragment) = scan_rest(k, bytes, 128, query, fragment, m2.groups[SLASH] >> 63)?;
+        (query, fragment) =
+            scan_rest(k, bytes, 128, None, query, fragment, m2.groups[SLASH] >> 63)?;
     }
     let host = &bytes[host_start..auth_end];
     let host_kind = if ends_in_a_number(host) {
@@ -692,7 +705,8 @@ const fn word(b: &[u8]) -> u32 {
 }
 
 /// Scans the 64-byte blocks of `bytes` from `from` (a multiple of 64) to
-/// the end, given the query and fragment starts found before `from` and
+/// the end (the first one's [`RestBytes`] masks may be given), given the
+/// query and fragment starts found before `from` and
 /// whether the block before ended with '/': finds the '?' and '#' that
 /// start the query and fragment, declines a path with a dot segment or a
 /// declined byte. Past the '#' too, each block is classified: one kernel
@@ -702,6 +716,7 @@ fn scan_rest<K: Kernel>(
     k: K,
     bytes: &[u8],
     from: usize,
+    masks_at_from: Option<&BlockMasks>,
     mut query: Option<usize>,
     mut fragment: Option<usize>,
     mut slash_carry: u64,
@@ -709,7 +724,10 @@ fn scan_rest<K: Kernel>(
     let n = bytes.len();
     let mut off = from;
     while off < n {
-        let m = k.block_masks::<RestBytes>(&bytes[off..n.min(off + 64)]);
+        let m = match masks_at_from {
+            Some(m) if off == from => *m,
+            _ => k.block_masks::<RestBytes>(&bytes[off..n.min(off + 64)]),
+        };
         if m.in_set != 0 {
             return None;
         }

@@ -345,6 +345,23 @@ pub fn block_masks_appending<C: Classes>(block: &str, out: &mut String) -> Block
     }
 }
 
+/// The masks of two blocks (at most 64 bytes each; panics if longer), with
+/// classes `A` and `B`, in one call of the best backend (for callers that
+/// need the second block's masks whenever they need the first's).
+#[inline(always)]
+pub fn block_masks_pair<A: Classes, B: Classes>(first: &[u8], second: &[u8]) -> [BlockMasks; 2] {
+    assert!(
+        first.len() <= 64 && second.len() <= 64,
+        "a block is at most 64 bytes"
+    );
+    // `backend()` only ever returns a backend that detection validated.
+    match backend() {
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 => x86_64::block_masks_pair_avx512::<A, B>(first, second),
+        _ => [block_masks::<A>(first), block_masks::<B>(second)],
+    }
+}
+
 /// [`block_masks_appending`] with a given backend. A backend this CPU
 /// lacks falls back to scalar.
 pub fn block_masks_appending_with<C: Classes>(
@@ -660,6 +677,20 @@ mod tests {
                         );
                     }
                 }
+            }
+        }
+    }
+
+    /// `block_masks_pair` gives scalar's masks of each block.
+    #[test]
+    fn pair_block_masks_match_scalar() {
+        for a in [0usize, 1, 17, 33, 64] {
+            for b in [0usize, 1, 16, 31, 63, 64] {
+                let first: Vec<u8> = (0..a).map(|i| b"a/:?#.%@\nZ\xe9"[i % 11]).collect();
+                let second: Vec<u8> = (0..b).map(|i| b"x.%/?#\x00A"[i % 8]).collect();
+                let [m1, m2] = block_masks_pair::<TestClasses, SearchClasses>(&first, &second);
+                assert_eq!(m1, scalar::block_masks::<TestClasses>(&first), "{a} {b}");
+                assert_eq!(m2, scalar::block_masks::<SearchClasses>(&second), "{a} {b}");
             }
         }
     }

@@ -372,6 +372,23 @@ pub(super) fn with_avx512<W: WithKernel>(work: W) -> W::Output {
     unsafe { run(work) }
 }
 
+/// AVX-512BW block masks of two blocks in one call. The caller has
+/// checked that the CPU supports AVX-512F and AVX-512BW.
+#[inline(always)]
+pub(super) fn block_masks_pair_avx512<A: Classes, B: Classes>(
+    first: &[u8],
+    second: &[u8],
+) -> [BlockMasks; 2] {
+    debug_assert!(first.len() <= 64 && second.len() <= 64);
+    // SAFETY: as for `block_masks_avx512`.
+    unsafe { masks_pair_avx512::<A, B>(first, second) }
+}
+
+#[target_feature(enable = "avx512f,avx512bw")]
+fn masks_pair_avx512<A: Classes, B: Classes>(first: &[u8], second: &[u8]) -> [BlockMasks; 2] {
+    [masks_avx512::<A>(first), masks_avx512::<B>(second)]
+}
+
 /// AVX-512BW block masks of `block`, which is also appended to `out`
 /// from the same register. The caller has checked that the CPU supports
 /// AVX-512F and AVX-512BW.
