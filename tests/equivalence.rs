@@ -191,3 +191,57 @@ fn structure_across_block_boundaries() {
     assert!(count > 10_000, "only {count} inputs");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Without a base, the dispatcher settles "no scheme" before allocating;
+/// it must fail exactly when the machine does, with the same error,
+/// including schemes split by tabs and newlines (removed before parsing)
+/// and inputs padded with C0 controls and spaces.
+#[test]
+fn no_scheme_failures_match_the_machine() {
+    let mut batch = BatchParser::new();
+    let base = Url::parse("https://base.example/dir/file").unwrap();
+    let inputs = [
+        "",
+        " ",
+        "\t\n",
+        "\u{0}",
+        "/a",
+        "//host/p",
+        "?q",
+        "#f",
+        "a",
+        "a b:c",
+        "bücher.de",
+        "xn--nxasmq6b.com",
+        "example.com/path",
+        "1http://x",
+        "+a:b",
+        "a+b-c.d:e",
+        "h:",
+        "http:",
+        "mailto:x",
+        "ab\tc:d",
+        " ab\nc:d ",
+        "a\r:b",
+        "  http://x ",
+        "\u{1}a:b",
+        "a:",
+        "é:x",
+    ];
+    for input in inputs {
+        for base in [None, Some(&base)] {
+            if let Err(e) = check(input, base, &mut batch) {
+                panic!("{e}");
+            }
+        }
+    }
+    assert!(Url::parse("ab\tc:d").is_ok_and(|u| u.protocol() == "abc:"));
+    assert!(Url::parse(" ab\nc:d ").is_ok_and(|u| u.protocol() == "abc:"));
+    for input in ["/a", "a", "bücher.de", "", "\t\n", "a b:c"] {
+        assert_eq!(
+            Url::parse(input).unwrap_err().validation_error(),
+            Some(urlsift::ValidationError::MissingSchemeNonRelativeUrl),
+            "{input:?}"
+        );
+    }
+}

@@ -305,7 +305,7 @@ pub(crate) fn analyze_appending(input: &str, out: &mut String) -> Option<Plan> {
 /// (relative references, bare hosts), before any vector work. Offsets are
 /// `u32`, hence the upper bound.
 #[inline(always)]
-fn may_be_special(bytes: &[u8]) -> bool {
+pub(crate) fn may_be_special(bytes: &[u8]) -> bool {
     let n = bytes.len();
     (6..u32::MAX as usize).contains(&n) && bytes[2..6].contains(&b':')
 }

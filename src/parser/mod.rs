@@ -24,6 +24,9 @@ pub(crate) fn parse<R: Reporter>(
     reporter: &mut R,
 ) -> Result<Url, ParseError> {
     if !R::ENABLED {
+        if !fast::may_be_special(input.as_bytes()) {
+            return not_special(input, base);
+        }
         // One allocation, sized for the common case; a declined input
         // hands the same buffer to the machine.
         // The result is built right here from the fast path's (inlined)
@@ -41,6 +44,22 @@ pub(crate) fn parse<R: Reporter>(
         return declined(input, base, buffer);
     }
     parse_machine(input, base, reporter)
+}
+
+/// An input that cannot start with a special scheme and "//" (see
+/// [`fast::may_be_special`]): relative references, bare hosts, other
+/// schemes. Without a base, one with no scheme fails (the no scheme
+/// state), settled before allocating: a relative reference starts with a
+/// non-letter, so most take one byte.
+#[inline(never)]
+fn not_special(input: &str, base: Option<&Url>) -> Result<Url, ParseError> {
+    if base.is_none() && machine::certainly_no_scheme(input.as_bytes()) {
+        return Err(ValidationError::MissingSchemeNonRelativeUrl.into());
+    }
+    let mut reporter = crate::error::NoReporter;
+    let trimmed = trim_c0_control_or_space(input);
+    let cleaned = remove_tab_and_newline(trimmed, &mut reporter);
+    machine::Machine::new(&cleaned, &mut reporter).parse(base)
 }
 
 /// An input the fast path's first look declined, parsed into the
@@ -75,13 +94,16 @@ pub(crate) fn parse_machine<R: Reporter>(
 }
 
 /// Parses an input the fast path's first look declined into a recycled
-/// buffer (its second look, then the machine), handing the buffer back on
-/// failure.
+/// buffer (a certain no-scheme failure without base, its second look,
+/// then the machine), handing the buffer back on failure.
 pub(crate) fn parse_machine_into(
     input: &str,
     base: Option<&Url>,
     mut buffer: String,
 ) -> Result<Url, (ParseError, String)> {
+    if base.is_none() && machine::certainly_no_scheme(input.as_bytes()) {
+        return Err((ValidationError::MissingSchemeNonRelativeUrl.into(), buffer));
+    }
     if let Some(plan) = fast::long_authority_plan(input) {
         buffer.clear();
         let c = plan.write(input, &mut buffer);
