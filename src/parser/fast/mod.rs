@@ -15,13 +15,24 @@
 //! lowercasing the scheme and host, dropping a default port, adding the root
 //! "/". The dispatcher sends every parse with a listening reporter to the
 //! state machine, which reports validation errors.
+//!
+//! This file holds the analysis of the common shapes; [`plan`] the plan
+//! and the writing of the serialization; `rare` the rare shapes (an
+//! authority past the first block, ports, file and IPv4 hosts, dot-segment
+//! candidates).
+
+mod plan;
+mod rare;
+
+pub(crate) use plan::Plan;
+pub(crate) use rare::long_authority_plan;
 
 use crate::components::{Components, SchemeType};
 use crate::host::HostKind;
-use crate::host::ipv4::{ends_in_a_number, is_serialized_ipv4};
-use crate::parser::path::{is_double_dot, is_single_dot};
+use crate::host::ipv4::ends_in_a_number;
 use crate::simd::{BlockMasks, ByteSet, Classes, Groups, Kernel, Runtime, low_bits};
 use crate::url::Url;
+use rare::{file_host, has_dot_segment, ipv4_host, port_number};
 
 /// Bytes that make the fast path decline, wherever they are: C0 controls,
 /// space, DEL and non-ASCII, plus every printable byte some component of a
@@ -104,184 +115,6 @@ pub(crate) fn parse(input: &str) -> Option<Url> {
         serialization: out,
         c,
     })
-}
-
-/// What the fast path proved about an input: the components of its
-/// serialization and the cheap rewrites that turn the input into it.
-#[derive(Clone, Copy)]
-pub(crate) struct Plan {
-    c: Components,
-    /// Where the input's authority ends (the serialization's path starts
-    /// earlier when a default port is dropped).
-    auth_end: u32,
-    /// The scheme has upper-case letters.
-    scheme_upper: bool,
-    /// The host has upper-case letters.
-    host_upper: bool,
-    /// A port equal to the scheme's default is written (and dropped), or
-    /// the authority is not followed by a path ("http://host?q" gets its
-    /// root path): the serialization is not one copy of the input.
-    rebuild: bool,
-}
-
-impl Plan {
-    /// The plan of a special URL whose scheme ends at `colon`, whose
-    /// authority (from `colon + 3`) ends at `auth_end` and has a host up to
-    /// `host_end`, then a port if `host_end < auth_end`; `port` is the port
-    /// the serialization keeps, `has_path` whether a '/' ends the
-    /// authority, and the query and fragment start where given.
-    #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn new(
-        scheme: SchemeType,
-        host_kind: HostKind,
-        colon: usize,
-        host_end: usize,
-        auth_end: usize,
-        port: Option<u16>,
-        has_path: bool,
-        (query, fragment): (Option<usize>, Option<usize>),
-    ) -> Plan {
-        let host_start = colon + 3;
-        // A dropped default port takes its bytes with it; a root path
-        // adds one: positions past the authority move by the difference.
-        let dropped = if port.is_none() {
-            auth_end - host_end
-        } else {
-            0
-        };
-        let moved = |p: usize| (p - dropped + usize::from(!has_path)) as u32;
-        Plan {
-            c: Components {
-                scheme_end: colon as u32,
-                username_end: host_start as u32,
-                host_start: host_start as u32,
-                host_end: host_end as u32,
-                path_start: (auth_end - dropped) as u32,
-                query_start: query.map(moved),
-                fragment_start: fragment.map(moved),
-                port,
-                host_kind: Some(host_kind),
-                scheme,
-            },
-            auth_end: auth_end as u32,
-            scheme_upper: false,
-            host_upper: false,
-            rebuild: dropped != 0 || !has_path,
-        }
-    }
-
-    /// Whether the input is already its own serialization.
-    #[inline(always)]
-    pub(crate) fn unchanged(&self) -> bool {
-        !self.scheme_upper && !self.host_upper && !self.rebuild
-    }
-
-    /// [`Plan::write`] for an `out` that holds the input if it is at most
-    /// 64 bytes long, else nothing (see [`analyze_appending`]).
-    #[inline(always)]
-    pub(crate) fn write_over_short(self, input: &str, out: &mut String) -> Components {
-        let c = self.c;
-        if input.len() > 64 {
-            out.push_str(input);
-        }
-        if self.rebuild {
-            // `out` holds the input.
-            rewrite(
-                input,
-                out,
-                (c.host_end, c.path_start, c.port.is_some()),
-                self.auth_end,
-            );
-        }
-        if self.scheme_upper {
-            lowercase(out, 0, c.scheme_end as usize);
-        }
-        if self.host_upper {
-            lowercase(out, c.host_start as usize, c.host_end as usize);
-        }
-        c
-    }
-
-    /// Writes the serialization to `out` (cleared by the caller) and
-    /// returns its components.
-    // Inlined, and the rare rewrites get scalars, not the plan: the
-    // components stay in registers and are stored once, into the result
-    // (a struct kept in memory and copied whole stalls store forwarding).
-    #[inline(always)]
-    pub(crate) fn write(self, input: &str, out: &mut String) -> Components {
-        let c = self.c;
-        // The input as it is, in one copy: the serialization, but for a
-        // rare default port or missing root path.
-        out.push_str(input);
-        if self.rebuild {
-            rewrite(
-                input,
-                out,
-                (c.host_end, c.path_start, c.port.is_some()),
-                self.auth_end,
-            );
-        }
-        if self.scheme_upper {
-            lowercase(out, 0, c.scheme_end as usize);
-        }
-        if self.host_upper {
-            lowercase(out, c.host_start as usize, c.host_end as usize);
-        }
-        c
-    }
-}
-
-/// Turns `out`, a copy of `input`, into the serialization of an input
-/// that drops a default port or gets a root path, given the plan's
-/// offsets (scalars: a plan passed whole out of line would be kept in
-/// memory on the common path).
-// Out of line (13% of jpcert's URLs have no path, most corpora none).
-#[inline(never)]
-fn rewrite(input: &str, out: &mut String, c: (u32, u32, bool), auth_end: u32) {
-    let (host_end, path_start, keeps_port) = c;
-    let auth_end = auth_end as usize;
-    if path_start as usize == auth_end {
-        // No port dropped: only the root path to insert ("http://host" and
-        // "http://host?q", common in phishing feeds).
-        insert_root(out, auth_end);
-    } else {
-        let port_end = if keeps_port {
-            auth_end
-        } else {
-            host_end as usize
-        };
-        rebuild(input, out, port_end, auth_end);
-    }
-}
-
-/// Inserts the root path '/' at `at` (the end of the authority) of `out`.
-#[inline(always)]
-fn insert_root(out: &mut String, at: usize) {
-    if at == out.len() {
-        out.push('/');
-    } else {
-        out.insert(at, '/');
-    }
-}
-
-/// Rewrites `out`, a copy of `input`, into the serialization of an input
-/// that drops a default port (and may get a root path): the input up to
-/// the end of the port it keeps (or of the host), a root path if the
-/// authority (ending at `auth_end`) is not followed by one, then the rest.
-#[cold]
-fn rebuild(input: &str, out: &mut String, port_end: usize, auth_end: usize) {
-    out.truncate(port_end);
-    if !input[auth_end..].starts_with('/') {
-        out.push('/');
-    }
-    out.push_str(&input[auth_end..]);
-}
-
-/// Lowercases `out[start..end]`.
-#[cold]
-fn lowercase(out: &mut str, start: usize, end: usize) {
-    out[start..end].make_ascii_lowercase();
 }
 
 /// Parses `input` into `out` (which the caller cleared) if the fast path
@@ -501,160 +334,10 @@ fn analyze_masked<K: Kernel>(
     Some(plan)
 }
 
-/// A second look at an input the fast path declined, for the machine's
-/// callers to take before the machine: an authority that runs past the
-/// first block into the second (long host names are common in phishing
-/// URLs). Out of line, away from the common path: a plan that could come
-/// from two places there would be assembled in memory and copied.
-#[cold]
-#[inline(never)]
-pub(crate) fn long_authority_plan(input: &str) -> Option<Plan> {
-    let bytes = input.as_bytes();
-    if bytes.len() <= 64 || !may_be_special(bytes) {
-        return None;
-    }
-    let m = Runtime.block_masks::<UrlBytes>(&bytes[..64]);
-    if m.in_set != 0 {
-        return None;
-    }
-    let (colon, scheme) = scheme_and_slashes(bytes, &m)?;
-    let enders = (m.groups[SLASH] | m.groups[QUESTION] | m.groups[HASH]) & !low_bits(colon + 3);
-    if enders != 0 {
-        return None;
-    }
-    long_authority(Runtime, bytes, &m, colon, scheme)
-}
-
-/// The plan of an input whose authority runs past the first block into
-/// the second (long host names are common in phishing URLs), given the
-/// first block's masks `m` and where the scheme ends: as in the first
-/// block's case, a plain domain or IPv4 host, here without credentials or
-/// port. File URLs and longer authorities go to the machine.
-#[inline(always)]
-fn long_authority<K: Kernel>(
-    k: K,
-    bytes: &[u8],
-    m: &BlockMasks,
-    colon: usize,
-    scheme: SchemeType,
-) -> Option<Plan> {
-    let n = bytes.len();
-    let host_start = colon + 3;
-    let in_first = !low_bits(host_start);
-    if scheme == SchemeType::File
-        || (m.groups[PERCENT_AND_HOST_DECLINE] | m.groups[COLON]) & in_first != 0
-    {
-        return None;
-    }
-    let m2 = k.block_masks::<UrlBytes>(&bytes[64..n.min(128)]);
-    if m2.in_set != 0 {
-        return None;
-    }
-    let enders = m2.groups[SLASH] | m2.groups[QUESTION] | m2.groups[HASH];
-    let auth_end = 64 + tz(enders).min(n - 64);
-    if auth_end == 128 && n > 128 {
-        return None;
-    }
-    let before_auth_end = below_lowest(enders);
-    if (m2.groups[PERCENT_AND_HOST_DECLINE] | m2.groups[COLON]) & before_auth_end != 0 {
-        return None;
-    }
-    // The rest of the second block, as in the first block's case.
-    let rest = !before_auth_end;
-    let hash = m2.groups[HASH] & rest;
-    let question = m2.groups[QUESTION] & rest & below_lowest(hash);
-    let path = rest & below_lowest(question | hash);
-    let candidates =
-        (m2.groups[SLASH] << 1) & (m2.groups[DOT] | m2.groups[PERCENT_AND_HOST_DECLINE]) & path;
-    if candidates != 0 && has_dot_segment(bytes, 64, candidates) {
-        return None;
-    }
-    let mut query = (question != 0).then(|| 64 + tz(question));
-    let mut fragment = (hash != 0).then(|| 64 + tz(hash));
-    if n > 128 {
-        (query, fragment) =
-            scan_rest(k, bytes, 128, None, query, fragment, m2.groups[SLASH] >> 63)?;
-    }
-    let host = &bytes[host_start..auth_end];
-    let host_kind = if ends_in_a_number(host) {
-        ipv4_host(host)?
-    } else {
-        HostKind::Domain
-    };
-    let has_path = enders & enders.wrapping_neg() & m2.groups[SLASH] != 0;
-    let mut plan = Plan::new(
-        scheme,
-        host_kind,
-        colon,
-        auth_end,
-        auth_end,
-        None,
-        has_path,
-        (query, fragment),
-    );
-    plan.scheme_upper = m.in_range & low_bits(colon) != 0;
-    plan.host_upper = m.in_range & in_first != 0 || m2.in_range & before_auth_end != 0;
-    Some(plan)
-}
-
 /// The bits below the lowest set bit of `mask` (all of them when it is 0).
 #[inline(always)]
 fn below_lowest(mask: u64) -> u64 {
     mask.wrapping_sub(1) & !mask
-}
-
-/// A port the fast path writes as it is: 1 to 5 digits without a leading
-/// zero, at most 65535.
-#[cold]
-fn port_number(digits: &[u8]) -> Option<u16> {
-    if digits.is_empty()
-        || digits.len() > 5
-        || digits[0] == b'0'
-        || !digits.iter().all(u8::is_ascii_digit)
-    {
-        return None;
-    }
-    let value = digits
-        .iter()
-        .fold(0u32, |v, &d| v * 10 + u32::from(d - b'0'));
-    u16::try_from(value).ok()
-}
-
-/// The kind of host of a "file:" URL the fast path can take, from the
-/// boundaries [`analyze_masked`] found: empty ("file:///path"), or a plain
-/// domain without a port that is not "localhost" (which becomes empty).
-/// A '|' anywhere may be a Windows drive letter to rewrite: the machine's,
-/// as are "file://", "file://?q" and "file://#f" (they get a root path).
-#[cold]
-fn file_host(
-    bytes: &[u8],
-    host_start: usize,
-    host_end: usize,
-    auth_end: usize,
-    has_port: bool,
-    has_path: bool,
-) -> Option<HostKind> {
-    let host = &bytes[host_start..host_end];
-    if memchr::memchr(b'|', bytes).is_some()
-        || has_port
-        || host.eq_ignore_ascii_case(b"localhost")
-        || (host.is_empty() && (!has_path || auth_end != host_start))
-        || ends_in_a_number(host)
-    {
-        return None;
-    }
-    Some(if host.is_empty() {
-        HostKind::Empty
-    } else {
-        HostKind::Domain
-    })
-}
-
-/// An IPv4 host the fast path can keep: already serialized
-/// ("192.168.0.1", not "0x7f.1" nor "010.0.0.1").
-#[cold]
-fn ipv4_host(host: &[u8]) -> Option<HostKind> {
-    is_serialized_ipv4(host).then_some(HostKind::Ipv4)
 }
 
 /// [`ends_in_a_number`] for the host at `start..end` of the first block,
@@ -793,30 +476,4 @@ fn scan_rest<K: Kernel>(
         off += 64;
     }
     Some((query, fragment))
-}
-
-/// Whether one of the path segments starting at `off` plus each bit of
-/// `candidates` is a dot segment.
-#[cold]
-fn has_dot_segment(bytes: &[u8], off: usize, mut candidates: u64) -> bool {
-    while candidates != 0 {
-        if is_dot_segment(bytes, off + tz(candidates)) {
-            return true;
-        }
-        candidates &= candidates - 1;
-    }
-    false
-}
-
-/// Whether the path segment starting at `start` is "." or ".." (also as %2e).
-fn is_dot_segment(bytes: &[u8], start: usize) -> bool {
-    // A dot segment is at most 6 bytes ("%2e%2e"): 7 bytes without an end
-    // settle it (candidates such as "%20..." are common).
-    let rest = &bytes[start..bytes.len().min(start + 7)];
-    let end = rest
-        .iter()
-        .position(|&b| matches!(b, b'/' | b'?' | b'#'))
-        .unwrap_or(rest.len());
-    let segment = &rest[..end];
-    is_single_dot(segment) || is_double_dot(segment)
 }
