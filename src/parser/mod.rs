@@ -56,27 +56,49 @@ fn not_special(input: &str, base: Option<&Url>) -> Result<Url, ParseError> {
     if base.is_none() && machine::certainly_no_scheme(input.as_bytes()) {
         return Err(ValidationError::MissingSchemeNonRelativeUrl.into());
     }
-    let mut reporter = crate::error::NoReporter;
-    let trimmed = trim_c0_control_or_space(input);
-    let cleaned = remove_tab_and_newline(trimmed, &mut reporter);
-    machine::Machine::new(&cleaned, &mut reporter).parse(base)
+    prepared(input, |cleaned| {
+        machine::Machine::new(cleaned, &mut crate::error::NoReporter).parse(base)
+    })
 }
 
 /// An input the fast path's first look declined, parsed into the
 /// dispatcher's buffer: its second look, then the machine.
 #[inline(never)]
-fn declined(input: &str, base: Option<&Url>, mut buffer: String) -> Result<Url, ParseError> {
-    if let Some(plan) = fast::long_authority_plan(input) {
-        let c = plan.write(input, &mut buffer);
-        return Ok(Url {
-            serialization: buffer,
-            c,
-        });
-    }
-    let mut reporter = crate::error::NoReporter;
-    let trimmed = trim_c0_control_or_space(input);
-    let cleaned = remove_tab_and_newline(trimmed, &mut reporter);
-    machine::Machine::with_buffer(&cleaned, buffer, &mut reporter).parse(base)
+fn declined(input: &str, base: Option<&Url>, buffer: String) -> Result<Url, ParseError> {
+    let buffer = match second_look(input, buffer) {
+        Ok(url) => return Ok(url),
+        Err(buffer) => buffer,
+    };
+    prepared(input, |cleaned| {
+        machine::Machine::with_buffer(cleaned, buffer, &mut crate::error::NoReporter).parse(base)
+    })
+}
+
+/// The fast path's second look at a declined input (see
+/// [`fast::long_authority_plan`]), written to `buffer`; the buffer back
+/// if it declines again.
+#[inline(always)]
+fn second_look(input: &str, mut buffer: String) -> Result<Url, String> {
+    let Some(plan) = fast::long_authority_plan(input) else {
+        return Err(buffer);
+    };
+    buffer.clear();
+    let c = plan.write(input, &mut buffer);
+    Ok(Url {
+        serialization: buffer,
+        c,
+    })
+}
+
+/// Runs `machine` on `input` prepared for it without a reporter (C0
+/// controls and spaces trimmed, tabs and newlines removed).
+#[inline(always)]
+fn prepared<T>(input: &str, machine: impl FnOnce(&str) -> T) -> T {
+    let cleaned = remove_tab_and_newline(
+        trim_c0_control_or_space(input),
+        &mut crate::error::NoReporter,
+    );
+    machine(&cleaned)
 }
 
 /// The state machine alone, with its input preparation.
@@ -99,23 +121,18 @@ pub(crate) fn parse_machine<R: Reporter>(
 pub(crate) fn parse_machine_into(
     input: &str,
     base: Option<&Url>,
-    mut buffer: String,
+    buffer: String,
 ) -> Result<Url, (ParseError, String)> {
     if base.is_none() && machine::certainly_no_scheme(input.as_bytes()) {
         return Err((ValidationError::MissingSchemeNonRelativeUrl.into(), buffer));
     }
-    if let Some(plan) = fast::long_authority_plan(input) {
-        buffer.clear();
-        let c = plan.write(input, &mut buffer);
-        return Ok(Url {
-            serialization: buffer,
-            c,
-        });
-    }
-    let mut reporter = crate::error::NoReporter;
-    let trimmed = trim_c0_control_or_space(input);
-    let cleaned = remove_tab_and_newline(trimmed, &mut reporter);
-    machine::Machine::with_buffer(&cleaned, buffer, &mut reporter).run(base)
+    let buffer = match second_look(input, buffer) {
+        Ok(url) => return Ok(url),
+        Err(buffer) => buffer,
+    };
+    prepared(input, |cleaned| {
+        machine::Machine::with_buffer(cleaned, buffer, &mut crate::error::NoReporter).run(base)
+    })
 }
 
 /// Removes leading and trailing [C0 controls or spaces](https://infra.spec.whatwg.org/#c0-control-or-space).

@@ -275,21 +275,7 @@ fn analyze_masked<K: Kernel>(
     let host_end = tz(port_colon).min(auth_end);
     // The authority ends the input or is followed by '/', '?' or '#'.
     let has_path = enders & enders.wrapping_neg() & m.groups[SLASH] != 0;
-    // The rest of the first block: query and fragment starts, and path
-    // segments that start with '.' or '%' (dot-segment candidates).
-    let rest = !before_auth_end;
-    let hash = m.groups[HASH] & rest;
-    let question = m.groups[QUESTION] & rest & below_lowest(hash);
-    let path = rest & below_lowest(question | hash);
-    // ('@', '[', ']' and '|' after a '/' are candidates too, rare and
-    // settled by the check.)
-    let candidates =
-        (m.groups[SLASH] << 1) & (m.groups[DOT] | m.groups[PERCENT_AND_HOST_DECLINE]) & path;
-    if candidates != 0 && has_dot_segment(bytes, 0, candidates) {
-        return None;
-    }
-    let mut query = (question != 0).then(|| tz(question));
-    let mut fragment = (hash != 0).then(|| tz(hash));
+    let (mut query, mut fragment) = after_authority(bytes, 0, &m, !before_auth_end)?;
     if n > 64 {
         (query, fragment) =
             scan_rest(k, bytes, 64, second, query, fragment, m.groups[SLASH] >> 63)?;
@@ -332,6 +318,32 @@ fn analyze_masked<K: Kernel>(
     plan.scheme_upper = m.in_range & low_bits(colon) != 0;
     plan.host_upper = m.in_range & low_bits(host_end) & after_scheme != 0;
     Some(plan)
+}
+
+/// The query and fragment starts in the bits `rest` (from the authority's
+/// end on) of the block at `off` whose [`UrlBytes`] masks are `m`, after
+/// checking the path's segments that start with '.' or '%' (dot-segment
+/// candidates; '@', '[', ']' and '|' after a '/' are candidates too, rare
+/// and settled by the byte check).
+#[inline(always)]
+fn after_authority(
+    bytes: &[u8],
+    off: usize,
+    m: &BlockMasks,
+    rest: u64,
+) -> Option<(Option<usize>, Option<usize>)> {
+    let hash = m.groups[HASH] & rest;
+    let question = m.groups[QUESTION] & rest & below_lowest(hash);
+    let path = rest & below_lowest(question | hash);
+    let candidates =
+        (m.groups[SLASH] << 1) & (m.groups[DOT] | m.groups[PERCENT_AND_HOST_DECLINE]) & path;
+    if candidates != 0 && has_dot_segment(bytes, off, candidates) {
+        return None;
+    }
+    Some((
+        (question != 0).then(|| off + tz(question)),
+        (hash != 0).then(|| off + tz(hash)),
+    ))
 }
 
 /// The bits below the lowest set bit of `mask` (all of them when it is 0).

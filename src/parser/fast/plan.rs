@@ -83,26 +83,10 @@ impl Plan {
     /// 64 bytes long, else nothing (see [`analyze_appending`]).
     #[inline(always)]
     pub(crate) fn write_over_short(self, input: &str, out: &mut String) -> Components {
-        let c = self.c;
         if input.len() > 64 {
             out.push_str(input);
         }
-        if self.rebuild {
-            // `out` holds the input.
-            rewrite(
-                input,
-                out,
-                (c.host_end, c.path_start, c.port.is_some()),
-                self.auth_end,
-            );
-        }
-        if self.scheme_upper {
-            lowercase(out, 0, c.scheme_end as usize);
-        }
-        if self.host_upper {
-            lowercase(out, c.host_start as usize, c.host_end as usize);
-        }
-        c
+        self.finish(input, out)
     }
 
     /// Writes the serialization to `out` (cleared by the caller) and
@@ -112,17 +96,20 @@ impl Plan {
     // (a struct kept in memory and copied whole stalls store forwarding).
     #[inline(always)]
     pub(crate) fn write(self, input: &str, out: &mut String) -> Components {
-        let c = self.c;
         // The input as it is, in one copy: the serialization, but for a
         // rare default port or missing root path.
         out.push_str(input);
+        self.finish(input, out)
+    }
+
+    /// Turns `out`, a copy of `input`, into the serialization and returns
+    /// its components.
+    #[inline(always)]
+    fn finish(self, input: &str, out: &mut String) -> Components {
+        let c = self.c;
         if self.rebuild {
-            rewrite(
-                input,
-                out,
-                (c.host_end, c.path_start, c.port.is_some()),
-                self.auth_end,
-            );
+            let offsets = (c.host_end, c.path_start, c.port.is_some());
+            rewrite(input, out, offsets, self.auth_end);
         }
         if self.scheme_upper {
             lowercase(out, 0, c.scheme_end as usize);

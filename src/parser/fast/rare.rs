@@ -5,8 +5,8 @@
 
 use super::plan::Plan;
 use super::{
-    COLON, DOT, HASH, PERCENT_AND_HOST_DECLINE, QUESTION, SLASH, UrlBytes, below_lowest,
-    may_be_special, scan_rest, scheme_and_slashes, tz,
+    COLON, HASH, PERCENT_AND_HOST_DECLINE, QUESTION, SLASH, UrlBytes, after_authority,
+    below_lowest, may_be_special, scan_rest, scheme_and_slashes, tz,
 };
 use crate::components::SchemeType;
 use crate::host::HostKind;
@@ -73,17 +73,7 @@ fn long_authority<K: Kernel>(
         return None;
     }
     // The rest of the second block, as in the first block's case.
-    let rest = !before_auth_end;
-    let hash = m2.groups[HASH] & rest;
-    let question = m2.groups[QUESTION] & rest & below_lowest(hash);
-    let path = rest & below_lowest(question | hash);
-    let candidates =
-        (m2.groups[SLASH] << 1) & (m2.groups[DOT] | m2.groups[PERCENT_AND_HOST_DECLINE]) & path;
-    if candidates != 0 && has_dot_segment(bytes, 64, candidates) {
-        return None;
-    }
-    let mut query = (question != 0).then(|| 64 + tz(question));
-    let mut fragment = (hash != 0).then(|| 64 + tz(hash));
+    let (mut query, mut fragment) = after_authority(bytes, 64, &m2, !before_auth_end)?;
     if n > 128 {
         (query, fragment) =
             scan_rest(k, bytes, 128, None, query, fragment, m2.groups[SLASH] >> 63)?;
