@@ -208,14 +208,16 @@ impl BatchParser {
     }
 
     /// The URL of the last successful [`BatchParser::parse`] (or
-    /// `parse_with`, `parse_line`), to edit in place; `None` after a
-    /// failure or an href-only call that found the input unchanged.
+    /// `parse_with`, `parse_line`), to edit in place. Only meaningful right
+    /// after one of those succeeded (after a failure it is `None`; the
+    /// href calls may leave an earlier URL here).
     pub fn last_mut(&mut self) -> Option<&mut Url> {
         self.current.as_mut()
     }
 
-    /// Whether the last call was decided by the fast path (without the
-    /// state machine), for statistics.
+    /// Whether the last call was decided by the fast path's first look
+    /// (without the state machine), for statistics. (An authority running
+    /// past the first 64 bytes, taken by its second look, counts as not.)
     pub fn last_took_fast_path(&self) -> bool {
         self.fast
     }

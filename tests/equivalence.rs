@@ -149,3 +149,99 @@ fn fast_path_declines_file_drive_letter_with_host() {
         );
     }
 }
+
+/// The fast path reads 64 bytes at a time: every structural byte ('?',
+/// '#', '/', '.', "%2e", ':' of a port, '@', upper case, a declined byte)
+/// placed on each side of the first and second block boundaries, in
+/// each component, gives the machine's URL.
+#[test]
+fn structure_across_block_boundaries() {
+    let mut batch = BatchParser::new();
+    let mut failures = Vec::new();
+    let pieces = [
+        "?q", "#f", "/", "/.", "/..", "/./", "/../", "/%2e/", "/.%2E", "?a#b", "#a?b", ":8080",
+        ":80", ":443", "@", "A", "%41", " ", "{", "\\", "|", ".", "..",
+    ];
+    let mut count = 0;
+    for scheme in ["http://", "HTTPS://", "ws://", "file://", "ftp://"] {
+        for host in ["a.example", "EXAMPLE.com", "1.2.3.4", "a.b.0x1", ""] {
+            for piece in pieces {
+                for at in (56usize..72).chain(120..136) {
+                    // The piece at byte `at`: in the host (a long label),
+                    // the path or the query.
+                    let prefix = format!("{scheme}{host}");
+                    for (filler, lead) in [("x", ""), ("p", "/"), ("q", "/?")] {
+                        let head = format!("{prefix}{lead}");
+                        let pad = at.saturating_sub(head.len());
+                        // Ending there, or going on.
+                        for tail in ["", "/tail"] {
+                            let input = format!("{head}{}{piece}{tail}", filler.repeat(pad));
+                            count += 1;
+                            if let Err(e) = check(&input, None, &mut batch)
+                                && failures.len() < 20
+                            {
+                                failures.push(e);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(count > 10_000, "only {count} inputs");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Without a base, the dispatcher settles "no scheme" before allocating;
+/// it must fail exactly when the machine does, with the same error,
+/// including schemes split by tabs and newlines (removed before parsing)
+/// and inputs padded with C0 controls and spaces.
+#[test]
+fn no_scheme_failures_match_the_machine() {
+    let mut batch = BatchParser::new();
+    let base = Url::parse("https://base.example/dir/file").unwrap();
+    let inputs = [
+        "",
+        " ",
+        "\t\n",
+        "\u{0}",
+        "/a",
+        "//host/p",
+        "?q",
+        "#f",
+        "a",
+        "a b:c",
+        "bücher.de",
+        "xn--nxasmq6b.com",
+        "example.com/path",
+        "1http://x",
+        "+a:b",
+        "a+b-c.d:e",
+        "h:",
+        "http:",
+        "mailto:x",
+        "ab\tc:d",
+        " ab\nc:d ",
+        "a\r:b",
+        "  http://x ",
+        "\u{1}a:b",
+        "a:",
+        "é:x",
+    ];
+    for input in inputs {
+        for base in [None, Some(&base)] {
+            if let Err(e) = check(input, base, &mut batch) {
+                panic!("{e}");
+            }
+        }
+    }
+    assert!(Url::parse("ab\tc:d").is_ok_and(|u| u.protocol() == "abc:"));
+    assert!(Url::parse(" ab\nc:d ").is_ok_and(|u| u.protocol() == "abc:"));
+    for input in ["/a", "a", "bücher.de", "", "\t\n", "a b:c"] {
+        assert_eq!(
+            Url::parse(input).unwrap_err().validation_error(),
+            Some(urlsift::ValidationError::MissingSchemeNonRelativeUrl),
+            "{input:?}"
+        );
+    }
+}

@@ -6,8 +6,8 @@
 #![allow(dead_code)]
 
 use urlsift::simd::{
-    ByteSet, Classes, Groups, Kernel, WithKernel, available_backends, block_masks_with,
-    find_in_set_with, with_kernel,
+    ByteSet, Classes, Groups, Kernel, WithKernel, available_backends, block_masks_appending_with,
+    block_masks_with, find_in_set_with, with_kernel,
 };
 use urlsift::{BatchParser, Host, Url, UrlSearchParams, paths};
 
@@ -114,15 +114,21 @@ impl Classes for FuzzClasses {
 }
 
 /// `fast_vs_machine`: the fast path, when it accepts, equals the state
-/// machine, and so does `BatchParser::href` (which returns the input
-/// itself only when it is its own href); every SIMD backend equals the
-/// scalar one.
+/// machine, and so do the dispatcher (`Url::parse`, with its own copying
+/// and early-failure paths), component for component or error for error,
+/// and `BatchParser::href` (which returns the input itself only when it is
+/// its own href); every SIMD backend equals the scalar one.
 pub fn fast_vs_machine(data: &[u8]) {
     let input = text(data);
     let machine = paths::machine(&input, None);
     if let Some(fast) = paths::fast(&input) {
         let machine = machine.as_ref().expect("fast path accepted a failure");
         assert!(paths::same_components(&fast, machine), "{input:?}");
+    }
+    match (paths::dispatch(&input, None), &machine) {
+        (Ok(d), Ok(m)) => assert!(paths::same_components(&d, m), "dispatch of {input:?}"),
+        (Err(d), Err(m)) => assert_eq!(&d, m, "dispatch of {input:?}"),
+        (d, m) => panic!("dispatch of {input:?}: {d:?} vs machine {m:?}"),
     }
     let mut batch = BatchParser::new();
     assert_eq!(
@@ -144,6 +150,22 @@ pub fn fast_vs_machine(data: &[u8]) {
         for &b in &backends {
             assert_eq!(block_masks_with::<FuzzClasses>(b, block), scalar, "{b:?}");
         }
+    }
+    // Classifying while appending: the same masks, the block appended.
+    let mut head = input.len().min(64);
+    while !input.is_char_boundary(head) {
+        head -= 1;
+    }
+    let block = &input[..head];
+    let scalar = block_masks_with::<FuzzClasses>(backends[0], block.as_bytes());
+    for &b in &backends {
+        let mut out = String::from("x");
+        assert_eq!(
+            block_masks_appending_with::<FuzzClasses>(b, block, &mut out),
+            scalar,
+            "{b:?}"
+        );
+        assert_eq!(out, format!("x{block}"), "{b:?}");
     }
     // The input as a text of lines: the fused line scan, with the best
     // kernel, gives each line's href and accepts what the fast path accepts.

@@ -84,6 +84,13 @@ fn columns<'py>(
         .map(Bound::into_any)
 }
 
+/// How many rayon pools `columns` has built in this process: one per
+/// distinct `threads` value (for the tests of pool reuse).
+#[pyfunction]
+fn _pools_built() -> usize {
+    kernel::pools_built()
+}
+
 #[pymodule]
 fn _urlsift(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<url::PyUrl>()?;
@@ -91,5 +98,6 @@ fn _urlsift(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(url::parse, m)?)?;
     m.add_function(wrap_pyfunction!(url::can_parse, m)?)?;
     m.add_function(wrap_pyfunction!(columns, m)?)?;
+    m.add_function(wrap_pyfunction!(_pools_built, m)?)?;
     Ok(())
 }

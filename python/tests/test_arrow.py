@@ -155,6 +155,25 @@ def test_threads_give_the_same_result(corpus, threads):
     assert reasons.equals(urlsift.normalize(rows, with_reasons=True)[1])
 
 
+def test_thread_pools_are_built_once_per_size(corpus):
+    """`threads=n` reuses one rayon pool per size, built on first use (a
+    pool per call used to cost more than a small call's parsing), and a
+    call too small to split runs on the calling thread, building none.
+    Results are the same every way."""
+    from urlsift import _urlsift
+
+    rows = pa.array(corpus * 2)  # more than MIN_THREADED_ROWS (8,192)
+    small = pa.array(corpus[:100])
+    want, want_small = urlsift.normalize(rows), urlsift.normalize(small)
+    built = _urlsift._pools_built()
+    for threads in (5, 7, 5, 7, 5):
+        assert urlsift.normalize(rows, threads=threads).equals(want), threads
+    assert _urlsift._pools_built() == built + 2, "one pool for 5 threads, one for 7"
+    for threads in (6, 9, 6):
+        assert urlsift.normalize(small, threads=threads).equals(want_small), threads
+    assert _urlsift._pools_built() == built + 2, "small calls build no pool"
+
+
 def test_the_gil_is_released(corpus):
     """While one thread is inside a long call, another keeps running Python.
     Were the GIL held, the ticker would stall for the whole Rust part: no

@@ -6,8 +6,9 @@ never raises for a bad row: a row that is not a URL gives null, and with
 out. ``string`` arrays give ``string`` results (``large_string`` when the
 output outgrows 2 GiB), ``large_string`` gives ``large_string``; chunked
 arrays give chunked arrays, chunk by chunk. ``threads=n`` spreads one call
-over a rayon pool of n threads (0: one per core); the default stays on the
-calling thread, which is what a Spark task wants.
+over a rayon pool of n threads (0: one per core), built on first use and
+kept for the process; a call (or chunk) under 8,192 rows stays on the
+calling thread, as does the default, which is what a Spark task wants.
 """
 
 from __future__ import annotations

@@ -115,6 +115,29 @@ pub fn parse_ipv4<R: Reporter>(input: &[u8], reporter: &mut R) -> Result<u32, Pa
     Ok(ipv4 as u32)
 }
 
+/// Whether `host` is already an IPv4 address's serialization: four
+/// decimal numbers from 0 to 255 without leading zeros, dot-separated
+/// (then the IPv4 parser and serializer give `host` back unchanged, with
+/// no validation error). Other number-like hosts need rewriting.
+pub fn is_serialized_ipv4(host: &[u8]) -> bool {
+    let mut parts = 0;
+    for part in host.split(|&b| b == b'.') {
+        parts += 1;
+        let canonical = match part {
+            [d] => d.is_ascii_digit(),
+            [b'1'..=b'9', d] => d.is_ascii_digit(),
+            [b'1', d, e] => d.is_ascii_digit() && e.is_ascii_digit(),
+            [b'2', b'0'..=b'4', e] => e.is_ascii_digit(),
+            [b'2', b'5', b'0'..=b'5'] => true,
+            _ => false,
+        };
+        if !canonical || parts > 4 {
+            return false;
+        }
+    }
+    parts == 4
+}
+
 /// The [IPv4 serializer](https://url.spec.whatwg.org/#concept-ipv4-serializer).
 pub fn serialize_ipv4(address: u32, out: &mut String) {
     use std::fmt::Write;
@@ -132,6 +155,67 @@ mod tests {
         let mut out = String::new();
         serialize_ipv4(n, &mut out);
         Ok(out)
+    }
+
+    /// Whether `host` parses and serializes to itself without a
+    /// validation error (what `is_serialized_ipv4` must answer).
+    fn round_trips(host: &[u8]) -> bool {
+        let mut errors = Vec::new();
+        let again = parse_ipv4(host, &mut errors).ok().map(|n| {
+            let mut out = String::new();
+            serialize_ipv4(n, &mut out);
+            out
+        });
+        ends_in_a_number(host)
+            && errors.is_empty()
+            && again.as_deref().map(str::as_bytes) == Some(host)
+    }
+
+    /// Exactly the hosts that round-trip: every string of up to 7 digits
+    /// and dots (of a few digits), and every four-part host of parts that
+    /// probe leading zeros and the 255 limit.
+    #[test]
+    fn serialized_ipv4_is_exact() {
+        fn all(prefix: &mut Vec<u8>, accepted: &mut usize) {
+            let host = prefix.as_slice();
+            assert_eq!(
+                is_serialized_ipv4(host),
+                round_trips(host),
+                "{:?}",
+                String::from_utf8_lossy(host)
+            );
+            *accepted += usize::from(round_trips(host));
+            if prefix.len() == 7 {
+                return;
+            }
+            for b in [b'0', b'1', b'2', b'5', b'6', b'.'] {
+                prefix.push(b);
+                all(prefix, accepted);
+                prefix.pop();
+            }
+        }
+        let mut accepted = 0;
+        all(&mut Vec::new(), &mut accepted);
+        assert!(accepted > 100, "{accepted}");
+        let parts = [
+            "0", "00", "1", "01", "9", "10", "99", "100", "199", "200", "249", "250", "255", "256",
+            "300", "1000",
+        ];
+        for a in parts {
+            for b in parts {
+                for c in parts {
+                    for d in parts {
+                        let host = format!("{a}.{b}.{c}.{d}");
+                        assert_eq!(
+                            is_serialized_ipv4(host.as_bytes()),
+                            round_trips(host.as_bytes()),
+                            "{host}"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(is_serialized_ipv4(b"255.255.255.255") && !is_serialized_ipv4(b"1.2.3.4."));
     }
 
     #[test]

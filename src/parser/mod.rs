@@ -24,24 +24,81 @@ pub(crate) fn parse<R: Reporter>(
     reporter: &mut R,
 ) -> Result<Url, ParseError> {
     if !R::ENABLED {
+        if !fast::may_be_special(input.as_bytes()) {
+            return not_special(input, base);
+        }
         // One allocation, sized for the common case; a declined input
         // hands the same buffer to the machine.
         // The result is built right here from the fast path's (inlined)
         // components: going through an intermediate Result would move a
         // just-stored struct, which stalls store forwarding.
         let mut buffer = String::with_capacity(input.len() + 16);
-        if let Some(c) = fast::try_parse(input, &mut buffer) {
+        if let Some(plan) = fast::analyze_appending(input, &mut buffer) {
+            let c = plan.write_over_short(input, &mut buffer);
             return Ok(Url {
                 serialization: buffer,
                 c,
             });
         }
-        let mut reporter = crate::error::NoReporter;
-        let trimmed = trim_c0_control_or_space(input);
-        let cleaned = remove_tab_and_newline(trimmed, &mut reporter);
-        return machine::Machine::with_buffer(&cleaned, buffer, &mut reporter).parse(base);
+        buffer.clear();
+        return declined(input, base, buffer);
     }
     parse_machine(input, base, reporter)
+}
+
+/// An input that cannot start with a special scheme and "//" (see
+/// [`fast::may_be_special`]): relative references, bare hosts, other
+/// schemes. Without a base, one with no scheme fails (the no scheme
+/// state), settled before allocating: a relative reference starts with a
+/// non-letter, so most take one byte.
+#[inline(never)]
+fn not_special(input: &str, base: Option<&Url>) -> Result<Url, ParseError> {
+    if base.is_none() && machine::certainly_no_scheme(input.as_bytes()) {
+        return Err(ValidationError::MissingSchemeNonRelativeUrl.into());
+    }
+    prepared(input, |cleaned| {
+        machine::Machine::new(cleaned, &mut crate::error::NoReporter).parse(base)
+    })
+}
+
+/// An input the fast path's first look declined, parsed into the
+/// dispatcher's buffer: its second look, then the machine.
+#[inline(never)]
+fn declined(input: &str, base: Option<&Url>, buffer: String) -> Result<Url, ParseError> {
+    let buffer = match second_look(input, buffer) {
+        Ok(url) => return Ok(url),
+        Err(buffer) => buffer,
+    };
+    prepared(input, |cleaned| {
+        machine::Machine::with_buffer(cleaned, buffer, &mut crate::error::NoReporter).parse(base)
+    })
+}
+
+/// The fast path's second look at a declined input (see
+/// [`fast::long_authority_plan`]), written to `buffer`; the buffer back
+/// if it declines again.
+#[inline(always)]
+fn second_look(input: &str, mut buffer: String) -> Result<Url, String> {
+    let Some(plan) = fast::long_authority_plan(input) else {
+        return Err(buffer);
+    };
+    buffer.clear();
+    let c = plan.write(input, &mut buffer);
+    Ok(Url {
+        serialization: buffer,
+        c,
+    })
+}
+
+/// Runs `machine` on `input` prepared for it without a reporter (C0
+/// controls and spaces trimmed, tabs and newlines removed).
+#[inline(always)]
+fn prepared<T>(input: &str, machine: impl FnOnce(&str) -> T) -> T {
+    let cleaned = remove_tab_and_newline(
+        trim_c0_control_or_space(input),
+        &mut crate::error::NoReporter,
+    );
+    machine(&cleaned)
 }
 
 /// The state machine alone, with its input preparation.
@@ -58,16 +115,24 @@ pub(crate) fn parse_machine<R: Reporter>(
     machine::Machine::new(&cleaned, reporter).parse(base)
 }
 
-/// Parses with the machine into a recycled buffer, handing it back on failure.
+/// Parses an input the fast path's first look declined into a recycled
+/// buffer (a certain no-scheme failure without base, its second look,
+/// then the machine), handing the buffer back on failure.
 pub(crate) fn parse_machine_into(
     input: &str,
     base: Option<&Url>,
     buffer: String,
 ) -> Result<Url, (ParseError, String)> {
-    let mut reporter = crate::error::NoReporter;
-    let trimmed = trim_c0_control_or_space(input);
-    let cleaned = remove_tab_and_newline(trimmed, &mut reporter);
-    machine::Machine::with_buffer(&cleaned, buffer, &mut reporter).run(base)
+    if base.is_none() && machine::certainly_no_scheme(input.as_bytes()) {
+        return Err((ValidationError::MissingSchemeNonRelativeUrl.into(), buffer));
+    }
+    let buffer = match second_look(input, buffer) {
+        Ok(url) => return Ok(url),
+        Err(buffer) => buffer,
+    };
+    prepared(input, |cleaned| {
+        machine::Machine::with_buffer(cleaned, buffer, &mut crate::error::NoReporter).run(base)
+    })
 }
 
 /// Removes leading and trailing [C0 controls or spaces](https://infra.spec.whatwg.org/#c0-control-or-space).

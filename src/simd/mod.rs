@@ -1,7 +1,9 @@
 //! Byte classification with SIMD: the first byte of a slice that lies in a
 //! [`ByteSet`], and position masks of blocks of up to 64 bytes
-//! ([`block_masks`]). This module knows nothing of URLs beyond the sets it
-//! is handed, and it is the only one allowed `unsafe`.
+//! ([`block_masks`]; [`block_masks_appending`] also appends the block to a
+//! string, from the register it classified). This module knows nothing of
+//! URLs beyond the sets it is handed, and it is the only one allowed
+//! `unsafe`.
 //!
 //! Layout follows memchr: a portable [`scalar`] reference (also the test
 //! oracle), thin per-ISA kernels, and one dispatch point that picks the best
@@ -128,6 +130,11 @@ pub struct Groups {
     lens: [usize; 8],
     count: usize,
     table: [u8; 256],
+    /// Each group's bytes as a nibble bitmap (as in [`ByteSet`]), for
+    /// the shuffle-based kernels; all zero when the group has a
+    /// non-ASCII byte.
+    nibble_bitmaps: [[u8; 16]; 8],
+    ascii: [bool; 8],
 }
 
 impl Groups {
@@ -137,6 +144,8 @@ impl Groups {
         let mut bytes = [[0u8; 8]; 8];
         let mut lens = [0usize; 8];
         let mut table = [0u8; 256];
+        let mut nibble_bitmaps = [[0u8; 16]; 8];
+        let mut ascii = [true; 8];
         let mut g = 0;
         while g < groups.len() {
             let group = groups[g];
@@ -149,7 +158,13 @@ impl Groups {
                 // Padding repeats the group's first byte: no new matches.
                 bytes[g][i] = if i < group.len() { group[i] } else { group[0] };
                 if i < group.len() {
-                    table[group[i] as usize] |= 1 << g;
+                    let b = group[i];
+                    table[b as usize] |= 1 << g;
+                    if b < 0x80 {
+                        nibble_bitmaps[g][(b & 0xF) as usize] |= 1 << (b >> 4);
+                    } else {
+                        ascii[g] = false;
+                    }
                 }
                 i += 1;
             }
@@ -161,7 +176,18 @@ impl Groups {
             lens,
             count: groups.len(),
             table,
+            nibble_bitmaps,
+            ascii,
         }
+    }
+
+    /// Group `g`'s bytes as a nibble bitmap, for the shuffle-based
+    /// kernels: when they are all ASCII and more than two (one or two are
+    /// cheaper to compare directly).
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    pub(crate) fn nibble_bitmap(&self, g: usize) -> Option<&[u8; 16]> {
+        (self.ascii[g] && self.lens[g] > 2).then_some(&self.nibble_bitmaps[g])
     }
 
     /// The bit flags (bit `g` for group `g`) of byte `b`.
@@ -298,6 +324,59 @@ pub fn block_masks<C: Classes>(block: &[u8]) -> BlockMasks {
         #[cfg(target_arch = "aarch64")]
         Backend::Neon => aarch64::block_masks_neon::<C>(block),
         _ => scalar::block_masks::<C>(block),
+    }
+}
+
+/// The masks of `block` (at most 64 bytes; panics if longer), which is
+/// also appended to `out`, with the best backend: for callers that copy
+/// what they classify. The AVX-512 backend stores the register it
+/// classified (no separate copy); the others append as `push_str` does.
+#[inline(always)]
+pub fn block_masks_appending<C: Classes>(block: &str, out: &mut String) -> BlockMasks {
+    assert!(block.len() <= 64, "a block is at most 64 bytes");
+    // `backend()` only ever returns a backend that detection validated.
+    match backend() {
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 => x86_64::block_masks_appending_avx512::<C>(block, out),
+        _ => {
+            out.push_str(block);
+            block_masks::<C>(block.as_bytes())
+        }
+    }
+}
+
+/// The masks of two blocks (at most 64 bytes each; panics if longer), with
+/// classes `A` and `B`, in one call of the best backend (for callers that
+/// need the second block's masks whenever they need the first's).
+#[inline(always)]
+pub fn block_masks_pair<A: Classes, B: Classes>(first: &[u8], second: &[u8]) -> [BlockMasks; 2] {
+    assert!(
+        first.len() <= 64 && second.len() <= 64,
+        "a block is at most 64 bytes"
+    );
+    // `backend()` only ever returns a backend that detection validated.
+    match backend() {
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 => x86_64::block_masks_pair_avx512::<A, B>(first, second),
+        _ => [block_masks::<A>(first), block_masks::<B>(second)],
+    }
+}
+
+/// [`block_masks_appending`] with a given backend. A backend this CPU
+/// lacks falls back to scalar.
+pub fn block_masks_appending_with<C: Classes>(
+    backend: Backend,
+    block: &str,
+    out: &mut String,
+) -> BlockMasks {
+    assert!(block.len() <= 64, "a block is at most 64 bytes");
+    match backend {
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 if has_avx512() => x86_64::block_masks_appending_avx512::<C>(block, out),
+        _ => {
+            out.push_str(block);
+            block_masks_with::<C>(backend, block.as_bytes())
+        }
     }
 }
 
@@ -502,204 +581,4 @@ pub fn find_in_set_with(backend: Backend, bytes: &[u8], set: &ByteSet) -> Option
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const SET: ByteSet = ByteSet::outside_range_or(0x21, 0x7E, b"\"'<>\\^`{}");
-
-    #[test]
-    fn every_backend_matches_scalar() {
-        // Every byte value at every position of inputs of many lengths.
-        for len in [0usize, 1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100] {
-            for pos in 0..len.max(1) {
-                for b in 0..=255u8 {
-                    let mut input = vec![b'a'; len];
-                    if len > 0 {
-                        input[pos] = b;
-                    }
-                    let expected = scalar::find_in_set(&input, &SET);
-                    for backend in available_backends() {
-                        assert_eq!(
-                            find_in_set_with(backend, &input, &SET),
-                            expected,
-                            "{backend:?} len {len} pos {pos} byte {b:#x}"
-                        );
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn finds_the_first_of_several() {
-        let input = b"https://example.com/a{b}c d";
-        for backend in available_backends() {
-            assert_eq!(find_in_set_with(backend, input, &SET), Some(21));
-        }
-        let plain = b"https://example.com/a/b/c?d=e#f-and-more-bytes";
-        for backend in available_backends() {
-            assert_eq!(find_in_set_with(backend, plain, &SET), None);
-        }
-    }
-
-    #[test]
-    fn sets_without_extras_and_full_ranges() {
-        let only_range = ByteSet::outside_range_or(b'a', b'z', b"");
-        let any = ByteSet::outside_range_or(0, 255, b"");
-        let input = b"abcdefghijklmnopqrstuvwxyzabcdefghij0klm";
-        for backend in available_backends() {
-            assert_eq!(find_in_set_with(backend, input, &only_range), Some(36));
-            assert_eq!(find_in_set_with(backend, input, &any), None);
-        }
-    }
-
-    struct TestClasses;
-    impl Classes for TestClasses {
-        const SET: ByteSet = SET;
-        const GROUPS: Groups =
-            Groups::new(&[b":", b"/", b"?", b"#", b".%", b"@[]|%", b"A", b"\x00"]);
-        const RANGE: (u8, u8) = (b'A', b'Z');
-    }
-
-    /// A byte search: full range, one extra byte, no range of interest.
-    struct SearchClasses;
-    impl Classes for SearchClasses {
-        const SET: ByteSet = ByteSet::outside_range_or(0, 255, b"\n");
-        const GROUPS: Groups = Groups::new(&[b"\r", b"\x00\xff"]);
-        const RANGE: (u8, u8) = (0, 255);
-    }
-
-    /// Two extras and bounds at the ends of the byte range.
-    struct EdgeClasses;
-    impl Classes for EdgeClasses {
-        const SET: ByteSet = ByteSet::outside_range_or(0, 0xFE, b"\x00\x80");
-        const GROUPS: Groups = Groups::new(&[b"a"]);
-        const RANGE: (u8, u8) = (1, 255);
-    }
-
-    /// Every backend's masks equal scalar's for class `C`, with every byte
-    /// value at every position of blocks of many lengths (the other bytes
-    /// `a`, the last one `last` unless it is the one being varied).
-    fn check_block_masks<C: Classes>(last: u8) {
-        for len in [0usize, 1, 15, 16, 17, 31, 32, 33, 63, 64] {
-            for pos in 0..len.max(1) {
-                for b in 0..=255u8 {
-                    let mut input = vec![b'a'; len];
-                    if len > 0 {
-                        input[len - 1] = last;
-                        input[pos] = b;
-                    }
-                    let expected = scalar::block_masks::<C>(&input);
-                    for backend in available_backends() {
-                        assert_eq!(
-                            block_masks_with::<C>(backend, &input),
-                            expected,
-                            "{backend:?} len {len} pos {pos} byte {b:#x}"
-                        );
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn block_masks_match_scalar() {
-        check_block_masks::<TestClasses>(b'/');
-        check_block_masks::<SearchClasses>(b'\n');
-        check_block_masks::<EdgeClasses>(0xFF);
-    }
-
-    /// `with_kernel` hands its work the detected backend's kernel, whose
-    /// masks equal scalar's.
-    #[test]
-    fn with_kernel_matches_scalar() {
-        struct Masks<'a>(&'a [Vec<u8>]);
-        impl WithKernel for Masks<'_> {
-            type Output = Vec<[BlockMasks; 3]>;
-            #[inline(always)]
-            fn run<K: Kernel>(self, k: K) -> Self::Output {
-                self.0
-                    .iter()
-                    .map(|b| {
-                        [
-                            k.block_masks::<TestClasses>(b),
-                            k.block_masks::<SearchClasses>(b),
-                            k.block_masks::<EdgeClasses>(b),
-                        ]
-                    })
-                    .collect()
-            }
-        }
-        let mut blocks = Vec::new();
-        for len in [0usize, 1, 15, 16, 17, 31, 32, 33, 63, 64] {
-            for b in 0..=255u8 {
-                let mut block: Vec<u8> = (0..len).map(|i| b"aZ/:?#.%@\n\r"[i % 11]).collect();
-                if len > 0 {
-                    block[(b as usize * 7) % len] = b;
-                }
-                blocks.push(block);
-            }
-        }
-        let got = with_kernel(Masks(&blocks));
-        for (block, masks) in blocks.iter().zip(got) {
-            let expected = [
-                scalar::block_masks::<TestClasses>(block),
-                scalar::block_masks::<SearchClasses>(block),
-                scalar::block_masks::<EdgeClasses>(block),
-            ];
-            assert_eq!(masks, expected, "{:?} on {block:?}", backend());
-        }
-    }
-
-    /// `positions_of` marks exactly the given byte, with every kernel.
-    #[test]
-    fn positions_of_a_byte() {
-        struct Newlines<'a>(&'a [u8]);
-        impl WithKernel for Newlines<'_> {
-            type Output = u64;
-            #[inline(always)]
-            fn run<K: Kernel>(self, k: K) -> u64 {
-                k.positions_of::<b'\n'>(self.0)
-            }
-        }
-        for len in 0..=64 {
-            let block: Vec<u8> = (0..len)
-                .map(|i| [b'\n', b'a', 0x8A, b'\r'][i % 4])
-                .collect();
-            let expected = block
-                .iter()
-                .enumerate()
-                .filter(|(_, b)| **b == b'\n')
-                .fold(0u64, |m, (i, _)| m | 1 << i);
-            assert_eq!(with_kernel(Newlines(&block)), expected, "len {len}");
-            assert_eq!(Scalar.positions_of::<b'\n'>(&block), expected);
-            assert_eq!(Runtime.positions_of::<b'\n'>(&block), expected);
-        }
-    }
-
-    #[test]
-    fn block_masks_of_a_url() {
-        let url = b"http://a.b/c?d#e";
-        let m = block_masks::<TestClasses>(url);
-        assert_eq!(m.in_set, 0);
-        assert_eq!(m.groups[0], 1 << 4);
-        assert_eq!(m.groups[1], 1 << 5 | 1 << 6 | 1 << 10);
-        assert_eq!(m.groups[2], 1 << 12);
-        assert_eq!(m.groups[3], 1 << 14);
-        assert_eq!(m.groups[4], 1 << 8);
-        assert_eq!(m.in_range, 0);
-        let m = block_masks::<TestClasses>(b"HTtP://X");
-        assert_eq!(m.in_range, 0b1000_1011);
-    }
-
-    #[test]
-    fn reports_a_backend() {
-        assert!(available_backends().contains(&backend()));
-        // CI runs the suite once with URLSIFT_SIMD=scalar: prove it took.
-        if std::env::var("URLSIFT_SIMD").is_ok_and(|v| v == "scalar") {
-            assert_eq!(backend(), Backend::Scalar);
-        } else {
-            assert_eq!(Some(&backend()), available_backends().last());
-        }
-    }
-}
+mod tests;

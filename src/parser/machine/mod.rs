@@ -58,6 +58,30 @@ static SCHEME_BYTE: [bool; 256] = {
     t
 };
 
+/// Whether the input `raw`, once prepared (C0 controls and spaces trimmed,
+/// tabs and newlines removed), certainly does not start with a scheme
+/// followed by ':' (then the scheme start state goes to the no scheme
+/// state). Says `false` when unsure: a tab or newline before the answer.
+pub(crate) fn certainly_no_scheme(raw: &[u8]) -> bool {
+    let Some(start) = raw.iter().position(|&b| b > b' ') else {
+        // Nothing but C0 controls and spaces: the empty input.
+        return true;
+    };
+    let bytes = &raw[start..];
+    if !bytes[0].is_ascii_alphabetic() {
+        return true;
+    }
+    for &b in &bytes[1..] {
+        match b {
+            b':' | b'\t' | b'\n' | b'\r' => return false,
+            _ if SCHEME_BYTE[b as usize] => {}
+            _ => return true,
+        }
+    }
+    // Scheme bytes to the end, no ':' (trailing controls are trimmed).
+    true
+}
+
 /// The length of the scheme if `bytes` starts with one followed by ':'.
 #[inline]
 fn scheme_len(bytes: &[u8]) -> Option<usize> {

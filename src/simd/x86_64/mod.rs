@@ -207,10 +207,16 @@ fn classify32<C: Classes>(chunk: &[u8]) -> BlockMasks {
         in_range: u64::from(!(_mm256_movemask_epi8(outside) as u32)),
     };
     for g in 0..groups.count() {
-        let mut eq = _mm256_setzero_si256();
-        for &b in groups.group(g) {
-            eq = _mm256_or_si256(eq, _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b as i8)));
-        }
+        let eq = match groups.nibble_bitmap(g) {
+            Some(bitmap) => extras_by_nibbles(v, bitmap),
+            None => {
+                let mut eq = _mm256_setzero_si256();
+                for &b in groups.group(g) {
+                    eq = _mm256_or_si256(eq, _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b as i8)));
+                }
+                eq
+            }
+        };
         m.groups[g] = u64::from(_mm256_movemask_epi8(eq) as u32);
     }
     m
@@ -366,15 +372,80 @@ pub(super) fn with_avx512<W: WithKernel>(work: W) -> W::Output {
     unsafe { run(work) }
 }
 
+/// AVX-512BW block masks of two blocks in one call. The caller has
+/// checked that the CPU supports AVX-512F and AVX-512BW.
+#[inline(always)]
+pub(super) fn block_masks_pair_avx512<A: Classes, B: Classes>(
+    first: &[u8],
+    second: &[u8],
+) -> [BlockMasks; 2] {
+    debug_assert!(first.len() <= 64 && second.len() <= 64);
+    // SAFETY: as for `block_masks_avx512`.
+    unsafe { masks_pair_avx512::<A, B>(first, second) }
+}
+
+#[target_feature(enable = "avx512f,avx512bw")]
+fn masks_pair_avx512<A: Classes, B: Classes>(first: &[u8], second: &[u8]) -> [BlockMasks; 2] {
+    [masks_avx512::<A>(first), masks_avx512::<B>(second)]
+}
+
+/// AVX-512BW block masks of `block`, which is also appended to `out`
+/// from the same register. The caller has checked that the CPU supports
+/// AVX-512F and AVX-512BW.
+#[inline(always)]
+pub(super) fn block_masks_appending_avx512<C: Classes>(
+    block: &str,
+    out: &mut String,
+) -> BlockMasks {
+    debug_assert!(block.len() <= 64);
+    // SAFETY: as for `block_masks_avx512`.
+    unsafe { masks_appending_avx512::<C>(block, out) }
+}
+
 #[target_feature(enable = "avx512f,avx512bw")]
 #[inline]
-fn masks_avx512<C: Classes>(block: &[u8]) -> BlockMasks {
-    let (set, groups) = (&C::SET, &C::GROUPS);
-    let valid = super::low_bits(block.len());
+fn masks_appending_avx512<C: Classes>(block: &str, out: &mut String) -> BlockMasks {
+    let bytes = block.as_bytes();
+    let valid = super::low_bits(bytes.len());
+    let v = load_avx512(bytes, valid);
+    out.reserve(bytes.len());
+    // SAFETY: `reserve` left room for `bytes.len()` bytes past the string's
+    // end; the store mask has one bit per byte of `block`, so exactly those
+    // bytes are written there (masked-off lanes are not written), and the
+    // length then covers them. They are a whole `&str`, appended to a
+    // whole string: the string stays UTF-8.
+    unsafe {
+        let vec = out.as_mut_vec();
+        let end = vec.len();
+        _mm512_mask_storeu_epi8(vec.as_mut_ptr().add(end).cast(), valid, v);
+        vec.set_len(end + bytes.len());
+    }
+    masks_of_avx512::<C>(v, valid)
+}
+
+/// The first `valid.count_ones()` bytes of `block` (the rest zero).
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+fn load_avx512(block: &[u8], valid: u64) -> __m512i {
+    debug_assert_eq!(valid, super::low_bits(block.len()));
     // SAFETY: the load mask has one bit per byte of `block` (at most 64),
     // so only those bytes are read; masked-off lanes are neither accessed
     // nor able to fault, and come back as zero.
-    let v = unsafe { _mm512_maskz_loadu_epi8(valid, block.as_ptr().cast()) };
+    unsafe { _mm512_maskz_loadu_epi8(valid, block.as_ptr().cast()) }
+}
+
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+fn masks_avx512<C: Classes>(block: &[u8]) -> BlockMasks {
+    let valid = super::low_bits(block.len());
+    masks_of_avx512::<C>(load_avx512(block, valid), valid)
+}
+
+/// The masks of a block loaded in `v`, whose bytes past `valid` are zero.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+fn masks_of_avx512<C: Classes>(v: __m512i, valid: u64) -> BlockMasks {
+    let (set, groups) = (&C::SET, &C::GROUPS);
     // The class tables are constants: the branches below fold away, and a
     // class with a full range and one or two extras (a byte search) is
     // just its compares.
@@ -386,23 +457,25 @@ fn masks_avx512<C: Classes>(block: &[u8]) -> BlockMasks {
     if hi < 255 {
         in_set |= _mm512_cmpgt_epu8_mask(v, _mm512_set1_epi8(hi as i8));
     }
+    // As in `extras_by_nibbles`: a shuffle on the low nibble picks a
+    // bitmap byte, one on the high nibble picks the bit (computed once,
+    // shared by the set and the groups that use bitmaps).
+    let nibble = _mm512_set1_epi8(0x0F);
+    let low = _mm512_and_si512(v, nibble);
+    let bit = _mm512_shuffle_epi8(
+        _mm512_broadcast_i32x4(_mm_setr_epi8(
+            1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0,
+        )),
+        _mm512_and_si512(_mm512_srli_epi16(v, 4), nibble),
+    );
+    let in_bitmap = |bitmap: &[u8; 16]| {
+        // SAFETY: `bitmap` is 16 readable bytes.
+        let table = unsafe { _mm_loadu_si128(bitmap.as_ptr().cast()) };
+        let row = _mm512_shuffle_epi8(_mm512_broadcast_i32x4(table), low);
+        _mm512_test_epi8_mask(row, bit)
+    };
     match set.nibble_bitmap() {
-        Some(bitmap) => {
-            // As in `extras_by_nibbles`: a shuffle on the low nibble picks
-            // the bitmap byte, one on the high nibble picks the bit.
-            // SAFETY: `bitmap` is 16 readable bytes.
-            let table = unsafe { _mm_loadu_si128(bitmap.as_ptr().cast()) };
-            let rows = _mm512_broadcast_i32x4(table);
-            let bits = _mm512_broadcast_i32x4(_mm_setr_epi8(
-                1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0,
-            ));
-            let nibble = _mm512_set1_epi8(0x0F);
-            let low = _mm512_and_si512(v, nibble);
-            let high = _mm512_and_si512(_mm512_srli_epi16(v, 4), nibble);
-            let row = _mm512_shuffle_epi8(rows, low);
-            let bit = _mm512_shuffle_epi8(bits, high);
-            in_set |= _mm512_test_epi8_mask(row, bit);
-        }
+        Some(bitmap) => in_set |= in_bitmap(bitmap),
         None => {
             for &e in &set.extra()[..set.extra_len()] {
                 in_set |= _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(e as i8));
@@ -420,14 +493,27 @@ fn masks_avx512<C: Classes>(block: &[u8]) -> BlockMasks {
     let mut m = BlockMasks {
         in_set: in_set & valid,
         groups: [0; 8],
-        in_range: in_range & valid,
+        // (A range from 1 up holds no masked-off lane.)
+        in_range: if rlo == 0 { in_range & valid } else { in_range },
     };
     for g in 0..groups.count() {
-        let mut eq = 0;
-        for &b in groups.group(g) {
-            eq |= _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b as i8));
-        }
-        m.groups[g] = eq & valid;
+        let eq = match groups.nibble_bitmap(g) {
+            Some(bitmap) => in_bitmap(bitmap),
+            None => {
+                let mut eq = 0;
+                for &b in groups.group(g) {
+                    eq |= _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b as i8));
+                }
+                eq
+            }
+        };
+        // Masked-off lanes are zero: only a group with a zero byte needs
+        // the mask.
+        m.groups[g] = if groups.group(g).contains(&0) {
+            eq & valid
+        } else {
+            eq
+        };
     }
     m
 }
