@@ -231,7 +231,7 @@ impl Setup {
     /// The engine run shared by the per-record jobs: `per_chunk` turns a
     /// chunk into its results, which are written in input order; the
     /// summary report ends the run.
-    fn run_records(
+    pub fn run_records(
         self,
         pass_empty: bool,
         per_chunk: impl Fn(&Job, &input::Chunk) -> pipeline::Processed<()> + Sync,

@@ -12,7 +12,7 @@ use urlsift::profile::Profile;
 use crate::args::{NormalizeArgs, ProfileArgs};
 use crate::output::CliError;
 use crate::records::Shape;
-use crate::select::Stage;
+use crate::select::{Stage, Verdict};
 
 /// The profile chosen by the flags, validated.
 pub fn profile(a: &ProfileArgs) -> Result<Profile, CliError> {
@@ -51,21 +51,40 @@ pub fn run(a: NormalizeArgs) -> Result<ExitCode, CliError> {
         return setup.run_hrefs(base.as_ref(), &profile);
     }
     let terminator = setup.terminator;
-    setup.run_per_url(base.as_ref(), &stage, true, |url, rec, text, out| {
-        if let Some(form) = profile.apply_href(url.href()) {
-            if form == text {
-                rec.write_unchanged(out, terminator);
-            } else {
-                rec.write_url(out, &form, terminator);
+    setup.run_records(true, |job, chunk| {
+        let mut key = Vec::new();
+        job.run_parsed(chunk, base.as_ref(), (), |p, rec, text, parser| {
+            let url = parser.last_mut().expect("parsed");
+            if stage.apply(url, &mut p.tally) == Verdict::Drop {
+                return Ok(());
             }
-        } else if matches!(rec.shape, Shape::Line | Shape::ReadOnly) {
-            profile.apply(url, out);
-            out.push(terminator);
-        } else {
-            let mut key = Vec::new();
-            profile.apply(url, &mut key);
-            let key = String::from_utf8(key).expect("profile output is UTF-8");
-            rec.write_url(out, &key, terminator);
-        }
+            if let Some(form) = profile.apply_href(url.href()) {
+                if form == text {
+                    // Kept as it came: a run of input, as without the stage.
+                    match rec.unchanged_run(terminator) {
+                        Some(run) => p.copy_input(run),
+                        None => {
+                            p.flush();
+                            rec.write_unchanged(&mut p.out, terminator);
+                        }
+                    }
+                } else {
+                    p.flush();
+                    rec.write_url(&mut p.out, &form, terminator);
+                }
+                return Ok(());
+            }
+            p.flush();
+            if matches!(rec.shape, Shape::Line | Shape::ReadOnly) {
+                profile.apply(url, &mut p.out);
+                p.out.push(terminator);
+            } else {
+                key.clear();
+                profile.apply(url, &mut key);
+                let key = std::str::from_utf8(&key).expect("profile output is UTF-8");
+                rec.write_url(&mut p.out, key, terminator);
+            }
+            Ok(())
+        })
     })
 }

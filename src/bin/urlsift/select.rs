@@ -252,16 +252,23 @@ impl Stage {
             return false;
         }
         let host = url.hostname();
-        let needs_site = self.sites.is_some() || self.not_sites.is_some();
-        let site = if needs_site {
-            self.list
-                .url_parts(url)
-                .and_then(|p| p.registrable_domain())
-        } else {
-            None
+        // A URL's site is one of a set's entries only if one of its host's
+        // dot-suffixes is: that cheap test goes first, and the Public
+        // Suffix List is asked only when it passes.
+        let site = std::cell::OnceCell::new();
+        let in_sites = |set: &Option<SuffixSet>| {
+            set.as_ref().map(|s| {
+                !host.is_empty()
+                    && s.matches_host(host)
+                    && site
+                        .get_or_init(|| {
+                            self.list
+                                .url_parts(url)
+                                .and_then(|p| p.registrable_domain())
+                        })
+                        .is_some_and(|x| s.contains(x))
+            })
         };
-        let in_sites =
-            |set: &Option<SuffixSet>| set.as_ref().map(|s| site.is_some_and(|x| s.contains(x)));
         let in_hosts = |set: &Option<SuffixSet>| {
             set.as_ref()
                 .map(|s| !host.is_empty() && s.matches_host(host))
