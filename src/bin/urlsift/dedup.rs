@@ -216,28 +216,32 @@ impl Seen {
         }
         let too_big =
             || CliError::Usage("dedup: over 4 billion keys or a 4 GiB key in memory".into());
+        // (Without --count there are no entries, and the index stays 0.)
         let index = u32::try_from(self.entries.len).map_err(|_| too_big())?;
-        let line = if self.count_mode {
-            Some(self.arena.push(line))
+        let key_span = self.arena.push(key);
+        let slot = Slot {
+            hash,
+            block: u32::try_from(key_span.block).map_err(|_| too_big())?,
+            start: u32::try_from(key_span.start).map_err(|_| too_big())?,
+            len: u32::try_from(key_span.len).map_err(|_| too_big())?,
+            index,
+        };
+        if self.count_mode {
+            // Counts and lines are kept for the end, in first-occurrence
+            // order. Without --count the line goes out now and the table
+            // alone is the seen-set (no entry: a seen-set of a million
+            // keys touches 70 MB less fresh memory).
+            let line = Some(self.arena.push(line));
+            self.entries.push(Entry {
+                key: key_span,
+                line,
+                seq,
+                count: 1,
+            });
         } else {
             sink.record(line)?;
             self.unique += 1;
-            None
-        };
-        let key = self.arena.push(key);
-        let slot = Slot {
-            hash,
-            block: u32::try_from(key.block).map_err(|_| too_big())?,
-            start: u32::try_from(key.start).map_err(|_| too_big())?,
-            len: u32::try_from(key.len).map_err(|_| too_big())?,
-            index,
-        };
-        self.entries.push(Entry {
-            key,
-            line,
-            seq,
-            count: 1,
-        });
+        }
         self.table.insert(slot);
         if self.bytes() > self.budget {
             self.start_spill()?;
@@ -259,12 +263,25 @@ impl Seen {
                 error,
             })?;
         let mut spill = Spill::create(dir.path(), "p", 0).map_err(spill_err)?;
-        for e in self.entries.iter() {
-            let line = e.line.map_or(&[][..], |l| self.arena.get(l));
-            let key = self.arena.get(e.key);
-            spill
-                .push(xxh3_64(key), e.seq, e.count, key, line)
-                .map_err(spill_err)?;
+        if self.count_mode {
+            for e in self.entries.iter() {
+                let line = e.line.map_or(&[][..], |l| self.arena.get(l));
+                let key = self.arena.get(e.key);
+                spill
+                    .push(xxh3_64(key), e.seq, e.count, key, line)
+                    .map_err(spill_err)?;
+            }
+        } else {
+            // Keys whose lines are already written: they only need to be
+            // known as seen (sequence 0 is before the spill's start).
+            for slot in self.table.slots() {
+                let key = self.arena.get(Span {
+                    block: slot.block as usize,
+                    start: slot.start as usize,
+                    len: slot.len as usize,
+                });
+                spill.push(slot.hash, 0, 1, key, &[]).map_err(spill_err)?;
+            }
         }
         self.table = Table::default();
         self.entries = Entries::default();

@@ -17,8 +17,7 @@ pub struct Map {
 }
 
 /// Pages are released in whole blocks of this size, a multiple of every
-/// page size in use (4 KiB to 64 KiB), so a block never holds bytes of a
-/// neighbouring range.
+/// page size in use (4 KiB to 64 KiB).
 const BLOCK: usize = 64 << 10;
 
 impl Map {
@@ -53,10 +52,14 @@ impl Map {
         &self.map
     }
 
-    /// Lets the process's resident memory forget the pages wholly inside
-    /// `range`, which no one will read again (they stay in the page cache).
+    /// Lets the process's resident memory forget the pages of `range`,
+    /// which no one will read again (they stay in the page cache). Chunks
+    /// are written, and dropped, in input order: the block a range shares
+    /// with the one before it goes with it, and the block it shares with
+    /// the next goes with the next. (A block whose other chunk is still in
+    /// flight only has to be read in again: see the SAFETY note below.)
     fn release(&self, range: Range<usize>) {
-        let start = range.start.next_multiple_of(BLOCK);
+        let start = range.start / BLOCK * BLOCK;
         let end = range.end / BLOCK * BLOCK;
         if start >= end {
             return;
@@ -66,7 +69,8 @@ impl Map {
         // later access faults them in again from the file, with the same
         // bytes. So no slice of the map, even one someone still held,
         // could observe a change: the advice only costs a refault. The
-        // range lies within the map (a sub-range of a chunk's range).
+        // range lies within the map (a chunk's range, widened down to a
+        // block boundary, which is still inside the map).
         let _ = unsafe {
             self.map
                 .unchecked_advise_range(UncheckedAdvice::DontNeed, start, end - start)

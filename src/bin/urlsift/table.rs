@@ -86,6 +86,11 @@ impl Table {
         }
     }
 
+    /// The occupied slots, in no particular order.
+    pub fn slots(&self) -> impl Iterator<Item = &Slot> {
+        self.slots.iter().filter(|s| s.index != EMPTY)
+    }
+
     /// Adds a slot whose key is known to be absent.
     pub fn insert(&mut self, slot: Slot) {
         debug_assert_ne!(slot.index, EMPTY);
