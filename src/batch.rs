@@ -280,6 +280,14 @@ impl<'a> Line<'a> {
     pub fn as_str(&self) -> &'a str {
         self.text
     }
+
+    /// Whether the fast path proved the line a URL needing no state
+    /// machine, which also proves it holds no control byte (no NUL, tab or
+    /// newline) and no space.
+    #[inline(always)]
+    pub fn is_proved(&self) -> bool {
+        self.plan.is_some()
+    }
 }
 
 impl std::fmt::Debug for Line<'_> {

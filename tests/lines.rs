@@ -93,3 +93,29 @@ proptest! {
         check_all(&text, None);
     }
 }
+
+/// A line the fast path proves holds no control byte and no space, at any
+/// position around the 64-byte blocks (the command relies on it: it looks
+/// for NUL bytes only in lines that were not proved).
+#[test]
+fn proved_lines_hold_no_control_byte() {
+    for len in 21..200usize {
+        for at in (20..len).step_by(7).chain([len - 1]) {
+            for bad in [0u8, b'\t', 0x0b, b'\r', 0x1f, b' ', 0x7f] {
+                let mut line = b"https://example.com/".to_vec();
+                line.resize(len, b'a');
+                line[at] = bad;
+                let text = String::from_utf8(line).unwrap();
+                let lines: Vec<_> = urlsift::batch::lines(urlsift::simd::Runtime, &text).collect();
+                assert!(!lines.is_empty());
+                for l in lines {
+                    assert!(
+                        !l.is_proved() || !l.as_str().bytes().any(|b| b < 0x21 || b == 0x7f),
+                        "proved a line with byte {bad:#x}: {:?}",
+                        l.as_str()
+                    );
+                }
+            }
+        }
+    }
+}

@@ -471,3 +471,30 @@ fn rejects_number_lines_in_their_source_for_any_chunking() {
         }
     }
 }
+
+/// NUL bytes in otherwise clean text (the fused line scan's path) are bad
+/// lines wherever they sit, proved URLs around them untouched.
+#[test]
+fn nul_bytes_in_clean_text_are_bad_lines() {
+    let wd = Workdir::new();
+    let mut text = String::new();
+    let mut want = String::new();
+    for i in 0..300usize {
+        let url = format!("https://example.com/{}", "p".repeat(i % 130));
+        if i % 3 == 0 {
+            let at = 8 + i % (url.len() - 8);
+            text.push_str(&url[..at]);
+            text.push('\0');
+            text.push_str(&url[at..]);
+        } else {
+            text.push_str(&url);
+            want.push_str(&url);
+            want.push('\n');
+        }
+        text.push('\n');
+    }
+    wd.create("nul.txt", &text);
+    let out = wd.run(&["normalize", "nul.txt"], None);
+    assert_eq!(String::from_utf8(out.stdout.clone()).unwrap(), want);
+    assert!(stderr(&out).contains("100 NUL-byte"), "{}", stderr(&out));
+}

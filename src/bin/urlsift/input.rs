@@ -354,10 +354,10 @@ impl<'a> ChunkFacts<'a> {
         }
     }
 
-    /// The whole chunk as text, when it is valid UTF-8 without NUL: then
-    /// a line is bad only if it is too long.
-    pub fn text(&self) -> Option<&'a str> {
-        self.text
+    /// The chunk's bytes as text, when they are UTF-8 (NUL bytes allowed:
+    /// the fused line scan finds them in the lines that need it).
+    pub fn utf8(chunk: &'a Chunk) -> Option<&'a str> {
+        simdutf8::basic::from_utf8(&chunk.data).ok()
     }
 
     /// Classifies one line, which must be a slice of this chunk's data.

@@ -291,8 +291,10 @@ impl Job {
         f: &mut F,
     ) {
         let data = &chunk.data[..];
-        let facts = input::ChunkFacts::of(chunk, self.max_line);
-        if let Some(text) = facts.text().filter(|_| F::SCANS_URLS && !chunk.truncated) {
+        if F::SCANS_URLS
+            && !chunk.truncated
+            && let Some(text) = input::ChunkFacts::utf8(chunk)
+        {
             // Clean text: each line's end is found by the same SIMD pass
             // that classifies it for the fast path.
             let mut number = chunk.first_line;
@@ -307,6 +309,10 @@ impl Job {
                     continue;
                 } else if raw.len() > self.max_line {
                     Reason::TooLong
+                } else if !line.is_proved() && memchr::memchr(0, raw.as_bytes()).is_some() {
+                    // (A line the fast path proved holds no control byte:
+                    // only the others are searched for NUL, not the chunk.)
+                    Reason::NulByte
                 } else {
                     match f.line_of(p, &rec, &line) {
                         Ok(()) => {
@@ -323,6 +329,7 @@ impl Job {
             p.tally.lines = number - chunk.first_line;
             return;
         }
+        let facts = input::ChunkFacts::of(chunk, self.max_line);
         let truncated_at = chunk
             .truncated
             .then_some(data.len())
