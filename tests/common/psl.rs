@@ -19,16 +19,32 @@ use std::process::Command;
 use psl::Psl;
 use urlsift::{HostKind, Url};
 
+/// The host's target triple, from `rustc -vV`.
+fn host_triple() -> String {
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    let out = Command::new(&rustc)
+        .arg("-vV")
+        .output()
+        .unwrap_or_else(|e| panic!("run {rustc} -vV: {e}"));
+    let text = String::from_utf8_lossy(&out.stdout);
+    text.lines()
+        .find_map(|l| l.strip_prefix("host: "))
+        .unwrap_or_else(|| panic!("no host line in {rustc} -vV: {text}"))
+        .trim()
+        .to_string()
+}
+
 /// The directory of the package `name` this crate depends on.
+///
+/// Offline and for this platform only: without `--filter-platform`, cargo
+/// resolves every platform's packages (Windows-only ones too, which a
+/// Linux build never downloads) and fails offline.
 pub fn package_dir(name: &str) -> PathBuf {
     let out = Command::new(env!("CARGO"))
-        .args([
-            "metadata",
-            "--format-version",
-            "1",
-            "--offline",
-            "--manifest-path",
-        ])
+        .args(["metadata", "--format-version", "1", "--offline"])
+        .arg("--filter-platform")
+        .arg(host_triple())
+        .arg("--manifest-path")
         .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml"))
         .output()
         .expect("run cargo metadata");
