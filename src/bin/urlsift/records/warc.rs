@@ -191,11 +191,15 @@ impl Reader {
         loop {
             let rest = self.rest();
             let window = &rest[searched.saturating_sub(3)..];
-            let found = memchr::memmem::find(window, b"\n\r\n")
-                .map(|i| i + 3)
-                .into_iter()
-                .chain(memchr::memmem::find(window, b"\n\n").map(|i| i + 2))
-                .min();
+            // The block ends at the first "\n\r\n" or "\n\n". The second
+            // is looked for only before the first ends: CRLF files may hold
+            // no "\n\n" at all, and a search of the whole window per
+            // record cost more than everything else together.
+            let crlf = memchr::memmem::find(window, b"\n\r\n");
+            let before = crlf.map_or(window.len(), |i| i + 2);
+            let found = memchr::memmem::find(&window[..before], b"\n\n")
+                .map(|i| i + 2)
+                .or(crlf.map(|i| i + 3));
             if let Some(i) = found {
                 return Ok(Some(searched.saturating_sub(3) + i));
             }
@@ -267,15 +271,40 @@ fn content_length(header: &[u8]) -> Option<u64> {
 }
 
 /// The value of header `name` (case-insensitive) in a header block, with
-/// surrounding space removed.
+/// surrounding space removed; `None` if the block is not UTF-8.
 fn header_value<'a>(header: &'a [u8], name: &str) -> Option<&'a str> {
-    let text = std::str::from_utf8(header).ok()?;
-    text.split('\n').skip(1).find_map(|line| {
-        let (k, v) = line.split_once(':')?;
-        k.trim()
-            .eq_ignore_ascii_case(name)
-            .then(|| v.trim_matches([' ', '\t', '\r']))
-    })
+    header_value_in(std::str::from_utf8(header).ok()?, name)
+}
+
+/// [`header_value`] of a block known to be text: the first line after the
+/// first whose key (before its first ':', trimmed) is `name`.
+fn header_value_in<'a>(text: &'a str, name: &str) -> Option<&'a str> {
+    let bytes = text.as_bytes();
+    let n = name.as_bytes();
+    let mut start = memchr::memchr(b'\n', bytes)? + 1;
+    loop {
+        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
+        let line = &bytes[start..end];
+        // Most lines are told apart by their first bytes: a line starting
+        // with an ASCII byte that is not white space has a key starting
+        // there, which is `name` only if the line starts with `name`.
+        let other = match line.first() {
+            Some(&b) if b.is_ascii() && !(b as char).is_whitespace() => {
+                line.len() < n.len() || !line[..n.len()].eq_ignore_ascii_case(n)
+            }
+            _ => false,
+        };
+        if !other
+            && let Some((k, v)) = text[start..end].split_once(':')
+            && k.trim().eq_ignore_ascii_case(name)
+        {
+            return Some(v.trim_matches([' ', '\t', '\r']));
+        }
+        if end == bytes.len() {
+            return None;
+        }
+        start = end + 1;
+    }
 }
 
 /// The URL field of the record whose header block is `header`: empty
@@ -284,7 +313,7 @@ pub fn find<'a>(field: &Field, header: &'a [u8]) -> Found<'a> {
     let Ok(text) = std::str::from_utf8(header) else {
         return Found::Bad(Reason::InvalidUtf8);
     };
-    match header_value(text.as_bytes(), &field.0) {
+    match header_value_in(text, &field.0) {
         None | Some("") => Found::Empty,
         // WARC 1.0 examples wrap the URI in angle brackets.
         Some(v) => Found::Url(Cow::Borrowed(
@@ -303,6 +332,66 @@ pub fn named<'a>(header: &'a [u8], name: &str) -> Option<Cow<'a, str>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The plain reading of a header block that `header_value_in` must
+    /// agree with: every line after the first, split at its first ':',
+    /// the key trimmed (Unicode white space) and compared without case.
+    fn header_value_plain<'a>(text: &'a str, name: &str) -> Option<&'a str> {
+        text.split('\n').skip(1).find_map(|line| {
+            let (k, v) = line.split_once(':')?;
+            k.trim()
+                .eq_ignore_ascii_case(name)
+                .then(|| v.trim_matches([' ', '\t', '\r']))
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(5000))]
+
+        #[test]
+        fn a_header_block_ends_at_its_first_blank_line(
+            parts in proptest::collection::vec(
+                prop_oneof![Just("a"), Just("\r"), Just("\n"), Just("\r\n"), Just("WARC/1.1")],
+                0..60,
+            ),
+        ) {
+            let text = parts.concat().into_bytes();
+            // The first "\n\r\n" or "\n\n", whichever ends first.
+            let end = (0..text.len()).find_map(|i| {
+                let rest = &text[i..];
+                if rest.starts_with(b"\n\n") {
+                    Some(i + 2)
+                } else if rest.starts_with(b"\n\r\n") {
+                    Some(i + 3)
+                } else {
+                    None
+                }
+            });
+            let mut reader = Reader::new(text.clone(), 0);
+            let found = reader.header_len(&mut io::empty(), 1 << 20).unwrap();
+            prop_assert_eq!(found, end);
+        }
+
+        #[test]
+        fn header_lookup_agrees_with_the_plain_reading(
+            parts in proptest::collection::vec(
+                prop_oneof![
+                    Just("a"), Just("A"), Just("b"), Just(":"), Just(" "), Just("\t"),
+                    Just("\r"), Just("\n"), Just("\u{b}"), Just("\u{a0}"), Just("\u{2003}"),
+                    Just("Content-Length"), Just("WARC-Target-URI"), Just("é"),
+                ],
+                0..40,
+            ),
+            name in prop_oneof![
+                Just("a"), Just("A"), Just("ab"), Just(""), Just(" a"), Just("a:b"),
+                Just("content-length"), Just("WARC-Target-URI"), Just("é"),
+            ],
+        ) {
+            let text = parts.concat();
+            prop_assert_eq!(header_value_in(&text, name), header_value_plain(&text, name));
+        }
+    }
 
     fn record(uri: Option<&str>, payload: &[u8]) -> Vec<u8> {
         let mut r = b"WARC/1.1\r\nWARC-Type: response\r\n".to_vec();
