@@ -413,7 +413,8 @@ fn mapped_and_read_input_give_identical_output_on_every_corpus() {
 
 /// Rejects name each bad line's number in its source, however the input
 /// is cut into chunks and whichever thread read them (the writer numbers
-/// lines for normalize and dedup), over-long lines and two sources included.
+/// lines for normalize, dedup and extract without a `line` field), over-long
+/// lines and two sources included.
 #[test]
 fn rejects_number_lines_in_their_source_for_any_chunking() {
     let wd = Workdir::new();
@@ -439,7 +440,7 @@ fn rejects_number_lines_in_their_source_for_any_chunking() {
     wd.create("a.txt", &text);
     wd.create("b.txt", "https://b.example/\nnope\n");
     want.push("b.txt\t2\tinvalid URL (missing-scheme-non-relative-URL)".to_string());
-    for cmd in ["normalize", "dedup"] {
+    for cmd in ["normalize", "dedup", "extract"] {
         for (j, chunk) in [("1", "4M"), ("2", "1K"), ("3", "100"), ("2", "7")] {
             let out = wd.run(
                 &[
@@ -469,6 +470,42 @@ fn rejects_number_lines_in_their_source_for_any_chunking() {
                 .collect();
             assert_eq!(got, want, "{cmd} -j{j} --chunk-size {chunk}");
         }
+    }
+    // With a `line` field the reader numbers the lines: each valid line's
+    // number in its source, however cut.
+    let valid: Vec<String> = (1..=3000u64)
+        .filter(|i| ![0, 13, 40].contains(&(i % 97)))
+        .map(|i| i.to_string())
+        .chain(["1".to_string()])
+        .collect();
+    for (j, chunk) in [("1", "4M"), ("2", "100"), ("2", "7")] {
+        let out = wd.run(
+            &[
+                "extract",
+                "-q",
+                "-j",
+                j,
+                "--chunk-size",
+                chunk,
+                "--max-line-bytes",
+                "200",
+                "--no-header",
+                "--fields",
+                "line",
+                "a.txt",
+                "b.txt",
+            ],
+            None,
+        );
+        let got: Vec<String> = String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect();
+        assert_eq!(
+            got, valid,
+            "extract --fields line -j{j} --chunk-size {chunk}"
+        );
     }
 }
 
