@@ -425,6 +425,76 @@ fn warc_bad_header_and_truncated_record_are_bad_records() {
     );
 }
 
+/// Payloads larger than the read-ahead are seeked over in a plain file
+/// and read through from a pipe: the same records, the same rejects (a
+/// large payload past the end of the file is cut either way), at any
+/// chunk size.
+#[test]
+fn warc_large_payloads_are_skipped_alike_from_a_file_and_a_pipe() {
+    let wd = Workdir::new();
+    let mut input = Vec::new();
+    for (i, size) in [10usize, 200_000, 70_000, 3, 1 << 20, 65_537]
+        .into_iter()
+        .enumerate()
+    {
+        let uri = format!("http://h{i}.example/P");
+        // Payloads that look like records must not be taken for them.
+        let mut payload = warc_record(&[("WARC-Target-URI", "http://inside.example/")], b"z");
+        payload.resize(size.max(payload.len()), b'\n');
+        input.extend(warc_record(&[("WARC-Target-URI", &uri)], &payload));
+    }
+    let cut_at = input.len();
+    let mut last = warc_record(
+        &[("WARC-Target-URI", "http://last.example/")],
+        &[7u8; 300_000],
+    );
+    last.truncate(last.len() - 100_000);
+    input.extend(last);
+    wd.create("big.warc", &input);
+    let want = "http://h0.example/P\nhttp://h1.example/P\nhttp://h2.example/P\n\
+                http://h3.example/P\nhttp://h4.example/P\nhttp://h5.example/P\n";
+    for chunk in ["4M", "100", "1"] {
+        let file = wd.run(
+            &[
+                "normalize",
+                "--chunk-size",
+                chunk,
+                "--rejects",
+                "file.tsv",
+                "big.warc",
+            ],
+            None,
+        );
+        let pipe = wd.run(
+            &[
+                "normalize",
+                "--input-format",
+                "warc",
+                "--chunk-size",
+                chunk,
+                "--rejects",
+                "pipe.tsv",
+                "-",
+            ],
+            Some(&input),
+        );
+        for (how, out) in [("file", &file), ("pipe", &pipe)] {
+            assert_eq!(String::from_utf8_lossy(&out.stdout), want, "{how} {chunk}");
+            assert_eq!(out.status.code(), Some(0), "{how} {chunk}");
+        }
+        for name in ["file.tsv", "pipe.tsv"] {
+            let rejects = String::from_utf8(wd.read(name)).unwrap();
+            let rows: Vec<Vec<&str>> = rejects.lines().map(|l| l.split('\t').collect()).collect();
+            assert_eq!(rows.len(), 1, "{name} {chunk}: {rejects}");
+            assert_eq!(rows[0][2], cut_at.to_string(), "{name} {chunk}");
+            assert!(
+                rows[0][3].contains("Content-Length past the end"),
+                "{rejects}"
+            );
+        }
+    }
+}
+
 #[test]
 fn access_log_request_targets_and_referers() {
     let wd = Workdir::new();

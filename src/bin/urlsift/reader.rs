@@ -70,6 +70,10 @@ struct Current {
     /// Lines are numbered by the writer (`Settings::count_lines` off).
     counting_off: bool,
     warc: Option<warc::Reader>,
+    /// A plain WARC file's handle (sharing the read side's file offset),
+    /// for the WARC reader to seek over large payloads rather than read
+    /// them.
+    warc_file: Option<std::fs::File>,
 }
 
 /// Where a source's bytes come from: read into our buffer (pipes, stdin,
@@ -93,6 +97,7 @@ impl Current {
     /// Opens `path` (`-` is stdin): mapped when it is a plain regular file
     /// (not compressed, not WARC, which is read record by record).
     fn open(path: &Path, name: String, kind: Kind) -> io::Result<Current> {
+        let mut warc_file = None;
         let feed = match decode::open(path)? {
             decode::Input::File(file) if kind != Kind::Warc => match Map::new(&file)? {
                 Some(map) => Feed::Map {
@@ -105,10 +110,16 @@ impl Current {
                     buf: Vec::new(),
                 },
             },
-            input => Feed::Read {
-                reader: input.into_reader(),
-                buf: Vec::new(),
-            },
+            input => {
+                if let decode::Input::File(file) = &input {
+                    // (Without a second handle, WARC payloads are read.)
+                    warc_file = file.try_clone().ok();
+                }
+                Feed::Read {
+                    reader: input.into_reader(),
+                    buf: Vec::new(),
+                }
+            }
         };
         Ok(Current {
             name,
@@ -121,6 +132,7 @@ impl Current {
             streaming: false,
             counting_off: false,
             warc: None,
+            warc_file,
         })
     }
 
@@ -395,7 +407,8 @@ impl Current {
                         unreachable!("WARC is read, not mapped");
                     };
                     let rest = buf.split_off(head);
-                    self.warc = Some(warc::Reader::new(rest, head as u64));
+                    self.warc =
+                        Some(warc::Reader::new(rest, head as u64).seeking(self.warc_file.take()));
                     return self.read_chunk(settings, first_header, pool);
                 }
             }

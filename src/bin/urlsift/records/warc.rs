@@ -5,7 +5,8 @@
 //! The reader delimits records itself: it reads a record's header block,
 //! keeps it, and skips the block's `Content-Length` bytes of payload
 //! without looking at them (payloads are never held in memory, so a
-//! gigabyte video record costs no more than a small one). A chunk is then
+//! gigabyte video record costs no more than a small one; in a plain file
+//! a large payload is seeked over, not even read). A chunk is then
 //! a run of header blocks with an index of where each record was. A record
 //! whose header is not a WARC header, or has no usable Content-Length, is
 //! a bad record; reading resumes at the next line that starts a WARC
@@ -13,7 +14,8 @@
 //! Read-only: output is URL lines.
 
 use std::borrow::Cow;
-use std::io::{self, Read};
+use std::fs::File;
+use std::io::{self, Read, Seek, SeekFrom};
 
 use super::Found;
 use crate::input::Reason;
@@ -44,6 +46,8 @@ pub struct Entry {
 const SHOWN: usize = 4096;
 /// How much is read at a time.
 const READ: usize = 1 << 16;
+/// The payload rest past which a plain file is seeked over, not read.
+const SEEK_PAST: u64 = 1 << 16;
 
 /// The record reader's state for one source.
 #[derive(Default)]
@@ -54,6 +58,9 @@ pub struct Reader {
     /// The input offset of `buf[0]`.
     offset: u64,
     scratch: Vec<u8>,
+    /// The source file, when it is a plain regular file read through a
+    /// handle sharing this one's offset: large payloads are seeked over.
+    file: Option<File>,
 }
 
 impl Reader {
@@ -64,6 +71,12 @@ impl Reader {
             offset,
             ..Reader::default()
         }
+    }
+
+    /// Seeks over large payloads in `file`, the source (a handle sharing
+    /// the offset of the reader that `read_chunk` is given).
+    pub fn seeking(self, file: Option<File>) -> Reader {
+        Reader { file, ..self }
     }
 
     /// Makes at least `want` unread bytes available, unless the input ends.
@@ -101,6 +114,20 @@ impl Reader {
         self.offset += self.buf.len() as u64;
         self.buf.clear();
         self.pos = 0;
+        // Every byte read from the source went through `buf` or the loop
+        // below, so `offset` is the file's position. A payload that ends
+        // within the file is seeked over; one past its end (as the file
+        // stands now) is read to the end as before, which reports it cut.
+        if n > SEEK_PAST
+            && let Some(file) = &mut self.file
+        {
+            let to = self.offset.saturating_add(n);
+            if to <= file.metadata()?.len() {
+                file.seek(SeekFrom::Start(to))?;
+                self.offset = to;
+                return Ok(true);
+            }
+        }
         self.scratch.resize(READ, 0);
         while n > 0 {
             let want = n.min(READ as u64) as usize;
