@@ -534,4 +534,15 @@ fn nul_bytes_in_clean_text_are_bad_lines() {
     let out = wd.run(&["normalize", "nul.txt"], None);
     assert_eq!(String::from_utf8(out.stdout.clone()).unwrap(), want);
     assert!(stderr(&out).contains("100 NUL-byte"), "{}", stderr(&out));
+    // `check` (the same scan) names each of those lines, and only those.
+    for chunk in ["4M", "1K"] {
+        let out = wd.run(&["check", "-j2", "--chunk-size", chunk, "nul.txt"], None);
+        let report = String::from_utf8(out.stdout).unwrap();
+        let lines: Vec<&str> = report.lines().collect();
+        assert_eq!(lines.len(), 100, "{report}");
+        for (k, l) in lines.iter().enumerate() {
+            let want = format!("nul.txt:{}: invalid: NUL-byte: ", 3 * k + 1);
+            assert!(l.starts_with(&want), "{l} (want {want})");
+        }
+    }
 }
