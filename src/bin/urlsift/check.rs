@@ -82,12 +82,13 @@ fn report(out: &mut Vec<u8>, json: bool, f: Finding<'_>, term: u8) {
 }
 
 pub fn run(a: CheckArgs) -> Result<ExitCode, CliError> {
-    let setup = crate::Setup::new(&a.input, &a.output, None, false)?;
+    let mut setup = crate::Setup::new(&a.input, &a.output, None, false)?;
+    // Reports carry line numbers, printed by the workers.
+    setup.engine.read.count_lines = true;
     let base = parse_base(&a.input.base)?;
     let (terminator, json) = (setup.terminator, a.json);
     let job = setup.job(false);
     // The report is the output: the summary is shown only on request.
-    let mut setup = setup;
     setup.report.quiet = setup.report.quiet || !setup.report.verbose;
     setup.run_chunks(|chunk| {
         let checker = Checker {

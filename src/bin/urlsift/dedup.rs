@@ -428,8 +428,6 @@ fn is_uuid(b: &[u8]) -> bool {
 
 pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
     let mut setup = crate::Setup::new(&a.input, &a.output, Some(&a.policy), true)?;
-    // Line numbers only go into rejects, which this thread writes.
-    setup.engine.read.count_lines = false;
     // In-flight chunks count against the budget too: keep them to about a
     // tenth of it when the budget is small.
     let in_flight = (setup.engine.pool.current_num_threads() * 6) as u64;

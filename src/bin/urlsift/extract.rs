@@ -240,15 +240,11 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
         _ => Format::Csv,
     };
     let mut setup = crate::Setup::new(&a.input, &a.output, Some(&a.policy), a.append)?;
-    // Without a `line` field, line numbers only go into rejects, which the
-    // writer numbers: the reader need not count every chunk's lines.
+    // A `line` field is printed by the workers: the reader counts lines.
     let line_field = |f: &Field| matches!(f, Field::Line);
-    let uses_line = fields.iter().any(line_field)
+    setup.engine.read.count_lines = fields.iter().any(line_field)
         || matches!(&format, Format::Template(pieces)
             if pieces.iter().any(|p| matches!(p, Piece::Field(f) if line_field(f))));
-    if !uses_line {
-        setup.engine.read.count_lines = false;
-    }
     if a.append {
         if !setup.writes_records {
             return Err(CliError::Usage(format!(

@@ -41,9 +41,7 @@ pub fn parse_base(base: &Option<String>) -> Result<Option<Url>, CliError> {
 }
 
 pub fn run(a: NormalizeArgs) -> Result<ExitCode, CliError> {
-    let mut setup = crate::Setup::new(&a.input, &a.output, Some(&a.policy), true)?;
-    // Line numbers only go into rejects, which the writer numbers.
-    setup.engine.read.count_lines = false;
+    let setup = crate::Setup::new(&a.input, &a.output, Some(&a.policy), true)?;
     let profile = profile(&a.profile)?;
     let base = parse_base(&a.input.base)?;
     let stage = Stage::new(&a.input.sites, Some(&a.filters), Some(&a.edits))?;

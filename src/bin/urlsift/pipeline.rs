@@ -301,7 +301,10 @@ impl Engine {
                 max_record: usize::try_from(a.max_line_bytes).unwrap_or(usize::MAX),
                 spec,
                 writes_records: false,
-                count_lines: true,
+                // Rejects and `--strict` stops are numbered by the writer;
+                // a subcommand whose workers print line numbers (`check`,
+                // `extract` with a `line` field) turns counting on.
+                count_lines: false,
             },
         })
     }

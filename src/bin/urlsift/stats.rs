@@ -114,9 +114,7 @@ fn pct(part: u64, whole: u64) -> f64 {
 
 pub fn run(a: StatsArgs) -> Result<ExitCode, CliError> {
     let started = Instant::now();
-    let mut setup = crate::Setup::new(&a.input, &a.output, None, false)?;
-    // No line numbers are printed.
-    setup.engine.read.count_lines = false;
+    let setup = crate::Setup::new(&a.input, &a.output, None, false)?;
     let base = parse_base(&a.input.base)?;
     let stage = Stage::new(&a.input.sites, Some(&a.filters), None)?;
     let job = setup.job(false);
