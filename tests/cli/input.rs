@@ -440,25 +440,24 @@ fn rejects_number_lines_in_their_source_for_any_chunking() {
     wd.create("a.txt", &text);
     wd.create("b.txt", "https://b.example/\nnope\n");
     want.push("b.txt\t2\tinvalid URL (missing-scheme-non-relative-URL)".to_string());
+    // `cmd` on both sources with `-j` and `--chunk-size`, lines over 200
+    // bytes too long.
+    let run = |cmd: &str, j: &str, chunk: &str, args: &[&str]| {
+        let common = [
+            cmd,
+            "-q",
+            "-j",
+            j,
+            "--chunk-size",
+            chunk,
+            "--max-line-bytes",
+            "200",
+        ];
+        wd.run(&[&common[..], args, &["a.txt", "b.txt"]].concat(), None)
+    };
     for cmd in ["normalize", "dedup", "extract"] {
         for (j, chunk) in [("1", "4M"), ("2", "1K"), ("3", "100"), ("2", "7")] {
-            let out = wd.run(
-                &[
-                    cmd,
-                    "-q",
-                    "-j",
-                    j,
-                    "--chunk-size",
-                    chunk,
-                    "--max-line-bytes",
-                    "200",
-                    "--rejects",
-                    "rej.tsv",
-                    "a.txt",
-                    "b.txt",
-                ],
-                None,
-            );
+            let out = run(cmd, j, chunk, &["--rejects", "rej.tsv"]);
             assert_eq!(out.status.code(), Some(0), "{cmd} -j{j} {chunk}");
             let rejects = String::from_utf8(wd.read("rej.tsv")).unwrap();
             let got: Vec<String> = rejects
@@ -479,24 +478,7 @@ fn rejects_number_lines_in_their_source_for_any_chunking() {
         .chain(["1".to_string()])
         .collect();
     for (j, chunk) in [("1", "4M"), ("2", "100"), ("2", "7")] {
-        let out = wd.run(
-            &[
-                "extract",
-                "-q",
-                "-j",
-                j,
-                "--chunk-size",
-                chunk,
-                "--max-line-bytes",
-                "200",
-                "--no-header",
-                "--fields",
-                "line",
-                "a.txt",
-                "b.txt",
-            ],
-            None,
-        );
+        let out = run("extract", j, chunk, &["--no-header", "--fields", "line"]);
         let got: Vec<String> = String::from_utf8(out.stdout)
             .unwrap()
             .lines()

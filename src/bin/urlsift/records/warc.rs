@@ -218,15 +218,20 @@ impl Reader {
         loop {
             let rest = self.rest();
             let window = &rest[searched.saturating_sub(3)..];
-            // The block ends at the first "\n\r\n" or "\n\n". The second
-            // is looked for only before the first ends: CRLF files may hold
-            // no "\n\n" at all, and a search of the whole window per
-            // record cost more than everything else together.
-            let crlf = memchr::memmem::find(window, b"\n\r\n");
-            let before = crlf.map_or(window.len(), |i| i + 2);
-            let found = memchr::memmem::find(&window[..before], b"\n\n")
-                .map(|i| i + 2)
-                .or(crlf.map(|i| i + 3));
+            // The block ends at the first line that is empty ("\n\n" or
+            // "\n\r\n"): one pass over the header's line ends, stopping
+            // there (not a search of the whole read-ahead window per record)
+            // or at a line end too near the window's end to tell.
+            let mut found = None;
+            for i in memchr::memchr_iter(b'\n', window) {
+                match &window[i + 1..] {
+                    [b'\n', ..] => found = Some(i + 2),
+                    [b'\r', b'\n', ..] => found = Some(i + 3),
+                    [] | [b'\r'] => break,
+                    _ => continue,
+                }
+                break;
+            }
             if let Some(i) = found {
                 return Ok(Some(searched.saturating_sub(3) + i));
             }
