@@ -58,6 +58,17 @@ static SCHEME_BYTE: [bool; 256] = {
     t
 };
 
+/// Bytes that end a scheme's run ([`SCHEME_BYTE`]'s complement; ':' and
+/// the tab and newlines among them), for one SIMD look at a short input.
+struct SchemeEnd;
+
+impl crate::simd::Classes for SchemeEnd {
+    const SET: crate::simd::ByteSet =
+        crate::simd::ByteSet::outside_range_or(b'+', b'z', b",/:;<=>?@[\\]^_`");
+    const GROUPS: crate::simd::Groups = crate::simd::Groups::new(&[b":"]);
+    const RANGE: (u8, u8) = (b'A', b'Z');
+}
+
 /// Whether the input `raw`, once prepared (C0 controls and spaces trimmed,
 /// tabs and newlines removed), certainly does not start with a scheme
 /// followed by ':' (then the scheme start state goes to the no scheme
@@ -71,6 +82,24 @@ pub(crate) fn certainly_no_scheme(raw: &[u8]) -> bool {
     if !bytes[0].is_ascii_alphabetic() {
         return true;
     }
+    if bytes.len() > 64 {
+        return no_scheme_after_first(bytes);
+    }
+    // A bare host is scheme bytes to its end: one look at the block finds
+    // the first byte that ends the run (a byte loop took most of a
+    // no-scheme failure's time).
+    let ends =
+        crate::simd::block_masks::<SchemeEnd>(bytes).in_set & crate::simd::low_bits(bytes.len());
+    ends == 0
+        || !matches!(
+            bytes[ends.trailing_zeros() as usize],
+            b':' | b'\t' | b'\n' | b'\r'
+        )
+}
+
+/// [`certainly_no_scheme`] of `bytes`, which start with a letter, byte by
+/// byte.
+fn no_scheme_after_first(bytes: &[u8]) -> bool {
     for &b in &bytes[1..] {
         match b {
             b':' | b'\t' | b'\n' | b'\r' => return false,
@@ -666,5 +695,37 @@ impl<'i, 'r, R: Reporter> Machine<'i, 'r, R> {
             host_kind: self.host_kind,
             scheme: self.scheme,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(5000))]
+
+        /// The one-block look at a short input decides as the byte loop.
+        #[test]
+        fn no_scheme_look_agrees_with_the_byte_loop(
+            lead in proptest::collection::vec(prop_oneof![Just(b' '), Just(b'\t'), Just(0u8)], 0..3),
+            first in prop_oneof![Just(b'h'), Just(b'Z'), Just(b'1'), Just(b'/')],
+            rest in proptest::collection::vec(
+                prop_oneof![
+                    4 => prop_oneof![Just(b'a'), Just(b'Q'), Just(b'7'), Just(b'+'), Just(b'-'), Just(b'.')],
+                    1 => prop_oneof![Just(b':'), Just(b'\t'), Just(b'\n'), Just(b'\r')],
+                    1 => any::<u8>(),
+                ],
+                0..80,
+            ),
+        ) {
+            let raw = [&lead[..], &[first], &rest[..]].concat();
+            let start = raw.iter().position(|&b| b > b' ').unwrap_or(raw.len());
+            let bytes = &raw[start..];
+            let want = bytes.first().is_none_or(|b| !b.is_ascii_alphabetic())
+                || no_scheme_after_first(bytes);
+            prop_assert_eq!(certainly_no_scheme(&raw), want, "{:?}", raw);
+        }
     }
 }
