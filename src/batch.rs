@@ -3,7 +3,7 @@
 
 use crate::error::{NoReporter, ParseError};
 use crate::parser::{self, fast};
-use crate::url::Url;
+use crate::url::{Url, UrlRef};
 
 /// Parses many URLs without allocating per URL: each parse reuses the
 /// previous URL's buffer, so once it has grown to the longest URL seen no
@@ -191,20 +191,67 @@ impl BatchParser {
         plan: Option<fast::Plan>,
         base: Option<&Url>,
     ) -> Result<&'a str, ParseError> {
+        self.view_planned(input, plan, base).map(|v| v.href())
+    }
+
+    /// The URL of `input` as a view, given what the fast path proved of
+    /// it: `input` itself when it is its own serialization.
+    #[inline(always)]
+    fn view_planned<'a>(
+        &'a mut self,
+        input: &'a str,
+        plan: Option<fast::Plan>,
+        base: Option<&Url>,
+    ) -> Result<UrlRef<'a>, ParseError> {
         let Some(plan) = plan else {
             self.fast = false;
             let buffer = self.take_buffer();
             let url = self.machine(input, base, buffer)?;
-            return Ok(self.current.insert(url).href());
+            return Ok(self.current.insert(url).view());
         };
         self.fast = true;
         if plan.unchanged() {
-            return Ok(input);
+            return Ok(UrlRef::new(input, plan.components()));
         }
         let mut serialization = self.take_buffer();
         serialization.clear();
         let c = plan.write(input, &mut serialization);
-        Ok(self.current.insert(Url { serialization, c }).href())
+        Ok(self.current.insert(Url { serialization, c }).view())
+    }
+
+    /// The URL of a line from [`lines`] as a [`UrlRef`], for callers that
+    /// only read its components: equal to `parse_line(line, base)?.view()`,
+    /// but a line that is already its own serialization is not copied
+    /// (the view's href is the line itself, as with
+    /// [`BatchParser::href_of_line`]).
+    ///
+    /// ```
+    /// let text = "https://a.example/x\nHTTP://B.example\n";
+    /// let mut parser = urlsift::BatchParser::new();
+    /// let hosts: Vec<String> = urlsift::batch::lines(urlsift::simd::Runtime, text)
+    ///     .map(|line| parser.view_of_line(&line, None).unwrap().hostname().to_string())
+    ///     .collect();
+    /// assert_eq!(hosts, ["a.example", "b.example"]);
+    /// ```
+    #[inline(always)]
+    pub fn view_of_line<'a>(
+        &'a mut self,
+        line: &Line<'a>,
+        base: Option<&Url>,
+    ) -> Result<UrlRef<'a>, ParseError> {
+        self.view_planned(line.text, line.plan, base)
+    }
+
+    /// [`BatchParser::view_of_line`] of any input, with a given SIMD kernel
+    /// (see [`BatchParser::href_with`]).
+    #[inline(always)]
+    pub fn view_with<'a, K: crate::simd::Kernel>(
+        &'a mut self,
+        kernel: K,
+        input: &'a str,
+        base: Option<&Url>,
+    ) -> Result<UrlRef<'a>, ParseError> {
+        self.view_planned(input, fast::analyze_with(kernel, input), base)
     }
 
     /// The URL of the last successful [`BatchParser::parse`] (or

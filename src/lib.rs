@@ -40,7 +40,7 @@ pub use components::SchemeType;
 pub use error::{NoReporter, ParseError, Reporter, ValidationError};
 pub use form::{SearchParamsMut, UrlSearchParams};
 pub use host::{Host, HostKind};
-pub use url::{Origin, Url};
+pub use url::{Origin, Url, UrlRef};
 
 /// The README's examples, compiled and run as doctests.
 #[cfg(doctest)]

@@ -91,7 +91,7 @@ impl Url {
 
     /// The [scheme](https://url.spec.whatwg.org/#concept-url-scheme), without ':'.
     pub fn scheme(&self) -> &str {
-        self.slice(0, self.c.scheme_end)
+        self.view().scheme()
     }
 
     /// The scheme's classification.
@@ -137,7 +137,7 @@ impl Url {
 
     /// The [hostname](https://url.spec.whatwg.org/#dom-url-hostname): the serialized host.
     pub fn hostname(&self) -> &str {
-        self.slice(self.c.host_start, self.c.host_end)
+        self.view().hostname()
     }
 
     /// What kind of host the URL has; `None` when its host is null.
@@ -172,21 +172,17 @@ impl Url {
 
     /// The [pathname](https://url.spec.whatwg.org/#dom-url-pathname): the serialized path.
     pub fn pathname(&self) -> &str {
-        self.slice(self.c.path_start, self.c.path_end(self.len()))
+        self.view().pathname()
     }
 
     /// Whether the URL [has an opaque path](https://url.spec.whatwg.org/#url-opaque-path).
     pub fn has_opaque_path(&self) -> bool {
-        self.c.host_kind.is_none() && !self.pathname().starts_with('/')
+        self.view().has_opaque_path()
     }
 
     /// The path segments, or `None` for an opaque path.
     pub fn path_segments(&self) -> Option<std::str::Split<'_, char>> {
-        if self.has_opaque_path() {
-            return None;
-        }
-        let path = self.pathname();
-        Some(path.get(1..).unwrap_or("").split('/'))
+        self.view().path_segments()
     }
 
     /// The [search](https://url.spec.whatwg.org/#dom-url-search): "" or "?" and a non-empty query.
@@ -201,9 +197,7 @@ impl Url {
 
     /// The [query](https://url.spec.whatwg.org/#concept-url-query), without '?'; `None` when null.
     pub fn query(&self) -> Option<&str> {
-        self.c
-            .query_start
-            .map(|q| self.slice(q + 1, self.c.query_end(self.len())))
+        self.view().query()
     }
 
     /// The [hash](https://url.spec.whatwg.org/#dom-url-hash): "" or "#" and a non-empty fragment.
@@ -249,9 +243,111 @@ impl Url {
         }
     }
 
+    /// The URL as a [`UrlRef`], the borrowed form that
+    /// [`BatchParser::view_of_line`](crate::BatchParser::view_of_line) gives.
+    #[inline]
+    pub fn view(&self) -> UrlRef<'_> {
+        UrlRef {
+            serialization: &self.serialization,
+            c: self.c,
+        }
+    }
+
     /// Checks the component offsets against the serialization (for tests and fuzzing).
     pub fn check_invariants(&self) -> Result<(), String> {
         self.c.check(&self.serialization)
+    }
+}
+
+/// A parsed URL borrowed: an href and its component offsets. It is what
+/// [`BatchParser::view_of_line`](crate::BatchParser::view_of_line) gives,
+/// without a copy when the input is already its own serialization, for
+/// callers that only read components (filters, keys). Its getters return
+/// what [`Url`]'s of the same name return.
+///
+/// ```
+/// let url = urlsift::Url::parse("HTTPS://Example.com/a/b.pdf?x=1").unwrap();
+/// let view = url.view();
+/// assert_eq!(view.href(), "https://example.com/a/b.pdf?x=1");
+/// assert_eq!((view.scheme(), view.hostname()), ("https", "example.com"));
+/// assert_eq!(view.path_segments().unwrap().last(), Some("b.pdf"));
+/// assert_eq!(view.query(), Some("x=1"));
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct UrlRef<'a> {
+    serialization: &'a str,
+    c: Components,
+}
+
+impl<'a> UrlRef<'a> {
+    /// A view of `serialization`, whose components `c` are.
+    #[inline(always)]
+    pub(crate) fn new(serialization: &'a str, c: Components) -> UrlRef<'a> {
+        UrlRef { serialization, c }
+    }
+
+    #[inline]
+    fn slice(&self, start: u32, end: u32) -> &'a str {
+        &self.serialization[start as usize..end as usize]
+    }
+
+    #[inline]
+    fn len(&self) -> u32 {
+        self.serialization.len() as u32
+    }
+
+    /// The serialization ([`Url::href`]).
+    #[inline]
+    pub fn href(&self) -> &'a str {
+        self.serialization
+    }
+
+    /// [`Url::scheme`].
+    #[inline]
+    pub fn scheme(&self) -> &'a str {
+        self.slice(0, self.c.scheme_end)
+    }
+
+    /// [`Url::hostname`].
+    #[inline]
+    pub fn hostname(&self) -> &'a str {
+        self.slice(self.c.host_start, self.c.host_end)
+    }
+
+    /// [`Url::host_kind`].
+    #[inline]
+    pub fn host_kind(&self) -> Option<HostKind> {
+        self.c.host_kind
+    }
+
+    /// [`Url::pathname`].
+    #[inline]
+    pub fn pathname(&self) -> &'a str {
+        self.slice(self.c.path_start, self.c.path_end(self.len()))
+    }
+
+    /// [`Url::has_opaque_path`].
+    #[inline]
+    pub fn has_opaque_path(&self) -> bool {
+        self.c.host_kind.is_none() && !self.pathname().starts_with('/')
+    }
+
+    /// [`Url::path_segments`].
+    #[inline]
+    pub fn path_segments(&self) -> Option<std::str::Split<'a, char>> {
+        if self.has_opaque_path() {
+            return None;
+        }
+        let path = self.pathname();
+        Some(path.get(1..).unwrap_or("").split('/'))
+    }
+
+    /// [`Url::query`].
+    #[inline]
+    pub fn query(&self) -> Option<&'a str> {
+        self.c
+            .query_start
+            .map(|q| self.slice(q + 1, self.c.query_end(self.len())))
     }
 }
 

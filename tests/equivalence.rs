@@ -1,6 +1,6 @@
 //! Every parsing path gives the same URL, component for component: the
 //! dispatcher, the state machine alone, the fast path alone (when it
-//! accepts), and the batch parser (`parse` and `href`); and every SIMD backend finds the same
+//! accepts), and the batch parser (`parse`, `href` and `view_with`); and every SIMD backend finds the same
 //! bytes as the scalar one. Run over all of `../shared/wpt`'s URL inputs,
 //! every line of `../shared/corpora`, and property-based URL-shaped inputs.
 
@@ -42,6 +42,36 @@ fn check(input: &str, base: Option<&Url>, batch: &mut BatchParser) -> Result<boo
         }
         _ => {}
     }
+    // `view_with` reads the same components, from the input itself when
+    // it is its own serialization.
+    let view = batch
+        .view_with(urlsift::simd::Runtime, input, base)
+        .map(|v| view_getters(&v));
+    let machine_view = machine
+        .as_ref()
+        .map(|u| view_getters(&u.view()))
+        .map_err(|e| *e);
+    if view != machine_view {
+        return Err(format!(
+            "{input:?}: view {view:?} vs machine {machine_view:?}"
+        ));
+    }
+    if let Ok(url) = &machine
+        && view_getters(&url.view())
+            != (
+                url.href().into(),
+                url.scheme().into(),
+                url.hostname().into(),
+                url.host_kind(),
+                url.pathname().into(),
+                url.query().map(Into::into),
+                url.path_segments().map(|s| s.map(Into::into).collect()),
+            )
+    {
+        return Err(format!(
+            "{input:?}: Url::view differs from the Url's getters"
+        ));
+    }
     let fast = paths::fast(input);
     if let Some(fast) = &fast {
         match &machine {
@@ -60,6 +90,29 @@ fn check(input: &str, base: Option<&Url>, batch: &mut BatchParser) -> Result<boo
         }
     }
     Ok(fast.is_some())
+}
+
+/// What a [`urlsift::UrlRef`] gives.
+type ViewGetters = (
+    String,
+    String,
+    String,
+    Option<urlsift::HostKind>,
+    String,
+    Option<String>,
+    Option<Vec<String>>,
+);
+
+fn view_getters(v: &urlsift::UrlRef<'_>) -> ViewGetters {
+    (
+        v.href().into(),
+        v.scheme().into(),
+        v.hostname().into(),
+        v.host_kind(),
+        v.pathname().into(),
+        v.query().map(Into::into),
+        v.path_segments().map(|s| s.map(Into::into).collect()),
+    )
 }
 
 #[test]

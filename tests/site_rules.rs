@@ -420,3 +420,78 @@ fn lists_and_sets_are_shared_across_threads() {
         [Some("bbc.co.uk".to_string()), Some("y.foo.ck".to_string())]
     );
 }
+
+#[test]
+fn suffix_set_walks_stop_only_where_no_entry_can_match() {
+    // An entry's dot-suffixes are nodes a walk passes through, not entries.
+    let mut set = SuffixSet::from_lines("a.b.c.example.com\n").unwrap();
+    assert_eq!(set.len(), 1);
+    for node in ["com", "example.com", "c.example.com", "b.c.example.com"] {
+        assert!(!set.contains(node), "{node}");
+        assert_eq!(set.matching_suffix(node), None, "{node}");
+    }
+    assert_eq!(
+        set.matching_suffix("x.a.b.c.example.com"),
+        Some("a.b.c.example.com")
+    );
+    assert_eq!(set.matching_suffix("x.b.c.example.com"), None);
+    // A node inserted later becomes an entry, and counts once.
+    assert_eq!(set.insert("example.com"), Ok(true));
+    assert_eq!(set.insert("example.com"), Ok(false));
+    assert_eq!(set.len(), 2);
+    assert!(set.contains("example.com"));
+    assert_eq!(
+        set.matching_suffix("x.b.c.example.com"),
+        Some("example.com")
+    );
+    assert_eq!(
+        set.matching_suffix("x.a.b.c.example.com"),
+        Some("example.com"),
+        "the shortest matching suffix"
+    );
+}
+
+mod suffix_set_property {
+    use proptest::prelude::*;
+    use urlsift::site::SuffixSet;
+
+    /// Names over a few short labels, so that sets and hosts share suffixes.
+    fn name() -> impl Strategy<Value = String> {
+        prop::collection::vec(
+            prop::sample::select(vec!["a", "b", "cc", "com", "x-y"]),
+            1..5,
+        )
+        .prop_map(|labels| labels.join("."))
+    }
+
+    /// The shortest dot-suffix of `host` that is in `entries`, by brute force.
+    fn brute<'a>(entries: &[String], host: &'a str) -> Option<&'a str> {
+        let starts = std::iter::once(0).chain(host.match_indices('.').map(|(i, _)| i + 1));
+        starts
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .map(|s| &host[s..])
+            .find(|suffix| entries.iter().any(|e| e == suffix))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+        #[test]
+        fn matching_suffix_equals_brute_force(
+            entries in prop::collection::vec(name(), 0..8),
+            hosts in prop::collection::vec(name(), 1..8),
+        ) {
+            let mut set = SuffixSet::new();
+            for e in &entries {
+                set.insert(e).unwrap();
+            }
+            let distinct: std::collections::BTreeSet<&String> = entries.iter().collect();
+            prop_assert_eq!(set.len(), distinct.len());
+            for h in &hosts {
+                prop_assert_eq!(set.matching_suffix(h), brute(&entries, h), "host {}", h);
+                prop_assert_eq!(set.contains(h), entries.contains(h), "contains {}", h);
+            }
+        }
+    }
+}

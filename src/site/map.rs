@@ -176,6 +176,7 @@ impl<V: Copy + Default> SuffixMap<V> {
     }
 
     /// The number of keys.
+    #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
         self.len
     }

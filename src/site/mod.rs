@@ -96,7 +96,7 @@ mod table;
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::{HostKind, Url};
+use crate::{HostKind, Url, UrlRef};
 
 pub use set::{SetError, SuffixSet};
 pub use table::ListError;
@@ -254,6 +254,12 @@ impl List {
     /// addresses, opaque and empty hosts and URLs without a host.
     #[inline]
     pub fn url_parts<'a>(&self, url: &'a Url) -> Option<Parts<'a>> {
+        self.view_parts(url.view())
+    }
+
+    /// [`List::url_parts`] of a borrowed URL.
+    #[inline]
+    pub fn view_parts<'a>(&self, url: UrlRef<'a>) -> Option<Parts<'a>> {
         match url.host_kind() {
             Some(HostKind::Domain) => self.parts(url.hostname()),
             _ => None,

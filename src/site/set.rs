@@ -1,7 +1,8 @@
 //! [`SuffixSet`]: the sites or host suffixes a filter keeps or drops
 //! (`--site`, `--host-suffix`, `--site-file`), held in one hash table
 //! however many there are, and matched by hash, never by a scan: a site by
-//! one probe, a host by one probe per label, right to left.
+//! one probe, a host by one probe per label, right to left, until a suffix
+//! that no entry ends with.
 
 use std::fmt;
 use std::path::Path;
@@ -24,7 +25,11 @@ use crate::host::Host;
 /// ```
 #[derive(Clone)]
 pub struct SuffixSet {
-    map: SuffixMap<()>,
+    /// Every entry (`true`) and every dot-suffix of an entry (`false`
+    /// unless it is an entry too): a walk from the right stops at the
+    /// first suffix that is neither, since no entry ends with it.
+    map: SuffixMap<bool>,
+    entries: usize,
 }
 
 /// An entry that is not a domain (or IP address).
@@ -73,6 +78,7 @@ impl SuffixSet {
     pub fn with_capacity(n: usize) -> SuffixSet {
         SuffixSet {
             map: SuffixMap::with_capacity(n),
+            entries: 0,
         }
     }
 
@@ -138,19 +144,29 @@ impl SuffixSet {
         if normal.len() > MAX_KEY {
             return Err(error("longer than 65535 bytes"));
         }
-        let before = self.map.len();
-        self.map.entry(&normal);
-        Ok(self.map.len() > before)
+        let entry = self.map.entry(&normal);
+        if *entry {
+            return Ok(false);
+        }
+        *entry = true;
+        self.entries += 1;
+        // Every dot-suffix is a node, so walks pass through it.
+        for (i, b) in normal.bytes().enumerate() {
+            if b == b'.' {
+                self.map.entry(&normal[i + 1..]);
+            }
+        }
+        Ok(true)
     }
 
     /// The number of entries.
     pub fn len(&self) -> usize {
-        self.map.len()
+        self.entries
     }
 
     /// Whether the set is empty.
     pub fn is_empty(&self) -> bool {
-        self.map.len() == 0
+        self.entries == 0
     }
 
     /// Whether `name` (lowercase, as a site or hostname is) is an entry;
@@ -159,7 +175,7 @@ impl SuffixSet {
     pub fn contains(&self, name: &str) -> bool {
         let name = name.as_bytes();
         let name = name.strip_suffix(b".").unwrap_or(name);
-        self.map.get(SuffixHasher::of(name), name).is_some()
+        self.map.get(SuffixHasher::of(name), name) == Some(&true)
     }
 
     /// Hints the CPU to load what [`SuffixSet::contains`] of `name` will
@@ -204,15 +220,17 @@ impl SuffixSet {
         let mut hash = SuffixHasher::new();
         let mut end = name.len();
         loop {
-            let start = memchr::memrchr(b'.', &name[..end]).map_or(0, |d| d + 1);
+            // Labels are short: a byte loop beats a search call.
+            let start = name[..end]
+                .iter()
+                .rposition(|&b| b == b'.')
+                .map_or(0, |d| d + 1);
             hash = hash.push(&name[start..end]);
-            if self.map.get(hash.finish(), &name[start..]).is_some() {
-                return Some(&host[start..name.len()]);
+            match self.map.get(hash.finish(), &name[start..]) {
+                Some(true) => return Some(&host[start..name.len()]),
+                Some(false) if start > 0 => end = start - 1,
+                _ => return None,
             }
-            if start == 0 {
-                return None;
-            }
-            end = start - 1;
         }
     }
 }

@@ -155,6 +155,86 @@ fn filters_keep_or_drop_and_are_counted() {
 }
 
 #[test]
+fn filters_alone_read_each_url_where_it_lies_and_keep_records_as_they_came() {
+    // Filters without edits decide on the URL as the fast path proved it,
+    // without building a URL: kept lines still leave as runs of input or
+    // in normal form, dropped ones between them are counted, bad ones are
+    // accounted as before, at any chunking.
+    let wd = Workdir::new();
+    let mut text = String::new();
+    for i in 0..200 {
+        text.push_str(&format!(
+            "https://news.bbc.co.uk/{i}\r\n\
+             https://other.example/{i}\n\
+             HTTPS://WWW.BBC.CO.UK:443/{i}\n\
+             http://[::1]/{i}\n\
+             not a url {i}\n\
+             /relative/{i}\n"
+        ));
+    }
+    wd.create("u.txt", &text);
+    wd.create("sites.txt", "bbc.co.uk\n[::1]\n");
+    let mut want = String::new();
+    for i in 0..200 {
+        want.push_str(&format!(
+            "https://news.bbc.co.uk/{i}\n\
+             https://www.bbc.co.uk/{i}\n\
+             http://[::1]/{i}\n"
+        ));
+    }
+    for (threads, chunk) in [("1", "4M"), ("2", "1K")] {
+        let out = wd.run(
+            &[
+                "normalize",
+                "-v",
+                "-j",
+                threads,
+                "--chunk-size",
+                chunk,
+                "--site-file",
+                "sites.txt",
+                "u.txt",
+            ],
+            None,
+        );
+        assert_eq!(String::from_utf8(out.stdout.clone()).unwrap(), want);
+        let err = stderr(&out);
+        assert!(err.contains("1200 lines"), "{err}");
+        assert!(err.contains("200 valid filtered out"), "{err}");
+        assert!(err.contains("400 bad"), "{err}");
+    }
+    // With a base, relative lines (and "not a url") resolve and are
+    // filtered as URLs.
+    let out = wd.stdout(&[
+        "normalize",
+        "-q",
+        "--base",
+        "https://bbc.co.uk/",
+        "--site",
+        "bbc.co.uk",
+        "--not-host-suffix",
+        "news.bbc.co.uk",
+        "u.txt",
+    ]);
+    assert_eq!(out.lines().count(), 600, "www and relative lines");
+    assert!(
+        out.starts_with(
+            "https://www.bbc.co.uk/0\nhttps://bbc.co.uk/not%20a%20url%200\nhttps://bbc.co.uk/relative/0\n"
+        ),
+        "{out}"
+    );
+    // Records: only the kept rows, each with its other fields untouched.
+    wd.create(
+        "u.csv",
+        "id,url,note\n1,https://news.bbc.co.uk/a,\"x, y\"\n2,https://other.example/,z\n3,HTTPS://BBC.CO.UK,w\n",
+    );
+    assert_eq!(
+        wd.stdout(&["normalize", "-q", "--site", "bbc.co.uk", "u.csv"]),
+        "id,url,note\n1,https://news.bbc.co.uk/a,\"x, y\"\n3,https://bbc.co.uk/,w\n"
+    );
+}
+
+#[test]
 fn edits_go_through_the_setters_before_keys_and_filters() {
     let wd = Workdir::new();
     wd.create(

@@ -215,6 +215,7 @@ impl Setup {
         self,
         base: Option<&urlsift::Url>,
         profile: &Profile,
+        filters: Option<&select::Stage>,
     ) -> Result<ExitCode, CliError> {
         let terminator = self.terminator;
         self.run_records(true, |job, chunk| {
@@ -223,6 +224,7 @@ impl Setup {
                 chunk,
                 base,
                 profile,
+                filters,
                 terminator,
             })
         })
@@ -292,11 +294,14 @@ pub fn report(
 /// One chunk of `normalize` with a non-SURT profile, generic over the SIMD
 /// kernel so that the line split and the fast path's scan inline into one
 /// loop. Records already in normal form are copied from the input as runs.
+/// Filters (without edits) read each URL as a view, before anything is
+/// written.
 struct Hrefs<'a> {
     job: &'a Job,
     chunk: &'a input::Chunk,
     base: Option<&'a urlsift::Url>,
     profile: &'a Profile,
+    filters: Option<&'a select::Stage>,
     terminator: u8,
 }
 
@@ -310,6 +315,7 @@ impl urlsift::simd::WithKernel for Hrefs<'_> {
             parser: urlsift::BatchParser::new(),
             base: self.base,
             profile: self.profile,
+            filters: self.filters,
             terminator: self.terminator,
         };
         self.job.run_in(k, self.chunk, (), per_line)
@@ -322,6 +328,7 @@ struct HrefLine<'a, K> {
     parser: urlsift::BatchParser,
     base: Option<&'a urlsift::Url>,
     profile: &'a Profile,
+    filters: Option<&'a select::Stage>,
     terminator: u8,
 }
 
@@ -335,7 +342,15 @@ impl<K: urlsift::simd::Kernel> job::PerRecord<()> for HrefLine<'_, K> {
         rec: &Rec<'_>,
         text: &str,
     ) -> Result<(), input::Reason> {
-        let href = self.parser.href_with(self.k, text, self.base);
+        let href = match self.filters {
+            None => self.parser.href_with(self.k, text, self.base),
+            Some(stage) => match self.parser.view_with(self.k, text, self.base) {
+                Ok(url) if stage.filter(url, &mut p.tally) == select::Verdict::Drop => {
+                    return Ok(());
+                }
+                view => view.map(|v| v.href()),
+            },
+        };
         write_href(p, rec, self.profile, self.terminator, text, href)
     }
 
@@ -346,7 +361,15 @@ impl<K: urlsift::simd::Kernel> job::PerRecord<()> for HrefLine<'_, K> {
         rec: &Rec<'_>,
         line: &urlsift::batch::Line<'_>,
     ) -> Result<(), input::Reason> {
-        let href = self.parser.href_of_line(line, self.base);
+        let href = match self.filters {
+            None => self.parser.href_of_line(line, self.base),
+            Some(stage) => match self.parser.view_of_line(line, self.base) {
+                Ok(url) if stage.filter(url, &mut p.tally) == select::Verdict::Drop => {
+                    return Ok(());
+                }
+                view => view.map(|v| v.href()),
+            },
+        };
         write_href(p, rec, self.profile, self.terminator, line.as_str(), href)
     }
 }

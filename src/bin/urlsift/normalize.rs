@@ -45,8 +45,10 @@ pub fn run(a: NormalizeArgs) -> Result<ExitCode, CliError> {
     let profile = profile(&a.profile)?;
     let base = parse_base(&a.input.base)?;
     let stage = Stage::new(&a.input.sites, Some(&a.filters), Some(&a.edits))?;
-    if !profile.is_surt() && !stage.is_active() {
-        return setup.run_hrefs(base.as_ref(), &profile);
+    if !profile.is_surt() && !stage.has_edits() {
+        // Filters alone read the URL where it lies: the href path.
+        let filters = stage.filters().then_some(&stage);
+        return setup.run_hrefs(base.as_ref(), &profile, filters);
     }
     let terminator = setup.terminator;
     setup.run_records(true, |job, chunk| {

@@ -10,10 +10,10 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use urlsift::Url;
 use urlsift::edit::{Edit, Outcome};
 use urlsift::profile::ParamGlob;
 use urlsift::site::{List, SuffixSet};
+use urlsift::{Url, UrlRef};
 
 use crate::output::CliError;
 use crate::pipeline::Tally as Counts;
@@ -215,7 +215,14 @@ impl Stage {
         !self.edits.is_empty() || self.filters()
     }
 
-    fn filters(&self) -> bool {
+    /// Whether any edit is set (edits need a [`Url`] of their own; filters
+    /// alone read a [`UrlRef`], see [`Stage::filter`]).
+    pub fn has_edits(&self) -> bool {
+        !self.edits.is_empty()
+    }
+
+    /// Whether any filter is set.
+    pub fn filters(&self) -> bool {
         self.sites.is_some()
             || self.host_suffixes.is_some()
             || self.site_file.is_some()
@@ -239,6 +246,13 @@ impl Stage {
                 }
             }
         }
+        self.filter(url.view(), counts)
+    }
+
+    /// Decides whether `url` is kept, without edits (for callers that
+    /// checked [`Stage::has_edits`]): what [`Stage::apply`] decides.
+    #[inline]
+    pub fn filter(&self, url: UrlRef<'_>, counts: &mut Counts) -> Verdict {
         if self.filters() && !self.keeps(url) {
             counts.filtered += 1;
             return Verdict::Drop;
@@ -247,7 +261,7 @@ impl Stage {
     }
 
     /// Whether `url` passes every filter.
-    fn keeps(&self, url: &Url) -> bool {
+    fn keeps(&self, url: UrlRef<'_>) -> bool {
         if !self.schemes.is_empty() && !self.schemes.iter().any(|s| s == url.scheme()) {
             return false;
         }
@@ -263,7 +277,7 @@ impl Stage {
                     && site
                         .get_or_init(|| {
                             self.list
-                                .url_parts(url)
+                                .view_parts(url)
                                 .and_then(|p| p.registrable_domain())
                         })
                         .is_some_and(|x| s.contains(x))
@@ -316,7 +330,7 @@ impl Stage {
 
 /// The extension of the path's last segment (`pdf` of `/a/b.PDF`), if it
 /// has one; opaque paths have none.
-fn extension(url: &Url) -> Option<&str> {
+fn extension<'a>(url: UrlRef<'a>) -> Option<&'a str> {
     url.path_segments()?.next_back().and_then(|seg| {
         let dot = seg.rfind('.')?;
         (dot + 1 < seg.len() && dot > 0).then(|| &seg[dot + 1..])

@@ -73,6 +73,12 @@ impl Plan {
         }
     }
 
+    /// The components of the serialization.
+    #[inline(always)]
+    pub(crate) fn components(&self) -> Components {
+        self.c
+    }
+
     /// Whether the input is already its own serialization.
     #[inline(always)]
     pub(crate) fn unchanged(&self) -> bool {
