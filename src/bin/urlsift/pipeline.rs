@@ -552,9 +552,7 @@ impl Standard {
             return Ok(true);
         }
         self.tally.merge(&p.tally);
-        for piece in p.output(&chunk.data) {
-            self.sink.write(piece)?;
-        }
+        self.sink.write_pieces(p.output(&chunk.data))?;
         self.rejects_and_stop(chunk, p)
     }
 
