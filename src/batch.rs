@@ -105,7 +105,8 @@ impl BatchParser {
         input: &'a str,
         base: Option<&Url>,
     ) -> Result<&'a str, ParseError> {
-        self.href_planned(input, fast::analyze_with(kernel, input), base)
+        self.view_planned(input, fast::analyze_with(kernel, input), base)
+            .map(|v| v.href())
     }
 
     /// The href of a line from [`lines`], parsed against `base`: the same
@@ -126,7 +127,8 @@ impl BatchParser {
         line: &Line<'a>,
         base: Option<&Url>,
     ) -> Result<&'a str, ParseError> {
-        self.href_planned(line.text, line.plan, base)
+        self.view_planned(line.text, line.plan, base)
+            .map(|v| v.href())
     }
 
     /// [`BatchParser::parse`] with a given SIMD kernel (see
@@ -183,19 +185,10 @@ impl BatchParser {
         Ok(self.current.insert(url))
     }
 
-    /// The href of `input`, given what the fast path proved of it.
-    #[inline(always)]
-    fn href_planned<'a>(
-        &'a mut self,
-        input: &'a str,
-        plan: Option<fast::Plan>,
-        base: Option<&Url>,
-    ) -> Result<&'a str, ParseError> {
-        self.view_planned(input, plan, base).map(|v| v.href())
-    }
-
     /// The URL of `input` as a view, given what the fast path proved of
-    /// it: `input` itself when it is its own serialization.
+    /// it: `input` itself when it is its own serialization (so the href
+    /// calls return the input, and callers can tell by address that
+    /// nothing changed).
     #[inline(always)]
     fn view_planned<'a>(
         &'a mut self,

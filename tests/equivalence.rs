@@ -56,22 +56,6 @@ fn check(input: &str, base: Option<&Url>, batch: &mut BatchParser) -> Result<boo
             "{input:?}: view {view:?} vs machine {machine_view:?}"
         ));
     }
-    if let Ok(url) = &machine
-        && view_getters(&url.view())
-            != (
-                url.href().into(),
-                url.scheme().into(),
-                url.hostname().into(),
-                url.host_kind(),
-                url.pathname().into(),
-                url.query().map(Into::into),
-                url.path_segments().map(|s| s.map(Into::into).collect()),
-            )
-    {
-        return Err(format!(
-            "{input:?}: Url::view differs from the Url's getters"
-        ));
-    }
     let fast = paths::fast(input);
     if let Some(fast) = &fast {
         match &machine {
