@@ -253,6 +253,18 @@ impl<V: Copy + Default> SuffixMap<V> {
         &mut self.slots[i].value
     }
 
+    /// [`SuffixMap::entry`] of `key`, after adding an entry for each of its
+    /// dot-suffixes (`example.com` and `com` for `a.example.com`), so that
+    /// a walk from the right passes through nodes up to every key.
+    pub(crate) fn entry_on_path(&mut self, key: &str) -> &mut V {
+        for (i, b) in key.bytes().enumerate() {
+            if b == b'.' {
+                self.entry(&key[i + 1..]);
+            }
+        }
+        self.entry(key)
+    }
+
     fn set_filter(&mut self, hash: u64) {
         let bit = filter_bit(hash, self.filter_mask);
         self.filter[bit / 64] |= 1 << (bit % 64);

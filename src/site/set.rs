@@ -144,19 +144,11 @@ impl SuffixSet {
         if normal.len() > MAX_KEY {
             return Err(error("longer than 65535 bytes"));
         }
-        let entry = self.map.entry(&normal);
-        if *entry {
-            return Ok(false);
-        }
+        let entry = self.map.entry_on_path(&normal);
+        let new = !*entry;
         *entry = true;
-        self.entries += 1;
-        // Every dot-suffix is a node, so walks pass through it.
-        for (i, b) in normal.bytes().enumerate() {
-            if b == b'.' {
-                self.map.entry(&normal[i + 1..]);
-            }
-        }
-        Ok(true)
+        self.entries += usize::from(new);
+        Ok(new)
     }
 
     /// The number of entries.

@@ -125,13 +125,7 @@ impl Table {
             return Err("longer than 65535 bytes");
         }
         let flag = kind[usize::from(private)];
-        *self.nodes.entry(&ascii) |= flag;
-        // Every dot-suffix is a node, so walks pass through it.
-        for (i, b) in ascii.bytes().enumerate() {
-            if b == b'.' {
-                self.nodes.entry(&ascii[i + 1..]);
-            }
-        }
+        *self.nodes.entry_on_path(&ascii) |= flag;
         self.rules += 1;
         Ok(())
     }

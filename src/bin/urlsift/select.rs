@@ -141,6 +141,8 @@ pub struct Stage {
     not_ext: Vec<String>,
     has_param: Vec<ParamGlob>,
     lacks_param: Vec<ParamGlob>,
+    /// Whether any filter above is set (decided once: it is asked per URL).
+    any_filter: bool,
 }
 
 /// What the stage did with one URL.
@@ -183,7 +185,7 @@ impl Stage {
                 .map(|e| e.trim_start_matches('.').to_ascii_lowercase())
                 .collect()
         };
-        Ok(Stage {
+        let mut stage = Stage {
             list: sites.list()?,
             edits: all_edits,
             sites: opt(set_of(&f.site, None, "--site")?),
@@ -206,7 +208,20 @@ impl Stage {
             not_ext: ext(&f.not_ext),
             has_param: items(&f.has_param).map(ParamGlob::new).collect(),
             lacks_param: items(&f.lacks_param).map(ParamGlob::new).collect(),
-        })
+            any_filter: false,
+        };
+        stage.any_filter = stage.sites.is_some()
+            || stage.host_suffixes.is_some()
+            || stage.site_file.is_some()
+            || stage.not_sites.is_some()
+            || stage.not_host_suffixes.is_some()
+            || stage.not_site_file.is_some()
+            || !stage.schemes.is_empty()
+            || !stage.ext.is_empty()
+            || !stage.not_ext.is_empty()
+            || !stage.has_param.is_empty()
+            || !stage.lacks_param.is_empty();
+        Ok(stage)
     }
 
     /// Whether any edit or filter is set (without them, a URL is kept as
@@ -222,18 +237,9 @@ impl Stage {
     }
 
     /// Whether any filter is set.
+    #[inline]
     pub fn filters(&self) -> bool {
-        self.sites.is_some()
-            || self.host_suffixes.is_some()
-            || self.site_file.is_some()
-            || self.not_sites.is_some()
-            || self.not_host_suffixes.is_some()
-            || self.not_site_file.is_some()
-            || !self.schemes.is_empty()
-            || !self.ext.is_empty()
-            || !self.not_ext.is_empty()
-            || !self.has_param.is_empty()
-            || !self.lacks_param.is_empty()
+        self.any_filter
     }
 
     /// Edits `url`, then decides whether it is kept.
