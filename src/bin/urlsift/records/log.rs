@@ -74,7 +74,8 @@ fn parse(line: &str) -> Option<Parsed<'_>> {
     let (user, rest) = split_at_byte(rest, b' ')?;
     let rest = rest.strip_prefix('[')?;
     // The time runs to the first "] ".
-    let close = rest.as_bytes().windows(2).position(|w| w == b"] ")?;
+    let close = memchr::memchr_iter(b']', rest.as_bytes())
+        .find(|&i| rest.as_bytes().get(i + 1) == Some(&b' '))?;
     let (time, rest) = (&rest[..close], &rest[close + 2..]);
     let (request, rest) = quoted(rest)?;
     let rest = rest.strip_prefix(' ')?;
@@ -121,11 +122,14 @@ fn quoted(s: &str) -> Option<(&str, &str)> {
 /// The request line's parts: method, target, protocol (HTTP/0.9 lines
 /// have no protocol).
 fn request_parts(request: &str) -> Option<(&str, &str, &str)> {
-    let mut parts = request.split(' ');
-    let method = parts.next()?;
-    let target = parts.next()?;
-    let protocol = parts.next().unwrap_or("");
-    if method.is_empty() || target.is_empty() || parts.next().is_some() {
+    // (A byte loop for the method, as for the short fields.)
+    let (method, rest) = split_at_byte(request, b' ')?;
+    // (The target can be long: a search call pays off there.)
+    let (target, protocol) = match memchr::memchr(b' ', rest.as_bytes()) {
+        Some(i) => (&rest[..i], &rest[i + 1..]),
+        None => (rest, ""),
+    };
+    if method.is_empty() || target.is_empty() || protocol.as_bytes().contains(&b' ') {
         return None;
     }
     Some((method, target, protocol))
@@ -134,7 +138,7 @@ fn request_parts(request: &str) -> Option<(&str, &str, &str)> {
 /// Decodes a logged field's escapes (`\"`, `\\`, `\xHH`); `None` if the
 /// bytes they stand for are not UTF-8.
 fn unescape(raw: &str) -> Option<Cow<'_, str>> {
-    if !raw.contains('\\') {
+    if memchr::memchr(b'\\', raw.as_bytes()).is_none() {
         return Some(Cow::Borrowed(raw));
     }
     let b = raw.as_bytes();
@@ -300,6 +304,35 @@ mod tests {
                 ]
             });
             prop_assert_eq!(ours, parse_plain(&line));
+        }
+    }
+
+    /// The plain reading `request_parts` must agree with.
+    fn request_parts_plain(request: &str) -> Option<(&str, &str, &str)> {
+        let parts: Vec<&str> = request.split(' ').collect();
+        match parts[..] {
+            [method, target] => Some((method, target, "")),
+            [method, target, protocol] => Some((method, target, protocol)),
+            _ => None,
+        }
+        .filter(|(method, target, _)| !method.is_empty() && !target.is_empty())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        #[test]
+        fn request_parts_agree_with_the_plain_reading(
+            parts in proptest::collection::vec(
+                prop_oneof![
+                    Just(" "), Just("GET"), Just("/x?a=b"), Just("HTTP/1.1"), Just("é"),
+                    Just("\\x20"), Just("-"),
+                ],
+                0..8,
+            ),
+        ) {
+            let request = parts.concat();
+            prop_assert_eq!(request_parts(&request), request_parts_plain(&request));
         }
     }
 
