@@ -19,29 +19,59 @@ use std::io;
 use std::process::ExitCode;
 use std::sync::Mutex;
 
-use urlsift::{HostKind, Url};
+use urlsift::profile::Profile;
+use urlsift::simd::{Kernel, WithKernel};
+use urlsift::{HostKind, Url, UrlRef};
 use xxhash_rust::xxh3::xxh3_64;
 
 use crate::args::{DedupArgs, DedupKey};
-use crate::input::Chunk;
+use crate::input::{Chunk, Reason};
+use crate::job::{Job, PerRecord};
 use crate::normalize::{parse_base, profile};
 use crate::output::{CliError, Sink};
 use crate::pipeline::{Processed, strict_stop, write_reject};
-use crate::records::Shape;
+use crate::records::{Rec, Shape};
 use crate::select::{Stage, Verdict};
 use crate::spill::{self, Spill};
 use crate::table::{Slot, Table};
 use urlsift::site::List;
 
-/// Keys of one chunk: `ends[i]` holds where line i's key ends in `keys`,
-/// where its record (terminator included) ends in the chunk's output, and
-/// the key's xxh3-64 hash (computed here, on the workers).
+/// Keys of one chunk: where each record's output line and key are, in
+/// input order, with the key's xxh3-64 hash (computed here, on the
+/// workers). Keys that are not a slice of the line or the input sit in
+/// `keys`.
 #[derive(Default)]
 pub struct Keys {
     keys: Vec<u8>,
-    ends: Vec<(usize, usize, u64)>,
+    held: Vec<Held>,
     /// Scratch for the pattern key's parameter names.
     names: Names,
+}
+
+/// One record as the writer offers it to the seen-set.
+#[derive(Clone, Copy)]
+struct Held {
+    /// Where the record starts in the chunk's output (for a line taken
+    /// from the input, where it would have started): this orders it among
+    /// the passed-through invalid lines, which are in the output too.
+    at: usize,
+    place: Place,
+    hash: u64,
+}
+
+/// Where a record's line and key are.
+#[derive(Clone, Copy)]
+enum Place {
+    /// `out[at..end]`, terminator last; the key is `keys[key.0..key.1]`.
+    Out { end: usize, key: (usize, usize) },
+    /// A line already in its output form, as the input holds it:
+    /// `data[start..end]` of the chunk (no terminator), its key
+    /// `data[start..key_end]`. Nothing was copied for it.
+    Input {
+        start: usize,
+        end: usize,
+        key_end: usize,
+    },
 }
 
 /// Parameter names as ranges of a query string (reused from URL to URL).
@@ -426,6 +456,125 @@ fn is_uuid(b: &[u8]) -> bool {
         })
 }
 
+/// What the worker needs for `href` and `no-fragment` keys (see [`HrefKeys`]).
+#[derive(Clone, Copy)]
+struct HrefSettings<'a> {
+    base: Option<&'a Url>,
+    profile: &'a Profile,
+    stage: &'a Stage,
+    kind: DedupKey,
+    terminator: u8,
+}
+
+/// A chunk's keys when the key is the URL's output form, or its part
+/// before the fragment, and no edit is set: each URL is read as a view
+/// (the fast path's proof; no `Url` is built), and a line that is already
+/// its own output is not copied at all: the writer takes its key and its
+/// line from the chunk's input. Generic over the SIMD kernel, so the line
+/// split and the fast path's scan inline into one loop.
+struct HrefKeys<'a> {
+    job: &'a Job,
+    chunk: &'a Chunk,
+    keys: Keys,
+    settings: HrefSettings<'a>,
+}
+
+impl WithKernel for HrefKeys<'_> {
+    type Output = Processed<Keys>;
+
+    #[inline(always)]
+    fn run<K: Kernel>(self, k: K) -> Processed<Keys> {
+        let per_record = HrefKey {
+            k,
+            parser: urlsift::BatchParser::new(),
+            s: self.settings,
+        };
+        self.job.run_in(k, self.chunk, self.keys, per_record)
+    }
+}
+
+/// The per-record work of [`HrefKeys`].
+struct HrefKey<'a, K> {
+    k: K,
+    parser: urlsift::BatchParser,
+    s: HrefSettings<'a>,
+}
+
+impl<K: Kernel> PerRecord<Keys> for HrefKey<'_, K> {
+    const SCANS_URLS: bool = true;
+
+    #[inline(always)]
+    fn url(&mut self, p: &mut Processed<Keys>, rec: &Rec<'_>, text: &str) -> Result<(), Reason> {
+        let url = self.parser.view_with(self.k, text, self.s.base);
+        hold_href(p, rec, text, url, &self.s)
+    }
+
+    #[inline(always)]
+    fn line_of(
+        &mut self,
+        p: &mut Processed<Keys>,
+        rec: &Rec<'_>,
+        line: &urlsift::batch::Line<'_>,
+    ) -> Result<(), Reason> {
+        let url = self.parser.view_of_line(line, self.s.base);
+        hold_href(p, rec, line.as_str(), url, &self.s)
+    }
+}
+
+/// Holds record `rec`, whose URL field `text` parsed to `url`, for the
+/// writer: a URL line already in its output form as a span of the input,
+/// anything else written to the output with its key.
+#[inline(always)]
+fn hold_href(
+    p: &mut Processed<Keys>,
+    rec: &Rec<'_>,
+    text: &str,
+    url: Result<UrlRef<'_>, urlsift::ParseError>,
+    s: &HrefSettings<'_>,
+) -> Result<(), Reason> {
+    let url = url.map_err(Reason::Url)?;
+    if s.stage.filter(url, &mut p.tally) == Verdict::Drop {
+        return Ok(());
+    }
+    let form = s
+        .profile
+        .apply_href(url.href())
+        .expect("not a SURT profile");
+    let key_len = |line: &[u8]| match s.kind {
+        DedupKey::NoFragment => memchr::memchr(b'#', line).unwrap_or(line.len()),
+        _ => line.len(),
+    };
+    let at = p.out.len();
+    let line = &rec.data[rec.start..rec.end];
+    if rec.shape == Shape::Line
+        && Rec::is_own_text(&form, text)
+        && std::ptr::eq(text.as_bytes(), line)
+    {
+        let key_end = rec.start + key_len(line);
+        let hash = xxh3_64(&rec.data[rec.start..key_end]);
+        let place = Place::Input {
+            start: rec.start,
+            end: rec.end,
+            key_end,
+        };
+        p.extra.held.push(Held { at, place, hash });
+        return Ok(());
+    }
+    p.flush();
+    rec.write_url(&mut p.out, &form, s.terminator);
+    let key_start = p.extra.keys.len();
+    p.extra
+        .keys
+        .extend_from_slice(&form.as_bytes()[..key_len(form.as_bytes())]);
+    let hash = xxh3_64(&p.extra.keys[key_start..]);
+    let place = Place::Out {
+        end: p.out.len(),
+        key: (key_start, p.extra.keys.len()),
+    };
+    p.extra.held.push(Held { at, place, hash });
+    Ok(())
+}
+
 pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
     let mut setup = crate::Setup::new(&a.input, &a.output, Some(&a.policy), true)?;
     // In-flight chunks count against the budget too: keep them to about a
@@ -459,12 +608,31 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
     // Key buffers go back and forth between workers and this thread: reusing
     // them keeps the allocator from holding on to freed cross-thread blocks.
     let spare_keys: Mutex<Vec<Keys>> = Mutex::new(Vec::new());
+    // Keys read from the URL's output form alone take the view path.
+    let href_keys = matches!(key_kind, DedupKey::Href | DedupKey::NoFragment)
+        && !profile.is_surt()
+        && !stage.has_edits();
     let work = |chunk: &Chunk| -> Processed<Keys> {
         let keys = spare_keys
             .lock()
             .ok()
             .and_then(|mut k| k.pop())
             .unwrap_or_default();
+        if href_keys {
+            let settings = HrefSettings {
+                base: base.as_ref(),
+                profile: &profile,
+                stage: &stage,
+                kind: key_kind,
+                terminator: term,
+            };
+            return urlsift::simd::with_kernel(HrefKeys {
+                job: &job,
+                chunk,
+                keys,
+                settings,
+            });
+        }
         // One batch parser per chunk: no allocation per URL.
         let mut form = Vec::new();
         job.run_parsed::<Keys>(chunk, base.as_ref(), keys, |p, rec, _, parser| {
@@ -497,7 +665,15 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
                 rec.write_url(&mut p.out, form, term);
             }
             let hash = xxh3_64(&p.extra.keys[key_start..]);
-            p.extra.ends.push((p.extra.keys.len(), p.out.len(), hash));
+            let place = Place::Out {
+                end: p.out.len(),
+                key: (key_start, p.extra.keys.len()),
+            };
+            p.extra.held.push(Held {
+                at: start,
+                place,
+                hash,
+            });
             Ok(())
         })
     };
@@ -519,49 +695,48 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
                 write_reject(r, &chunk.source.name, rej)?;
             }
         }
-        // Walk the chunk's records in order: parsed lines and kept bad lines.
-        debug_assert!(
-            p.all_in_out(),
-            "dedup's workers write every record to `out`"
-        );
-        let (mut pos, mut key_pos, mut kept) = (0, 0, p.kept.iter().peekable());
-        let mut ends = p.extra.ends.iter();
+        // Walk the chunk's records in order: parsed lines and kept bad
+        // lines (a kept line comes before the records at or after its end).
+        let (data, out, keys) = (&chunk.data[..], &p.out, &p.extra.keys);
+        let mut kept = p.kept.iter().peekable();
+        let mut offer_kept = |seen: &mut Seen, (start, end): (usize, usize), sink: &mut Sink| {
+            raw_key.clear();
+            raw_key.push(RAW_KEY);
+            raw_key.extend_from_slice(&out[start..end - 1]);
+            seen.offer(xxh3_64(&raw_key), &raw_key, &out[start..end - 1], sink)
+        };
         // Lookups are independent cache misses: start each a few records
         // ahead, so they overlap instead of following one another.
-        let mut ahead = p.extra.ends.iter().map(|e| e.2);
-        let mut near = p.extra.ends.iter().map(|e| e.2);
+        let mut ahead = p.extra.held.iter().map(|h| h.hash);
+        let mut near = p.extra.held.iter().map(|h| h.hash);
         for hash in ahead.by_ref().take(PREFETCH_AHEAD) {
             seen.prefetch(hash);
         }
         for hash in near.by_ref().take(PREFETCH_AHEAD / 2) {
             seen.prefetch_key(hash);
         }
-        while pos < p.out.len() {
-            if let Some(&&(start, end)) = kept.peek().filter(|(s, _)| *s == pos) {
-                kept.next();
-                raw_key.clear();
-                raw_key.push(RAW_KEY);
-                raw_key.extend_from_slice(&p.out[start..end - 1]);
-                let hash = xxh3_64(&raw_key);
-                seen.offer(hash, &raw_key, &p.out[start..end - 1], &mut std.sink)?;
-                pos = end;
-            } else {
-                let &(key_end, out_end, hash) = ends.next().expect("one key per parsed line");
-                if let Some(next) = ahead.next() {
-                    seen.prefetch(next);
-                }
-                if let Some(next) = near.next() {
-                    seen.prefetch_key(next);
-                }
-                seen.offer(
-                    hash,
-                    &p.extra.keys[key_pos..key_end],
-                    &p.out[pos..out_end - 1],
-                    &mut std.sink,
-                )?;
-                key_pos = key_end;
-                pos = out_end;
+        for h in &p.extra.held {
+            while let Some(&span) = kept.next_if(|&&(_, end)| end <= h.at) {
+                offer_kept(&mut seen, span, &mut std.sink)?;
             }
+            if let Some(next) = ahead.next() {
+                seen.prefetch(next);
+            }
+            if let Some(next) = near.next() {
+                seen.prefetch_key(next);
+            }
+            let (key, line) = match h.place {
+                Place::Out { end, key } => (&keys[key.0..key.1], &out[h.at..end - 1]),
+                Place::Input {
+                    start,
+                    end,
+                    key_end,
+                } => (&data[start..key_end], &data[start..end]),
+            };
+            seen.offer(h.hash, key, line, &mut std.sink)?;
+        }
+        for &span in kept {
+            offer_kept(&mut seen, span, &mut std.sink)?;
         }
         if let Some(stop) = &p.stopped {
             if let Some(r) = &mut std.rejects {
@@ -571,7 +746,7 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
         }
         let mut keys = std::mem::take(&mut p.extra);
         keys.keys.clear();
-        keys.ends.clear();
+        keys.held.clear();
         if let Ok(mut spare) = spare_keys.lock() {
             spare.push(keys);
         }
