@@ -95,6 +95,18 @@ struct Span {
     len: usize,
 }
 
+impl Span {
+    /// Where a table slot's key is.
+    #[inline(always)]
+    fn of(slot: &Slot) -> Span {
+        Span {
+            block: slot.block(),
+            start: slot.start(),
+            len: slot.len(),
+        }
+    }
+}
+
 /// Append-only storage for keys and lines: one allocation per megabyte
 /// instead of one per key, and nothing is ever moved.
 #[derive(Default)]
@@ -105,17 +117,25 @@ struct Arena {
 
 impl Arena {
     fn push(&mut self, bytes: &[u8]) -> Span {
+        self.push_after(&[], bytes)
+    }
+
+    /// Pushes `prefix` and `bytes` next to each other (in one block);
+    /// returns the span of `bytes`.
+    fn push_after(&mut self, prefix: &[u8], bytes: &[u8]) -> Span {
+        let len = prefix.len() + bytes.len();
         let fits = self
             .blocks
             .last()
-            .is_some_and(|b| b.capacity() - b.len() >= bytes.len());
+            .is_some_and(|b| b.capacity() - b.len() >= len);
         if !fits {
-            let cap = BLOCK.max(bytes.len());
+            let cap = BLOCK.max(len);
             self.allocated += cap;
             self.blocks.push(Vec::with_capacity(cap));
         }
         let block = self.blocks.len() - 1;
         let b = &mut self.blocks[block];
+        b.extend_from_slice(prefix);
         let start = b.len();
         b.extend_from_slice(bytes);
         Span {
@@ -209,8 +229,8 @@ impl Seen {
     fn prefetch_key(&self, hash: u64) {
         if self.spill.is_none()
             && let Some(slot) = self.table.home_slot(hash)
-            && let Some(block) = self.arena.blocks.get(slot.block as usize)
-            && let Some(byte) = block.get(slot.start as usize)
+            && let Some(block) = self.arena.blocks.get(slot.block())
+            && let Some(byte) = block.get(slot.start())
         {
             urlsift::simd::prefetch(byte);
         }
@@ -231,30 +251,34 @@ impl Seen {
         }
         let arena = &self.arena;
         let found = self.table.find(hash, |slot| {
-            slot.hash == hash
-                && arena.get(Span {
-                    block: slot.block as usize,
-                    start: slot.start as usize,
-                    len: slot.len as usize,
-                }) == key
+            slot.hash == hash && arena.get(Span::of(slot)) == key
         });
         if let Some(slot) = found {
             if self.count_mode {
-                self.entries.get_mut(slot.index).count += 1;
+                // The entry's index sits just before the key.
+                let at = Span::of(slot);
+                let index = &self.arena.blocks[at.block][at.start - 4..at.start];
+                let index = u32::from_le_bytes(index.try_into().expect("4 bytes"));
+                self.entries.get_mut(index).count += 1;
             }
             return Ok(());
         }
-        let too_big =
-            || CliError::Usage("dedup: over 4 billion keys or a 4 GiB key in memory".into());
-        // (Without --count there are no entries, and the index stays 0.)
-        let index = u32::try_from(self.entries.len).map_err(|_| too_big())?;
-        let key_span = self.arena.push(key);
-        let slot = Slot {
-            hash,
-            block: u32::try_from(key_span.block).map_err(|_| too_big())?,
-            start: u32::try_from(key_span.start).map_err(|_| too_big())?,
-            len: u32::try_from(key_span.len).map_err(|_| too_big())?,
-            index,
+        let index = u32::try_from(self.entries.len)
+            .map_err(|_| CliError::Usage("dedup: over 4 billion keys in memory".into()))?;
+        let key_span = if self.count_mode {
+            self.arena.push_after(&index.to_le_bytes(), key)
+        } else {
+            self.arena.push(key)
+        };
+        let Some(slot) = Slot::new(hash, key_span.block, key_span.start, key_span.len) else {
+            // A key too long for a slot (32 MiB or more), or an arena past
+            // 256 GiB: the seen-set moves to disk, where keys of any length
+            // go, this record first among those still to decide.
+            self.seq = seq;
+            self.start_spill()?;
+            self.seq = seq + 1;
+            let (_, spill, _) = self.spill.as_mut().expect("spilling");
+            return spill.push(hash, seq, 1, key, line).map_err(spill_err);
         };
         if self.count_mode {
             // Counts and lines are kept for the end, in first-occurrence
@@ -305,11 +329,7 @@ impl Seen {
             // Keys whose lines are already written: they only need to be
             // known as seen (sequence 0 is before the spill's start).
             for slot in self.table.slots() {
-                let key = self.arena.get(Span {
-                    block: slot.block as usize,
-                    start: slot.start as usize,
-                    len: slot.len as usize,
-                });
+                let key = self.arena.get(Span::of(slot));
                 spill.push(slot.hash, 0, 1, key, &[]).map_err(spill_err)?;
             }
         }
