@@ -20,13 +20,12 @@ use std::process::ExitCode;
 use std::sync::Mutex;
 
 use urlsift::profile::Profile;
-use urlsift::simd::{Kernel, WithKernel};
 use urlsift::{HostKind, Url, UrlRef};
 use xxhash_rust::xxh3::xxh3_64;
 
 use crate::args::{DedupArgs, DedupKey};
 use crate::input::{Chunk, Reason};
-use crate::job::{Job, PerRecord};
+use crate::job::OnView;
 use crate::normalize::{parse_base, profile};
 use crate::output::{CliError, Sink};
 use crate::pipeline::{Processed, strict_stop, write_reject};
@@ -384,10 +383,8 @@ fn write_key(
 ) {
     let whole = |out: &mut Vec<u8>| out.extend_from_slice(url.href().as_bytes());
     match kind {
-        DedupKey::Href => out.extend_from_slice(line),
-        DedupKey::NoFragment => {
-            let end = memchr::memchr(b'#', line).unwrap_or(line.len());
-            out.extend_from_slice(&line[..end]);
+        DedupKey::Href | DedupKey::NoFragment => {
+            out.extend_from_slice(&line[..href_key_len(kind, line)]);
         }
         DedupKey::Origin => {
             let origin = url.origin();
@@ -476,123 +473,74 @@ fn is_uuid(b: &[u8]) -> bool {
         })
 }
 
-/// What the worker needs for `href` and `no-fragment` keys (see [`HrefKeys`]).
-#[derive(Clone, Copy)]
-struct HrefSettings<'a> {
-    base: Option<&'a Url>,
+/// A chunk's keys when the key is the URL's output form, or its part
+/// before the fragment, and no edit is set: each URL is read as a view
+/// (the fast path's proof; no `Url` is built), and a line that is already
+/// its own output is not copied at all: the writer takes its key and its
+/// line from the chunk's input.
+struct HrefKeys<'a> {
     profile: &'a Profile,
     stage: &'a Stage,
     kind: DedupKey,
     terminator: u8,
 }
 
-/// A chunk's keys when the key is the URL's output form, or its part
-/// before the fragment, and no edit is set: each URL is read as a view
-/// (the fast path's proof; no `Url` is built), and a line that is already
-/// its own output is not copied at all: the writer takes its key and its
-/// line from the chunk's input. Generic over the SIMD kernel, so the line
-/// split and the fast path's scan inline into one loop.
-struct HrefKeys<'a> {
-    job: &'a Job,
-    chunk: &'a Chunk,
-    keys: Keys,
-    settings: HrefSettings<'a>,
-}
-
-impl WithKernel for HrefKeys<'_> {
-    type Output = Processed<Keys>;
-
+impl OnView<Keys> for HrefKeys<'_> {
     #[inline(always)]
-    fn run<K: Kernel>(self, k: K) -> Processed<Keys> {
-        let per_record = HrefKey {
-            k,
-            parser: urlsift::BatchParser::new(),
-            s: self.settings,
-        };
-        self.job.run_in(k, self.chunk, self.keys, per_record)
-    }
-}
-
-/// The per-record work of [`HrefKeys`].
-struct HrefKey<'a, K> {
-    k: K,
-    parser: urlsift::BatchParser,
-    s: HrefSettings<'a>,
-}
-
-impl<K: Kernel> PerRecord<Keys> for HrefKey<'_, K> {
-    const SCANS_URLS: bool = true;
-
-    #[inline(always)]
-    fn url(&mut self, p: &mut Processed<Keys>, rec: &Rec<'_>, text: &str) -> Result<(), Reason> {
-        let url = self.parser.view_with(self.k, text, self.s.base);
-        hold_href(p, rec, text, url, &self.s)
-    }
-
-    #[inline(always)]
-    fn line_of(
+    fn view(
         &mut self,
         p: &mut Processed<Keys>,
         rec: &Rec<'_>,
-        line: &urlsift::batch::Line<'_>,
+        text: &str,
+        url: Result<UrlRef<'_>, urlsift::ParseError>,
     ) -> Result<(), Reason> {
-        let url = self.parser.view_of_line(line, self.s.base);
-        hold_href(p, rec, line.as_str(), url, &self.s)
+        let url = url.map_err(Reason::Url)?;
+        if self.stage.filter(url, &mut p.tally) == Verdict::Drop {
+            return Ok(());
+        }
+        let form = self
+            .profile
+            .apply_href(url.href())
+            .expect("not a SURT profile");
+        let at = p.out.len();
+        let line = &rec.data[rec.start..rec.end];
+        if rec.shape == Shape::Line
+            && Rec::is_own_text(&form, text)
+            && std::ptr::eq(text.as_bytes(), line)
+        {
+            let key_end = rec.start + href_key_len(self.kind, line);
+            let hash = xxh3_64(&rec.data[rec.start..key_end]);
+            let place = Place::Input {
+                start: rec.start,
+                end: rec.end,
+                key_end,
+            };
+            p.extra.held.push(Held { at, place, hash });
+            return Ok(());
+        }
+        p.flush();
+        rec.write_url(&mut p.out, &form, self.terminator);
+        let key_start = p.extra.keys.len();
+        let key = &form.as_bytes()[..href_key_len(self.kind, form.as_bytes())];
+        p.extra.keys.extend_from_slice(key);
+        let hash = xxh3_64(key);
+        let place = Place::Out {
+            end: p.out.len(),
+            key: (key_start, p.extra.keys.len()),
+        };
+        p.extra.held.push(Held { at, place, hash });
+        Ok(())
     }
 }
 
-/// Holds record `rec`, whose URL field `text` parsed to `url`, for the
-/// writer: a URL line already in its output form as a span of the input,
-/// anything else written to the output with its key.
-#[inline(always)]
-fn hold_href(
-    p: &mut Processed<Keys>,
-    rec: &Rec<'_>,
-    text: &str,
-    url: Result<UrlRef<'_>, urlsift::ParseError>,
-    s: &HrefSettings<'_>,
-) -> Result<(), Reason> {
-    let url = url.map_err(Reason::Url)?;
-    if s.stage.filter(url, &mut p.tally) == Verdict::Drop {
-        return Ok(());
-    }
-    let form = s
-        .profile
-        .apply_href(url.href())
-        .expect("not a SURT profile");
-    let key_len = |line: &[u8]| match s.kind {
+/// How much of `line`, a URL in output form, the `href` or `no-fragment`
+/// key is.
+#[inline]
+fn href_key_len(kind: DedupKey, line: &[u8]) -> usize {
+    match kind {
         DedupKey::NoFragment => memchr::memchr(b'#', line).unwrap_or(line.len()),
         _ => line.len(),
-    };
-    let at = p.out.len();
-    let line = &rec.data[rec.start..rec.end];
-    if rec.shape == Shape::Line
-        && Rec::is_own_text(&form, text)
-        && std::ptr::eq(text.as_bytes(), line)
-    {
-        let key_end = rec.start + key_len(line);
-        let hash = xxh3_64(&rec.data[rec.start..key_end]);
-        let place = Place::Input {
-            start: rec.start,
-            end: rec.end,
-            key_end,
-        };
-        p.extra.held.push(Held { at, place, hash });
-        return Ok(());
     }
-    p.flush();
-    rec.write_url(&mut p.out, &form, s.terminator);
-    let key_start = p.extra.keys.len();
-    p.extra
-        .keys
-        .extend_from_slice(&form.as_bytes()[..key_len(form.as_bytes())]);
-    let hash = xxh3_64(&p.extra.keys[key_start..]);
-    let place = Place::Out {
-        end: p.out.len(),
-        key: (key_start, p.extra.keys.len()),
-    };
-    p.extra.held.push(Held { at, place, hash });
-    Ok(())
 }
 
 pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
@@ -639,19 +587,13 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
             .and_then(|mut k| k.pop())
             .unwrap_or_default();
         if href_keys {
-            let settings = HrefSettings {
-                base: base.as_ref(),
+            let href_keys = HrefKeys {
                 profile: &profile,
                 stage: &stage,
                 kind: key_kind,
                 terminator: term,
             };
-            return urlsift::simd::with_kernel(HrefKeys {
-                job: &job,
-                chunk,
-                keys,
-                settings,
-            });
+            return job.run_viewed(chunk, base.as_ref(), keys, href_keys);
         }
         // One batch parser per chunk: no allocation per URL.
         let mut form = Vec::new();

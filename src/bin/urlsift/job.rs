@@ -119,6 +119,75 @@ where
     }
 }
 
+/// What an operation does with each record's URL read as a view
+/// ([`urlsift::UrlRef`]: no `Url` is built, and a line already in normal
+/// form is the view's href itself), for operations that only read the URL
+/// (see [`Job::run_viewed`]). `url` is the parse's result; `text` the URL
+/// field as it came.
+pub trait OnView<X> {
+    fn view(
+        &mut self,
+        p: &mut Processed<X>,
+        rec: &Rec<'_>,
+        text: &str,
+        url: Result<urlsift::UrlRef<'_>, urlsift::ParseError>,
+    ) -> Result<(), Reason>;
+}
+
+/// Reads each record's URL as a view (from the fused line scan's proof
+/// where there is one) and hands it to `v`.
+struct Viewing<'a, K, V> {
+    k: K,
+    parser: urlsift::BatchParser,
+    base: Option<&'a urlsift::Url>,
+    v: V,
+}
+
+impl<X, K: Kernel, V: OnView<X>> PerRecord<X> for Viewing<'_, K, V> {
+    const SCANS_URLS: bool = true;
+
+    #[inline(always)]
+    fn url(&mut self, p: &mut Processed<X>, rec: &Rec<'_>, text: &str) -> Result<(), Reason> {
+        let url = self.parser.view_with(self.k, text, self.base);
+        self.v.view(p, rec, text, url)
+    }
+
+    #[inline(always)]
+    fn line_of(
+        &mut self,
+        p: &mut Processed<X>,
+        rec: &Rec<'_>,
+        line: &urlsift::batch::Line<'_>,
+    ) -> Result<(), Reason> {
+        let url = self.parser.view_of_line(line, self.base);
+        self.v.view(p, rec, line.as_str(), url)
+    }
+}
+
+/// [`Job::run_viewed`]'s work for one chunk, compiled per SIMD backend.
+struct RunViewed<'a, X, V> {
+    job: &'a Job,
+    chunk: &'a Chunk,
+    base: Option<&'a urlsift::Url>,
+    extra: X,
+    v: V,
+}
+
+impl<X: Default, V: OnView<X>> urlsift::simd::WithKernel for RunViewed<'_, X, V> {
+    type Output = Processed<X>;
+
+    #[inline(always)]
+    fn run<K: Kernel>(self, k: K) -> Processed<X> {
+        let viewing = Viewing {
+            k,
+            parser: urlsift::BatchParser::new(),
+            base: self.base,
+            v: self.v,
+        };
+        self.job.run_in(k, self.chunk, self.extra, viewing)
+    }
+}
+
 /// The per-record loop shared by the subcommands that follow the policy.
 pub struct Job {
     pub max_line: usize,
@@ -164,6 +233,27 @@ impl Job {
             base,
             extra,
             f,
+        })
+    }
+
+    /// Runs `v` on each record's URL (against `base`) read as a view, with
+    /// one SIMD pass per line for the `lines` format, like
+    /// [`Job::run_parsed`]. `v` implements [`OnView`] on a struct rather
+    /// than being a closure, so that it compiles per SIMD backend with the
+    /// loop.
+    pub fn run_viewed<X: Default, V: OnView<X>>(
+        &self,
+        chunk: &Chunk,
+        base: Option<&urlsift::Url>,
+        extra: X,
+        v: V,
+    ) -> Processed<X> {
+        urlsift::simd::with_kernel(RunViewed {
+            job: self,
+            chunk,
+            base,
+            extra,
+            v,
         })
     }
 

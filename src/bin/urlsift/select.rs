@@ -224,12 +224,6 @@ impl Stage {
         Ok(stage)
     }
 
-    /// Whether any edit or filter is set (without them, a URL is kept as
-    /// it parsed and the operations may take their href-only fast paths).
-    pub fn is_active(&self) -> bool {
-        !self.edits.is_empty() || self.filters()
-    }
-
     /// Whether any edit is set (edits need a [`Url`] of their own; filters
     /// alone read a [`UrlRef`], see [`Stage::filter`]).
     pub fn has_edits(&self) -> bool {
