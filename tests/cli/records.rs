@@ -425,10 +425,9 @@ fn warc_bad_header_and_truncated_record_are_bad_records() {
     );
 }
 
-/// Payloads larger than the read-ahead are seeked over in a plain file
-/// and read through from a pipe: the same records, the same rejects (a
-/// large payload past the end of the file is cut either way), at any
-/// chunk size.
+/// Payloads are stepped over in the map of a plain file and read through
+/// from a pipe: the same records, the same rejects (a large payload past
+/// the end of the file is cut either way), at any chunk size.
 #[test]
 fn warc_large_payloads_are_skipped_alike_from_a_file_and_a_pipe() {
     let wd = Workdir::new();
@@ -493,6 +492,94 @@ fn warc_large_payloads_are_skipped_alike_from_a_file_and_a_pipe() {
             );
         }
     }
+}
+
+/// Header blocks that are not headers: one not UTF-8 (and garbage after
+/// it), one longer than `--max-line-bytes`, one that never ends. Each is a bad record, the records around them are read,
+/// and a mapped file and a pipe agree on all of it, rejects included.
+#[test]
+fn warc_bad_header_blocks_are_read_alike_from_a_file_and_a_pipe() {
+    let wd = Workdir::new();
+    let mut input = warc_record(&[("WARC-Target-URI", "http://a.example/")], b"1");
+    input.extend(warc_record(
+        &[
+            ("WARC-Target-URI", "http://b.example/"),
+            ("X-Bad", "\u{e9}"),
+        ],
+        b"2",
+    ));
+    // Latin-1 in a header: not UTF-8.
+    let latin1 = input.len();
+    let mut bad = warc_record(&[("WARC-Target-URI", "http://c.example/")], b"3");
+    bad[12] = 0xE9;
+    input.extend(bad);
+    // Not UTF-8 either; no WARC header starts before the next record, so
+    // it is part of the bad stretch above.
+    input.extend_from_slice(b"\xff\xfe garbage\r\n");
+    input.extend(warc_record(
+        &[("WARC-Target-URI", "http://d.example/")],
+        b"4",
+    ));
+    let long = input.len();
+    let filler = "f".repeat(1500);
+    input.extend(warc_record(
+        &[
+            ("WARC-Target-URI", "http://e.example/"),
+            ("X-Long", &filler),
+        ],
+        b"5",
+    ));
+    input.extend(warc_record(
+        &[("WARC-Target-URI", "http://f.example/")],
+        b"6",
+    ));
+    let endless = input.len();
+    input.extend_from_slice(b"WARC/1.1\r\nWARC-Target-URI: http://g.example/\r\n");
+    wd.create("bad.warc", &input);
+    let want = "http://a.example/\nhttp://b.example/\nhttp://d.example/\nhttp://f.example/\n";
+    let mut shown = Vec::new();
+    for chunk in ["4M", "100"] {
+        for (how, stdin) in [("file", None), ("pipe", Some(&input[..]))] {
+            let path = if stdin.is_some() { "-" } else { "bad.warc" };
+            let rejects = format!("{how}-{chunk}.tsv");
+            let out = wd.run(
+                &[
+                    "normalize",
+                    "--input-format",
+                    "warc",
+                    "--max-line-bytes",
+                    "1K",
+                    "--chunk-size",
+                    chunk,
+                    "--rejects",
+                    &rejects,
+                    path,
+                ],
+                stdin,
+            );
+            assert_eq!(String::from_utf8_lossy(&out.stdout), want, "{how} {chunk}");
+            // Offset, reason and record of each reject (the file names differ).
+            let rejects: Vec<Vec<String>> = String::from_utf8_lossy(&wd.read(&rejects))
+                .lines()
+                .map(|l| l.split('\t').skip(2).map(str::to_string).collect())
+                .collect();
+            let at: Vec<&str> = rejects.iter().map(|r| &r[0][..]).collect();
+            let reasons: Vec<&str> = rejects.iter().map(|r| &r[1][..]).collect();
+            let expected = [latin1, long, endless].map(|o| o.to_string());
+            assert_eq!(at, expected, "{how} {chunk}: {rejects:?}");
+            assert_eq!(
+                reasons,
+                [
+                    "not a WARC record header (or no Content-Length)",
+                    "not a WARC record header (or no Content-Length)",
+                    "WARC record cut short: Content-Length past the end",
+                ],
+                "{how} {chunk}"
+            );
+            shown.push(rejects);
+        }
+    }
+    assert!(shown.windows(2).all(|w| w[0] == w[1]), "{shown:#?}");
 }
 
 #[test]

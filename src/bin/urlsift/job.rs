@@ -289,6 +289,9 @@ impl Job {
         match &chunk.source.format {
             Format::Lines => self.lines(k, chunk, &mut p, &mut f),
             Format::Warc(field) => {
+                // The chunk holds header blocks only: one UTF-8 check for
+                // them all (per block only if one of them fails it).
+                let text = simdutf8::basic::from_utf8(&chunk.data).ok();
                 for e in &chunk.index {
                     let rec = Rec {
                         data: &chunk.data,
@@ -302,7 +305,10 @@ impl Job {
                     };
                     let found = match e.bad {
                         Some(reason) => Found::Bad(reason),
-                        None => records::warc::find(field, rec.raw()),
+                        None => match text.and_then(|t| t.get(e.start..e.end)) {
+                            Some(header) => records::warc::find_in(k, field, header),
+                            None => records::warc::find(k, field, rec.raw()),
+                        },
                     };
                     if !self.record(&mut p, &mut f, &rec, found) {
                         break;

@@ -58,7 +58,7 @@ impl Map {
     /// with the one before it goes with it, and the block it shares with
     /// the next goes with the next. (A block whose other chunk is still in
     /// flight only has to be read in again: see the SAFETY note below.)
-    fn release(&self, range: Range<usize>) {
+    pub fn release(&self, range: Range<usize>) {
         let start = range.start / BLOCK * BLOCK;
         let end = range.end / BLOCK * BLOCK;
         if start >= end {

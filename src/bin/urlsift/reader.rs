@@ -70,15 +70,12 @@ struct Current {
     /// Lines are numbered by the writer (`Settings::count_lines` off).
     counting_off: bool,
     warc: Option<warc::Reader>,
-    /// A plain WARC file's handle (sharing the read side's file offset),
-    /// for the WARC reader to seek over large payloads rather than read
-    /// them.
-    warc_file: Option<std::fs::File>,
 }
 
 /// Where a source's bytes come from: read into our buffer (pipes, stdin,
-/// compressed files, WARC), or mapped (plain regular files: chunks are
-/// slices of the page cache, nothing is copied).
+/// compressed files), or mapped (plain regular files: chunks are slices
+/// of the page cache, nothing is copied; a WARC file's records are walked
+/// in the map and only their header blocks copied).
 enum Feed {
     Read {
         reader: Box<dyn Read + Send>,
@@ -95,11 +92,10 @@ enum Feed {
 
 impl Current {
     /// Opens `path` (`-` is stdin): mapped when it is a plain regular file
-    /// (not compressed, not WARC, which is read record by record).
+    /// (not compressed).
     fn open(path: &Path, name: String, kind: Kind) -> io::Result<Current> {
-        let mut warc_file = None;
         let feed = match decode::open(path)? {
-            decode::Input::File(file) if kind != Kind::Warc => match Map::new(&file)? {
+            decode::Input::File(file) => match Map::new(&file)? {
                 Some(map) => Feed::Map {
                     map,
                     pos: 0,
@@ -110,16 +106,10 @@ impl Current {
                     buf: Vec::new(),
                 },
             },
-            input => {
-                if let decode::Input::File(file) = &input {
-                    // (Without a second handle, WARC payloads are read.)
-                    warc_file = file.try_clone().ok();
-                }
-                Feed::Read {
-                    reader: input.into_reader(),
-                    buf: Vec::new(),
-                }
-            }
+            input => Feed::Read {
+                reader: input.into_reader(),
+                buf: Vec::new(),
+            },
         };
         Ok(Current {
             name,
@@ -132,7 +122,6 @@ impl Current {
             streaming: false,
             counting_off: false,
             warc: None,
-            warc_file,
         })
     }
 
@@ -353,11 +342,17 @@ impl Current {
     ) -> Result<(Option<Chunk>, bool), Failure> {
         if let Some(warc) = &mut self.warc {
             let source = Arc::clone(self.source.as_ref().expect("started"));
-            let Feed::Read { reader, .. } = &mut self.feed else {
-                unreachable!("WARC is read, not mapped");
+            let mut nothing = io::empty();
+            let reader: &mut dyn Read = match &mut self.feed {
+                Feed::Read { reader, .. } => reader,
+                // The WARC reader walks the map itself.
+                Feed::Map { .. } => &mut nothing,
             };
             let mut data = pool.get(settings.chunk_size);
-            let mut index = Vec::new();
+            // Room for the records of a chunk of short header blocks, so the
+            // index does not grow (and copy itself into fresh pages) as it
+            // fills.
+            let mut index = Vec::with_capacity(settings.chunk_size / 128);
             let read = warc.read_chunk(
                 reader,
                 settings.chunk_size,
@@ -403,12 +398,14 @@ impl Current {
                     }
                 }
                 if self.warc.is_some() {
-                    let Feed::Read { buf, .. } = &mut self.feed else {
-                        unreachable!("WARC is read, not mapped");
-                    };
-                    let rest = buf.split_off(head);
-                    self.warc =
-                        Some(warc::Reader::new(rest, head as u64).seeking(self.warc_file.take()));
+                    self.warc = Some(match &mut self.feed {
+                        Feed::Read { buf, .. } => {
+                            warc::Reader::new(buf.split_off(head), head as u64)
+                        }
+                        Feed::Map { map, pos, .. } => {
+                            warc::Reader::mapped(Arc::clone(map), *pos + head)
+                        }
+                    });
                     return self.read_chunk(settings, first_header, pool);
                 }
             }

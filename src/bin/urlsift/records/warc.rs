@@ -5,8 +5,9 @@
 //! The reader delimits records itself: it reads a record's header block,
 //! keeps it, and skips the block's `Content-Length` bytes of payload
 //! without looking at them (payloads are never held in memory, so a
-//! gigabyte video record costs no more than a small one; in a plain file
-//! a large payload is seeked over, not even read). A chunk is then
+//! gigabyte video record costs no more than a small one). A plain file is
+//! mapped, so a payload is not even read: skipping it is an addition, and
+//! only the header blocks are copied out. A chunk is then
 //! a run of header blocks with an index of where each record was. A record
 //! whose header is not a WARC header, or has no usable Content-Length, is
 //! a bad record; reading resumes at the next line that starts a WARC
@@ -14,11 +15,14 @@
 //! Read-only: output is URL lines.
 
 use std::borrow::Cow;
-use std::fs::File;
-use std::io::{self, Read, Seek, SeekFrom};
+use std::io::{self, Read};
+use std::sync::Arc;
+
+use urlsift::simd::{self, Kernel, Runtime, WithKernel};
 
 use super::Found;
 use crate::input::Reason;
+use crate::mmap::Map;
 
 /// The header that holds the URL.
 #[derive(Clone, Debug)]
@@ -46,51 +50,83 @@ pub struct Entry {
 const SHOWN: usize = 4096;
 /// How much is read at a time.
 const READ: usize = 1 << 16;
-/// The payload rest past which a plain file is seeked over, not read.
-const SEEK_PAST: u64 = 1 << 16;
+
+/// The bytes the reader walks: read from the source into a buffer, or the
+/// whole of a mapped file.
+enum Window {
+    Read(Vec<u8>),
+    Mapped {
+        map: Arc<Map>,
+        /// Pages before this offset were given back (see `release`).
+        released: usize,
+    },
+}
 
 /// The record reader's state for one source.
-#[derive(Default)]
 pub struct Reader {
-    buf: Vec<u8>,
+    buf: Window,
     pos: usize,
     eof: bool,
-    /// The input offset of `buf[0]`.
+    /// The input offset of the window's first byte.
     offset: u64,
     scratch: Vec<u8>,
-    /// The source file, when it is a plain regular file read through a
-    /// handle sharing this one's offset: large payloads are seeked over.
-    file: Option<File>,
+}
+
+impl Default for Reader {
+    fn default() -> Reader {
+        Reader::new(Vec::new(), 0)
+    }
 }
 
 impl Reader {
     /// Starts on `head`, bytes already read from the source at `offset`.
     pub fn new(head: Vec<u8>, offset: u64) -> Reader {
         Reader {
-            buf: head,
+            buf: Window::Read(head),
+            pos: 0,
+            eof: false,
             offset,
-            ..Reader::default()
+            scratch: Vec::new(),
         }
     }
 
-    /// Seeks over large payloads in `file`, the source (a handle sharing
-    /// the offset of the reader that `read_chunk` is given).
-    pub fn seeking(self, file: Option<File>) -> Reader {
-        Reader { file, ..self }
+    /// Starts at `start` in a mapped file, which it then walks in place:
+    /// `read_chunk`'s reader is not used.
+    pub fn mapped(map: Arc<Map>, start: usize) -> Reader {
+        Reader {
+            buf: Window::Mapped { map, released: 0 },
+            pos: start,
+            eof: true,
+            offset: 0,
+            scratch: Vec::new(),
+        }
+    }
+
+    /// The window: what was read and kept, or the mapped file.
+    #[inline]
+    fn bytes(&self) -> &[u8] {
+        match &self.buf {
+            Window::Read(buf) => buf,
+            Window::Mapped { map, .. } => map.bytes(),
+        }
     }
 
     /// Makes at least `want` unread bytes available, unless the input ends.
     fn fill(&mut self, r: &mut dyn Read, want: usize) -> io::Result<()> {
-        if self.pos > 0 && self.pos >= self.buf.len() / 2 {
-            self.buf.drain(..self.pos);
+        let Window::Read(buf) = &mut self.buf else {
+            // All of a mapped file is at hand.
+            return Ok(());
+        };
+        if self.pos > 0 && self.pos >= buf.len() / 2 {
+            buf.drain(..self.pos);
             self.offset += self.pos as u64;
             self.pos = 0;
         }
-        while !self.eof && self.buf.len() - self.pos < want {
-            let before = self.buf.len();
+        while !self.eof && buf.len() - self.pos < want {
+            let before = buf.len();
             let room = want.max(READ);
-            match r.take(room as u64).read_to_end(&mut self.buf) {
-                Ok(_) if self.buf.len() == before => self.eof = true,
+            match r.take(room as u64).read_to_end(buf) {
+                Ok(_) if buf.len() == before => self.eof = true,
                 Ok(_) => {}
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => return Err(e),
@@ -99,35 +135,38 @@ impl Reader {
         Ok(())
     }
 
+    /// Gives back the pages of a mapped file walked so far (only header
+    /// blocks were copied out of them), so resident memory stays small
+    /// however large the file is.
+    fn release(&mut self) {
+        if let Window::Mapped { map, released } = &mut self.buf {
+            map.release(*released..self.pos);
+            *released = self.pos;
+        }
+    }
+
     fn rest(&self) -> &[u8] {
-        &self.buf[self.pos..]
+        &self.bytes()[self.pos..]
     }
 
     /// Skips `n` bytes of payload; false if the input ends first.
     fn skip(&mut self, r: &mut dyn Read, mut n: u64) -> io::Result<bool> {
-        let here = (self.buf.len() - self.pos) as u64;
+        let len = self.bytes().len();
+        let here = (len - self.pos) as u64;
         if n <= here {
             self.pos += n as usize;
             return Ok(true);
         }
-        n -= here;
-        self.offset += self.buf.len() as u64;
-        self.buf.clear();
-        self.pos = 0;
-        // Every byte read from the source went through `buf` or the loop
-        // below, so `offset` is the file's position. A payload that ends
-        // within the file is seeked over; one past its end (as the file
-        // stands now) is read to the end as before, which reports it cut.
-        if n > SEEK_PAST
-            && let Some(file) = &mut self.file
-        {
-            let to = self.offset.saturating_add(n);
-            if to <= file.metadata()?.len() {
-                file.seek(SeekFrom::Start(to))?;
-                self.offset = to;
-                return Ok(true);
-            }
+        if let Window::Mapped { .. } = self.buf {
+            self.pos = len;
+            return Ok(false);
         }
+        n -= here;
+        self.offset += len as u64;
+        if let Window::Read(buf) = &mut self.buf {
+            buf.clear();
+        }
+        self.pos = 0;
         self.scratch.resize(READ, 0);
         while n > 0 {
             let want = n.min(READ as u64) as usize;
@@ -160,6 +199,7 @@ impl Reader {
         data: &mut Vec<u8>,
         index: &mut Vec<Entry>,
     ) -> io::Result<bool> {
+        self.release();
         while data.len() < chunk_size {
             self.fill(r, READ)?;
             // Blank lines between records (the spec's two CRLFs).
@@ -181,16 +221,14 @@ impl Reader {
                 self.bad_stretch(r, max_header, offset, Reason::BadWarcHeader, data, index)?;
                 continue;
             }
-            let Some(head_len) = self.header_len(r, max_header)? else {
-                let reason = if self.eof {
-                    Reason::WarcTruncated
-                } else {
-                    Reason::BadWarcHeader
-                };
-                self.bad_stretch(r, max_header, offset, reason, data, index)?;
-                continue;
+            let head_len = match self.header_len(r, max_header)? {
+                Ok(len) => len,
+                Err(reason) => {
+                    self.bad_stretch(r, max_header, offset, reason, data, index)?;
+                    continue;
+                }
             };
-            let header = &self.buf[self.pos..self.pos + head_len];
+            let header = &self.bytes()[self.pos..self.pos + head_len];
             let Some(length) = content_length(header) else {
                 self.bad_stretch(r, max_header, offset, Reason::BadWarcHeader, data, index)?;
                 continue;
@@ -211,33 +249,30 @@ impl Reader {
         Ok(false)
     }
 
-    /// The length of the header block at `pos` (through its blank line),
-    /// or `None` if none ends within `max_header` bytes.
-    fn header_len(&mut self, r: &mut dyn Read, max_header: usize) -> io::Result<Option<usize>> {
+    /// The length of the header block at `pos` (through its blank line);
+    /// a bad header if none ends within `max_header` bytes, a truncated
+    /// record if the input ends first.
+    fn header_len(
+        &mut self,
+        r: &mut dyn Read,
+        max_header: usize,
+    ) -> io::Result<Result<usize, Reason>> {
         let mut searched: usize = 0;
         loop {
+            // A block longer than `max_header` is not one (a mapped file
+            // would otherwise be searched to its end).
             let rest = self.rest();
+            let rest = &rest[..rest.len().min(max_header)];
             let window = &rest[searched.saturating_sub(3)..];
-            // The block ends at the first line that is empty ("\n\n" or
-            // "\n\r\n"): one pass over the header's line ends, stopping
-            // there (not a search of the whole read-ahead window per record)
-            // or at a line end too near the window's end to tell.
-            let mut found = None;
-            for i in memchr::memchr_iter(b'\n', window) {
-                match &window[i + 1..] {
-                    [b'\n', ..] => found = Some(i + 2),
-                    [b'\r', b'\n', ..] => found = Some(i + 3),
-                    [] | [b'\r'] => break,
-                    _ => continue,
-                }
-                break;
-            }
-            if let Some(i) = found {
-                return Ok(Some(searched.saturating_sub(3) + i));
+            if let Some(i) = simd::with_kernel(BlockEnd(window)) {
+                return Ok(Ok(searched.saturating_sub(3) + i));
             }
             searched = rest.len();
-            if self.eof || searched > max_header {
-                return Ok(None);
+            if searched >= max_header {
+                return Ok(Err(Reason::BadWarcHeader));
+            }
+            if self.eof {
+                return Ok(Err(Reason::WarcTruncated));
             }
             self.fill(r, searched + READ)?;
         }
@@ -267,14 +302,14 @@ impl Reader {
             }
             // Keep a possible partial match at the end.
             let keep = self.rest().len().min(5);
-            self.pos = self.buf.len() - keep;
+            self.pos = self.bytes().len() - keep;
             if self.eof {
-                self.pos = self.buf.len();
+                self.pos = self.bytes().len();
                 break;
             }
             self.fill(r, READ)?;
             if self.eof && self.rest().len() <= keep {
-                self.pos = self.buf.len();
+                self.pos = self.bytes().len();
                 break;
             }
         }
@@ -296,26 +331,116 @@ impl Reader {
     }
 }
 
+/// Where a header block ends: just past its first empty line ("\n\n" or
+/// "\n\r\n"), found in one pass over the line ends (stopping there, not
+/// searching the whole read-ahead window per record), or `None` if no
+/// such line ends in `window` (or one may, at its very end).
+struct BlockEnd<'a>(&'a [u8]);
+
+impl WithKernel for BlockEnd<'_> {
+    type Output = Option<usize>;
+
+    #[inline(always)]
+    fn run<K: Kernel>(self, k: K) -> Option<usize> {
+        let window = self.0;
+        for i in LineEnds::new(k, window) {
+            match &window[i + 1..] {
+                [b'\n', ..] => return Some(i + 2),
+                [b'\r', b'\n', ..] => return Some(i + 3),
+                [] | [b'\r'] => return None,
+                _ => {}
+            }
+        }
+        None
+    }
+}
+
+/// The positions of `\n` in a byte string, found 64 bytes at a time (a
+/// header line is short: a search per line would cost more in calls than
+/// in bytes).
+struct LineEnds<'a, K> {
+    kernel: K,
+    bytes: &'a [u8],
+    /// Where the block of `mask` starts.
+    base: usize,
+    /// Line ends in that block not yet handed out.
+    mask: u64,
+}
+
+impl<'a, K: Kernel> LineEnds<'a, K> {
+    #[inline(always)]
+    fn new(kernel: K, bytes: &'a [u8]) -> LineEnds<'a, K> {
+        let first = &bytes[..bytes.len().min(64)];
+        LineEnds {
+            kernel,
+            bytes,
+            base: 0,
+            mask: kernel.positions_of::<b'\n'>(first),
+        }
+    }
+}
+
+impl<K: Kernel> Iterator for LineEnds<'_, K> {
+    type Item = usize;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        while self.mask == 0 {
+            self.base += 64;
+            if self.base >= self.bytes.len() {
+                return None;
+            }
+            let end = self.bytes.len().min(self.base + 64);
+            self.mask = self
+                .kernel
+                .positions_of::<b'\n'>(&self.bytes[self.base..end]);
+        }
+        let i = self.base + self.mask.trailing_zeros() as usize;
+        self.mask &= self.mask - 1;
+        Some(i)
+    }
+}
+
 /// The header block's Content-Length.
 fn content_length(header: &[u8]) -> Option<u64> {
-    let v = header_value(header, "Content-Length")?;
+    let v = simd::with_kernel(HeaderValue {
+        text: simdutf8::basic::from_utf8(header).ok()?,
+        name: "Content-Length",
+    })?;
     v.trim().parse().ok()
+}
+
+/// [`header_value_in`] as work for [`simd::with_kernel`].
+struct HeaderValue<'a, 'n> {
+    text: &'a str,
+    name: &'n str,
+}
+
+impl<'a> WithKernel for HeaderValue<'a, '_> {
+    type Output = Option<&'a str>;
+
+    #[inline(always)]
+    fn run<K: Kernel>(self, k: K) -> Option<&'a str> {
+        header_value_in(k, self.text, self.name)
+    }
 }
 
 /// The value of header `name` (case-insensitive) in a header block, with
 /// surrounding space removed; `None` if the block is not UTF-8.
 fn header_value<'a>(header: &'a [u8], name: &str) -> Option<&'a str> {
-    header_value_in(std::str::from_utf8(header).ok()?, name)
+    header_value_in(Runtime, simdutf8::basic::from_utf8(header).ok()?, name)
 }
 
 /// [`header_value`] of a block known to be text: the first line after the
 /// first whose key (before its first ':', trimmed) is `name`.
-fn header_value_in<'a>(text: &'a str, name: &str) -> Option<&'a str> {
+#[inline(always)]
+fn header_value_in<'a, K: Kernel>(k: K, text: &'a str, name: &str) -> Option<&'a str> {
     let bytes = text.as_bytes();
     let n = name.as_bytes();
-    let mut start = memchr::memchr(b'\n', bytes)? + 1;
+    let mut ends = LineEnds::new(k, bytes);
+    let mut start = ends.next()? + 1;
     loop {
-        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
+        let end = ends.next().unwrap_or(bytes.len());
         let line = &bytes[start..end];
         // Most lines are told apart by their first bytes: a line starting
         // with an ASCII byte that is not white space has a key starting
@@ -327,10 +452,10 @@ fn header_value_in<'a>(text: &'a str, name: &str) -> Option<&'a str> {
             _ => false,
         };
         if !other
-            && let Some((k, v)) = text[start..end].split_once(':')
-            && k.trim().eq_ignore_ascii_case(name)
+            && let Some(colon) = line.iter().position(|&b| b == b':')
+            && text[start..start + colon].trim().eq_ignore_ascii_case(name)
         {
-            return Some(v.trim_matches([' ', '\t', '\r']));
+            return Some(trim_blanks(&text[start + colon + 1..end]));
         }
         if end == bytes.len() {
             return None;
@@ -339,13 +464,31 @@ fn header_value_in<'a>(text: &'a str, name: &str) -> Option<&'a str> {
     }
 }
 
+/// `s` less the spaces, tabs and carriage returns around it.
+#[inline]
+fn trim_blanks(s: &str) -> &str {
+    let blank = |b: &u8| matches!(b, b' ' | b'\t' | b'\r');
+    let b = s.as_bytes();
+    let start = b.iter().position(|c| !blank(c)).unwrap_or(b.len());
+    let end = b.iter().rposition(|c| !blank(c)).map_or(start, |i| i + 1);
+    // Both ends are next to ASCII bytes (or the string's ends): boundaries.
+    &s[start..end]
+}
+
 /// The URL field of the record whose header block is `header`: empty
 /// when the record has no such header (a `warcinfo` record, say).
-pub fn find<'a>(field: &Field, header: &'a [u8]) -> Found<'a> {
-    let Ok(text) = std::str::from_utf8(header) else {
-        return Found::Bad(Reason::InvalidUtf8);
-    };
-    match header_value_in(text, &field.0) {
+#[inline(always)]
+pub fn find<'a, K: Kernel>(k: K, field: &Field, header: &'a [u8]) -> Found<'a> {
+    match simdutf8::basic::from_utf8(header) {
+        Ok(text) => find_in(k, field, text),
+        Err(_) => Found::Bad(Reason::InvalidUtf8),
+    }
+}
+
+/// [`find`] in a header block already known to be text.
+#[inline(always)]
+pub fn find_in<'a, K: Kernel>(k: K, field: &Field, text: &'a str) -> Found<'a> {
+    match header_value_in(k, text, &field.0) {
         None | Some("") => Found::Empty,
         // WARC 1.0 examples wrap the URI in angle brackets.
         Some(v) => Found::Url(Cow::Borrowed(
@@ -401,7 +544,7 @@ mod tests {
                 }
             });
             let mut reader = Reader::new(text.clone(), 0);
-            let found = reader.header_len(&mut io::empty(), 1 << 20).unwrap();
+            let found = reader.header_len(&mut io::empty(), 1 << 20).unwrap().ok();
             prop_assert_eq!(found, end);
         }
 
@@ -421,7 +564,9 @@ mod tests {
             ],
         ) {
             let text = parts.concat();
-            prop_assert_eq!(header_value_in(&text, name), header_value_plain(&text, name));
+            let plain = header_value_plain(&text, name);
+            prop_assert_eq!(header_value_in(simd::Scalar, &text, name), plain);
+            prop_assert_eq!(header_value_in(Runtime, &text, name), plain);
         }
     }
 
@@ -446,7 +591,7 @@ mod tests {
                 .read_chunk(&mut src, chunk, 1 << 20, &mut data, &mut index)
                 .unwrap();
             for e in index {
-                let url = match find(&Field::new(None), &data[e.start..e.end]) {
+                let url = match find(Runtime, &Field::new(None), &data[e.start..e.end]) {
                     Found::Url(u) => Some(u.into_owned()),
                     _ => None,
                 };
