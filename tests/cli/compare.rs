@@ -417,6 +417,115 @@ fn node_parser_when_on_path() {
     assert_eq!(disagreement(&r, "node")["lines"], 0);
 }
 
+/// The whatwg-url parser loads the package as Node.js finds it (here a
+/// stand-in in the working directory's node_modules, which differs from
+/// the standard on one pathname), reports the package's version, and its
+/// differences are found; without the package, asking for it is a usage
+/// error that says how to install it, and `all` leaves it out.
+#[test]
+fn whatwg_url_parser_loads_the_package_node_finds() {
+    let wd = Workdir::new();
+    wd.create(
+        "in.txt",
+        "https://a.example/x\nnot a url\nHTTP://B.example:80/y\n",
+    );
+    let args = [
+        "compare",
+        "--json",
+        "--rounds",
+        "1",
+        "--parsers",
+        "whatwg-url",
+        "in.txt",
+    ];
+    let on_path = std::env::var_os("PATH")
+        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join("node").is_file()));
+    if !on_path {
+        let out = wd.run(&args, None);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(
+            stderr(&out).contains("the whatwg-url parser runs in Node.js"),
+            "{}",
+            stderr(&out)
+        );
+        eprintln!("node is not on PATH: checked the error only");
+        return;
+    }
+    // No package where Node.js looks (NODE_PATH cleared).
+    let out = wd
+        .command(&args)
+        .env_remove("NODE_PATH")
+        .output()
+        .expect("run urlsift");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("Node.js cannot load the whatwg-url package")
+            && stderr(&out).contains("npm install whatwg-url"),
+        "{}",
+        stderr(&out)
+    );
+    let all = wd
+        .command(&[
+            "compare",
+            "--json",
+            "--rounds",
+            "0",
+            "--parsers",
+            "all",
+            "in.txt",
+        ])
+        .env_remove("NODE_PATH")
+        .output()
+        .expect("run urlsift");
+    let r: Value = serde_json::from_slice(&all.stdout).unwrap();
+    assert!(
+        r["parsers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|p| p["name"] != "whatwg-url"),
+        "{r}"
+    );
+
+    std::fs::create_dir_all(wd.path("node_modules/whatwg-url")).unwrap();
+    wd.create(
+        "node_modules/whatwg-url/package.json",
+        r#"{"name": "whatwg-url", "version": "0.0.0-stand-in", "main": "lib/url.js"}"#,
+    );
+    std::fs::create_dir_all(wd.path("node_modules/whatwg-url/lib")).unwrap();
+    wd.create(
+        "node_modules/whatwg-url/lib/url.js",
+        "class StandIn extends URL {\n\
+         \x20 get pathname() { const p = super.pathname; return p === '/y' ? '/Y' : p; }\n\
+         }\n\
+         exports.URL = StandIn;\n",
+    );
+    let out = wd.command(&args).env_remove("NODE_PATH").output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let reference = parser(&r, "whatwg-url");
+    assert_eq!(reference["valid"], 2, "{reference}");
+    assert_eq!(reference["work_ok"], true, "{reference}");
+    assert!(
+        reference["version"]
+            .as_str()
+            .unwrap()
+            .starts_with("0.0.0-stand-in (Node.js v"),
+        "{reference}"
+    );
+    let d = disagreement(&r, "whatwg-url");
+    // Only a getter differs, not the href.
+    assert_eq!(
+        (&d["lines"], &d["component_lines"]),
+        (&0.into(), &1.into()),
+        "{d}"
+    );
+    assert!(d.to_string().contains("/Y"), "{d}");
+    // `all` includes it now that Node.js finds it.
+    let r = json(&wd, &["--rounds", "0", "--parsers", "all", "in.txt"]);
+    parser(&r, "whatwg-url");
+}
+
 #[test]
 fn threads_do_the_same_work() {
     let wd = Workdir::new();

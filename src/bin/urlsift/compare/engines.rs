@@ -1,6 +1,7 @@
 //! The parsers `compare` runs, behind one [`Engine`] trait: urlsift's own
 //! paths, the `ada-url` and `url` crates (Cargo feature `compare-peers`),
-//! and Node.js's `new URL` in a child process (`node.rs`).
+//! and, each in a Node.js child process (`node.rs`), Node.js's own
+//! `new URL` and `whatwg-url`, the standard's reference implementation.
 //!
 //! Each engine answers two questions: what it makes of one URL (all the
 //! `URL` getters, for the differential), and how long one pass over all
@@ -30,17 +31,21 @@ pub enum ParserId {
     RustUrl,
     /// `new URL(input, base)` in Node.js.
     Node,
+    /// The `whatwg-url` npm package (the URL Standard's reference
+    /// implementation, kept by its editors) in Node.js.
+    WhatwgUrl,
 }
 
 impl ParserId {
     /// Every parser, in display order.
-    pub const ALL: [ParserId; 6] = [
+    pub const ALL: [ParserId; 7] = [
         ParserId::Urlsift,
         ParserId::UrlsiftMachine,
         ParserId::UrlsiftBatch,
         ParserId::Ada,
         ParserId::RustUrl,
         ParserId::Node,
+        ParserId::WhatwgUrl,
     ];
 
     /// The name used by `--parsers` and in reports.
@@ -52,7 +57,13 @@ impl ParserId {
             ParserId::Ada => "ada",
             ParserId::RustUrl => "rust-url",
             ParserId::Node => "node",
+            ParserId::WhatwgUrl => "whatwg-url",
         }
+    }
+
+    /// Whether this parser runs in a Node.js child process.
+    pub fn runs_in_node(self) -> bool {
+        matches!(self, ParserId::Node | ParserId::WhatwgUrl)
     }
 
     /// Whether this is urlsift's own parser on another path: any
@@ -70,15 +81,25 @@ impl ParserId {
 }
 
 /// The comma-separated `--parsers` list (or `all`) as parsers, `urlsift`
-/// first (it is the reference the others are diffed against), each once.
+/// first (the others are diffed against it), each once.
 /// `peers_compiled`: whether the `compare-peers` feature is on; `node`:
-/// whether `node` was found on PATH.
-pub fn select(list: &str, peers_compiled: bool, node: bool) -> Result<Vec<ParserId>, String> {
+/// whether `node` was found on PATH; `reference`: whether Node.js can load
+/// the `whatwg-url` package (asked only for `all`, which then includes it).
+pub fn select(
+    list: &str,
+    peers_compiled: bool,
+    node: bool,
+    reference: impl FnOnce() -> bool,
+) -> Result<Vec<ParserId>, String> {
     let mut chosen = vec![ParserId::Urlsift];
+    let mut reference = Some(reference);
     for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
         if name == "all" {
+            let with_reference = node && reference.take().is_some_and(|f| f());
             chosen.extend(ParserId::ALL.into_iter().filter(|&p| {
-                (peers_compiled || !p.is_compiled_peer()) && (node || p != ParserId::Node)
+                (peers_compiled || !p.is_compiled_peer())
+                    && (node || !p.runs_in_node())
+                    && (with_reference || p != ParserId::WhatwgUrl)
             }));
             continue;
         }
@@ -108,15 +129,17 @@ pub fn select(list: &str, peers_compiled: bool, node: bool) -> Result<Vec<Parser
         return Err(format!(
             "--parsers: {} not compiled into this urlsift: build it with the Cargo feature \
              `compare-peers` (on by default; `cargo build --release --features compare-peers`), \
-             or choose from urlsift, urlsift-machine, urlsift-batch, node",
+             or choose from urlsift, urlsift-machine, urlsift-batch, node, whatwg-url",
             missing.join(" and ") + if missing.len() == 1 { " is" } else { " are" }
         ));
     }
-    if chosen.contains(&ParserId::Node) && !node {
-        return Err(
-            "--parsers: node is not on PATH (the node parser runs `new URL` in Node.js)"
-                .to_string(),
-        );
+    if let Some(p) = chosen.iter().find(|p| p.runs_in_node())
+        && !node
+    {
+        return Err(format!(
+            "--parsers: node is not on PATH (the {} parser runs in Node.js)",
+            p.name()
+        ));
     }
     Ok(chosen)
 }
@@ -316,7 +339,7 @@ pub struct Native<'b> {
 impl<'b> Native<'b> {
     /// `id` must not be [`ParserId::Node`].
     pub fn new(id: ParserId, base: &'b Base) -> Native<'b> {
-        assert_ne!(id, ParserId::Node, "node runs in a child process");
+        assert!(!id.runs_in_node(), "{} runs in a child process", id.name());
         Native {
             id,
             base,
@@ -450,11 +473,11 @@ mod tests {
     fn selection_puts_urlsift_first_once_and_explains_what_is_missing() {
         let names = |v: Vec<ParserId>| v.into_iter().map(ParserId::name).collect::<Vec<_>>();
         assert_eq!(
-            names(select("ada,urlsift,ada, rust-url", true, false).unwrap()),
+            names(select("ada,urlsift,ada, rust-url", true, false, || unreachable!()).unwrap()),
             ["urlsift", "ada", "rust-url"]
         );
         assert_eq!(
-            names(select("all", true, true).unwrap()),
+            names(select("all", true, true, || false).unwrap()),
             [
                 "urlsift",
                 "urlsift-machine",
@@ -465,20 +488,34 @@ mod tests {
             ]
         );
         assert_eq!(
-            names(select("all", false, false).unwrap()),
+            names(select("all,node", true, true, || true).unwrap()),
+            [
+                "urlsift",
+                "urlsift-machine",
+                "urlsift-batch",
+                "ada",
+                "rust-url",
+                "node",
+                "whatwg-url"
+            ]
+        );
+        assert_eq!(
+            names(select("all", false, false, || true).unwrap()),
             ["urlsift", "urlsift-machine", "urlsift-batch"]
         );
-        let err = select("urlsift,ada", false, true).unwrap_err();
+        let err = select("urlsift,ada", false, true, || true).unwrap_err();
         assert!(err.contains("ada is not compiled in"), "{err}");
         assert!(err.contains("feature `compare-peers`"), "{err}");
-        let err = select(crate::compare::DEFAULT_PARSERS, false, true).unwrap_err();
+        let err = select(crate::compare::DEFAULT_PARSERS, false, true, || true).unwrap_err();
         assert!(
             err.contains("ada and rust-url are not compiled in"),
             "{err}"
         );
-        let err = select("node", true, false).unwrap_err();
+        let err = select("node", true, false, || true).unwrap_err();
         assert!(err.contains("not on PATH"), "{err}");
-        let err = select("chrome", true, true).unwrap_err();
+        let err = select("whatwg-url", true, false, || true).unwrap_err();
+        assert!(err.contains("whatwg-url parser runs in Node.js"), "{err}");
+        let err = select("chrome", true, true, || true).unwrap_err();
         assert!(err.contains("unknown parser \"chrome\""), "{err}");
     }
 

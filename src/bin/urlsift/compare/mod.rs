@@ -36,13 +36,18 @@ Examples:
   urlsift compare --rounds 0 --diff-out diffs.jsonl --samples 10 urls.txt
   urlsift compare --html report.html -j 2 urls.txt
   urlsift compare --base https://example.com/ request-paths.txt
+  npm install whatwg-url && urlsift compare --parsers whatwg-url --rounds 0 urls.txt
 
 Parsers: urlsift (Url::parse: the fast path, then the state machine),
 urlsift-machine (the state machine alone), urlsift-batch (BatchParser: a
 reused buffer), ada (the ada-url crate), rust-url (the url crate), node
-(`new URL` in Node.js, when `node` is on PATH; always one thread). ada and
-rust-url need the Cargo feature `compare-peers` (on by default). `all` is
-every parser this build has, node included when it is on PATH.
+(`new URL` in Node.js, when `node` is on PATH; always one thread),
+whatwg-url (the URL Standard's reference implementation, the npm package
+of that name run in Node.js, found as Node.js finds packages: in a
+node_modules directory in or above the working directory, or on
+NODE_PATH; always one thread). ada and rust-url need the Cargo feature
+`compare-peers` (on by default). `all` is every parser this build has,
+node included when it is on PATH, whatwg-url when Node.js finds it.
 
 Each round parses every URL once per parser (parse, then read the href's
 length: the work of scripts/bench-ratios) and checks that the parser
@@ -55,13 +60,14 @@ pathname, search, hash, origin, href (only the href differs).";
 #[derive(Args, Debug)]
 #[command(mut_arg("threads", |a| a.help(
     "Threads per parser in the timed rounds (default 1; 0: one per core); \
-     the node parser always uses one"
+     the node and whatwg-url parsers always use one"
 )))]
 pub struct CompareArgs {
     #[command(flatten)]
     pub input: InputArgs,
     /// Comma-separated parsers to compare with urlsift (always included):
-    /// urlsift-machine, urlsift-batch, ada, rust-url, node, or all.
+    /// urlsift-machine, urlsift-batch, ada, rust-url, node, whatwg-url, or
+    /// all.
     #[arg(long, value_name = "LIST", default_value = DEFAULT_PARSERS)]
     pub parsers: String,
     /// Timed rounds per parser (0: no timing, only the differential).
@@ -87,6 +93,7 @@ pub fn run(a: CompareArgs) -> Result<ExitCode, CliError> {
         &a.parsers,
         cfg!(feature = "compare-peers"),
         node_path.is_some(),
+        || node_path.as_deref().is_some_and(node::finds_whatwg_url),
     )
     .map_err(CliError::Usage)?;
     let (threads, pool) = threads(a.input.threads)?;
@@ -118,9 +125,13 @@ pub fn run(a: CompareArgs) -> Result<ExitCode, CliError> {
     let mut engines: Vec<Box<dyn Engine + '_>> = Vec::new();
     let mut versions = Vec::new();
     for &id in &ids {
-        if id == ParserId::Node {
+        if id.runs_in_node() {
             let path = node_path.as_deref().expect("select checked for node");
-            let child = node::Node::start(path, &urls, a.input.base.as_deref())?;
+            let flavor = match id {
+                ParserId::WhatwgUrl => node::Flavor::WhatwgUrl,
+                _ => node::Flavor::Builtin,
+            };
+            let child = node::Node::start(path, flavor, &urls, a.input.base.as_deref())?;
             versions.push(Some(child.version.clone()));
             engines.push(Box::new(child));
         } else {

@@ -11,7 +11,9 @@ use super::timing::Speed;
 /// Who judges a disagreement, said once per report.
 pub const JUDGE: &str = "The WHATWG URL Standard is the judge: urlsift follows it (it passes all \
     of web-platform-tests' URL data), so where a peer differs from urlsift the peer deviates from \
-    the standard, unless urlsift has a bug. Differences between urlsift's own paths are urlsift bugs.";
+    the standard, unless urlsift has a bug. Differences between urlsift's own paths are urlsift bugs. \
+    whatwg-url is the standard's reference implementation: a difference from it is a urlsift bug \
+    unless that release of it lags the standard.";
 
 /// Everything a report shows.
 pub struct Report<'a> {

@@ -1,0 +1,265 @@
+//! Differential testing against the URL Standard's reference
+//! implementation, the `whatwg-url` npm package (kept by the standard's
+//! editors), through `urlsift compare --parsers whatwg-url`: on every corpus
+//! line, on the web-platform-tests inputs that parse without a base, and
+//! on hostile mutations of corpus lines (inserted, swapped and prefixed
+//! pieces that reach the parser's corners: percent signs, backslashes,
+//! IPv4 and IPv6 hosts, IDNA, userinfo, schemes, dot segments, astral
+//! code points). urlsift and the reference must agree on validity and on
+//! every getter, origin included, on every line: no difference is listed.
+//!
+//! Ignored by default, since it needs Node.js and the package:
+//! `scripts/reference-tests` installs the release it pins into
+//! `target/reference` and runs this with `NODE_PATH` pointing there (CI
+//! does). Without the package the comparison fails with the reason.
+
+mod common;
+
+use std::io::Write;
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::Value;
+
+/// Pieces the mutations put into corpus lines.
+const PIECES: &[&str] = &[
+    "\\",
+    "%",
+    "%2e",
+    "%2E%2e",
+    "%00",
+    "%zz",
+    "%41",
+    "%ff",
+    "@",
+    ":",
+    "::",
+    "[",
+    "]",
+    "[::1]",
+    "[::ffff:1.2.3.4]",
+    "[1:2::3]",
+    "..",
+    "/./",
+    "/../",
+    "./",
+    "#",
+    "?",
+    "\t",
+    " ",
+    "\u{e9}",
+    "\u{130}",
+    "\u{ff0e}",
+    "\u{3002}",
+    "\u{200d}",
+    "\u{df}",
+    "\u{fb00}",
+    "\u{d7ff}",
+    "\u{1f600}",
+    "xn--",
+    "xn--a",
+    "xn--8i7caa",
+    "0x7f",
+    "127.0.0.1",
+    "1.2.3",
+    "0",
+    "0x",
+    "08",
+    "999999999999",
+    "4294967296",
+    ".",
+    "//",
+    ";",
+    "^",
+    "|",
+    "{",
+    "`",
+    "<",
+    "\u{7f}",
+    "'",
+    "\"",
+    "file:",
+    "javascript:",
+    "blob:",
+    "https:",
+    "http:",
+    "ws:",
+    "data:",
+    "mailto:",
+    "C:",
+    "c|",
+    "|/",
+    "A.",
+    ":0",
+    ":65535",
+    ":65536",
+    ":080",
+    "user:pass@",
+    ":@",
+    "@@",
+    "a\u{300}",
+    "\u{5d0}",
+    "\u{627}1",
+];
+
+/// A deterministic generator (xorshift64*): the same mutations every run.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// `line` with one to three pieces inserted, put over a few characters, or
+/// put in front.
+fn mutate(rng: &mut Rng, line: &str) -> String {
+    let mut chars: Vec<char> = line.chars().collect();
+    for _ in 0..1 + rng.below(3) {
+        let piece: Vec<char> = PIECES[rng.below(PIECES.len())].chars().collect();
+        let at = rng.below(chars.len() + 1);
+        match rng.below(5) {
+            0..=2 => {
+                chars.splice(at..at, piece);
+            }
+            3 => {
+                let end = (at + 1 + rng.below(4)).min(chars.len());
+                chars.splice(at..end, piece);
+            }
+            _ => {
+                chars.splice(0..0, piece);
+            }
+        }
+    }
+    chars.into_iter().collect()
+}
+
+/// Writes the lines of `lines` to `path`, leaving out what cannot be a
+/// line (a line end inside).
+fn write_lines<'a>(path: &Path, lines: impl Iterator<Item = &'a str>) -> usize {
+    let mut out = std::io::BufWriter::new(std::fs::File::create(path).expect("create"));
+    let mut n = 0;
+    for line in lines.filter(|l| !l.contains(['\n', '\r'])) {
+        writeln!(out, "{line}").expect("write");
+        n += 1;
+    }
+    out.flush().expect("flush");
+    n
+}
+
+/// Runs `compare --parsers whatwg-url` on `files` and checks that urlsift
+/// and the reference agree on every line; returns the reference's version.
+fn agree(dir: &Path, what: &str, files: &[&Path]) -> String {
+    let diffs = dir.join(format!("{what}.diffs.jsonl"));
+    let out = Command::new(env!("CARGO_BIN_EXE_urlsift"))
+        .args([
+            "compare",
+            "--parsers",
+            "whatwg-url",
+            "--rounds",
+            "0",
+            "--json",
+        ])
+        .arg("--diff-out")
+        .arg(&diffs)
+        .args(files)
+        .output()
+        .expect("run urlsift compare");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "{what}: urlsift compare failed ({}): {stderr}\n\
+         (scripts/reference-tests installs the whatwg-url package and runs this test)",
+        out.status
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).expect("compare --json");
+    let parser = |name: &str| -> &Value {
+        report["parsers"]
+            .as_array()
+            .expect("parsers")
+            .iter()
+            .find(|p| p["name"] == name)
+            .unwrap_or_else(|| panic!("no {name} in the report"))
+    };
+    let (ours, reference) = (parser("urlsift"), parser("whatwg-url"));
+    // Lines whose validity or href differs, and lines where only another
+    // getter does; every one of them is also in the diff file.
+    let d = report["disagreements"]
+        .as_array()
+        .expect("disagreements")
+        .iter()
+        .find(|d| d["parser"] == "whatwg-url")
+        .expect("a whatwg-url entry");
+    let counts = (d["lines"].as_u64(), d["component_lines"].as_u64());
+    let written = std::fs::read_to_string(&diffs).expect("the diff file");
+    let shown: Vec<&str> = written.lines().take(20).collect();
+    assert_eq!(
+        (counts, written.lines().count()),
+        ((Some(0), Some(0)), 0),
+        "{what}: urlsift and whatwg-url disagree:\n{}",
+        shown.join("\n")
+    );
+    assert_eq!(ours["valid"], reference["valid"], "{what}");
+    assert_eq!(ours["href_bytes"], reference["href_bytes"], "{what}");
+    let valid = ours["valid"].as_u64().expect("valid");
+    assert!(valid > 0, "{what}: no valid URL compared");
+    let version = reference["version"].as_str().expect("version").to_string();
+    eprintln!("{what}: {valid} valid URLs, all agree with whatwg-url {version}");
+    version
+}
+
+#[test]
+#[ignore = "needs Node.js and the whatwg-url package: run scripts/reference-tests"]
+fn urlsift_agrees_with_the_reference_implementation() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let corpora = common::corpus_files();
+    assert!(!corpora.is_empty(), "no corpus files");
+
+    // The web-platform-tests inputs that parse without a base.
+    let mut wpt = Vec::new();
+    for file in ["urltestdata.json", "urltestdata-javascript-only.json"] {
+        for case in common::wpt_cases(file) {
+            if case.get("base").is_none_or(Value::is_null)
+                && let Some(input) = case["input"].as_str()
+            {
+                wpt.push(input.to_string());
+            }
+        }
+    }
+    let wpt_file = dir.path().join("wpt.txt");
+    let n = write_lines(&wpt_file, wpt.iter().map(String::as_str));
+    assert!(n > 100, "only {n} WPT inputs without a base");
+
+    // Two mutations of every eighth corpus line.
+    let mut rng = Rng(0x005E_ED0F_0DD5);
+    let mut mutated = Vec::new();
+    for file in &corpora {
+        let bytes = std::fs::read(file).expect("read corpus");
+        let text = String::from_utf8_lossy(&bytes);
+        for line in text.lines() {
+            if rng.below(8) == 0 {
+                mutated.push(mutate(&mut rng, line));
+                mutated.push(mutate(&mut rng, line));
+            }
+        }
+    }
+    let mutated_file = dir.path().join("mutated.txt");
+    let n = write_lines(&mutated_file, mutated.iter().map(String::as_str));
+    assert!(n > 100_000, "only {n} mutated lines");
+
+    let corpora: Vec<&Path> = corpora.iter().map(|p| p.as_path()).collect();
+    let version = agree(dir.path(), "corpora", &corpora);
+    agree(dir.path(), "wpt", &[&wpt_file]);
+    agree(dir.path(), "mutated", &[&mutated_file]);
+    assert!(
+        version.starts_with(|c: char| c.is_ascii_digit()),
+        "whatwg-url version {version:?}"
+    );
+}
