@@ -226,6 +226,79 @@ fn csv_is_read_the_same_for_any_thread_count_and_chunk_size() {
     }
 }
 
+/// Every field quoted, as many exports write them (CRLF, quoted line
+/// breaks, doubled quotes, the URL quoted too), where chunks are cut by
+/// quote parity and the URL field found by a walk of the quoted fields;
+/// then the same with a few quotes out of place (inside an unquoted field,
+/// text after a closing quote, a quote never closed), where the reader
+/// falls back to walking rows. Any thread count and chunk size reads the
+/// same rows, and the fields the URL is not in come back unchanged.
+#[test]
+fn quoted_csv_is_read_the_same_for_any_thread_count_and_chunk_size() {
+    let wd = Workdir::new();
+    let mut clean = String::from("\"id\",\"url\",\"note\"\r\n");
+    for i in 0..4000 {
+        let note = match i % 4 {
+            0 => format!("\"two\r\nlines, {i}\""),
+            1 => format!("\"say \"\"{i}\"\"\""),
+            2 => "\"\"".to_string(),
+            _ => format!("\"n,{i}\""),
+        };
+        let url = if i % 3 == 0 {
+            format!("\"HTTP://Host{}.Example/a b/../{i}?q=\"\"x\"\"\"", i % 7)
+        } else {
+            format!("\"https://h{}.example/{i}\"", i % 11)
+        };
+        clean.push_str(&format!("\"{i}\",{url},{note}\r\n"));
+    }
+    let mut odd = clean.clone();
+    for (at, bad) in [
+        (1000, "9,ab\"c,d\r\n"),
+        (2500, "\"9\"x,y,z\r\n"),
+        (3900, "9,\"never"),
+    ] {
+        let pos = odd.match_indices("\r\n\"").nth(at).unwrap().0 + 2;
+        odd.insert_str(pos, bad);
+    }
+    for (name, input) in [("clean.csv", &clean), ("odd.csv", &odd)] {
+        wd.create(name, input);
+        let want = ok(&wd, &["normalize", "-q", "--keep-invalid", "-j1", name]);
+        for (j, chunk) in [("2", "300"), ("1", "7K"), ("2", "64K"), ("2", "1")] {
+            let got = ok(
+                &wd,
+                &[
+                    "normalize",
+                    "-q",
+                    "--keep-invalid",
+                    "-j",
+                    j,
+                    "--chunk-size",
+                    chunk,
+                    name,
+                ],
+            );
+            assert!(got == want, "{name}: -j{j} --chunk-size {chunk} differs");
+        }
+        // Only the URL field changed: the other two read back as written.
+        let fields = |text: &str| -> Vec<(String, String)> {
+            csv::ReaderBuilder::new()
+                .flexible(true)
+                .from_reader(text.as_bytes())
+                .records()
+                .filter_map(Result::ok)
+                .map(|r| (r[0].to_string(), r.get(2).unwrap_or("").to_string()))
+                .collect()
+        };
+        if name == "clean.csv" {
+            assert_eq!(fields(&want), fields(input));
+            assert!(
+                want.contains("\"http://host3.example/3?q=%22x%22\""),
+                "{want:.300}"
+            );
+        }
+    }
+}
+
 #[test]
 fn jsonl_replaces_only_the_value() {
     let wd = Workdir::new();

@@ -4,10 +4,13 @@
 //! Two tools, one rule book. The csv crate's own parser (`csv_core`, field
 //! by field) reads each row's fields: it reports how many raw bytes each
 //! one spans, so a row is written back with only the URL field's bytes
-//! changed. Row boundaries come from [`scan_row`], a memchr-driven scan
-//! that the reader runs over whole chunks (it must find the last row that
-//! ends in a chunk without parsing every field) and that the workers run
-//! again to delimit each row; it follows `csv_core`'s rules (a quote opens
+//! changed (in rows with quotes the workers find the URL field with a
+//! search per field, [`quoted_field`], and the crate only where that
+//! cannot tell). Row boundaries come from [`scan_row`], a memchr-driven
+//! scan that the workers run to delimit each row, and that the reader
+//! runs over a chunk when it must find the last row that ends there and
+//! one SIMD pass of quote parity ([`cut_fast`]) cannot answer (a quote out
+//! of place); it follows `csv_core`'s rules (a quote opens
 //! a quoted field only at the field's start; `""` inside one is a quote;
 //! `\r`, `\n` and `\r\n` end a row outside quotes; blank lines are not
 //! rows), and the tests hold it to the crate on generated input.
@@ -22,6 +25,8 @@
 use std::borrow::Cow;
 
 use csv_core::{ReadFieldResult, Reader, ReaderBuilder};
+
+use urlsift::simd::{self, ByteSet, Classes, Groups, Kernel, WithKernel};
 
 use super::{Found, Rec, Shape};
 use crate::input::Reason;
@@ -251,6 +256,109 @@ pub fn cut(data: &[u8], delimiter: u8, more: bool, max_row: usize) -> Cut {
     if at == 0 { Cut::None } else { Cut::Rows(at) }
 }
 
+/// Where [`cut`] may stop, found without walking rows: the end of the last
+/// line (`\n`) that lies outside quotes, in one SIMD pass over `data` (the
+/// rest of a source, more bytes to come, starting on a row). `None` when
+/// the pass cannot tell, so [`cut`] decides.
+///
+/// Outside quotes is quote parity: a prefix XOR of the quote positions,
+/// 64 bytes at a time. Parity is [`scan_row`]'s reading as long as every
+/// quote sits where RFC 4180 puts it: an opening quote at a field's start
+/// (after a delimiter, a line end, the data's start, or the closing quote
+/// of a doubled `""`), a closing quote before a delimiter, a line end or
+/// the next quote of a `""`. The pass stops at the first quote that does
+/// not (a quote inside an unquoted field, text after a closing quote):
+/// lines before it are read alike both ways. It answers only with a cut
+/// in the second half of `data`, so odd quotes cost a row walk, never a
+/// run of small chunks.
+pub fn cut_fast(data: &[u8], delimiter: u8) -> Option<usize> {
+    let found = match delimiter {
+        b',' => simd::with_kernel(QuoteParity::<b','>(data)),
+        b'\t' => simd::with_kernel(QuoteParity::<b'\t'>(data)),
+        _ => None,
+    }?;
+    (found > data.len() / 2).then_some(found)
+}
+
+/// The bytes [`cut_fast`] looks at: quotes, line ends and the delimiter.
+struct Structure<const D: u8>;
+
+impl<const D: u8> Classes for Structure<D> {
+    /// Unused.
+    const SET: ByteSet = ByteSet::outside_range_or(0, 255, &[]);
+    const GROUPS: Groups = Groups::new(&[b"\"", b"\n", b"\r", &[D]]);
+    /// Unused; the full range costs the kernels nothing.
+    const RANGE: (u8, u8) = (0, 255);
+}
+
+/// [`cut_fast`] for delimiter `D`, as work for [`simd::with_kernel`]: the
+/// end of the last line outside quotes before the first misplaced quote.
+struct QuoteParity<'a, const D: u8>(&'a [u8]);
+
+impl<const D: u8> WithKernel for QuoteParity<'_, D> {
+    type Output = Option<usize>;
+
+    #[inline(always)]
+    fn run<K: Kernel>(self, k: K) -> Option<usize> {
+        let data = self.0;
+        // Carried from the block before: quote parity (all ones inside
+        // quotes), whether its last byte may precede an opening quote, and
+        // whether its last byte is a closing quote.
+        let mut inside = 0u64;
+        let mut may_open = 1u64;
+        let mut closed = 0u64;
+        let mut last_line = None;
+        for (n, block) in data.chunks(64).enumerate() {
+            let m = k.block_masks::<Structure<D>>(block);
+            let [quotes, lf, cr, delims, ..] = m.groups;
+            let parity = prefix_xor(quotes) ^ inside;
+            let opening = quotes & parity;
+            let closing = quotes & !parity;
+            // Bytes a quote may follow when it opens a field, and that may
+            // follow a closing quote.
+            let bounds = lf | cr | delims | quotes;
+            let full = simd::low_bits(block.len());
+            let misplaced_open = opening & !(bounds << 1 | may_open);
+            let after_close = (closing << 1 | closed) & full;
+            let misplaced_close = after_close & !bounds;
+            let lines = lf & !parity;
+            let base = n * 64;
+            // The first misplaced quote (a misplaced close shows on the
+            // byte after it, which is no line end): only the line ends
+            // before it count.
+            let bad = (misplaced_open | misplaced_close).trailing_zeros();
+            let counted = if bad < 64 {
+                lines & simd::low_bits(bad as usize)
+            } else {
+                lines
+            };
+            if counted != 0 {
+                // Just past the last of them.
+                last_line = Some(base + 64 - counted.leading_zeros() as usize);
+            }
+            if bad < 64 {
+                return last_line;
+            }
+            inside = 0u64.wrapping_sub(parity >> 63);
+            may_open = bounds >> 63;
+            closed = closing >> 63;
+        }
+        last_line
+    }
+}
+
+/// Bit `i` set when an odd number of bits `0..=i` of `x` are.
+#[inline(always)]
+fn prefix_xor(mut x: u64) -> u64 {
+    x ^= x << 1;
+    x ^= x << 2;
+    x ^= x << 4;
+    x ^= x << 8;
+    x ^= x << 16;
+    x ^= x << 32;
+    x
+}
+
 /// What [`cut`] found.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Cut {
@@ -467,6 +575,74 @@ fn plain_field(row: &[u8], n: usize, delimiter: u8) -> Option<(usize, usize)> {
     Some((start, end))
 }
 
+/// What [`quoted_field`] found.
+enum Walked<'a> {
+    Field(Field<'a>),
+    /// The row has fewer fields.
+    Short,
+    /// Not a row [`scan_row`] passed: the csv crate's parser decides.
+    Unsure,
+}
+
+/// Field `n` of a row that [`scan_row`] passed with quotes in it, walked
+/// field by field with a search per field (the csv crate's parser steps
+/// a state machine per byte): a field that starts with a quote runs to
+/// the quote that closes it (`""` inside is a quote), which the scan made
+/// sure a delimiter or the row's end follows; any other field runs to the
+/// next delimiter, quotes in it being data. The same spans and values as
+/// [`Fields::nth`], which the walk's tests hold it to.
+#[inline]
+fn quoted_field(row: &[u8], n: usize, delimiter: u8) -> Walked<'_> {
+    let mut start = 0;
+    let mut index = 0;
+    loop {
+        let (end, value) = if row.get(start) == Some(&b'"') {
+            let mut i = start + 1;
+            let mut doubled = false;
+            let close = loop {
+                let Some(q) = memchr::memchr(b'"', &row[i..]).map(|q| i + q) else {
+                    return Walked::Unsure;
+                };
+                if row.get(q + 1) == Some(&b'"') {
+                    doubled = true;
+                    i = q + 2;
+                } else {
+                    break q;
+                }
+            };
+            if close + 1 < row.len() && row[close + 1] != delimiter {
+                return Walked::Unsure;
+            }
+            let inner = &row[start + 1..close];
+            let value = if doubled {
+                let mut v = Vec::with_capacity(inner.len());
+                let mut rest = inner;
+                while let Some(q) = memchr::memchr(b'"', rest) {
+                    // A doubled quote: keep one.
+                    v.extend_from_slice(&rest[..=q]);
+                    rest = &rest[q + 2..];
+                }
+                v.extend_from_slice(rest);
+                Cow::Owned(v)
+            } else {
+                Cow::Borrowed(inner)
+            };
+            (close + 1, value)
+        } else {
+            let end = memchr::memchr(delimiter, &row[start..]).map_or(row.len(), |d| start + d);
+            (end, Cow::Borrowed(&row[start..end]))
+        };
+        if index == n {
+            return Walked::Field(((start, end), value));
+        }
+        if end >= row.len() {
+            return Walked::Short;
+        }
+        start = end + 1;
+        index += 1;
+    }
+}
+
 /// Walks the rows of `data` (a chunk of a CSV/TSV source after its `head`
 /// bytes), calling `each` with every row and its URL field; stops when
 /// `each` returns false. Blank lines are empty records.
@@ -546,7 +722,11 @@ pub fn walk<'a>(
                     .filter(|&(_, e)| !quoted || at + e <= next_quote);
                 let field = match plain {
                     Some((s, e)) => Some(((s, e), Cow::Borrowed(&row[s..e]))),
-                    None if quoted => fields.nth(row, layout.column),
+                    None if quoted => match quoted_field(row, layout.column, layout.delimiter) {
+                        Walked::Field(f) => Some(f),
+                        Walked::Short => None,
+                        Walked::Unsure => fields.nth(row, layout.column),
+                    },
                     None => None,
                 };
                 match field {
@@ -717,6 +897,124 @@ mod tests {
                 pieces.extend(scanned(&chunk, b','));
             }
             prop_assert_eq!(pieces, whole);
+        }
+    }
+
+    /// Where rows start when `data` is walked row by row with more to come
+    /// (what [`cut`] does), up to the first row that needs more.
+    fn row_starts(data: &[u8], delimiter: u8) -> Vec<usize> {
+        let mut starts = vec![0];
+        let mut at = 0;
+        while at < data.len() {
+            match scan_row(data, at, delimiter, true) {
+                Scan::Row { next, .. } | Scan::Blank { next } | Scan::Bad { next, .. } => {
+                    at = next;
+                    starts.push(at);
+                }
+                Scan::NeedMore => break,
+            }
+        }
+        starts
+    }
+
+    /// The quote-parity cut on both backends (the one picked at run time,
+    /// and the portable one).
+    fn parity_cuts(data: &[u8], delimiter: u8) -> [Option<usize>; 2] {
+        match delimiter {
+            b',' => [
+                simd::with_kernel(QuoteParity::<b','>(data)),
+                QuoteParity::<b','>(data).run(simd::Scalar),
+            ],
+            _ => [
+                simd::with_kernel(QuoteParity::<b'\t'>(data)),
+                QuoteParity::<b'\t'>(data).run(simd::Scalar),
+            ],
+        }
+    }
+
+    #[test]
+    fn fast_cut_ends_the_last_line_outside_quotes_before_a_misplaced_quote() {
+        let rows = "1,\"a, \"\"b\"\"\",x\n2,\"two\nlines\",y\n3,\"\",z\n";
+        let mut data = rows.repeat(10).into_bytes();
+        let whole = data.len();
+        // A row cut off inside its quotes: the cut stays before it.
+        data.extend_from_slice(b"4,\"open\nstill open");
+        assert_eq!(parity_cuts(&data, b','), [Some(whole); 2]);
+        assert_eq!(cut_fast(&data, b','), Some(whole));
+        // A quote inside an unquoted field stops the pass there.
+        let mut odd = rows.repeat(3).into_bytes();
+        let before = odd.len();
+        odd.extend_from_slice(b"5,ab\"c,d\n");
+        odd.extend_from_slice(rows.repeat(3).as_bytes());
+        assert_eq!(parity_cuts(&odd, b','), [Some(before); 2]);
+        // Text after a closing quote, likewise.
+        let mut odd = rows.repeat(3).into_bytes();
+        odd.extend_from_slice(b"6,\"x\"y,z\n");
+        odd.extend_from_slice(rows.repeat(3).as_bytes());
+        assert_eq!(parity_cuts(&odd, b','), [Some(before); 2]);
+        // Only a cut in the second half is taken.
+        assert_eq!(cut_fast(&odd, b','), None);
+        // TSV: a comma is data, a tab delimits.
+        let tsv = "1\t\"a\tb\"\tx\n".repeat(9);
+        assert_eq!(parity_cuts(tsv.as_bytes(), b'\t'), [Some(tsv.len()); 2]);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(5000))]
+
+        /// In every row the scan passes with quotes in it, the field walk
+        /// finds what the csv crate's parser finds: span and value.
+        #[test]
+        fn quoted_field_agrees_with_the_csv_crate(
+            data in csvish(),
+            column in 0usize..4,
+            tab in any::<bool>(),
+        ) {
+            let delimiter = if tab { b'\t' } else { b',' };
+            let mut fields = Fields::new(delimiter);
+            let mut at = 0;
+            while at < data.len() {
+                match scan_row(&data, at, delimiter, false) {
+                    Scan::Row { end, next, quoted } => {
+                        let row = &data[at..end];
+                        if quoted {
+                            let want = fields.nth(row, column);
+                            match quoted_field(row, column, delimiter) {
+                                Walked::Field(f) => prop_assert_eq!(Some(f), want),
+                                Walked::Short => prop_assert_eq!(None, want),
+                                Walked::Unsure => prop_assert!(false, "unsure of {:?}", row),
+                            }
+                        }
+                        at = next;
+                    }
+                    Scan::Blank { next } | Scan::Bad { next, .. } => at = next,
+                    Scan::NeedMore => unreachable!(),
+                }
+            }
+        }
+
+        /// Where the quote-parity pass cuts, a row walk has a row start:
+        /// the fast cut never splits a row, on any input and backend.
+        #[test]
+        fn fast_cut_is_a_row_start(
+            parts in proptest::collection::vec(
+                prop_oneof![
+                    Just(&b"a"[..]), Just(&b","[..]), Just(&b"\t"[..]), Just(&b"\""[..]),
+                    Just(&b"\"\""[..]), Just(&b"\r"[..]), Just(&b"\n"[..]), Just(&b"\r\n"[..]),
+                    Just(&b"abcdefghijklmnopqrstuvwxyz0123456789"[..]),
+                ],
+                0..120,
+            ),
+            tab in any::<bool>(),
+        ) {
+            let data = parts.concat();
+            let delimiter = if tab { b'\t' } else { b',' };
+            let starts = row_starts(&data, delimiter);
+            for (i, found) in parity_cuts(&data, delimiter).into_iter().enumerate() {
+                if let Some(n) = found {
+                    prop_assert!(starts.contains(&n), "backend {i}: cut {n} not in {starts:?}");
+                }
+            }
         }
     }
 
