@@ -237,6 +237,71 @@ fn output_file_is_written_atomically_and_nul_terminated() {
     );
 }
 
+/// `-o` onto what is not a regular file writes into it rather than putting
+/// a file in its place: /dev/null stays the device (a rename over it would
+/// replace the device, which running as root can do), a FIFO is written
+/// to, `/dev/stdout` appends to the file stdout is appended to; and a
+/// symbolic link to a file stays a link, the file it names getting the
+/// output.
+#[test]
+fn output_to_devices_fifos_and_links_is_written_in_place() {
+    use std::os::unix::fs::FileTypeExt;
+    let wd = Workdir::new();
+    wd.create("in.txt", "HTTP://A.example/x\nhttp://b.example\n");
+    let want = "http://a.example/x\nhttp://b.example/\n";
+
+    let out = wd.run(&["normalize", "-o", "/dev/null", "in.txt"], None);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let null = std::fs::metadata("/dev/null").unwrap();
+    assert!(
+        null.file_type().is_char_device(),
+        "/dev/null is no longer a device"
+    );
+
+    let fifo = wd.path("fifo");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success(),
+        "mkfifo"
+    );
+    let reader = std::thread::spawn(move || std::fs::read(fifo).unwrap());
+    let out = wd.run(&["normalize", "-o", "fifo", "in.txt"], None);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(String::from_utf8(reader.join().unwrap()).unwrap(), want);
+
+    wd.create("log.txt", "before\n");
+    let log = std::fs::OpenOptions::new()
+        .append(true)
+        .open(wd.path("log.txt"))
+        .unwrap();
+    let out = wd
+        .command(&["normalize", "-o", "/dev/stdout", "in.txt"])
+        .stdout(log)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        String::from_utf8(wd.read("log.txt")).unwrap(),
+        format!("before\n{want}")
+    );
+
+    wd.create("real.txt", "old\n");
+    std::os::unix::fs::symlink("real.txt", wd.path("link.txt")).unwrap();
+    let out = wd.run(&["normalize", "-o", "link.txt", "in.txt"], None);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let link = std::fs::symlink_metadata(wd.path("link.txt")).unwrap();
+    assert!(link.file_type().is_symlink(), "the link was replaced");
+    assert_eq!(String::from_utf8(wd.read("real.txt")).unwrap(), want);
+    assert!(
+        !wd.files().iter().any(|f| f.starts_with(".urlsift-")),
+        "{:?}",
+        wd.files()
+    );
+}
+
 /// `-o` onto a target that cannot be written fails with status 2, names the
 /// target, and leaves no partial or temporary file behind.
 #[test]

@@ -222,7 +222,9 @@ impl InputFormat {
 /// Where results go.
 #[derive(Args, Debug, Clone)]
 pub struct OutputArgs {
-    /// Write to FILE atomically (temp file, fsync, rename) instead of stdout.
+    /// Write to FILE atomically (temp file, fsync, rename) instead of stdout;
+    /// a FILE that is not a regular file (/dev/null, a FIFO) is written in
+    /// place.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// End output records with NUL instead of newline.

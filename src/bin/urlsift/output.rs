@@ -3,7 +3,11 @@
 //!
 //! `-o FILE` writes to a temp file in FILE's directory, fsyncs it, renames
 //! it over FILE and fsyncs the directory; a run that fails or is stopped
-//! never leaves a partial FILE behind. A closed stdout (`| head`) is not an
+//! never leaves a partial FILE behind. A FILE that is a symbolic link to a
+//! file gets the output in the file linked to (the link stays a link). A
+//! FILE that exists and is not a regular file (`/dev/null`, a FIFO, a
+//! terminal, `/dev/stdout`) is written in place: renaming over it would
+//! put a file where the device was. A closed stdout (`| head`) is not an
 //! error: the run ends quietly with status 0.
 
 use std::fmt;
@@ -78,6 +82,8 @@ enum Target {
         temp: tempfile::NamedTempFile,
         path: PathBuf,
     },
+    /// Not a regular file: written in place.
+    Device(File),
 }
 
 impl Write for Target {
@@ -85,24 +91,28 @@ impl Write for Target {
         match self {
             Target::Stdout(s) => s.write(buf),
             Target::File { temp, .. } => temp.write(buf),
+            Target::Device(f) => f.write(buf),
         }
     }
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
         match self {
             Target::Stdout(s) => s.write_all(buf),
             Target::File { temp, .. } => temp.write_all(buf),
+            Target::Device(f) => f.write_all(buf),
         }
     }
     fn write_vectored(&mut self, bufs: &[io::IoSlice<'_>]) -> io::Result<usize> {
         match self {
             Target::Stdout(s) => s.write_vectored(bufs),
             Target::File { temp, .. } => temp.write_vectored(bufs),
+            Target::Device(f) => f.write_vectored(bufs),
         }
     }
     fn flush(&mut self) -> io::Result<()> {
         match self {
             Target::Stdout(s) => s.flush(),
             Target::File { temp, .. } => temp.flush(),
+            Target::Device(f) => f.flush(),
         }
     }
 }
@@ -118,25 +128,33 @@ impl Sink {
             }
             Some(p) => {
                 let name = p.display().to_string();
-                let dir = match p.parent() {
-                    Some(d) if !d.as_os_str().is_empty() => d,
-                    _ => Path::new("."),
+                let failed = |error| CliError::Output {
+                    name: name.clone(),
+                    error,
                 };
-                let temp = tempfile::Builder::new()
-                    .prefix(".urlsift-")
-                    .suffix(".tmp")
-                    .tempfile_in(dir)
-                    .map_err(|error| CliError::Output {
-                        name: name.clone(),
-                        error,
-                    })?;
-                (
-                    name,
-                    Target::File {
-                        temp,
-                        path: p.to_path_buf(),
-                    },
-                )
+                let target = match destination(p).map_err(failed)? {
+                    // Appending, as a stream is written (`/dev/stdout`
+                    // reopened under `>> log` must not write over it).
+                    Destination::InPlace => Target::Device(
+                        fs::OpenOptions::new()
+                            .append(true)
+                            .open(p)
+                            .map_err(failed)?,
+                    ),
+                    Destination::Replace(path) => {
+                        let dir = match path.parent() {
+                            Some(d) if !d.as_os_str().is_empty() => d,
+                            _ => Path::new("."),
+                        };
+                        let temp = tempfile::Builder::new()
+                            .prefix(".urlsift-")
+                            .suffix(".tmp")
+                            .tempfile_in(dir)
+                            .map_err(failed)?;
+                        Target::File { temp, path }
+                    }
+                };
+                (name, target)
             }
         };
         Ok(Sink {
@@ -225,6 +243,7 @@ impl Sink {
             .map_err(|e| CliError::output(&name, e.into_error()))?;
         match target {
             Target::Stdout(mut s) => s.flush().map_err(err),
+            Target::Device(mut f) => f.flush().map_err(err),
             Target::File { temp, path } => {
                 set_permissions(&temp, &path).map_err(err)?;
                 temp.as_file().sync_all().map_err(err)?;
@@ -237,6 +256,37 @@ impl Sink {
                 File::open(dir).and_then(|d| d.sync_all()).map_err(err)
             }
         }
+    }
+}
+
+/// How `-o PATH` is written.
+enum Destination {
+    /// Through a temp file renamed over this path at commit.
+    Replace(PathBuf),
+    /// In place: a device, FIFO, socket or terminal.
+    InPlace,
+}
+
+/// Where output for `path` goes: a new file, or a regular file (through a
+/// symbolic link, the file it links to), is replaced at commit; anything
+/// else that exists is written in place.
+fn destination(path: &Path) -> io::Result<Destination> {
+    match fs::metadata(path) {
+        Ok(meta) if meta.is_file() => {
+            // /dev/stdout and /proc/self/fd/N stand for an open stream,
+            // even when it is a file (`-o /dev/stdout >> log`): write to
+            // it, do not replace it.
+            let real = fs::canonicalize(path)?;
+            let stream = |p: &Path| p.starts_with("/proc") || p.starts_with("/dev");
+            if stream(path) || stream(&real) {
+                Ok(Destination::InPlace)
+            } else {
+                Ok(Destination::Replace(real))
+            }
+        }
+        Ok(_) => Ok(Destination::InPlace),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Destination::Replace(path.into())),
+        Err(e) => Err(e),
     }
 }
 
