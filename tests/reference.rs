@@ -8,6 +8,11 @@
 //! code points). urlsift and the reference must agree on validity and on
 //! every getter, origin included, on every line: no difference is listed.
 //!
+//! A second test does the same for the rest of the API: every setter
+//! (`href` included) with hostile values on corpus URLs, and
+//! `URLSearchParams` parsed, serialized and sorted, against the package's
+//! `URL` and `URLSearchParams` in one Node.js process.
+//!
 //! Ignored by default, since it needs Node.js and the package:
 //! `scripts/reference-tests` installs the release it pins into
 //! `target/reference` and runs this with `NODE_PATH` pointing there (CI
@@ -20,6 +25,7 @@ use std::path::Path;
 use std::process::Command;
 
 use serde_json::Value;
+use urlsift::{Url, UrlSearchParams};
 
 /// Pieces the mutations put into corpus lines.
 const PIECES: &[&str] = &[
@@ -261,5 +267,207 @@ fn urlsift_agrees_with_the_reference_implementation() {
     assert!(
         version.starts_with(|c: char| c.is_ascii_digit()),
         "whatwg-url version {version:?}"
+    );
+}
+
+/// The reference's side of the API test: one JSON case per line in
+/// (`{"url", "op", "value"}`), one JSON array per line out (href and
+/// origin after the setter; the serialization before and after `sort()`
+/// for `params`; `["error"]` when the reference throws).
+const API_SCRIPT: &str = r#"
+'use strict';
+const { URL, URLSearchParams } = require('whatwg-url');
+const rl = require('readline').createInterface({ input: process.stdin, crlfDelay: Infinity });
+const out = [];
+rl.on('line', (line) => {
+  const c = JSON.parse(line);
+  let r;
+  try {
+    if (c.op === 'params') {
+      const p = new URLSearchParams(c.value);
+      const before = p.toString();
+      p.sort();
+      r = [before, p.toString()];
+    } else {
+      const u = new URL(c.url);
+      u[c.op] = c.value;
+      r = [u.href, u.origin];
+    }
+  } catch (e) { r = ['error']; }
+  out.push(JSON.stringify(r));
+});
+rl.on('close', () => process.stdout.write(out.join('\n') + '\n'));
+"#;
+
+/// The setters the API test runs.
+const SETTERS: [&str; 10] = [
+    "href", "protocol", "username", "password", "host", "hostname", "port", "pathname", "search",
+    "hash",
+];
+
+/// Values the setters get besides the mutation pieces.
+const VALUES: &[&str] = &[
+    "",
+    "https",
+    "http:",
+    "ftp",
+    "file",
+    "ws:x",
+    "javascript",
+    "mailto:",
+    "HTTPS:",
+    "a+b-c.d:",
+    "user",
+    "p@ss:w/rd",
+    "example.com",
+    "EXAMPLE.com:8080",
+    "[::1]",
+    "[::1]:1",
+    "1.2.3.4",
+    "0x7f.1",
+    "xn--nxasmq6b",
+    "\u{c9}xample.com",
+    "a b",
+    "a/b",
+    "a?b",
+    "a#b",
+    "a\\b",
+    "8080",
+    "0",
+    "80",
+    "443",
+    "65535",
+    "65536",
+    "-1",
+    "8080abc",
+    "/a/../b",
+    "c:/x",
+    "C|",
+    "//x/y",
+    "?q=1&r=2",
+    "q=%zz",
+    "#frag",
+    "\u{1f600}",
+    "%41%",
+    "\t\n",
+    "\u{0}",
+    "a\u{200d}b",
+];
+
+/// urlsift's side of the API test, in the script's format.
+fn api_ours(url: &str, op: &str, value: &str) -> Vec<String> {
+    if op == "params" {
+        let mut p = UrlSearchParams::parse(value);
+        let before = p.to_string();
+        p.sort();
+        return vec![before, p.to_string()];
+    }
+    let mut u = Url::parse(url).expect("cases are valid URLs");
+    match op {
+        "href" => {
+            if u.set_href(value).is_err() {
+                return vec!["error".to_string()];
+            }
+        }
+        "protocol" => u.set_protocol(value),
+        "username" => u.set_username(value),
+        "password" => u.set_password(value),
+        "host" => u.set_host(value),
+        "hostname" => u.set_hostname(value),
+        "port" => u.set_port(value),
+        "pathname" => u.set_pathname(value),
+        "search" => u.set_search(value),
+        "hash" => u.set_hash(value),
+        _ => unreachable!("{op}"),
+    }
+    vec![u.href().to_string(), u.origin().to_string()]
+}
+
+#[test]
+#[ignore = "needs Node.js and the whatwg-url package: run scripts/reference-tests"]
+fn setters_and_search_params_agree_with_the_reference_implementation() {
+    let mut rng = Rng(0xA11_5E77E);
+    let value = |rng: &mut Rng| -> String {
+        match rng.below(3) {
+            0 => PIECES[rng.below(PIECES.len())].to_string(),
+            1 => VALUES[rng.below(VALUES.len())].to_string(),
+            _ => {
+                let base = VALUES[rng.below(VALUES.len())];
+                mutate(rng, base)
+            }
+        }
+    };
+    // Every 60th corpus line that parses, and every setter on it twice;
+    // its query (and a mutation of it) as URLSearchParams input.
+    let mut cases: Vec<(String, &str, String)> = Vec::new();
+    for file in common::corpus_files() {
+        let bytes = std::fs::read(&file).expect("read corpus");
+        let text = String::from_utf8_lossy(&bytes);
+        for line in text.lines() {
+            if rng.below(60) != 0 {
+                continue;
+            }
+            let Ok(url) = Url::parse(line) else { continue };
+            let href = url.href().to_string();
+            for op in SETTERS {
+                for _ in 0..2 {
+                    cases.push((href.clone(), op, value(&mut rng)));
+                }
+            }
+            let query = url.search().trim_start_matches('?').to_string();
+            let mutated = mutate(&mut rng, &query);
+            cases.push((href.clone(), "params", query));
+            cases.push((href, "params", mutated));
+        }
+    }
+    assert!(cases.len() > 100_000, "only {} cases", cases.len());
+    let input: String = cases
+        .iter()
+        .map(|(url, op, value)| {
+            serde_json::json!({ "url": url, "op": op, "value": value }).to_string() + "\n"
+        })
+        .collect();
+    let mut child = Command::new("node")
+        .args(["-e", API_SCRIPT])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("start node (scripts/reference-tests needs Node.js)");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let feeder = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output().expect("node");
+    feeder.join().unwrap().expect("write the cases");
+    assert!(
+        out.status.success(),
+        "node failed (is the whatwg-url package on NODE_PATH? scripts/reference-tests): {}",
+        out.status
+    );
+    let theirs: Vec<Vec<String>> = String::from_utf8(out.stdout)
+        .expect("UTF-8")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    assert_eq!(theirs.len(), cases.len(), "one answer per case");
+    let mut differ = Vec::new();
+    let mut by_op = std::collections::BTreeMap::<&str, usize>::new();
+    for ((url, op, value), theirs) in cases.iter().zip(&theirs) {
+        *by_op.entry(op).or_default() += 1;
+        let ours = api_ours(url, op, value);
+        if &ours != theirs {
+            differ.push(format!(
+                "{url:?} .{op} = {value:?}: ours {ours:?}, whatwg-url {theirs:?}"
+            ));
+        }
+    }
+    assert!(
+        differ.is_empty(),
+        "{} of {} cases differ:\n{}",
+        differ.len(),
+        cases.len(),
+        differ[..differ.len().min(20)].join("\n")
+    );
+    eprintln!(
+        "{} setter and URLSearchParams cases agree ({by_op:?})",
+        cases.len()
     );
 }
