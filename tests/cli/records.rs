@@ -299,6 +299,57 @@ fn quoted_csv_is_read_the_same_for_any_thread_count_and_chunk_size() {
     }
 }
 
+/// A CSV's rows may end in LF, CRLF or a lone CR (old Mac files): each is
+/// a line end, so a bad row's line number is its line in the file, the
+/// same at any chunk size (a chunk ending in a lone CR once moved every
+/// later line number on by one).
+#[test]
+fn csv_line_numbers_count_every_kind_of_line_end_at_any_chunk_size() {
+    let wd = Workdir::new();
+    for end in ["\n", "\r\n", "\r"] {
+        let mut rows = vec!["id,url".to_string()];
+        rows.extend((0..300).map(|i| format!("{i},http://h{i}.example/")));
+        // A quote left open: line 153 once the quoted line break below
+        // adds a line (the header is line 1).
+        rows[151] = "150,\"bad\"x".to_string();
+        // A quoted line break before it: two lines, one row (a URL whose
+        // line break the parser drops).
+        rows[40] = "39,\"http://q.example/".to_string();
+        rows.insert(41, "x\",y".to_string());
+        let input = rows.join(end) + end;
+        wd.create("in.csv", &input);
+        for chunk in ["1", "100", "1K", "4M"] {
+            for j in ["1", "2"] {
+                let out = wd.run(
+                    &[
+                        "normalize",
+                        "-q",
+                        "-j",
+                        j,
+                        "--chunk-size",
+                        chunk,
+                        "--rejects",
+                        "rej.tsv",
+                        "in.csv",
+                    ],
+                    None,
+                );
+                assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+                let rejects = String::from_utf8(wd.read("rej.tsv")).unwrap();
+                let lines: Vec<&str> = rejects
+                    .lines()
+                    .map(|l| l.split('\t').nth(1).unwrap())
+                    .collect();
+                assert_eq!(
+                    lines,
+                    ["153"],
+                    "{end:?} --chunk-size {chunk} -j{j}: {rejects}"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn jsonl_replaces_only_the_value() {
     let wd = Workdir::new();

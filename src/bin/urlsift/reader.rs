@@ -473,11 +473,21 @@ impl Current {
                 ..Chunk::with_data(source, 1, offset, data)
             };
         }
-        let head_lines = memchr::memchr_iter(b'\n', &data[..head]).count() as u64;
+        // CSV counts a lone CR as a line end, as its rows do; a last line
+        // without an end (at the end of a source) counts too.
+        let csv = matches!(source.format, Format::Csv(_));
+        let line_ends = |b: &[u8]| {
+            if csv {
+                csv::line_ends(b)
+            } else {
+                memchr::memchr_iter(b'\n', b).count() as u64
+            }
+        };
+        let head_lines = line_ends(&data[..head]);
         let first_line = self.next_line + head_lines;
         let body = &data[head..];
-        let lines = memchr::memchr_iter(b'\n', body).count() as u64
-            + u64::from(!body.is_empty() && !body.ends_with(b"\n"));
+        let ended = body.ends_with(b"\n") || (csv && body.ends_with(b"\r"));
+        let lines = line_ends(body) + u64::from(!body.is_empty() && !ended);
         self.next_line = first_line + lines;
         let offset = self.offset;
         self.offset += data.len() as u64;

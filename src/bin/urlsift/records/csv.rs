@@ -575,6 +575,22 @@ fn plain_field(row: &[u8], n: usize, delimiter: u8) -> Option<(usize, usize)> {
     Some((start, end))
 }
 
+/// The line ends in `bytes` as CSV counts them: LF, CRLF and a lone CR
+/// (so line numbers do not depend on how a file's lines end, nor on where
+/// chunks are cut; a CR at the end of `bytes` is lone, as chunks are never
+/// cut inside a CRLF).
+pub fn line_ends(bytes: &[u8]) -> u64 {
+    let lf = memchr::memchr_iter(b'\n', bytes).count();
+    let lone_cr = if memchr::memchr(b'\r', bytes).is_none() {
+        0
+    } else {
+        memchr::memchr_iter(b'\r', bytes)
+            .filter(|&i| bytes.get(i + 1) != Some(&b'\n'))
+            .count()
+    };
+    (lf + lone_cr) as u64
+}
+
 /// What [`quoted_field`] found.
 enum Walked<'a> {
     Field(Field<'a>),
@@ -752,12 +768,14 @@ pub fn walk<'a>(
                 }
             }
         };
-        // Rows end in LF, CRLF or a lone CR; quoted fields may hold more.
+        // Rows end in LF, CRLF or a lone CR, each a line end; quoted
+        // fields may hold more.
         line += match scan {
-            Scan::Row { quoted: false, .. } | Scan::Blank { .. } => {
-                u64::from(data.get(rec.next.wrapping_sub(1)) == Some(&b'\n'))
-            }
-            _ => memchr::memchr_iter(b'\n', &data[at..rec.next]).count() as u64,
+            Scan::Row { quoted: false, .. } | Scan::Blank { .. } => u64::from(matches!(
+                data.get(rec.next.wrapping_sub(1)),
+                Some(b'\n' | b'\r')
+            )),
+            _ => line_ends(&data[at..rec.next]),
         };
         if !each(rec, found) {
             return;
