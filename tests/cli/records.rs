@@ -207,10 +207,16 @@ fn csv_is_read_the_same_for_any_thread_count_and_chunk_size() {
         ));
     }
     wd.create("in.csv", &input);
-    let want = ok(&wd, &["normalize", "-q", "--keep-invalid", "-j1", "in.csv"]);
-    for (j, chunk) in [("2", "1"), ("3", "100"), ("4", "7K")] {
+    normalized_alike(&wd, "in.csv", &[("2", "1"), ("3", "100"), ("4", "7K")]);
+}
+
+/// `normalize --keep-invalid` of `name` at `-j1`, checked to be the same
+/// with each of `splits` (`-j`, `--chunk-size`).
+fn normalized_alike(wd: &Workdir, name: &str, splits: &[(&str, &str)]) -> String {
+    let want = ok(wd, &["normalize", "-q", "--keep-invalid", "-j1", name]);
+    for (j, chunk) in splits {
         let got = ok(
-            &wd,
+            wd,
             &[
                 "normalize",
                 "-q",
@@ -219,11 +225,12 @@ fn csv_is_read_the_same_for_any_thread_count_and_chunk_size() {
                 j,
                 "--chunk-size",
                 chunk,
-                "in.csv",
+                name,
             ],
         );
-        assert!(got == want, "-j{j} --chunk-size {chunk} differs");
+        assert!(got == want, "{name}: -j{j} --chunk-size {chunk} differs");
     }
+    want
 }
 
 /// Every field quoted, as many exports write them (CRLF, quoted line
@@ -262,23 +269,8 @@ fn quoted_csv_is_read_the_same_for_any_thread_count_and_chunk_size() {
     }
     for (name, input) in [("clean.csv", &clean), ("odd.csv", &odd)] {
         wd.create(name, input);
-        let want = ok(&wd, &["normalize", "-q", "--keep-invalid", "-j1", name]);
-        for (j, chunk) in [("2", "300"), ("1", "7K"), ("2", "64K"), ("2", "1")] {
-            let got = ok(
-                &wd,
-                &[
-                    "normalize",
-                    "-q",
-                    "--keep-invalid",
-                    "-j",
-                    j,
-                    "--chunk-size",
-                    chunk,
-                    name,
-                ],
-            );
-            assert!(got == want, "{name}: -j{j} --chunk-size {chunk} differs");
-        }
+        let splits = [("2", "300"), ("1", "7K"), ("2", "64K"), ("2", "1")];
+        let want = normalized_alike(&wd, name, &splits);
         // Only the URL field changed: the other two read back as written.
         let fields = |text: &str| -> Vec<(String, String)> {
             csv::ReaderBuilder::new()
