@@ -235,3 +235,39 @@ fn href_keys_take_lines_from_the_input_and_keep_the_order() {
     }
     assert_eq!(checked, 20);
 }
+
+/// A `--tmp-dir` that cannot take a spill directory is an error before
+/// any output: spilling starts mid-run, when part of the output would be
+/// out already.
+#[test]
+fn an_unusable_tmp_dir_fails_before_any_output() {
+    let wd = Workdir::new();
+    let urls: String = (0..20_000)
+        .map(|i| format!("http://h{i}.example/\n"))
+        .collect();
+    wd.create("in.txt", &urls);
+    wd.create("file", "not a directory\n");
+    for dir in ["missing", "file"] {
+        let out = wd.run(
+            &["dedup", "--memory", "1M", "--tmp-dir", dir, "in.txt"],
+            None,
+        );
+        assert_eq!(out.status.code(), Some(2), "{dir}");
+        assert!(out.stdout.is_empty(), "{dir}: output before the error");
+        assert!(
+            stderr(&out).contains(&format!("--tmp-dir {dir}:")),
+            "{}",
+            stderr(&out)
+        );
+    }
+    // A usable one spills there and leaves nothing behind.
+    std::fs::create_dir(wd.path("spill")).unwrap();
+    let out = wd.stdout(&["dedup", "--memory", "1M", "--tmp-dir", "spill", "in.txt"]);
+    assert_eq!(out.lines().count(), 20_000);
+    assert!(
+        std::fs::read_dir(wd.path("spill"))
+            .unwrap()
+            .next()
+            .is_none()
+    );
+}

@@ -544,6 +544,14 @@ fn href_key_len(kind: DedupKey, line: &[u8]) -> usize {
 }
 
 pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
+    if let Some(dir) = &a.tmp_dir {
+        // Spilling starts mid-run, after output has gone out: a --tmp-dir
+        // that cannot take a spill directory fails now, before any.
+        tempfile::Builder::new()
+            .prefix("urlsift-dedup-")
+            .tempdir_in(dir)
+            .map_err(|e| CliError::Usage(format!("--tmp-dir {}: {e}", dir.display())))?;
+    }
     let mut setup = crate::Setup::new(&a.input, &a.output, Some(&a.policy), true)?;
     // In-flight chunks count against the budget too: keep them to about a
     // tenth of it when the budget is small.
