@@ -3,7 +3,9 @@
 //!
 //! The pipeline is input → records → URL field → operation → output. A
 //! format owns the first two arrows and the last: it cuts a source into
-//! record-aligned chunks (for the reader, [`Cutter`]), walks a chunk's
+//! record-aligned chunks (for the reader: a line end for the line formats,
+//! [`csv::cut_fast`] and [`csv::cut`] for CSV, the record index of
+//! [`warc::Reader`]), walks a chunk's
 //! records and finds each one's URL field ([`walk`]), and writes a record
 //! back with that field replaced or new fields appended ([`Rec`]). The
 //! operations (normalize, dedup, extract, check, stats) see a [`Rec`] and
