@@ -118,6 +118,71 @@ fn faults_name_the_file_the_byte_and_the_member() {
     }
 }
 
+/// A `.warc.gz` cut short, as one member and as a member per record:
+/// every record decoded before the cut is read, exactly as from the
+/// decoded bytes written out plainly (the record the cut falls in is
+/// truncated either way), then the error, exit 2. The WARC reader used to
+/// drop what its read-ahead held when the decoder failed.
+#[test]
+fn a_cut_warc_gz_loses_no_decoded_record() {
+    let wd = Workdir::new();
+    let mut records = Vec::new();
+    for i in 0..3000 {
+        let payload = format!("<p>{}</p>", "x".repeat(i % 700));
+        records.push(format!(
+            "WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: HTTP://H{}.Example/{i}\r\n\
+             Content-Length: {}\r\n\r\n{payload}\r\n\r\n",
+            i % 13,
+            payload.len()
+        ));
+    }
+    let plain = records.concat().into_bytes();
+    let one = gzip(&plain);
+    let each: Vec<u8> = records.iter().flat_map(|r| gzip(r.as_bytes())).collect();
+    for (name, gz) in [("one.warc.gz", one), ("each.warc.gz", each)] {
+        let cut = &gz[..gz.len() * 6 / 10];
+        wd.create(name, cut);
+        // What a decoder gets out of the cut file before it fails.
+        let mut decoded = Vec::new();
+        let mut dec = flate2::read::MultiGzDecoder::new(cut);
+        let mut buf = [0u8; 4096];
+        loop {
+            match std::io::Read::read(&mut dec, &mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => decoded.extend_from_slice(&buf[..n]),
+            }
+        }
+        assert!(
+            decoded.len() > plain.len() / 3,
+            "{name}: decoded too little"
+        );
+        let decoded_name = format!("{name}.decoded.warc");
+        wd.create(&decoded_name, &decoded);
+        let want = wd.run(&["normalize", "-v", &decoded_name], None);
+        let got = wd.run(&["normalize", "-v", name], None);
+        assert_eq!(got.status.code(), Some(2), "{name}: {}", stderr(&got));
+        assert!(
+            stderr(&got).contains(&format!("{name}: gzip data is truncated at byte")),
+            "{name}: {}",
+            stderr(&got)
+        );
+        assert!(!want.stdout.is_empty());
+        assert!(got.stdout == want.stdout, "{name}: records lost");
+        let summary = |out: &std::process::Output| {
+            stderr(out)
+                .lines()
+                .find(|l| l.contains(" records from "))
+                .map(str::to_string)
+        };
+        assert_eq!(summary(&got), summary(&want), "{name}");
+        assert!(
+            summary(&got).unwrap().contains("1 WARC-record-truncated"),
+            "{name}: {}",
+            stderr(&got)
+        );
+    }
+}
+
 #[test]
 fn trailing_garbage_is_reported_with_its_offset() {
     let wd = Workdir::new();

@@ -384,6 +384,16 @@ impl Current {
                     if let Ok(Some((h, w))) = started {
                         (head, write_head) = (h, w);
                     }
+                    // A WARC source that failed in its first read: its
+                    // reader takes what was read, then reports the error.
+                    if self.warc.is_some()
+                        && self.source.is_some()
+                        && let Feed::Read { buf, .. } = &mut self.feed
+                    {
+                        let rest = buf.split_off(head);
+                        self.warc = Some(warc::Reader::new(rest, head as u64).failed(e));
+                        return self.read_chunk(settings, first_header, pool);
+                    }
                     self.warc = None;
                 }
                 return Err(self.fail(head, write_head, e, pool, settings.count_lines));

@@ -70,6 +70,9 @@ pub struct Reader {
     /// The input offset of the window's first byte.
     offset: u64,
     scratch: Vec<u8>,
+    /// A read error, held until the records read before it are handed
+    /// out (the input counts as ended there).
+    error: Option<io::Error>,
 }
 
 impl Default for Reader {
@@ -87,7 +90,15 @@ impl Reader {
             eof: false,
             offset,
             scratch: Vec::new(),
+            error: None,
         }
+    }
+
+    /// The same reader with its input ended by `error` (a read that failed
+    /// after the bytes it was given): it reads those, then returns it.
+    pub fn failed(mut self, error: io::Error) -> Reader {
+        self.fail(error);
+        self
     }
 
     /// Starts at `start` in a mapped file, which it then walks in place:
@@ -99,6 +110,7 @@ impl Reader {
             eof: true,
             offset: 0,
             scratch: Vec::new(),
+            error: None,
         }
     }
 
@@ -111,11 +123,12 @@ impl Reader {
         }
     }
 
-    /// Makes at least `want` unread bytes available, unless the input ends.
-    fn fill(&mut self, r: &mut dyn Read, want: usize) -> io::Result<()> {
+    /// Makes at least `want` unread bytes available, unless the input ends
+    /// (or fails: see [`Reader::fail`]).
+    fn fill(&mut self, r: &mut dyn Read, want: usize) {
         let Window::Read(buf) = &mut self.buf else {
             // All of a mapped file is at hand.
-            return Ok(());
+            return;
         };
         if self.pos > 0 && self.pos >= buf.len() / 2 {
             buf.drain(..self.pos);
@@ -129,10 +142,14 @@ impl Reader {
                 Ok(_) if buf.len() == before => self.eof = true,
                 Ok(_) => {}
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
+                // What was read before the error (already in `buf`) is
+                // read as records first; the input ends there.
+                Err(e) => {
+                    self.eof = true;
+                    self.error.get_or_insert(e);
+                }
             }
         }
-        Ok(())
     }
 
     /// Gives back the pages of a mapped file walked so far (only header
@@ -149,17 +166,17 @@ impl Reader {
         &self.bytes()[self.pos..]
     }
 
-    /// Skips `n` bytes of payload; false if the input ends first.
-    fn skip(&mut self, r: &mut dyn Read, mut n: u64) -> io::Result<bool> {
+    /// Skips `n` bytes of payload; false if the input ends (or fails) first.
+    fn skip(&mut self, r: &mut dyn Read, mut n: u64) -> bool {
         let len = self.bytes().len();
         let here = (len - self.pos) as u64;
         if n <= here {
             self.pos += n as usize;
-            return Ok(true);
+            return true;
         }
         if let Window::Mapped { .. } = self.buf {
             self.pos = len;
-            return Ok(false);
+            return false;
         }
         n -= here;
         self.offset += len as u64;
@@ -173,17 +190,29 @@ impl Reader {
             match r.read(&mut self.scratch[..want]) {
                 Ok(0) => {
                     self.eof = true;
-                    return Ok(false);
+                    return false;
                 }
                 Ok(got) => {
                     n -= got as u64;
                     self.offset += got as u64;
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
+                Err(e) => {
+                    // The payload is cut where the input fails.
+                    self.fail(e);
+                    return false;
+                }
             }
         }
-        Ok(true)
+        true
+    }
+
+    /// Ends the input at a read error, kept for [`Reader::read_chunk`] to
+    /// return once the records read before it are out: a gzip stream cut
+    /// short loses none of the records it decoded.
+    fn fail(&mut self, e: io::Error) {
+        self.eof = true;
+        self.error.get_or_insert(e);
     }
 
     /// Reads records into `data` (header blocks) and `index` until about
@@ -201,7 +230,7 @@ impl Reader {
     ) -> io::Result<bool> {
         self.release();
         while data.len() < chunk_size {
-            self.fill(r, READ)?;
+            self.fill(r, READ);
             // Blank lines between records (the spec's two CRLFs).
             let blank = self
                 .rest()
@@ -210,9 +239,13 @@ impl Reader {
                 .count();
             self.pos += blank;
             if self.rest().is_empty() {
-                self.fill(r, 1)?;
+                self.fill(r, 1);
                 if self.rest().is_empty() {
-                    return Ok(true);
+                    // The end, or the read error it stands for.
+                    return match self.error.take() {
+                        Some(e) => Err(e),
+                        None => Ok(true),
+                    };
                 }
                 continue;
             }
@@ -242,7 +275,7 @@ impl Reader {
                 offset,
                 bad: Some(Reason::Truncated),
             });
-            let complete = self.skip(r, length)?;
+            let complete = self.skip(r, length);
             let entry = index.last_mut().expect("just pushed");
             entry.bad = (!complete).then_some(Reason::WarcTruncated);
         }
@@ -274,7 +307,7 @@ impl Reader {
             if self.eof {
                 return Ok(Err(Reason::WarcTruncated));
             }
-            self.fill(r, searched + READ)?;
+            self.fill(r, searched + READ);
         }
     }
 
@@ -307,7 +340,7 @@ impl Reader {
                 self.pos = self.bytes().len();
                 break;
             }
-            self.fill(r, READ)?;
+            self.fill(r, READ);
             if self.eof && self.rest().len() <= keep {
                 self.pos = self.bytes().len();
                 break;
