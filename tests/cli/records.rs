@@ -762,6 +762,56 @@ fn access_log_request_targets_and_referers() {
     );
 }
 
+/// `--keep-invalid` passes every JSON-lines and CDXJ record through that
+/// it does not rewrite, as it does CSV rows: a line that is not JSON, an
+/// object without the field or with a number there, a bad URL, a line that
+/// is not CDXJ, a blank line. They were counted as passed through but
+/// left out of the output. Without the flag they go to the rejects file.
+#[test]
+fn keep_invalid_passes_bad_json_and_cdxj_lines_through() {
+    let wd = Workdir::new();
+    wd.create(
+        "in.jsonl",
+        "{\"url\":\"HTTP://A.org/x\"}\nnot json\n\n{\"url\":\"http://a.org/x\"}\r\n\
+         {\"url\":\"nope\"}\n{\"x\":1}\n{\"url\":7}\n{\"url\":\"http://b.org/\"}",
+    );
+    let out = ok(&wd, &["normalize", "-q", "--keep-invalid", "in.jsonl"]);
+    assert_eq!(
+        out,
+        "{\"url\":\"http://a.org/x\"}\nnot json\n\n{\"url\":\"http://a.org/x\"}\r\n\
+         {\"url\":\"nope\"}\n{\"x\":1}\n{\"url\":7}\n{\"url\":\"http://b.org/\"}\n"
+    );
+    // (dedup drops empty records, in every format.)
+    let out = ok(&wd, &["dedup", "-q", "--keep-invalid", "in.jsonl"]);
+    assert_eq!(
+        out,
+        "{\"url\":\"http://a.org/x\"}\nnot json\n{\"url\":\"nope\"}\n{\"x\":1}\n\
+         {\"url\":7}\n{\"url\":\"http://b.org/\"}\n"
+    );
+    wd.create(
+        "in.cdxj",
+        "org,a)/ 20240101000000 {\"url\": \"HTTP://A.org/\"}\ngarbage\n\
+         org,b)/ 20240101000000 {\"url\": }\n",
+    );
+    let out = ok(&wd, &["normalize", "-q", "--keep-invalid", "in.cdxj"]);
+    assert_eq!(
+        out,
+        "org,a)/ 20240101000000 {\"url\": \"http://a.org/\"}\ngarbage\n\
+         org,b)/ 20240101000000 {\"url\": }\n"
+    );
+    let out = wd.run(
+        &["normalize", "-q", "--rejects", "rej.tsv", "in.jsonl"],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let rejects = String::from_utf8(wd.read("rej.tsv")).unwrap();
+    let lines: Vec<&str> = rejects
+        .lines()
+        .map(|l| l.split('\t').nth(1).unwrap())
+        .collect();
+    assert_eq!(lines, ["2", "5", "6", "7"], "{rejects}");
+}
+
 #[test]
 fn extract_append_adds_fields_to_records() {
     let wd = Workdir::new();

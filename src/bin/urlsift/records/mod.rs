@@ -361,6 +361,13 @@ pub fn walk<'a>(
         Format::Jsonl(path) | Format::Cdxj(path) => {
             let cdxj = matches!(format, Format::Cdxj(_));
             walk_lines(data, head, first_line, offset, truncated, |rec, text| {
+                // A line of a format written back: under --keep-invalid, a
+                // bad or empty one goes out as it came (the shape's `close`
+                // serves only a found field, which a bad line has not).
+                let rec = Rec {
+                    shape: Shape::Json { close: rec.end },
+                    ..rec
+                };
                 let text = match text {
                     Ok(text) => text,
                     Err(found) => return each(rec, found),
