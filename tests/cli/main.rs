@@ -6,6 +6,7 @@
 mod common;
 mod compare;
 mod compressed;
+mod csv_tsv;
 mod dedup;
 mod input;
 mod normalize;
