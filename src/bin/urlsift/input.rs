@@ -179,11 +179,8 @@ pub fn output_capacity(input_len: usize) -> usize {
 }
 
 impl Chunk {
-    /// The chunk's lines with their 1-based numbers, `\n` and a final `\r` removed.
-    ///
-    /// Newlines are found 64 bytes at a time as a position mask (one SIMD
-    /// pass per block rather than one search call per line: URLs are
-    /// short, and a search's set-up would cost more than the scan).
+    /// The chunk's lines with their 1-based numbers, `\n` and a final `\r` removed
+    /// (newlines found by [`LineEnds`]).
     pub fn lines(&self) -> impl Iterator<Item = (u64, &[u8])> {
         self.lines_in(Runtime)
     }
@@ -192,26 +189,15 @@ impl Chunk {
     #[inline(always)]
     pub fn lines_in<K: Kernel>(&self, k: K) -> impl Iterator<Item = (u64, &[u8])> {
         let data = &self.data[..];
-        let mut start = self.head;
+        let head = self.head.min(data.len());
+        let mut start = head;
         let mut number = self.first_line;
-        // `mask` holds the newlines of data[block..block + 64] not yet used.
-        let mut block = start;
-        let mut mask = newlines(k, data, start);
+        let mut ends = LineEnds::new(k, &data[head..]);
         std::iter::from_fn(move || {
             if start >= data.len() {
                 return None;
             }
-            while mask == 0 && block + 64 < data.len() {
-                block += 64;
-                mask = newlines(k, data, block);
-            }
-            let end = if mask == 0 {
-                data.len()
-            } else {
-                let at = block + mask.trailing_zeros() as usize;
-                mask &= mask - 1;
-                at
-            };
+            let end = ends.next().map_or(data.len(), |i| head + i);
             let mut line = &data[start..end];
             if let [rest @ .., b'\r'] = line {
                 line = rest;
@@ -223,12 +209,50 @@ impl Chunk {
     }
 }
 
-/// The newline positions of the (up to) 64 bytes from `at`.
-#[inline(always)]
-fn newlines<K: Kernel>(k: K, data: &[u8], at: usize) -> u64 {
-    match data.get(at..) {
-        Some(rest) => k.positions_of::<b'\n'>(&rest[..rest.len().min(64)]),
-        None => 0,
+/// The positions of `\n` in a byte string, found 64 bytes at a time as a
+/// position mask: one SIMD pass per block rather than one search call per
+/// line (URLs and header lines are short, and a search's set-up would cost
+/// more than the scan).
+pub struct LineEnds<'a, K> {
+    kernel: K,
+    bytes: &'a [u8],
+    /// Where the block of `mask` starts.
+    base: usize,
+    /// Line ends in that block not yet handed out.
+    mask: u64,
+}
+
+impl<'a, K: Kernel> LineEnds<'a, K> {
+    #[inline(always)]
+    pub fn new(kernel: K, bytes: &'a [u8]) -> LineEnds<'a, K> {
+        let first = &bytes[..bytes.len().min(64)];
+        LineEnds {
+            kernel,
+            bytes,
+            base: 0,
+            mask: kernel.positions_of::<b'\n'>(first),
+        }
+    }
+}
+
+impl<K: Kernel> Iterator for LineEnds<'_, K> {
+    type Item = usize;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        while self.mask == 0 {
+            self.base += 64;
+            if self.base >= self.bytes.len() {
+                return None;
+            }
+            let end = self.bytes.len().min(self.base + 64);
+            self.mask = self
+                .kernel
+                .positions_of::<b'\n'>(&self.bytes[self.base..end]);
+        }
+        let i = self.base + self.mask.trailing_zeros() as usize;
+        self.mask &= self.mask - 1;
+        Some(i)
     }
 }
 

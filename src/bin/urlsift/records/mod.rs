@@ -392,22 +392,26 @@ pub fn walk<'a>(
                 }
             })
         }
-        Format::Log(field) => walk_lines(data, head, first_line, offset, truncated, |rec, text| {
-            let rec = Rec {
-                shape: Shape::ReadOnly,
-                ..rec
-            };
-            match text {
-                Ok(text) => each(rec, log::find(*field, text)),
-                Err(found) => each(rec, found),
-            }
-        }),
+        Format::Log(field) => {
+            walk_lines(
+                data,
+                head,
+                first_line,
+                offset,
+                truncated,
+                |rec, text| match text {
+                    Ok(text) => each(rec, log::find(*field, text)),
+                    Err(found) => each(rec, found),
+                },
+            )
+        }
     }
 }
 
 /// The line walk under the JSON and log formats: `f` gets each line as
 /// text, or what it is instead (empty, not UTF-8, cut off by a read
-/// error); it returns false to stop.
+/// error); it returns false to stop. Lines come in the read-only shape of
+/// logs; a format written back sets its own.
 fn walk_lines<'a>(
     data: &'a [u8],
     head: usize,

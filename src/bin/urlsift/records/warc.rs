@@ -21,7 +21,7 @@ use std::sync::Arc;
 use urlsift::simd::{self, Kernel, Runtime, WithKernel};
 
 use super::Found;
-use crate::input::Reason;
+use crate::input::{LineEnds, Reason};
 use crate::mmap::Map;
 
 /// The header that holds the URL.
@@ -385,52 +385,6 @@ impl WithKernel for BlockEnd<'_> {
             }
         }
         None
-    }
-}
-
-/// The positions of `\n` in a byte string, found 64 bytes at a time (a
-/// header line is short: a search per line would cost more in calls than
-/// in bytes).
-struct LineEnds<'a, K> {
-    kernel: K,
-    bytes: &'a [u8],
-    /// Where the block of `mask` starts.
-    base: usize,
-    /// Line ends in that block not yet handed out.
-    mask: u64,
-}
-
-impl<'a, K: Kernel> LineEnds<'a, K> {
-    #[inline(always)]
-    fn new(kernel: K, bytes: &'a [u8]) -> LineEnds<'a, K> {
-        let first = &bytes[..bytes.len().min(64)];
-        LineEnds {
-            kernel,
-            bytes,
-            base: 0,
-            mask: kernel.positions_of::<b'\n'>(first),
-        }
-    }
-}
-
-impl<K: Kernel> Iterator for LineEnds<'_, K> {
-    type Item = usize;
-
-    #[inline(always)]
-    fn next(&mut self) -> Option<usize> {
-        while self.mask == 0 {
-            self.base += 64;
-            if self.base >= self.bytes.len() {
-                return None;
-            }
-            let end = self.bytes.len().min(self.base + 64);
-            self.mask = self
-                .kernel
-                .positions_of::<b'\n'>(&self.bytes[self.base..end]);
-        }
-        let i = self.base + self.mask.trailing_zeros() as usize;
-        self.mask &= self.mask - 1;
-        Some(i)
     }
 }
 
