@@ -1,7 +1,8 @@
 //! Compressed input as the command sees it: many gzip members and zstd
 //! frames (skippable ones too) and zero padding give the plain file's
 //! output; faults name the file, the byte offset and the member or frame;
-//! trailing garbage is reported; a reader that stops early exits at once.
+//! a damaged member or frame loses only itself; trailing garbage is
+//! reported; a reader that stops early exits at once.
 
 use crate::workdir::*;
 use std::io::{BufRead, BufReader, Write};
@@ -181,6 +182,119 @@ fn a_cut_warc_gz_loses_no_decoded_record() {
             stderr(&got)
         );
     }
+}
+
+/// A damaged member or frame in the middle of a file loses only itself:
+/// the lines before it and after it are all written (for any `-j` and
+/// chunk size), the fault names the file, the byte, the member or frame
+/// and where decoding went on, and the exit status is 2. Decoding used to
+/// stop at the first fault, losing every later member.
+#[test]
+fn a_damaged_member_or_frame_loses_only_itself() {
+    let wd = Workdir::new();
+    let plain = std::fs::read(sample()).unwrap();
+    let parts = pieces(&plain, 7);
+    let norm = |data: &[u8]| {
+        wd.create("part.txt", data);
+        wd.stdout(&["normalize", "-q", "part.txt"])
+    };
+    let before = norm(&parts[..3].concat());
+    let after = norm(&parts[4..].concat());
+    for (file, encode, unit) in [
+        ("d.gz", gzip as fn(&[u8]) -> Vec<u8>, "member"),
+        ("d.zst", zstd as fn(&[u8]) -> Vec<u8>, "frame"),
+    ] {
+        let units: Vec<Vec<u8>> = parts.iter().map(|p| encode(p)).collect();
+        let start = |k: usize| units[..k].iter().map(Vec::len).sum::<usize>();
+        let mut bytes = units.concat();
+        // The middle of the fourth unit's compressed data.
+        let at = start(3) + units[3].len() / 2;
+        for b in &mut bytes[at..at + 16] {
+            *b ^= 0x5a;
+        }
+        wd.create(file, &bytes);
+        let mut outputs = Vec::new();
+        for args in [&["-j1"][..], &["-j2", "--chunk-size", "10K"]] {
+            let mut cmd = vec!["normalize", "-q", file];
+            cmd.extend_from_slice(args);
+            let out = wd.run(&cmd, None);
+            assert_eq!(out.status.code(), Some(2), "{file}: {}", stderr(&out));
+            let message = format!(
+                "{file}: {} data is corrupt at byte ",
+                if unit == "member" { "gzip" } else { "zstd" }
+            );
+            let err = stderr(&out);
+            assert!(err.contains(&message), "{file}: {err}");
+            assert!(
+                err.contains(&format!("({unit} 4 started at byte {})", start(3))),
+                "{file}: {err}"
+            );
+            assert!(
+                err.contains(&format!(
+                    "decoding went on with the next {unit} found, at byte {}",
+                    start(4)
+                )),
+                "{file}: {err}"
+            );
+            let text = String::from_utf8(out.stdout).unwrap();
+            assert!(
+                text.starts_with(&before),
+                "{file} {args:?}: lines before lost"
+            );
+            assert!(text.ends_with(&after), "{file} {args:?}: lines after lost");
+            outputs.push(text);
+        }
+        assert!(outputs[0] == outputs[1], "{file}: output depends on -j");
+    }
+}
+
+/// A `.warc.gz` of a member per record with one damaged member: every
+/// other record is read, as from the archive without that record.
+#[test]
+fn a_damaged_warc_gz_record_loses_only_itself() {
+    let wd = Workdir::new();
+    let records: Vec<String> = (0..500)
+        .map(|i| {
+            let payload = format!("<p>{}</p>", "y".repeat(i % 300));
+            format!(
+                "WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: https://h{}.example/{i}\r\n\
+                 Content-Length: {}\r\n\r\n{payload}\r\n\r\n",
+                i % 7,
+                payload.len()
+            )
+        })
+        .collect();
+    let members: Vec<Vec<u8>> = records.iter().map(|r| gzip(r.as_bytes())).collect();
+    let damaged = 200;
+    let mut gz = Vec::new();
+    for (i, m) in members.iter().enumerate() {
+        let mut m = m.clone();
+        if i == damaged {
+            // The DEFLATE data's first bytes: the inflater fails at once.
+            for b in &mut m[10..14] {
+                *b = 0xff;
+            }
+        }
+        gz.extend(m);
+    }
+    wd.create("d.warc.gz", &gz);
+    let without: String = records
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != damaged)
+        .map(|(_, r)| r.as_str())
+        .collect();
+    wd.create("without.warc", without.as_bytes());
+    let want = wd.run(&["normalize", "without.warc"], None);
+    let got = wd.run(&["normalize", "d.warc.gz"], None);
+    assert_eq!(got.status.code(), Some(2), "{}", stderr(&got));
+    assert!(
+        stderr(&got).contains("d.warc.gz: gzip data is corrupt at byte"),
+        "{}",
+        stderr(&got)
+    );
+    assert_eq!(want.stdout.iter().filter(|&&b| b == b'\n').count(), 499);
+    assert!(got.stdout == want.stdout, "records lost: {}", stderr(&got));
 }
 
 #[test]

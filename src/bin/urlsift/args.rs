@@ -50,7 +50,8 @@ field changed; read-only formats give URL lines.";
 /// fatal with --strict (exit status 1). A file that cannot be read to its
 /// end (cut short, damaged, followed by trailing garbage) keeps everything
 /// decoded before the fault, then the error names the byte offset in it
-/// (exit status 2). Exit status 2 also means a usage error.
+/// (exit status 2); after a damaged gzip member or zstd frame, decoding
+/// goes on with the next one. Exit status 2 also means a usage error.
 #[derive(Parser, Debug)]
 #[command(name = "urlsift", version, after_help = EXAMPLES, propagate_version = true)]
 pub struct Cli {

@@ -5,7 +5,10 @@
 //! Nothing decodable is lost: a read error (a truncated gzip file, say)
 //! ends its source after the records read before it, which are handed out
 //! with the cut-off last record marked; the error follows in order, and
-//! reading goes on with the next source. A line longer than
+//! reading goes on with the next source. A damaged gzip member is not an
+//! end: the decoder resumes at the next member ([`decode::resumes`]), so
+//! the records before the gap go out (the one it cut marked), then the
+//! error, then the records after it, from the same source. A line longer than
 //! `--max-line-bytes` is never held whole: past the limit it is handed out
 //! in pieces ([`Oversize`]), so memory stays bounded by the limit plus a
 //! chunk.
@@ -272,8 +275,14 @@ impl ChunkReader {
                     }
                 }
                 Err(Failure(failed)) => {
-                    let Failed { chunk, error } = *failed;
-                    self.current = None;
+                    let Failed {
+                        chunk,
+                        error,
+                        resumes,
+                    } = *failed;
+                    if !resumes {
+                        self.current = None;
+                    }
                     match chunk {
                         Some(chunk) => {
                             self.pending = Some(error);
@@ -298,11 +307,18 @@ struct Failure(Box<Failed>);
 struct Failed {
     chunk: Option<Chunk>,
     error: InputError,
+    /// The source goes on after the error (a gap in its decoded bytes).
+    resumes: bool,
 }
 
 impl Failure {
     fn new(chunk: Option<Chunk>, error: InputError) -> Failure {
-        Failure(Box::new(Failed { chunk, error }))
+        let resumes = decode::resumes(&error.error);
+        Failure(Box::new(Failed {
+            chunk,
+            error,
+            resumes,
+        }))
     }
 }
 
@@ -366,7 +382,15 @@ impl Current {
             });
             return match read {
                 Ok(ended) => Ok((chunk, ended)),
-                Err(e) => Err(Failure::new(chunk, self.error(e, false))),
+                Err(e) => {
+                    if decode::resumes(&e) {
+                        // Records start again after the gap, with a reader
+                        // of their own (the old one ended at the gap).
+                        let at = warc.read_to();
+                        self.warc = Some(warc::Reader::new(Vec::new(), at));
+                    }
+                    Err(Failure::new(chunk, self.error(e, false)))
+                }
             };
         }
         if self.streaming {
@@ -378,6 +402,7 @@ impl Current {
         let take = loop {
             if let Err(e) = self.fill(want, pool) {
                 // Everything read so far goes out; the error follows.
+                let resumes = decode::resumes(&e);
                 if self.source.is_none() {
                     self.eof = true;
                     let started = self.with_window(|c, w| c.start(w, settings, first_header));
@@ -396,7 +421,16 @@ impl Current {
                     }
                     self.warc = None;
                 }
-                return Err(self.fail(head, write_head, e, pool, settings.count_lines));
+                let mut failure = self.fail(head, write_head, e, pool, settings.count_lines);
+                if resumes && (self.source.is_some() || self.window().is_empty()) {
+                    // The bytes after the gap are still to come.
+                    self.eof = false;
+                } else {
+                    // (A source whose start the gap cut: its first bytes
+                    // cannot be told from what follows the gap.)
+                    failure.0.resumes = false;
+                }
+                return Err(failure);
             }
             if self.source.is_none() {
                 match self.with_window(|c, w| c.start(w, settings, first_header))? {

@@ -4,13 +4,18 @@
 //! the DEFLATE data by the inflater's own count of bytes taken. The
 //! inflater (flate2's raw `Decompress`) reports what it wrote even when it
 //! fails, so nothing decoded before a fault is lost.
+//!
+//! A damaged member (or bytes between members that are not one) is not
+//! the end: the decoder searches on for the next plausible member header
+//! and resumes there, after handing out the fault (see the module notes
+//! in `mod.rs`). A cut file still ends at the cut.
 
 use std::io;
 
 use flate2::{Crc, Decompress, FlushDecompress, Status};
 
 use super::source::Source;
-use super::{Decode, DecodeError, Fault, Format, GZIP_MAGIC, Progress, check_end};
+use super::{Decode, DecodeError, Fault, Format, GZIP_MAGIC, Progress, check_end, decode_error};
 
 /// Header flags (RFC 1952 section 2.3.1).
 const FHCRC: u8 = 1 << 1;
@@ -105,7 +110,7 @@ impl Gzip {
             let trailer = matches!(self.stage, Stage::Trailer);
             match self.step(&mut out[n..]) {
                 Ok(k) => n += k,
-                Err(e) => self.progress = Progress::Failed(e),
+                Err(e) => self.progress = self.after_fault(e),
             }
             if pause && trailer && self.boundary().is_some() {
                 return Ok(n);
@@ -119,8 +124,61 @@ impl Gzip {
             fault,
             offset,
             unit: Some((self.member, self.member_start)),
+            resumed: None,
         }
         .into()
+    }
+
+    /// How the stream stands after fault `e`: resumed at the next member
+    /// found after it, or failed if none follows (or `e` is a cut or a
+    /// read error, after which nothing more can be read).
+    fn after_fault(&mut self, e: io::Error) -> Progress {
+        let Some(fault) = decode_error(&e).filter(|d| d.fault != Fault::Truncated) else {
+            return Progress::Failed(e);
+        };
+        let mut fault = fault.clone();
+        match self.next_member() {
+            Ok(Some(at)) => {
+                if fault.fault == Fault::TrailingGarbage {
+                    // Not trailing after all: a member follows.
+                    fault.fault = Fault::Corrupt("bytes that are not a gzip member".into());
+                }
+                fault.resumed = Some(at);
+                self.stage = Stage::Header;
+                Progress::Resumed(fault.into())
+            }
+            // Nothing follows (the search took the rest), or the input
+            // failed while searching: the fault ends the stream.
+            Ok(None) | Err(_) => Progress::Failed(e),
+        }
+    }
+
+    /// Takes bytes up to the next one that starts a plausible member
+    /// header, and returns its offset; `None` (everything taken) if the
+    /// input ends first.
+    fn next_member(&mut self) -> io::Result<Option<u64>> {
+        loop {
+            let bytes = self.source.fill_buf()?;
+            let Some(i) = memchr::memchr(GZIP_MAGIC[0], bytes) else {
+                let n = bytes.len();
+                if n == 0 {
+                    return Ok(None);
+                }
+                self.source.take(n);
+                continue;
+            };
+            self.source.take(i);
+            let head = self.source.peek(10)?;
+            if plausible_header(head) {
+                return Ok(Some(self.source.offset()));
+            }
+            if head.len() < 10 {
+                let n = head.len();
+                self.source.take(n);
+                return Ok(None);
+            }
+            self.source.take(1);
+        }
     }
 
     fn corrupt(&self, reason: &str, offset: u64) -> io::Error {
@@ -270,12 +328,12 @@ impl Gzip {
                 } else {
                     self.corrupt("the inflater made no progress", self.source.offset())
                 };
-                self.progress = Progress::Failed(e);
+                self.progress = self.after_fault(e);
             }
             Ok(_) => {}
             Err(e) => {
                 let e = self.corrupt(&e.to_string(), self.source.offset());
-                self.progress = Progress::Failed(e);
+                self.progress = self.after_fault(e);
             }
         }
         Ok(made)
@@ -298,6 +356,16 @@ impl Gzip {
         self.source.take(8);
         Ok(())
     }
+}
+
+/// Whether `head` (10 bytes) looks like a member header that a search
+/// after damage may resume at: the magic, DEFLATE, no reserved flag, and
+/// the extra-flags and OS values that gzip writers use (together about
+/// one chance in 10^11 for random bytes; members in order are read
+/// without the last two checks).
+fn plausible_header(head: &[u8]) -> bool {
+    matches!(head, [0x1f, 0x8b, CM_DEFLATE, flags, _, _, _, _, xfl, os]
+        if flags & RESERVED == 0 && matches!(xfl, 0 | 2 | 4) && (*os <= 13 || *os == 255))
 }
 
 impl Decode for Gzip {

@@ -13,6 +13,13 @@
 //! - **Faults name what and where**: truncated or corrupt at byte N of the
 //!   compressed input, in member (gzip) or frame (zstd) K that started at
 //!   byte M ([`DecodeError`]).
+//! - **A damaged member does not take the rest with it.** After a corrupt
+//!   gzip member (or bytes between members that are not one), the decoder
+//!   searches on for the next member header and goes on from there. The
+//!   fault is handed out in order, between the bytes before and after the
+//!   gap, marked as resumed ([`DecodeError::resumed`], [`resumes`]), and
+//!   the stream goes on. Only a fault after which no member follows ends
+//!   the stream.
 //! - **Trailing bytes after the last complete member or frame are not an
 //!   ordinary error**: every member is decoded and handed out, then a
 //!   [`Fault::TrailingGarbage`] error follows, which the caller can tell
@@ -199,6 +206,9 @@ pub struct DecodeError {
     /// The 1-based number of the member (gzip) or frame (zstd) the fault
     /// is in, and the byte where it started; `None` for trailing garbage.
     pub unit: Option<(u64, u64)>,
+    /// Where decoding went on after the fault (the next member's first
+    /// byte), when it did: the stream continues after this error.
+    pub resumed: Option<u64>,
 }
 
 impl fmt::Display for DecodeError {
@@ -219,6 +229,12 @@ impl fmt::Display for DecodeError {
         }
         if let Fault::Corrupt(reason) = &self.fault {
             write!(f, ": {reason}")?;
+        }
+        if let Some(at) = self.resumed {
+            write!(
+                f,
+                "; decoding went on with the next {unit} found, at byte {at}"
+            )?;
         }
         Ok(())
     }
@@ -241,6 +257,12 @@ pub fn decode_error(e: &io::Error) -> Option<&DecodeError> {
     e.get_ref()?.downcast_ref::<DecodeError>()
 }
 
+/// Whether `e` reports a fault after which decoding went on: the bytes
+/// read after it follow a gap, and the stream is not over.
+pub fn resumes(e: &io::Error) -> bool {
+    decode_error(e).is_some_and(|d| d.resumed.is_some())
+}
+
 /// Whether `e` reports trailing garbage after complete data: a warning
 /// (exit status 2, as `gzip -d` gives), not lost data.
 #[allow(dead_code)] // The chunk reader will ask (issue 17).
@@ -257,20 +279,28 @@ fn again(e: &io::Error) -> io::Error {
 }
 
 /// How a decoder's stream stands. A fault, once met, is returned on every
-/// later call.
+/// later call; a fault that decoding resumed after is returned once.
 enum Progress {
     Going,
     Done,
     Failed(io::Error),
+    /// A fault after which decoding went on ([`resumes`]).
+    Resumed(io::Error),
 }
 
 impl Progress {
     /// What a decode call with `n` of `room` bytes written must return now,
     /// if it must: the bytes decoded before a fault come first.
-    fn ended(&self, n: usize, room: usize) -> Option<io::Result<usize>> {
+    fn ended(&mut self, n: usize, room: usize) -> Option<io::Result<usize>> {
         match self {
             Progress::Failed(e) if n == 0 => Some(Err(again(e))),
-            Progress::Failed(_) | Progress::Done => Some(Ok(n)),
+            Progress::Resumed(_) if n == 0 => {
+                let Progress::Resumed(e) = std::mem::replace(self, Progress::Going) else {
+                    unreachable!("matched above")
+                };
+                Some(Err(e))
+            }
+            Progress::Failed(_) | Progress::Resumed(_) | Progress::Done => Some(Ok(n)),
             Progress::Going => (n == room).then_some(Ok(n)),
         }
     }
@@ -310,6 +340,7 @@ fn check_end(source: &mut Source, format: Format) -> io::Result<()> {
                     fault: Fault::TrailingGarbage,
                     offset: at,
                     unit: None,
+                    resumed: None,
                 }
                 .into());
             }

@@ -29,6 +29,9 @@ struct Filled {
     /// `None`: more to come. `Some(Ok)`: the clean end. `Some(Err)`: the
     /// fault that ended the stream, to be reported after `buf`.
     end: Option<io::Result<()>>,
+    /// A fault that decoding resumed after ([`super::resumes`]), to be
+    /// reported after `buf`; the stream goes on.
+    resumed: Option<io::Error>,
 }
 
 /// A compressed input's decoded bytes, decoded ahead on a thread of its own.
@@ -40,6 +43,9 @@ pub struct Decoded {
     len: usize,
     /// How the stream ends once `current` is used up, if it ends there.
     end: Option<io::Result<()>>,
+    /// The fault to report once `current` is used up, before the bytes
+    /// decoded after it.
+    resumed: Option<io::Error>,
     filled: Receiver<Filled>,
     empty: SyncSender<Vec<u8>>,
     /// The decoding thread, kept for tests to wait on; otherwise dropped
@@ -77,6 +83,7 @@ impl Decoded {
             pos: 0,
             len: 0,
             end: None,
+            resumed: None,
             filled,
             empty,
             thread: Some(thread),
@@ -99,6 +106,9 @@ impl Decoded {
     /// returns the end (clean or not) when nothing is left.
     fn next_buffer(&mut self) -> io::Result<()> {
         while self.pos == self.len {
+            if let Some(e) = self.resumed.take() {
+                return Err(e);
+            }
             if let Some(end) = &self.end {
                 return match end {
                     Ok(()) => Ok(()),
@@ -116,6 +126,7 @@ impl Decoded {
             // The thread may have ended: then the buffer is not needed.
             let _ = self.empty.try_send(spent);
             self.end = next.end;
+            self.resumed = next.resumed;
         }
         Ok(())
     }
@@ -127,6 +138,7 @@ fn run(mut decode: Box<dyn Decode>, empty: Receiver<Vec<u8>>, filled: SyncSender
     while let Ok(mut buf) = empty.recv() {
         let mut len = 0;
         let mut end = None;
+        let mut resumed = None;
         while len < buf.len() {
             match decode.decode(&mut buf[len..]) {
                 Ok(0) => {
@@ -134,6 +146,11 @@ fn run(mut decode: Box<dyn Decode>, empty: Receiver<Vec<u8>>, filled: SyncSender
                     break;
                 }
                 Ok(n) => len += n,
+                // The buffer ends at the gap; the next one starts after it.
+                Err(e) if super::resumes(&e) => {
+                    resumed = Some(e);
+                    break;
+                }
                 Err(e) => {
                     end = Some(Err(e));
                     break;
@@ -141,7 +158,13 @@ fn run(mut decode: Box<dyn Decode>, empty: Receiver<Vec<u8>>, filled: SyncSender
             }
         }
         let last = end.is_some();
-        if filled.send(Filled { buf, len, end }).is_err() || last {
+        let buffer = Filled {
+            buf,
+            len,
+            end,
+            resumed,
+        };
+        if filled.send(buffer).is_err() || last {
             return;
         }
     }

@@ -79,24 +79,41 @@ pub(super) fn decode_by(
     cap: usize,
     step: usize,
 ) -> (Vec<u8>, Option<io::Error>) {
+    let (out, faults) = decode_all_by(make, format, data, cap, step);
+    (out, faults.into_iter().next())
+}
+
+/// Decodes `data` to its end, past the faults decoding resumes after:
+/// every byte handed out, and every fault in order (all but the last
+/// resumed; the last one ended the stream unless it was resumed too).
+pub(super) fn decode_all_by(
+    make: Make,
+    format: Format,
+    data: &[u8],
+    cap: usize,
+    step: usize,
+) -> (Vec<u8>, Vec<io::Error>) {
     let source = Source::with_capacity(Box::new(Cursor::new(data.to_vec())), cap);
     let mut d = match format {
         Format::Gzip => make(source),
         Format::Zstd => decoder(format, source),
     };
     let mut out = Vec::new();
+    let mut faults = Vec::new();
     let mut buf = vec![0; step];
     loop {
         match d.decode(&mut buf) {
             Ok(0) => {
                 assert_eq!(d.decode(&mut buf).unwrap(), 0, "the end stays the end");
-                return (out, None);
+                return (out, faults);
             }
             Ok(n) => out.extend_from_slice(&buf[..n]),
+            Err(e) if resumes(&e) => faults.push(e),
             Err(e) => {
                 let again = d.decode(&mut buf).expect_err("a fault stays a fault");
                 assert_eq!(again.to_string(), e.to_string());
-                return (out, Some(e));
+                faults.push(e);
+                return (out, faults);
             }
         }
     }
@@ -104,6 +121,10 @@ pub(super) fn decode_by(
 
 fn decode(format: Format, data: &[u8]) -> (Vec<u8>, Option<io::Error>) {
     decode_with(format, data, 1 << 16, 1 << 16)
+}
+
+fn decode_all(format: Format, data: &[u8]) -> (Vec<u8>, Vec<io::Error>) {
+    decode_all_by(|s| decoder(Format::Gzip, s), format, data, 1 << 16, 1 << 16)
 }
 
 fn fault(e: &Option<io::Error>) -> Option<&DecodeError> {
@@ -359,6 +380,7 @@ fn expected_cut(format: Format, starts: &[usize], len: usize, cut: usize) -> Opt
         fault,
         offset: offset as u64,
         unit,
+        resumed: None,
     })
 }
 
@@ -392,6 +414,7 @@ fn gzip_header_faults_are_placed_exactly() {
             fault: Fault::Corrupt(reason.into()),
             offset: second + offset,
             unit: Some((2, second)),
+            resumed: None,
         };
         assert_eq!(fault(&err), Some(&expected));
         assert_eq!(
@@ -468,6 +491,100 @@ fn gzip_trailing_garbage_comes_after_all_members() {
     // A new member's magic starts a member, which then is truncated.
     let (_, err) = decode(Format::Gzip, &[&file[..], b"\x1f\x8b"].concat());
     assert_eq!(fault(&err).unwrap().fault, Fault::Truncated);
+}
+
+/// Damage in one member of several: the members before it come out whole,
+/// then what the inflater decoded of the damaged one (all of it when only
+/// the CRC notices), then the fault, resumed at the next member, which
+/// comes out whole. Nothing decodable is lost.
+#[test]
+fn gzip_damage_in_one_member_resumes_at_the_next() {
+    let datas = [urls(800, 30), urls(1500, 31), urls(600, 32)];
+    let members: Vec<Member> = datas
+        .iter()
+        .map(|d| member(d, Header::default(), 6))
+        .collect();
+    let file: Vec<u8> = members.iter().flat_map(|m| m.bytes.clone()).collect();
+    let second = members[0].bytes.len();
+    let third = second + members[1].bytes.len();
+    let body = second + members[1].body.start..second + members[1].body.end;
+    let (mut cases, mut crc_only) = (0, 0);
+    for (i, at) in body.clone().step_by(89).enumerate() {
+        let mut bad = file.clone();
+        bad[at] ^= 1 << (i % 8);
+        let (damaged, _, inflater_failed) = inflate_eagerly(&bad[body.start..]);
+        let (out, faults) = decode_all(Format::Gzip, &bad);
+        let [fault] = &faults[..] else {
+            panic!("damage at {at}: {faults:?}")
+        };
+        let fault = decode_error(fault).expect("a decoding fault");
+        if fault.offset > third as u64 {
+            // The inflater read on into the next member before it
+            // noticed: that one is part of the damage.
+            assert!(inflater_failed && fault.resumed.is_none(), "{fault}");
+            continue;
+        }
+        cases += 1;
+        crc_only += usize::from(!inflater_failed);
+        assert_eq!(fault.unit, Some((2, second as u64)), "damage at {at}");
+        assert_eq!(fault.resumed, Some(third as u64), "damage at {at}: {fault}");
+        assert!(
+            out == [&datas[0][..], &damaged, &datas[2]].concat(),
+            "damage at {at}"
+        );
+        assert!(
+            fault.to_string().ends_with(&format!(
+                "; decoding went on with the next member found, at byte {third}"
+            )),
+            "{fault}"
+        );
+    }
+    let total = body.len().div_ceil(89);
+    assert!(cases * 10 >= total * 9, "{cases} of {total} resumed");
+    assert!(crc_only > 0, "some damage is caught only by the CRC");
+}
+
+/// Bytes between two members that are not a member (a damaged header, a
+/// splice) are skipped up to the next member; with no member after them,
+/// they are trailing garbage as before.
+#[test]
+fn gzip_garbage_between_members_is_skipped() {
+    let members = assorted_members();
+    let file = gzip_file(&members);
+    let expected: Vec<u8> = members.iter().flat_map(|m| m.data.clone()).collect();
+    let first = members[0].bytes.len();
+    for junk in [
+        &b"garbage\n"[..],
+        b"\x1f",
+        b"\x1f\x8b\x08\xff",
+        b"\x1f\x8b\x09",
+    ] {
+        let spliced = [&file[..first], junk, &file[first..]].concat();
+        let (out, faults) = decode_all(Format::Gzip, &spliced);
+        assert!(out == expected, "junk {junk:?}");
+        let [fault] = &faults[..] else {
+            panic!("junk {junk:?}: {faults:?}")
+        };
+        let fault = decode_error(fault).expect("a decoding fault");
+        assert_eq!(fault.resumed, Some((first + junk.len()) as u64), "{fault}");
+        // Where the junk starts, or the header field it breaks.
+        assert!(
+            (first..first + junk.len()).contains(&(fault.offset as usize)),
+            "{fault}"
+        );
+    }
+    // A damaged magic number: that member is lost, the rest decode.
+    let mut bad = file.clone();
+    bad[first] = b'X';
+    let (out, faults) = decode_all(Format::Gzip, &bad);
+    let second_end = first + members[1].bytes.len();
+    let rest: Vec<u8> = members[2..].iter().flat_map(|m| m.data.clone()).collect();
+    assert!(out == [&members[0].data[..], &rest].concat());
+    assert_eq!(faults.len(), 1);
+    assert_eq!(
+        decode_error(&faults[0]).unwrap().resumed,
+        Some(second_end as u64)
+    );
 }
 
 // ---- zstd -------------------------------------------------------------
@@ -585,26 +702,53 @@ fn zstd_cut_anywhere_hands_out_everything_decodable_then_truncation() {
 #[test]
 fn zstd_damage_hands_out_what_was_decoded_then_the_fault() {
     // Compressed blocks (two in the first frame), a raw and an RLE block.
-    let file = [
+    let frames = [
         skippable(b"sk"),
         zstd_frame(&urls(4000, 18), 3, true),
         zstd_frame(&[noise(5000, 19), vec![b'a'; 200_000]].concat(), 3, true),
         zstd_frame(&urls(100, 20), 3, false),
-    ]
-    .concat();
+    ];
+    let starts: Vec<usize> = frames
+        .iter()
+        .scan(0, |at, f| {
+            *at += f.len();
+            Some(*at - f.len())
+        })
+        .collect();
+    let file = frames.concat();
     let mut faults = 0;
+    let mut resumed = 0;
     for (i, at) in (0..file.len()).step_by(401).enumerate() {
         let mut bad = file.clone();
         bad[at] ^= 1 << (i % 8);
-        let (out, err) = decode(Format::Zstd, &bad);
-        assert!(out == zstd_reference(&bad), "damage at {at}");
-        faults += usize::from(err.is_some());
+        let (out, errs) = decode_all(Format::Zstd, &bad);
+        faults += usize::from(!errs.is_empty());
+        match errs.first().and_then(|e| decode_error(e)?.resumed) {
+            // Everything up to the fault, then the rest from the next
+            // frame on, whole (the damage was before it).
+            Some(r) => {
+                let r = r as usize;
+                assert!(
+                    r > at && starts.contains(&r),
+                    "damage at {at}: resumed at {r}"
+                );
+                assert!(
+                    out == [zstd_reference(&bad[..r]), zstd_reference(&bad[r..])].concat(),
+                    "damage at {at}"
+                );
+                assert_eq!(errs.len(), 1, "damage at {at}");
+                resumed += 1;
+            }
+            // No frame after the fault: everything before it.
+            None => assert!(out == zstd_reference(&bad), "damage at {at}"),
+        }
     }
     let cases = file.len().div_ceil(401);
     assert!(
         faults * 4 > cases * 3,
         "{faults} of {cases} damages noticed"
     );
+    assert!(resumed * 2 > faults, "{resumed} of {faults} faults resumed");
 }
 
 #[test]
@@ -714,6 +858,30 @@ fn ring_hands_out_every_byte_then_the_fault_again_and_again() {
     let mut out = Vec::new();
     d.read_to_end(&mut out).unwrap();
     assert_eq!(d.read(&mut [0; 10]).unwrap(), 0);
+}
+
+/// A fault decoding resumed after comes through the ring once, between
+/// the bytes before and after it; the stream then goes on to its end.
+#[test]
+fn ring_hands_out_a_resumed_fault_once_between_its_bytes() {
+    let members = assorted_members();
+    let file = gzip_file(&members);
+    let first = members[0].bytes.len();
+    let spliced = [&file[..first], b"junk", &file[first..]].concat();
+    let expected: Vec<u8> = members.iter().flat_map(|m| m.data.clone()).collect();
+    let split = members[0].data.len();
+    for (ring, size) in [(2, 1), (2, 7), (3, 100), (4, 1 << 20)] {
+        let source = Source::with_capacity(Box::new(Cursor::new(spliced.clone())), 32);
+        let mut d = Decoded::with_ring(Format::Gzip, decoder(Format::Gzip, source), ring, size);
+        let mut before = Vec::new();
+        let err = d.read_to_end(&mut before).expect_err("the junk");
+        assert!(resumes(&err), "{err}");
+        assert_eq!(before, &expected[..split], "ring {ring} x {size}");
+        let mut after = Vec::new();
+        d.read_to_end(&mut after).expect("the rest, to a clean end");
+        assert_eq!(after, &expected[split..], "ring {ring} x {size}");
+        assert_eq!(d.read(&mut [0; 10]).unwrap(), 0);
+    }
 }
 
 /// A reader that stops early (as `urlsift ... | head -1` does) lets the

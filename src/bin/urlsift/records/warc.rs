@@ -101,6 +101,15 @@ impl Reader {
         self
     }
 
+    /// How far into the source the reader has read: where a reader that
+    /// takes over its input must start counting.
+    pub fn read_to(&self) -> u64 {
+        match &self.buf {
+            Window::Read(buf) => self.offset + buf.len() as u64,
+            Window::Mapped { map, .. } => map.bytes().len() as u64,
+        }
+    }
+
     /// Starts at `start` in a mapped file, which it then walks in place:
     /// `read_chunk`'s reader is not used.
     pub fn mapped(map: Arc<Map>, start: usize) -> Reader {
