@@ -332,7 +332,7 @@ impl Gzip {
             }
             Ok(_) => {}
             Err(e) => {
-                let e = self.corrupt(&e.to_string(), self.source.offset());
+                let e = self.corrupt(&deflate_reason(&e), self.source.offset());
                 self.progress = self.after_fault(e);
             }
         }
@@ -355,6 +355,17 @@ impl Gzip {
         }
         self.source.take(8);
         Ok(())
+    }
+}
+
+/// What the inflater's error says about the data. zlib-rs reports every
+/// fault in DEFLATE data as "repeated call with bad state" (the message of
+/// the state it ends in overwrites the one that says why), which reads as
+/// a fault of the caller: that one is named for what it means.
+fn deflate_reason(e: &flate2::DecompressError) -> String {
+    match e.message() {
+        None | Some("repeated call with bad state") => "invalid DEFLATE data".to_string(),
+        Some(why) => format!("invalid DEFLATE data: {why}"),
     }
 }
 
