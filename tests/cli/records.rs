@@ -516,6 +516,42 @@ fn extract_append_adds_fields_to_records() {
         ),
         "id,url,url_hostname,url_pathname\r\n1,HTTP://A.org/x,a.org,/x\r\n2,nope\r\n"
     );
+    // Every record comes back: an empty URL cell and a blank line too, as
+    // normalize --keep-invalid passes them (they used to be dropped).
+    wd.create("gaps.csv", "id,url\n1,http://a.org/\n2,\n\n3,nope\n");
+    let args = ["-q", "--keep-invalid", "gaps.csv"];
+    assert_eq!(
+        ok(
+            &wd,
+            &[&["extract", "--append", "--fields", "host"][..], &args].concat()
+        ),
+        "id,url,url_host\n1,http://a.org/,a.org\n2,\n\n3,nope\n"
+    );
+    assert_eq!(
+        ok(&wd, &[&["normalize"][..], &args].concat())
+            .lines()
+            .count(),
+        5
+    );
+    wd.create(
+        "gaps.jsonl",
+        "{\"url\":\"http://b.org/\"}\n\n{\"url\":\"\"}\n",
+    );
+    assert_eq!(
+        ok(
+            &wd,
+            &[
+                "extract",
+                "-q",
+                "--keep-invalid",
+                "--append",
+                "--fields",
+                "host",
+                "gaps.jsonl"
+            ]
+        ),
+        "{\"url\":\"http://b.org/\",\"url_host\":\"b.org\"}\n\n{\"url\":\"\"}\n"
+    );
     wd.create("in.jsonl", "{\"url\":\"http://b.org/p\"}\n{ }\n");
     assert_eq!(
         ok(

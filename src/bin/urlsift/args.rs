@@ -357,7 +357,8 @@ pub struct ExtractArgs {
     #[arg(long, value_name = "TEMPLATE")]
     pub format: Option<String>,
     /// Add the fields to each input record (CSV/TSV columns, JSON keys named
-    /// url_FIELD) instead of printing them alone.
+    /// url_FIELD) instead of printing them alone. With --keep-invalid, bad
+    /// and empty records go out unchanged, so every record is kept.
     #[arg(long, conflicts_with_all = ["tsv", "jsonl", "format"])]
     pub append: bool,
 }

@@ -287,7 +287,10 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
     }
     let names: Vec<String> = fields.iter().map(|f| format!("url_{}", f.name())).collect();
     let stage = Stage::new(&a.input.sites, Some(&a.filters), Some(&a.edits))?;
-    let mut job = setup.job(false);
+    // With --append the records go back out: under --keep-invalid, empty
+    // ones too (a row whose URL cell is empty, a blank line), as normalize
+    // passes them, so every input record has its output record.
+    let mut job = setup.job(a.append);
     job.write_heads = false;
     setup.run_chunks(|chunk| {
         let source = &Context {
