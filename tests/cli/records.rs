@@ -226,6 +226,77 @@ fn warc_bad_header_and_truncated_record_are_bad_records() {
     );
 }
 
+/// A damaged Content-Length (a digit changed or added) used to skip the
+/// records it ran over, to the end of the file for a length past it. Now
+/// the record whose header it is stands, its payload up to the next whole
+/// record header is a `bad-WARC-length` reject, and every later record is
+/// read: from the map of a plain file (any length) and from a `.warc.gz`
+/// (lengths up to 1 MiB past the record).
+#[test]
+fn a_damaged_warc_content_length_loses_no_later_record() {
+    let wd = Workdir::new();
+    let records: Vec<Vec<u8>> = (0..6)
+        .map(|i| {
+            let url = format!("http://h{i}.example/");
+            warc_record(
+                &[("WARC-Target-URI", &url)],
+                format!("<p>{i}</p>").as_bytes(),
+            )
+        })
+        .collect();
+    let want: String = (0..6).map(|i| format!("http://h{i}.example/\n")).collect();
+    for (wrong, gz) in [
+        ("99999999999", false),
+        ("300", false),
+        ("300", true),
+        ("90000", true),
+    ] {
+        let mut damaged = records.clone();
+        damaged[2] = String::from_utf8(damaged[2].clone())
+            .unwrap()
+            .replacen("Content-Length: 8", &format!("Content-Length: {wrong}"), 1)
+            .into_bytes();
+        let payload_at = records[0].len()
+            + records[1].len()
+            + damaged[2]
+                .windows(4)
+                .position(|w| w == b"\r\n\r\n")
+                .unwrap()
+            + 4;
+        let name = if gz { "d.warc.gz" } else { "d.warc" };
+        let bytes = if gz {
+            damaged.iter().flat_map(|r| gzip(r)).collect()
+        } else {
+            damaged.concat()
+        };
+        wd.create(name, &bytes);
+        let out = wd.run(&["normalize", "--rejects", "rej.tsv", name], None);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert_eq!(
+            String::from_utf8(out.stdout.clone()).unwrap(),
+            want,
+            "{name} {wrong}"
+        );
+        let rejects = String::from_utf8(wd.read("rej.tsv")).unwrap();
+        let rows: Vec<Vec<&str>> = rejects.lines().map(|l| l.split('\t').collect()).collect();
+        assert_eq!(rows.len(), 1, "{name} {wrong}: {rejects}");
+        assert_eq!(
+            rows[0][1..3],
+            ["-", &payload_at.to_string()[..]],
+            "{name} {wrong}"
+        );
+        assert!(
+            rows[0][3].contains("Content-Length does not end"),
+            "{rejects}"
+        );
+        assert!(
+            stderr(&out).contains("1 bad-WARC-length"),
+            "{name} {wrong}: {}",
+            stderr(&out)
+        );
+    }
+}
+
 /// Payloads are stepped over in the map of a plain file and read through
 /// from a pipe: the same records, the same rejects (a large payload past
 /// the end of the file is cut either way), at any chunk size.

@@ -286,6 +286,9 @@ pub enum Reason {
     BadWarcHeader,
     /// A WARC record whose Content-Length runs past the end of the input.
     WarcTruncated,
+    /// The payload of a WARC record whose Content-Length does not end it
+    /// (a damaged length): read up to the next record header instead.
+    WarcBadLength,
     /// Not a common or combined log format line.
     NotALogLine,
     /// A log line whose request line has no target.
@@ -313,6 +316,7 @@ impl Reason {
             Reason::NotCdxj => "not-a-CDXJ-line",
             Reason::BadWarcHeader => "bad-WARC-header",
             Reason::WarcTruncated => "WARC-record-truncated",
+            Reason::WarcBadLength => "bad-WARC-length",
             Reason::NotALogLine => "not-a-log-line",
             Reason::NoRequestTarget => "no-request-target",
         }
@@ -337,6 +341,9 @@ impl fmt::Display for Reason {
             Reason::WarcTruncated => {
                 f.write_str("WARC record cut short: Content-Length past the end")
             }
+            Reason::WarcBadLength => f.write_str(
+                "WARC record payload that its Content-Length does not end (read up to the next record)",
+            ),
             Reason::NotALogLine => f.write_str("not a common or combined log format line"),
             Reason::NoRequestTarget => f.write_str("no request target in the request line"),
         }

@@ -51,6 +51,11 @@ const SHOWN: usize = 4096;
 /// How much is read at a time.
 const READ: usize = 1 << 16;
 
+/// The longest payload of read (not mapped) input whose Content-Length is
+/// checked against where the record ends: it is buffered for that rather
+/// than skipped.
+const CHECKED: usize = 1 << 20;
+
 /// The bytes the reader walks: read from the source into a buffer, or the
 /// whole of a mapped file.
 enum Window {
@@ -284,11 +289,80 @@ impl Reader {
                 offset,
                 bad: Some(Reason::Truncated),
             });
+            if let Some(next) = self.misplaced_end(r, length, max_header) {
+                // A damaged length would skip the records it runs over (to
+                // the end of the input, for a digit too many). The header
+                // is whole, so the record stands; the payload up to the
+                // next record is the bad part, and reading goes on there.
+                index.last_mut().expect("just pushed").bad = None;
+                let payload = self.offset + self.pos as u64;
+                let len = next - self.pos;
+                let start = data.len();
+                data.extend_from_slice(&self.rest()[..len.min(SHOWN)]);
+                if len > SHOWN {
+                    data.extend_from_slice(b"...");
+                }
+                index.push(Entry {
+                    start,
+                    end: data.len(),
+                    offset: payload,
+                    bad: Some(Reason::WarcBadLength),
+                });
+                self.pos = next;
+                continue;
+            }
             let complete = self.skip(r, length);
             let entry = index.last_mut().expect("just pushed");
             entry.bad = (!complete).then_some(Reason::WarcTruncated);
         }
         Ok(false)
+    }
+
+    /// Checks a payload of `length` bytes at `pos`, where its end is at
+    /// hand (always in a mapped file; read input is buffered up to
+    /// [`CHECKED`] bytes ahead for it): a record ends in blank lines, then
+    /// the next record's `WARC/` or the end of the input. Where it does
+    /// not, and a whole record header (a `WARC/` line starting a block
+    /// with a Content-Length) starts inside the payload as its length
+    /// claims it, returns where: the length is too long, and would skip
+    /// that record. `None`: the length ends the record, or nothing better
+    /// is known (the payload is skipped by its length, as always; a
+    /// length too short leaves a bad stretch up to the next header).
+    fn misplaced_end(&mut self, r: &mut dyn Read, length: u64, max_header: usize) -> Option<usize> {
+        let mapped = matches!(self.buf, Window::Mapped { .. });
+        if !mapped {
+            if length > CHECKED as u64 {
+                return None;
+            }
+            // (Room for the blank lines and the next record's first bytes.)
+            self.fill(r, length as usize + 16);
+        }
+        let rest = self.rest();
+        let end = usize::try_from(length).unwrap_or(usize::MAX);
+        if let Some(after) = rest.get(end..) {
+            let next = &after[after
+                .iter()
+                .take_while(|b| matches!(b, b'\r' | b'\n'))
+                .count()..];
+            if next.is_empty() || next.starts_with(b"WARC/") {
+                return None;
+            }
+        } else if !self.eof {
+            return None;
+        }
+        // `rest` starts with the payload (after the header's blank line, so
+        // its first byte starts a line too).
+        let within = &rest[..rest.len().min(end)];
+        let mut candidates = rest
+            .starts_with(b"WARC/")
+            .then_some(0)
+            .into_iter()
+            .chain(memchr::memmem::find_iter(within, b"\nWARC/").map(|i| i + 1));
+        candidates.find_map(|at| {
+            let window = &rest[at..rest.len().min(at + max_header)];
+            let block = simd::with_kernel(BlockEnd(window))?;
+            content_length(&window[..block]).map(|_| self.pos + at)
+        })
     }
 
     /// The length of the header block at `pos` (through its blank line);
@@ -597,6 +671,61 @@ mod tests {
                 return out;
             }
         }
+    }
+
+    /// A damaged Content-Length (too long, too short, past the end of the
+    /// input) loses no record after it: the record's header stands, its
+    /// payload up to the next record is the bad part. Read input is
+    /// checked for lengths up to [`CHECKED`]; mapped input always (the
+    /// command's tests).
+    #[test]
+    fn a_wrong_content_length_loses_no_following_record() {
+        let a = record(Some("http://a.example/"), b"payload a");
+        let b = record(Some("http://b.example/"), b"payload b");
+        let c = record(Some("http://c.example/"), b"payload c");
+        for wrong in ["40", "900000"] {
+            let bad = String::from_utf8(b.clone()).unwrap().replacen(
+                "Content-Length: 9",
+                &format!("Content-Length: {wrong}"),
+                1,
+            );
+            let header = bad.find("\r\n\r\n").unwrap() + 4;
+            let input = [&a[..], bad.as_bytes(), &c[..]].concat();
+            let b_at = a.len() as u64;
+            let c_at = (input.len() - c.len()) as u64;
+            for chunk in [1, 100, 1 << 20] {
+                assert_eq!(
+                    read_all(&input, chunk),
+                    vec![
+                        (Some("http://a.example/".into()), 0, None),
+                        (Some("http://b.example/".into()), b_at, None),
+                        (None, b_at + header as u64, Some(Reason::WarcBadLength)),
+                        (Some("http://c.example/".into()), c_at, None),
+                    ],
+                    "Content-Length {wrong}, chunk {chunk}"
+                );
+            }
+        }
+        // Too short: the rest of the payload is a bad stretch up to the
+        // next header, as any bytes between records are.
+        let bad = String::from_utf8(b.clone()).unwrap().replacen(
+            "Content-Length: 9",
+            "Content-Length: 2",
+            1,
+        );
+        let header = bad.find("\r\n\r\n").unwrap() + 4;
+        let input = [&a[..], bad.as_bytes(), &c[..]].concat();
+        let b_at = a.len() as u64;
+        let c_at = (input.len() - c.len()) as u64;
+        assert_eq!(
+            read_all(&input, 100),
+            vec![
+                (Some("http://a.example/".into()), 0, None),
+                (Some("http://b.example/".into()), b_at, None),
+                (None, b_at + header as u64 + 2, Some(Reason::BadWarcHeader)),
+                (Some("http://c.example/".into()), c_at, None),
+            ]
+        );
     }
 
     #[test]
