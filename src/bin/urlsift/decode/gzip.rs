@@ -15,7 +15,7 @@ use std::io;
 use flate2::{Crc, Decompress, FlushDecompress, Status};
 
 use super::source::Source;
-use super::{Decode, DecodeError, Fault, Format, GZIP_MAGIC, Progress, check_end, decode_error};
+use super::{Decode, DecodeError, Fault, Format, GZIP_MAGIC, Progress, check_end, resume};
 
 /// Header flags (RFC 1952 section 2.3.1).
 const FHCRC: u8 = 1 << 1;
@@ -133,51 +133,15 @@ impl Gzip {
     /// found after it, or failed if none follows (or `e` is a cut or a
     /// read error, after which nothing more can be read).
     fn after_fault(&mut self, e: io::Error) -> Progress {
-        let Some(fault) = decode_error(&e).filter(|d| d.fault != Fault::Truncated) else {
-            return Progress::Failed(e);
-        };
-        let mut fault = fault.clone();
-        match self.next_member() {
-            Ok(Some(at)) => {
-                if fault.fault == Fault::TrailingGarbage {
-                    // Not trailing after all: a member follows.
-                    fault.fault = Fault::Corrupt("bytes that are not a gzip member".into());
-                }
-                fault.resumed = Some(at);
+        let source = &mut self.source;
+        match resume(e, || {
+            source.skip_to(|b| b == GZIP_MAGIC[0], 10, plausible_header)
+        }) {
+            Ok(e) => {
                 self.stage = Stage::Header;
-                Progress::Resumed(fault.into())
+                Progress::Resumed(e)
             }
-            // Nothing follows (the search took the rest), or the input
-            // failed while searching: the fault ends the stream.
-            Ok(None) | Err(_) => Progress::Failed(e),
-        }
-    }
-
-    /// Takes bytes up to the next one that starts a plausible member
-    /// header, and returns its offset; `None` (everything taken) if the
-    /// input ends first.
-    fn next_member(&mut self) -> io::Result<Option<u64>> {
-        loop {
-            let bytes = self.source.fill_buf()?;
-            let Some(i) = memchr::memchr(GZIP_MAGIC[0], bytes) else {
-                let n = bytes.len();
-                if n == 0 {
-                    return Ok(None);
-                }
-                self.source.take(n);
-                continue;
-            };
-            self.source.take(i);
-            let head = self.source.peek(10)?;
-            if plausible_header(head) {
-                return Ok(Some(self.source.offset()));
-            }
-            if head.len() < 10 {
-                let n = head.len();
-                self.source.take(n);
-                return Ok(None);
-            }
-            self.source.take(1);
+            Err(e) => Progress::Failed(e),
         }
     }
 

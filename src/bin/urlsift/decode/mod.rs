@@ -257,6 +257,30 @@ pub fn decode_error(e: &io::Error) -> Option<&DecodeError> {
     e.get_ref()?.downcast_ref::<DecodeError>()
 }
 
+/// Fault `e` as decoding resumes after it: `Ok`, marked resumed at the
+/// offset `next` finds (the next member or frame, where the caller goes
+/// on), or `Err(e)` as it was when `e` is a cut or a read error, or when
+/// nothing follows (or the input fails while `next` searches).
+fn resume(
+    e: io::Error,
+    next: impl FnOnce() -> io::Result<Option<u64>>,
+) -> Result<io::Error, io::Error> {
+    let Some(fault) = decode_error(&e).filter(|d| d.fault != Fault::Truncated) else {
+        return Err(e);
+    };
+    let mut fault = fault.clone();
+    let Ok(Some(at)) = next() else {
+        return Err(e);
+    };
+    if fault.fault == Fault::TrailingGarbage {
+        // Not trailing after all: a member or frame follows.
+        let (name, unit) = (fault.format.name(), fault.format.unit());
+        fault.fault = Fault::Corrupt(format!("bytes that are not a {name} {unit}"));
+    }
+    fault.resumed = Some(at);
+    Ok(fault.into())
+}
+
 /// Whether `e` reports a fault after which decoding went on: the bytes
 /// read after it follow a gap, and the stream is not over.
 pub fn resumes(e: &io::Error) -> bool {

@@ -110,6 +110,40 @@ impl Source {
         Ok(Some(&self.buf[self.start..self.start + n]))
     }
 
+    /// Takes bytes up to the next place where `starts` holds for the `len`
+    /// bytes there (`len` at most 16; fewer only at the end), trying only
+    /// places whose first byte passes `first`. Returns that place's
+    /// offset, or `None` (everything taken) if the input ends first.
+    pub fn skip_to(
+        &mut self,
+        first: impl Fn(u8) -> bool,
+        len: usize,
+        starts: impl Fn(&[u8]) -> bool,
+    ) -> io::Result<Option<u64>> {
+        loop {
+            let bytes = self.fill_buf()?;
+            let Some(i) = bytes.iter().position(|&b| first(b)) else {
+                let n = bytes.len();
+                if n == 0 {
+                    return Ok(None);
+                }
+                self.take(n);
+                continue;
+            };
+            self.take(i);
+            let head = self.peek(len)?;
+            if starts(head) {
+                return Ok(Some(self.offset));
+            }
+            if head.len() < len {
+                let n = head.len();
+                self.take(n);
+                return Ok(None);
+            }
+            self.take(1);
+        }
+    }
+
     /// One read into the free end of the buffer; sets `eof` on 0.
     fn read_more(&mut self) -> io::Result<()> {
         if self.eof {

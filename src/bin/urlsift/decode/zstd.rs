@@ -20,8 +20,7 @@ use zstd::stream::raw::{Decoder, InBuffer, Operation, OutBuffer};
 
 use super::source::Source;
 use super::{
-    Decode, DecodeError, Fault, Format, Progress, ZSTD_MAGIC, check_end, decode_error,
-    is_skippable_magic,
+    Decode, DecodeError, Fault, Format, Progress, ZSTD_MAGIC, check_end, is_skippable_magic, resume,
 };
 
 /// The most a frame header can take: magic, descriptor, window, dictionary
@@ -101,58 +100,30 @@ impl Zstd {
     /// found after it, or failed if none follows (or `e` is a cut or a
     /// read error).
     fn after_fault(&mut self, e: io::Error) -> Progress {
-        let Some(fault) = decode_error(&e).filter(|d| d.fault != Fault::Truncated) else {
-            return Progress::Failed(e);
+        let source = &mut self.source;
+        // The next frame: its magic number and a frame header descriptor
+        // without the reserved bit, or a skippable frame (whose magic
+        // numbers start with any of 16 bytes).
+        let next = || {
+            source.skip_to(
+                |b| b == ZSTD_MAGIC[0] || b & 0xf0 == 0x50,
+                5,
+                |head| {
+                    let frame =
+                        head.len() == 5 && head.starts_with(&ZSTD_MAGIC) && head[4] & 0x08 == 0;
+                    frame || is_skippable_magic(head)
+                },
+            )
         };
-        let mut fault = fault.clone();
-        match self.next_frame() {
-            Ok(Some(at)) => {
-                if fault.fault == Fault::TrailingGarbage {
-                    fault.fault = Fault::Corrupt("bytes that are not a zstd frame".into());
-                }
-                fault.resumed = Some(at);
+        match resume(e, next) {
+            Ok(e) => {
                 self.decoder
                     .reinit()
                     .expect("a zstd decoding context resets");
                 self.stage = Stage::Between;
-                Progress::Resumed(fault.into())
+                Progress::Resumed(e)
             }
-            Ok(None) | Err(_) => Progress::Failed(e),
-        }
-    }
-
-    /// Takes bytes up to the next one that starts a frame (its magic
-    /// number and a frame header descriptor without the reserved bit) or
-    /// a skippable frame, and returns its offset; `None` (everything
-    /// taken) if the input ends first.
-    fn next_frame(&mut self) -> io::Result<Option<u64>> {
-        loop {
-            let bytes = self.source.fill_buf()?;
-            // (A byte loop: damage is rare, and skippable magic numbers
-            // start with any of 16 bytes.)
-            let Some(i) = bytes
-                .iter()
-                .position(|&b| b == ZSTD_MAGIC[0] || b & 0xf0 == 0x50)
-            else {
-                let n = bytes.len();
-                if n == 0 {
-                    return Ok(None);
-                }
-                self.source.take(n);
-                continue;
-            };
-            self.source.take(i);
-            let head = self.source.peek(5)?;
-            let frame = head.len() == 5 && head.starts_with(&ZSTD_MAGIC) && head[4] & 0x08 == 0;
-            if frame || is_skippable_magic(head) {
-                return Ok(Some(self.source.offset()));
-            }
-            if head.len() < 5 {
-                let n = head.len();
-                self.source.take(n);
-                return Ok(None);
-            }
-            self.source.take(1);
+            Err(e) => Progress::Failed(e),
         }
     }
 
