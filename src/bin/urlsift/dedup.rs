@@ -255,7 +255,7 @@ impl Seen {
         if let Some(slot) = found {
             if self.count_mode {
                 // The entry's index sits just before the key.
-                let at = Span::of(slot);
+                let at = Span::of(&slot);
                 let index = &self.arena.blocks[at.block][at.start - 4..at.start];
                 let index = u32::from_le_bytes(index.try_into().expect("4 bytes"));
                 self.entries.get_mut(index).count += 1;
@@ -328,7 +328,7 @@ impl Seen {
             // Keys whose lines are already written: they only need to be
             // known as seen (sequence 0 is before the spill's start).
             for slot in self.table.slots() {
-                let key = self.arena.get(Span::of(slot));
+                let key = self.arena.get(Span::of(&slot));
                 spill.push(slot.hash, 0, 1, key, &[]).map_err(spill_err)?;
             }
         }

@@ -22,7 +22,6 @@ const TAKEN: u64 = 1 << 63;
 const LEN_BITS: u32 = 25;
 const START_BITS: u32 = 20;
 const BLOCK_BITS: u32 = 18;
-const VACANT: Slot = Slot { hash: 0, place: 0 };
 
 impl Slot {
     /// The slot of a key at `start` in block `block`, `len` bytes long;
@@ -61,16 +60,34 @@ impl Slot {
 }
 
 /// Slots with a power-of-two count, at most 7/10 full.
+///
+/// A slot is stored as two words, `[hash, place]`, all zero when vacant:
+/// a new array of them is then allocated zeroed (`vec![[0; 2]; n]` is a
+/// `calloc`), and fresh pages from the system need no writing, where
+/// filling a `Vec<Slot>` wrote every slot once before any key went in
+/// (the kernel still zeroes each page on first touch).
 #[derive(Default)]
 pub struct Table {
-    slots: Vec<Slot>,
+    slots: Vec<[u64; 2]>,
     len: usize,
+}
+
+/// Whether the slot stored as `words` is taken.
+#[inline(always)]
+fn slot_taken(words: [u64; 2]) -> bool {
+    words[1] & TAKEN != 0
+}
+
+/// The slot stored as `words`.
+#[inline(always)]
+fn slot([hash, place]: [u64; 2]) -> Slot {
+    Slot { hash, place }
 }
 
 impl Table {
     /// Bytes held by the slots.
     pub fn bytes(&self) -> usize {
-        self.slots.len() * std::mem::size_of::<Slot>()
+        self.slots.len() * std::mem::size_of::<[u64; 2]>()
     }
 
     #[inline(always)]
@@ -90,28 +107,28 @@ impl Table {
     /// The slot where a lookup of `hash` begins, if it holds that hash
     /// (most lookups end there): read once [`Table::prefetch`] has loaded it.
     #[inline(always)]
-    pub fn home_slot(&self, hash: u64) -> Option<&Slot> {
+    pub fn home_slot(&self, hash: u64) -> Option<Slot> {
         if self.slots.is_empty() {
             return None;
         }
-        let slot = &self.slots[self.home(hash)];
+        let slot = slot(self.slots[self.home(hash)]);
         (slot.is_taken() && slot.hash == hash).then_some(slot)
     }
 
     /// The slot holding a key with this hash for which `same` is true.
     #[inline]
-    pub fn find(&self, hash: u64, mut same: impl FnMut(&Slot) -> bool) -> Option<&Slot> {
+    pub fn find(&self, hash: u64, mut same: impl FnMut(&Slot) -> bool) -> Option<Slot> {
         if self.slots.is_empty() {
             return None;
         }
         let mask = self.slots.len() - 1;
         let mut i = self.home(hash);
         loop {
-            let slot = &self.slots[i];
+            let slot = slot(self.slots[i]);
             if !slot.is_taken() {
                 return None;
             }
-            if slot.hash == hash && same(slot) {
+            if slot.hash == hash && same(&slot) {
                 return Some(slot);
             }
             i = (i + 1) & mask;
@@ -119,8 +136,8 @@ impl Table {
     }
 
     /// The occupied slots, in no particular order.
-    pub fn slots(&self) -> impl Iterator<Item = &Slot> {
-        self.slots.iter().filter(|s| s.is_taken())
+    pub fn slots(&self) -> impl Iterator<Item = Slot> + '_ {
+        self.slots.iter().map(|&w| slot(w)).filter(Slot::is_taken)
     }
 
     /// Adds a slot whose key is known to be absent.
@@ -136,17 +153,17 @@ impl Table {
     fn place(&mut self, slot: Slot) {
         let mask = self.slots.len() - 1;
         let mut i = self.home(slot.hash);
-        while self.slots[i].is_taken() {
+        while slot_taken(self.slots[i]) {
             i = (i + 1) & mask;
         }
-        self.slots[i] = slot;
+        self.slots[i] = [slot.hash, slot.place];
     }
 
     fn grow(&mut self) {
         let size = (self.slots.len() * 2).max(1 << 12);
-        let old = std::mem::replace(&mut self.slots, vec![VACANT; size]);
-        for slot in old.into_iter().filter(Slot::is_taken) {
-            self.place(slot);
+        let old = std::mem::replace(&mut self.slots, vec![[0; 2]; size]);
+        for words in old.into_iter().filter(|&w| slot_taken(w)) {
+            self.place(slot(words));
         }
     }
 }
