@@ -13,13 +13,15 @@
 //! - **Faults name what and where**: truncated or corrupt at byte N of the
 //!   compressed input, in member (gzip) or frame (zstd) K that started at
 //!   byte M ([`DecodeError`]).
-//! - **A damaged member does not take the rest with it.** After a corrupt
-//!   gzip member (or bytes between members that are not one), the decoder
-//!   searches on for the next member header and goes on from there. The
-//!   fault is handed out in order, between the bytes before and after the
-//!   gap, marked as resumed ([`DecodeError::resumed`], [`resumes`]), and
-//!   the stream goes on. Only a fault after which no member follows ends
-//!   the stream.
+//! - **A damaged member or frame does not take the rest with it.** After
+//!   a corrupt gzip member or zstd frame (or bytes between two that are
+//!   neither), the decoder searches on for the next member header or
+//!   frame magic number and goes on from there ([`resume`],
+//!   `Source::skip_to`). The fault is handed out in order, between the
+//!   bytes before and after the gap, marked as resumed
+//!   ([`DecodeError::resumed`], [`resumes`]), and the stream goes on. Only
+//!   a cut, a read error, or a fault after which nothing follows ends the
+//!   stream.
 //! - **Trailing bytes after the last complete member or frame are not an
 //!   ordinary error**: every member is decoded and handed out, then a
 //!   [`Fault::TrailingGarbage`] error follows, which the caller can tell
