@@ -45,6 +45,8 @@ mod zstd;
 mod parallel_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod zstd_tests;
 
 use std::fmt;
 use std::fs::File;

@@ -3,9 +3,9 @@
 //! eager decoder gets from the same bytes (the inflater or libzstd fed one
 //! byte at a time, which hands out each byte as soon as it is decodable),
 //! and `gzip -dc` / `zstd -dc` agree on the big input. Also: multi-member
-//! and multi-frame inputs, empty members, every gzip header field,
-//! skippable frames, trailing garbage and padding, damaged data, offsets,
-//! and the ring thread's shutdown.
+//! inputs, empty members, every gzip header field, trailing garbage and
+//! padding, damaged data and resuming after it, offsets, and the ring
+//! thread's shutdown. The zstd decoder's own tests are in `zstd_tests.rs`.
 
 use std::io::{Cursor, Read, Write};
 use std::ops::Range;
@@ -14,6 +14,7 @@ use std::time::Duration;
 
 use flate2::{Compression, Crc, Decompress, FlushDecompress};
 
+use super::zstd_tests::{zstd_eagerly, zstd_frame};
 use super::*;
 
 /// URL-like lines, different for each seed.
@@ -63,7 +64,7 @@ pub(super) const GZIP_DECODERS: [(&str, Make); 4] = [
 /// Decodes `data` with the decoder alone, reading `cap` compressed bytes
 /// at a time into `step`-byte slices. Checks that a fault, once returned,
 /// is returned again.
-fn decode_with(
+pub(super) fn decode_with(
     format: Format,
     data: &[u8],
     cap: usize,
@@ -119,15 +120,15 @@ pub(super) fn decode_all_by(
     }
 }
 
-fn decode(format: Format, data: &[u8]) -> (Vec<u8>, Option<io::Error>) {
+pub(super) fn decode(format: Format, data: &[u8]) -> (Vec<u8>, Option<io::Error>) {
     decode_with(format, data, 1 << 16, 1 << 16)
 }
 
-fn decode_all(format: Format, data: &[u8]) -> (Vec<u8>, Vec<io::Error>) {
+pub(super) fn decode_all(format: Format, data: &[u8]) -> (Vec<u8>, Vec<io::Error>) {
     decode_all_by(|s| decoder(Format::Gzip, s), format, data, 1 << 16, 1 << 16)
 }
 
-fn fault(e: &Option<io::Error>) -> Option<&DecodeError> {
+pub(super) fn fault(e: &Option<io::Error>) -> Option<&DecodeError> {
     e.as_ref()
         .map(|e| decode_error(e).unwrap_or_else(|| panic!("not a decoding fault: {e}")))
 }
@@ -357,7 +358,12 @@ fn gzip_cut_anywhere_hands_out_everything_decodable_then_truncation() {
 /// `starts` in a file of `len` bytes: none at their edges, trailing
 /// garbage inside a later one's magic bytes (a new member or frame starts
 /// with all of them, as `gzip -d` has it), else truncation.
-fn expected_cut(format: Format, starts: &[usize], len: usize, cut: usize) -> Option<DecodeError> {
+pub(super) fn expected_cut(
+    format: Format,
+    starts: &[usize],
+    len: usize,
+    cut: usize,
+) -> Option<DecodeError> {
     if cut == len || starts.contains(&cut) {
         return None;
     }
@@ -588,185 +594,6 @@ fn gzip_garbage_between_members_is_skipped() {
         decode_error(&faults[0]).unwrap().resumed,
         Some(second_end as u64)
     );
-}
-
-// ---- zstd -------------------------------------------------------------
-
-fn zstd_frame(data: &[u8], level: i32, checksum: bool) -> Vec<u8> {
-    let mut enc = ::zstd::stream::Encoder::new(Vec::new(), level).unwrap();
-    enc.include_checksum(checksum).unwrap();
-    enc.set_pledged_src_size(Some(data.len() as u64)).unwrap();
-    enc.write_all(data).unwrap();
-    enc.finish().unwrap()
-}
-
-fn skippable(payload: &[u8]) -> Vec<u8> {
-    let mut f = vec![0x53, 0x2a, 0x4d, 0x18];
-    f.extend_from_slice(&(payload.len() as u32).to_le_bytes());
-    f.extend_from_slice(payload);
-    f
-}
-
-/// libzstd fed one byte at a time: everything it can decode from `data`,
-/// and how much of it was out after each byte (`lengths[k]`: after the
-/// first k). A call that fails reports no output, but with one byte per
-/// call a failing call has nothing else to report.
-fn zstd_eagerly(data: &[u8]) -> (Vec<u8>, Vec<usize>) {
-    use ::zstd::stream::raw::{Decoder, InBuffer, Operation, OutBuffer};
-    let mut d = Decoder::new().unwrap();
-    let mut out = Vec::new();
-    let mut lengths = vec![0];
-    // Larger than a block: a call leaves nothing pending.
-    let mut buf = vec![0; 1 << 18];
-    for byte in data.iter().map(std::slice::from_ref) {
-        let mut output = OutBuffer::around(&mut buf[..]);
-        if d.run(&mut InBuffer::around(byte), &mut output).is_err() {
-            lengths.resize(data.len() + 1, out.len());
-            break;
-        }
-        let made = output.pos();
-        out.extend_from_slice(&buf[..made]);
-        lengths.push(out.len());
-    }
-    (out, lengths)
-}
-
-fn zstd_reference(data: &[u8]) -> Vec<u8> {
-    zstd_eagerly(data).0
-}
-
-/// Frames of every shape: compressed, raw (noise) and RLE blocks, several
-/// blocks per frame, with and without checksum, empty, skippable.
-fn assorted_frames() -> (Vec<Vec<u8>>, Vec<u8>) {
-    let mut long = urls(4000, 9);
-    long.extend(noise(150_000, 10));
-    long.extend(std::iter::repeat_n(b'a', 300_000));
-    let parts = [
-        (urls(50, 11), 3, true),
-        (Vec::new(), 3, true),
-        (long, 1, true),
-        (urls(20, 12), 19, false),
-    ];
-    let mut frames = vec![skippable(b"index")];
-    let mut data = Vec::new();
-    for (part, level, checksum) in parts {
-        frames.push(zstd_frame(&part, level, checksum));
-        data.extend(part);
-        frames.push(skippable(b""));
-    }
-    (frames, data)
-}
-
-#[test]
-fn zstd_frames_of_every_shape_decode_whole() {
-    let (frames, expected) = assorted_frames();
-    let file = frames.concat();
-    for (cap, step) in [(1 << 16, 1 << 16), (16, 100), (1000, 7), (1 << 18, 1 << 20)] {
-        let (out, err) = decode_with(Format::Zstd, &file, cap, step);
-        assert!(err.is_none(), "cap {cap}, step {step}: {err:?}");
-        assert!(out == expected, "cap {cap}, step {step}");
-    }
-}
-
-#[test]
-fn zstd_cut_anywhere_hands_out_everything_decodable_then_truncation() {
-    let small = [
-        skippable(b"sk"),
-        zstd_frame(&urls(30, 13), 3, true),
-        zstd_frame(b"", 1, false),
-        zstd_frame(
-            &[urls(10, 14), noise(300, 15), vec![b'z'; 5000]].concat(),
-            1,
-            false,
-        ),
-    ];
-    let file = small.concat();
-    let starts: Vec<usize> = small
-        .iter()
-        .scan(0, |at, f| {
-            let start = *at;
-            *at += f.len();
-            Some(start)
-        })
-        .collect();
-    // A decoder starts only once `open` has seen the first magic bytes.
-    let (all, lengths) = zstd_eagerly(&file);
-    for cut in 4..=file.len() {
-        let (out, err) = decode_with(Format::Zstd, &file[..cut], 16, 1000);
-        assert_eq!(out, all[..lengths[cut]], "cut at {cut}");
-        assert_eq!(
-            fault(&err),
-            expected_cut(Format::Zstd, &starts, file.len(), cut).as_ref(),
-            "cut at {cut}"
-        );
-    }
-}
-
-#[test]
-fn zstd_damage_hands_out_what_was_decoded_then_the_fault() {
-    // Compressed blocks (two in the first frame), a raw and an RLE block.
-    let frames = [
-        skippable(b"sk"),
-        zstd_frame(&urls(4000, 18), 3, true),
-        zstd_frame(&[noise(5000, 19), vec![b'a'; 200_000]].concat(), 3, true),
-        zstd_frame(&urls(100, 20), 3, false),
-    ];
-    let starts: Vec<usize> = frames
-        .iter()
-        .scan(0, |at, f| {
-            *at += f.len();
-            Some(*at - f.len())
-        })
-        .collect();
-    let file = frames.concat();
-    let mut faults = 0;
-    let mut resumed = 0;
-    for (i, at) in (0..file.len()).step_by(401).enumerate() {
-        let mut bad = file.clone();
-        bad[at] ^= 1 << (i % 8);
-        let (out, errs) = decode_all(Format::Zstd, &bad);
-        faults += usize::from(!errs.is_empty());
-        match errs.first().and_then(|e| decode_error(e)?.resumed) {
-            // Everything up to the fault, then the rest from the next
-            // frame on, whole (the damage was before it).
-            Some(r) => {
-                let r = r as usize;
-                assert!(
-                    r > at && starts.contains(&r),
-                    "damage at {at}: resumed at {r}"
-                );
-                assert!(
-                    out == [zstd_reference(&bad[..r]), zstd_reference(&bad[r..])].concat(),
-                    "damage at {at}"
-                );
-                assert_eq!(errs.len(), 1, "damage at {at}");
-                resumed += 1;
-            }
-            // No frame after the fault: everything before it.
-            None => assert!(out == zstd_reference(&bad), "damage at {at}"),
-        }
-    }
-    let cases = file.len().div_ceil(401);
-    assert!(
-        faults * 4 > cases * 3,
-        "{faults} of {cases} damages noticed"
-    );
-    assert!(resumed * 2 > faults, "{resumed} of {faults} faults resumed");
-}
-
-#[test]
-fn zstd_trailing_garbage_comes_after_all_frames() {
-    let (frames, expected) = assorted_frames();
-    let file = frames.concat();
-    for tail in [&b"garbage\n"[..], b"\x28\xb5\x2f", b"\0\0x"] {
-        let (out, err) = decode(Format::Zstd, &[&file[..], tail].concat());
-        assert!(out == expected, "tail {tail:?}");
-        let err = err.expect("trailing garbage is reported");
-        assert!(is_trailing_garbage(&err), "tail {tail:?}: {err}");
-        assert_eq!(fault(&Some(err)).unwrap().offset, file.len() as u64);
-    }
-    let (out, err) = decode(Format::Zstd, &[&file[..], &[0; 100]].concat());
-    assert!(out == expected && err.is_none(), "zero padding is ignored");
 }
 
 // ---- external references, the ring thread, open() ---------------------
