@@ -38,6 +38,12 @@ impl Slot {
         })
     }
 
+    /// The slot stored as `[hash, place]` in the table.
+    #[inline(always)]
+    fn from_words([hash, place]: [u64; 2]) -> Slot {
+        Slot { hash, place }
+    }
+
     #[inline(always)]
     fn is_taken(&self) -> bool {
         self.place & TAKEN != 0
@@ -72,18 +78,6 @@ pub struct Table {
     len: usize,
 }
 
-/// Whether the slot stored as `words` is taken.
-#[inline(always)]
-fn slot_taken(words: [u64; 2]) -> bool {
-    words[1] & TAKEN != 0
-}
-
-/// The slot stored as `words`.
-#[inline(always)]
-fn slot([hash, place]: [u64; 2]) -> Slot {
-    Slot { hash, place }
-}
-
 impl Table {
     /// Bytes held by the slots.
     pub fn bytes(&self) -> usize {
@@ -111,7 +105,7 @@ impl Table {
         if self.slots.is_empty() {
             return None;
         }
-        let slot = slot(self.slots[self.home(hash)]);
+        let slot = Slot::from_words(self.slots[self.home(hash)]);
         (slot.is_taken() && slot.hash == hash).then_some(slot)
     }
 
@@ -124,7 +118,7 @@ impl Table {
         let mask = self.slots.len() - 1;
         let mut i = self.home(hash);
         loop {
-            let slot = slot(self.slots[i]);
+            let slot = Slot::from_words(self.slots[i]);
             if !slot.is_taken() {
                 return None;
             }
@@ -137,7 +131,10 @@ impl Table {
 
     /// The occupied slots, in no particular order.
     pub fn slots(&self) -> impl Iterator<Item = Slot> + '_ {
-        self.slots.iter().map(|&w| slot(w)).filter(Slot::is_taken)
+        self.slots
+            .iter()
+            .map(|&w| Slot::from_words(w))
+            .filter(Slot::is_taken)
     }
 
     /// Adds a slot whose key is known to be absent.
@@ -153,7 +150,7 @@ impl Table {
     fn place(&mut self, slot: Slot) {
         let mask = self.slots.len() - 1;
         let mut i = self.home(slot.hash);
-        while slot_taken(self.slots[i]) {
+        while Slot::from_words(self.slots[i]).is_taken() {
             i = (i + 1) & mask;
         }
         self.slots[i] = [slot.hash, slot.place];
@@ -162,8 +159,8 @@ impl Table {
     fn grow(&mut self) {
         let size = (self.slots.len() * 2).max(1 << 12);
         let old = std::mem::replace(&mut self.slots, vec![[0; 2]; size]);
-        for words in old.into_iter().filter(|&w| slot_taken(w)) {
-            self.place(slot(words));
+        for slot in old.into_iter().map(Slot::from_words).filter(Slot::is_taken) {
+            self.place(slot);
         }
     }
 }
