@@ -64,6 +64,18 @@ pub(super) const GZIP_DECODERS: [(&str, Make); 4] = [
 /// Decodes `data` with the decoder alone, reading `cap` compressed bytes
 /// at a time into `step`-byte slices. Checks that a fault, once returned,
 /// is returned again.
+/// Where each of pieces of these lengths starts, laid end to end.
+pub(super) fn starts(lengths: impl IntoIterator<Item = usize>) -> Vec<usize> {
+    lengths
+        .into_iter()
+        .scan(0, |at, len| {
+            let start = *at;
+            *at += len;
+            Some(start)
+        })
+        .collect()
+}
+
 pub(super) fn decode_with(
     format: Format,
     data: &[u8],
@@ -332,14 +344,7 @@ fn gzip_from_flate2_encoders_decodes() {
 fn gzip_cut_anywhere_hands_out_everything_decodable_then_truncation() {
     let members = assorted_members();
     let file = gzip_file(&members);
-    let starts: Vec<usize> = members
-        .iter()
-        .scan(0, |at, m| {
-            let start = *at;
-            *at += m.bytes.len();
-            Some(start)
-        })
-        .collect();
+    let starts = starts(members.iter().map(|m| m.bytes.len()));
     let (all, lengths) = gzip_eagerly(&members);
     assert_eq!(lengths.len(), file.len() + 1);
     for (i, (name, make)) in GZIP_DECODERS.into_iter().enumerate() {

@@ -5,7 +5,7 @@
 
 use std::io::Write;
 
-use super::tests::{decode, decode_all, decode_with, expected_cut, fault, noise, urls};
+use super::tests::{decode, decode_all, decode_with, expected_cut, fault, noise, starts, urls};
 use super::{Format, decode_error, is_trailing_garbage};
 
 pub(super) fn zstd_frame(data: &[u8], level: i32, checksum: bool) -> Vec<u8> {
@@ -97,14 +97,7 @@ fn zstd_cut_anywhere_hands_out_everything_decodable_then_truncation() {
         ),
     ];
     let file = small.concat();
-    let starts: Vec<usize> = small
-        .iter()
-        .scan(0, |at, f| {
-            let start = *at;
-            *at += f.len();
-            Some(start)
-        })
-        .collect();
+    let starts = starts(small.iter().map(Vec::len));
     // A decoder starts only once `open` has seen the first magic bytes.
     let (all, lengths) = zstd_eagerly(&file);
     for cut in 4..=file.len() {
@@ -127,13 +120,7 @@ fn zstd_damage_hands_out_what_was_decoded_then_the_fault() {
         zstd_frame(&[noise(5000, 19), vec![b'a'; 200_000]].concat(), 3, true),
         zstd_frame(&urls(100, 20), 3, false),
     ];
-    let starts: Vec<usize> = frames
-        .iter()
-        .scan(0, |at, f| {
-            *at += f.len();
-            Some(*at - f.len())
-        })
-        .collect();
+    let starts = starts(frames.iter().map(Vec::len));
     let file = frames.concat();
     let mut faults = 0;
     let mut resumed = 0;
