@@ -487,7 +487,7 @@ pub fn available_backends() -> Vec<Backend> {
 }
 
 /// Whether the CPU has what the AVX2 backend uses: AVX2, and the bit
-/// instructions (BMI1, BMI2, LZCNT) that code run by [`with_kernel`] is
+/// instructions (BMI1, BMI2, LZCNT, POPCNT) that code run by [`with_kernel`] is
 /// compiled with (every AVX2 CPU from Intel and AMD has them).
 #[cfg(target_arch = "x86_64")]
 fn has_avx2() -> bool {
@@ -495,6 +495,7 @@ fn has_avx2() -> bool {
         && std::is_x86_feature_detected!("bmi1")
         && std::is_x86_feature_detected!("bmi2")
         && std::is_x86_feature_detected!("lzcnt")
+        && std::is_x86_feature_detected!("popcnt")
 }
 
 /// Whether the CPU has what the AVX-512 backend uses: the AVX2 backend's

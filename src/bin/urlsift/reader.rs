@@ -328,7 +328,9 @@ const PIECE: usize = 256 << 10;
 /// How many bytes of `data` (records of `kind`, after `head`) end on a
 /// record boundary.
 enum Cut {
-    Records(usize),
+    /// Whole records end after this many bytes; with the line ends
+    /// in them when the cut counted them on the way.
+    Records(usize, Option<u64>),
     /// No record ends in the data yet.
     None,
     /// The first record is over the limit: hand it out in pieces.
@@ -399,7 +401,7 @@ impl Current {
         let mut want = settings.chunk_size.max(1);
         let mut head = 0;
         let mut write_head = false;
-        let take = loop {
+        let (take, ends) = loop {
             if let Err(e) = self.fill(want, pool) {
                 // Everything read so far goes out; the error follows.
                 let resumes = decode::resumes(&e);
@@ -455,7 +457,7 @@ impl Current {
             }
             let have = self.window().len();
             match self.cut(&self.window()[head..], settings) {
-                Cut::Records(n) => break head + n,
+                Cut::Records(n, ends) => break (head + n, ends),
                 Cut::None if !self.eof && have - head <= settings.max_record => {
                     want = have + settings.chunk_size;
                     // A record longer than a chunk: make room for the
@@ -470,12 +472,12 @@ impl Current {
                     if have == 0 {
                         return Ok((None, true));
                     }
-                    break have;
+                    break (have, None);
                 }
                 Cut::None | Cut::Oversize => {
                     if head > 0 {
                         // The head goes out alone first.
-                        break head;
+                        break (head, None);
                     }
                     self.streaming = true;
                     let data = self.take(have, pool);
@@ -485,12 +487,13 @@ impl Current {
         };
         let data = self.take(take, pool);
         let ended = self.eof && self.window().is_empty();
-        let chunk = self.chunk(data, head, write_head, false, settings.count_lines);
+        let chunk = self.chunk(data, head, write_head, false, settings.count_lines, ends);
         Ok((Some(chunk), ended))
     }
 
     /// A chunk of `data` (whose first `head` bytes are not records), and
-    /// the line and offset bookkeeping past it.
+    /// the line and offset bookkeeping past it. `ends`: the line ends in
+    /// the records, when the cut counted them (else they are counted here).
     fn chunk(
         &mut self,
         data: Data,
@@ -498,6 +501,7 @@ impl Current {
         write_head: bool,
         truncated: bool,
         count_lines: bool,
+        ends: Option<u64>,
     ) -> Chunk {
         let source = Arc::clone(self.source.as_ref().expect("started"));
         // (Formats where a record is a line: the writer can number them.)
@@ -531,7 +535,7 @@ impl Current {
         let first_line = self.next_line + head_lines;
         let body = &data[head..];
         let ended = body.ends_with(b"\n") || (csv && body.ends_with(b"\r"));
-        let lines = line_ends(body) + u64::from(!body.is_empty() && !ended);
+        let lines = ends.unwrap_or_else(|| line_ends(body)) + u64::from(!body.is_empty() && !ended);
         self.next_line = first_line + lines;
         let offset = self.offset;
         self.offset += data.len() as u64;
@@ -556,7 +560,7 @@ impl Current {
         let have = self.window().len();
         let chunk = (have > head && self.source.is_some()).then(|| {
             let data = self.take(have, pool);
-            self.chunk(data, head, write_head, true, count_lines)
+            self.chunk(data, head, write_head, true, count_lines, None)
         });
         Failure::new(chunk, error)
     }
@@ -568,13 +572,13 @@ impl Current {
             // Quote parity finds the cut in one pass over the chunk where
             // quotes sit as RFC 4180 puts them; otherwise rows are walked.
             if !self.eof
-                && let Some(n) = csv::cut_fast(data, layout.delimiter)
+                && let Some((n, ends)) = csv::cut_fast(data, layout.delimiter)
             {
-                return Cut::Records(n);
+                return Cut::Records(n, Some(ends));
             }
             return match csv::cut(data, layout.delimiter, !self.eof, settings.max_record) {
-                csv::Cut::Rows(n) => Cut::Records(n),
-                csv::Cut::None if self.eof && !data.is_empty() => Cut::Records(data.len()),
+                csv::Cut::Rows(n) => Cut::Records(n, None),
+                csv::Cut::None if self.eof && !data.is_empty() => Cut::Records(data.len(), None),
                 csv::Cut::None => Cut::None,
                 csv::Cut::Oversize => Cut::Oversize,
             };
@@ -583,11 +587,11 @@ impl Current {
             return if data.is_empty() {
                 Cut::None
             } else {
-                Cut::Records(data.len())
+                Cut::Records(data.len(), None)
             };
         }
         match memchr::memrchr(b'\n', data) {
-            Some(i) => Cut::Records(i + 1),
+            Some(i) => Cut::Records(i + 1, None),
             None if data.len() > settings.max_record => Cut::Oversize,
             None => Cut::None,
         }

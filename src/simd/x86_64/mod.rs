@@ -345,10 +345,10 @@ impl Kernel for Avx512 {
 }
 
 /// Runs `work` with the AVX2 kernel. The dispatcher calls it only after
-/// detection found AVX2, BMI1, BMI2 and LZCNT.
+/// detection found AVX2, BMI1, BMI2, LZCNT and POPCNT.
 #[inline]
 pub(super) fn with_avx2<W: WithKernel>(work: W) -> W::Output {
-    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
     fn run<W: WithKernel>(work: W) -> W::Output {
         work.run(Avx2(()))
     }
@@ -362,7 +362,7 @@ pub(super) fn with_avx2<W: WithKernel>(work: W) -> W::Output {
 /// detection found AVX-512F, AVX-512BW and the AVX2 backend's features.
 #[inline]
 pub(super) fn with_avx512<W: WithKernel>(work: W) -> W::Output {
-    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,avx512f,avx512bw")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt,avx512f,avx512bw")]
     fn run<W: WithKernel>(work: W) -> W::Output {
         work.run(Avx512(()))
     }

@@ -236,13 +236,19 @@ pub fn cut(data: &[u8], delimiter: u8, more: bool, max_row: usize) -> Cut {
 /// lines before it are read alike both ways. It answers only with a cut
 /// in the second half of `data`, so odd quotes cost a row walk, never a
 /// run of small chunks.
-pub fn cut_fast(data: &[u8], delimiter: u8) -> Option<usize> {
+///
+/// With the cut comes the number of line ends before it, as [`line_ends`]
+/// counts them (LF, CRLF, a lone CR; in quotes too), so the reader numbers
+/// the chunk's lines without another pass over it.
+///
+/// [`line_ends`]: super::line_ends
+pub fn cut_fast(data: &[u8], delimiter: u8) -> Option<(usize, u64)> {
     let found = match delimiter {
         b',' => simd::with_kernel(QuoteParity::<b','>(data)),
         b'\t' => simd::with_kernel(QuoteParity::<b'\t'>(data)),
         _ => None,
     }?;
-    (found > data.len() / 2).then_some(found)
+    (found.0 > data.len() / 2).then_some(found)
 }
 
 /// The bytes [`cut_fast`] looks at: quotes, line ends and the delimiter.
@@ -261,21 +267,27 @@ impl<const D: u8> Classes for Structure<D> {
 pub(super) struct QuoteParity<'a, const D: u8>(pub(super) &'a [u8]);
 
 impl<const D: u8> WithKernel for QuoteParity<'_, D> {
-    type Output = Option<usize>;
+    /// The cut, and the line ends before it.
+    type Output = Option<(usize, u64)>;
 
     #[inline(always)]
-    fn run<K: Kernel>(self, k: K) -> Option<usize> {
+    fn run<K: Kernel>(self, k: K) -> Option<(usize, u64)> {
         let data = self.0;
         // Carried from the block before: quote parity (all ones inside
-        // quotes), whether its last byte may precede an opening quote, and
-        // whether its last byte is a closing quote.
+        // quotes), whether its last byte may precede an opening quote,
+        // whether its last byte is a closing quote, and whether it is a CR
+        // (lone unless this block starts with a LF).
         let mut inside = 0u64;
         let mut may_open = 1u64;
         let mut closed = 0u64;
+        let mut cr_last = 0u64;
+        // Line ends in the blocks before this one.
+        let mut ends = 0u64;
         let mut last_line = None;
         for (n, block) in data.chunks(64).enumerate() {
             let m = k.block_masks::<Structure<D>>(block);
             let [quotes, lf, cr, delims, ..] = m.groups;
+            ends += cr_last & !lf;
             let parity = prefix_xor(quotes) ^ inside;
             let opening = quotes & parity;
             let closing = quotes & !parity;
@@ -287,6 +299,9 @@ impl<const D: u8> WithKernel for QuoteParity<'_, D> {
             let after_close = (closing << 1 | closed) & full;
             let misplaced_close = after_close & !bounds;
             let lines = lf & !parity;
+            // Line ends as CSV counts them: every LF, and every CR not
+            // followed by one (the last byte's CR waits for the next block).
+            let line_ends = lf | (cr & !(lf >> 1) & !(1 << 63));
             let base = n * 64;
             // The first misplaced quote (a misplaced close shows on the
             // byte after it, which is no line end): only the line ends
@@ -299,14 +314,18 @@ impl<const D: u8> WithKernel for QuoteParity<'_, D> {
             };
             if counted != 0 {
                 // Just past the last of them.
-                last_line = Some(base + 64 - counted.leading_zeros() as usize);
+                let past = 64 - counted.leading_zeros() as usize;
+                let before = line_ends & simd::low_bits(past);
+                last_line = Some((base + past, ends + u64::from(before.count_ones())));
             }
             if bad < 64 {
                 return last_line;
             }
+            ends += u64::from(line_ends.count_ones());
             inside = 0u64.wrapping_sub(parity >> 63);
             may_open = bounds >> 63;
             closed = closing >> 63;
+            cr_last = cr >> 63;
         }
         last_line
     }

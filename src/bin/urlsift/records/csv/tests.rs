@@ -132,9 +132,10 @@ fn row_starts(data: &[u8], delimiter: u8) -> Vec<usize> {
 }
 
 /// The quote-parity cut on both backends (the one picked at run time,
-/// and the portable one).
+/// and the portable one), each checked to count the line ends before its
+/// cut as [`line_ends`] does.
 fn parity_cuts(data: &[u8], delimiter: u8) -> [Option<usize>; 2] {
-    match delimiter {
+    let found = match delimiter {
         b',' => [
             simd::with_kernel(QuoteParity::<b','>(data)),
             QuoteParity::<b','>(data).run(simd::Scalar),
@@ -143,7 +144,17 @@ fn parity_cuts(data: &[u8], delimiter: u8) -> [Option<usize>; 2] {
             simd::with_kernel(QuoteParity::<b'\t'>(data)),
             QuoteParity::<b'\t'>(data).run(simd::Scalar),
         ],
-    }
+    };
+    found.map(|f| {
+        f.map(|(cut, ends)| {
+            assert_eq!(
+                ends,
+                line_ends(&data[..cut]),
+                "line ends before {cut} in {data:?}"
+            );
+            cut
+        })
+    })
 }
 
 #[test]
@@ -154,7 +165,7 @@ fn fast_cut_ends_the_last_line_outside_quotes_before_a_misplaced_quote() {
     // A row cut off inside its quotes: the cut stays before it.
     data.extend_from_slice(b"4,\"open\nstill open");
     assert_eq!(parity_cuts(&data, b','), [Some(whole); 2]);
-    assert_eq!(cut_fast(&data, b','), Some(whole));
+    assert_eq!(cut_fast(&data, b',').map(|c| c.0), Some(whole));
     // A quote inside an unquoted field stops the pass there.
     let mut odd = rows.repeat(3).into_bytes();
     let before = odd.len();
@@ -168,6 +179,10 @@ fn fast_cut_ends_the_last_line_outside_quotes_before_a_misplaced_quote() {
     assert_eq!(parity_cuts(&odd, b','), [Some(before); 2]);
     // Only a cut in the second half is taken.
     assert_eq!(cut_fast(&odd, b','), None);
+    // Lone CRs and CRLFs count as one line end each, across blocks.
+    let ends = "1,\"a\rb\"\r2,x\r\n3,\"y\r\nz\"\n".repeat(20);
+    let cut = cut_fast(ends.as_bytes(), b',').expect("a cut");
+    assert_eq!(cut, (ends.len(), 100));
     // TSV: a comma is data, a tab delimits.
     let tsv = "1\t\"a\tb\"\tx\n".repeat(9);
     assert_eq!(parity_cuts(tsv.as_bytes(), b'\t'), [Some(tsv.len()); 2]);
