@@ -231,7 +231,7 @@ fn warc_bad_header_and_truncated_record_are_bad_records() {
 /// the record whose header it is stands, its payload up to the next whole
 /// record header is a `bad-WARC-length` reject, and every later record is
 /// read: from the map of a plain file (any length) and from a `.warc.gz`
-/// (lengths up to 1 MiB past the record).
+/// (buffered up to 1 MiB, watched while skipped past that).
 #[test]
 fn a_damaged_warc_content_length_loses_no_later_record() {
     let wd = Workdir::new();
@@ -250,6 +250,8 @@ fn a_damaged_warc_content_length_loses_no_later_record() {
         ("300", false),
         ("300", true),
         ("90000", true),
+        // Past the end of a stream, too long to buffer: found while skipped.
+        ("99999999999", true),
     ] {
         let mut damaged = records.clone();
         damaged[2] = String::from_utf8(damaged[2].clone())

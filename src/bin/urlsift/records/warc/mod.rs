@@ -382,7 +382,11 @@ impl Reader {
             };
             let Some(c) = found else {
                 // Keep what may be the start of a "\nWARC/" cut by the read.
-                let keep = if visible as u64 == left { 0 } else { visible.min(5) };
+                let keep = if visible as u64 == left {
+                    0
+                } else {
+                    visible.min(5)
+                };
                 if visible == keep {
                     // Too little read to move on: read more.
                     let have = rest.len();
@@ -415,7 +419,10 @@ impl Reader {
                 let rest = self.rest();
                 let fits = (left as usize) < HELD - 16;
                 if fits && let Some(after) = rest.get(left as usize..) {
-                    let blank = after.iter().take_while(|b| matches!(b, b'\r' | b'\n')).count();
+                    let blank = after
+                        .iter()
+                        .take_while(|b| matches!(b, b'\r' | b'\n'))
+                        .count();
                     if after.len() == blank || after[blank..].starts_with(b"WARC/") {
                         // The claimed end is a record's end.
                         self.pos += left as usize;
