@@ -520,6 +520,38 @@ fn access_log_request_targets_and_referers() {
     );
 }
 
+/// Only a log line's URL field must be UTF-8: a Latin-1 user agent (a
+/// server that logs raw bytes) costs no URL; a stray byte in the target
+/// is that record's reason, and the records around it are read.
+#[test]
+fn access_log_bytes_outside_the_url_field_need_not_be_utf8() {
+    let wd = Workdir::new();
+    let mut log =
+        b"1.2.3.4 - - [10/Oct/2000:13:55:36 -0700] \"GET /a HTTP/1.1\" 200 1 \"-\" \"caf\xe9\"\n"
+            .to_vec();
+    log.extend_from_slice(
+        b"1.2.3.4 - - [10/Oct/2000:13:55:37 -0700] \"GET /\xe9 HTTP/1.1\" 200 1 \"-\" \"x\"\n",
+    );
+    log.extend_from_slice(b"1.2.3.4 - - [10/Oct/2000:13:55:38 -0700] \"GET /c HTTP/1.1\" 200 1\n");
+    wd.create("raw.log", &log);
+    let out = wd.run(
+        &[
+            "normalize",
+            "--input-format",
+            "log",
+            "--base",
+            "http://s.example/",
+            "raw.log",
+        ],
+        None,
+    );
+    assert_eq!(
+        String::from_utf8(out.stdout.clone()).unwrap(),
+        "http://s.example/a\nhttp://s.example/c\n"
+    );
+    assert!(stderr(&out).contains("1 invalid-UTF-8"), "{}", stderr(&out));
+}
+
 /// `--keep-invalid` passes every JSON-lines and CDXJ record through that
 /// it does not rewrite, as it does CSV rows: a line that is not JSON, an
 /// object without the field or with a number there, a bad URL, a line that

@@ -34,55 +34,56 @@ impl Field {
     }
 }
 
-/// One log line cut into its fields (raw, escapes still in place).
+/// One log line cut into its fields (raw bytes, escapes still in place:
+/// only the field asked for must be UTF-8, so a stray byte in a user
+/// agent costs no URL).
 struct Parsed<'a> {
-    remote: &'a str,
-    ident: &'a str,
-    user: &'a str,
-    time: &'a str,
-    request: &'a str,
-    status: &'a str,
-    bytes: &'a str,
-    referer: Option<&'a str>,
+    remote: &'a [u8],
+    ident: &'a [u8],
+    user: &'a [u8],
+    time: &'a [u8],
+    request: &'a [u8],
+    status: &'a [u8],
+    bytes: &'a [u8],
+    referer: Option<&'a [u8]>,
     /// What follows the referer: the user agent, if it is quoted (cut
     /// only when asked for: most runs want the request or the referer).
-    after_referer: &'a str,
+    after_referer: &'a [u8],
 }
 
 impl<'a> Parsed<'a> {
-    fn user_agent(&self) -> Option<&'a str> {
+    fn user_agent(&self) -> Option<&'a [u8]> {
         self.after_referer
-            .strip_prefix(' ')
+            .strip_prefix(b" ")
             .and_then(quoted)
             .map(|(u, _)| u)
     }
 }
 
-/// `s.split_once(c)` for an ASCII `c`, by a plain loop: log fields are a
+/// `s.split_once(c)` for a byte `c`, by a plain loop: log fields are a
 /// few bytes long, shorter than a search call takes to set up.
 #[inline]
-fn split_at_byte(s: &str, c: u8) -> Option<(&str, &str)> {
-    let i = s.bytes().position(|b| b == c)?;
+fn split_at_byte(s: &[u8], c: u8) -> Option<(&[u8], &[u8])> {
+    let i = s.iter().position(|&b| b == c)?;
     Some((&s[..i], &s[i + 1..]))
 }
 
 /// Cuts a log line; `None` if it is not in the common or combined format.
-fn parse(line: &str) -> Option<Parsed<'_>> {
+fn parse(line: &[u8]) -> Option<Parsed<'_>> {
     let (remote, rest) = split_at_byte(line, b' ')?;
     let (ident, rest) = split_at_byte(rest, b' ')?;
     // The user may be quoted by some servers; it holds no spaces otherwise.
     let (user, rest) = split_at_byte(rest, b' ')?;
-    let rest = rest.strip_prefix('[')?;
+    let rest = rest.strip_prefix(b"[")?;
     // The time runs to the first "] ".
-    let close = memchr::memchr_iter(b']', rest.as_bytes())
-        .find(|&i| rest.as_bytes().get(i + 1) == Some(&b' '))?;
+    let close = memchr::memchr_iter(b']', rest).find(|&i| rest.get(i + 1) == Some(&b' '))?;
     let (time, rest) = (&rest[..close], &rest[close + 2..]);
     let (request, rest) = quoted(rest)?;
-    let rest = rest.strip_prefix(' ')?;
-    let (status, rest) = split_at_byte(rest, b' ').unwrap_or((rest, ""));
-    let (bytes, rest) = split_at_byte(rest, b' ').unwrap_or((rest, ""));
-    let (referer, after_referer) = match rest.strip_prefix(' ').unwrap_or(rest) {
-        "" => (None, ""),
+    let rest = rest.strip_prefix(b" ")?;
+    let (status, rest) = split_at_byte(rest, b' ').unwrap_or((rest, b""));
+    let (bytes, rest) = split_at_byte(rest, b' ').unwrap_or((rest, b""));
+    let (referer, after_referer) = match rest.strip_prefix(b" ").unwrap_or(rest) {
+        [] => (None, &b""[..]),
         rest => {
             let (referer, rest) = quoted(rest)?;
             (Some(referer), rest)
@@ -102,16 +103,15 @@ fn parse(line: &str) -> Option<Parsed<'_>> {
 }
 
 /// A `"`-quoted field at the start of `s` (with `\"` and `\\` escapes):
-/// its raw inner text and what follows it.
-fn quoted(s: &str) -> Option<(&str, &str)> {
-    let b = s.as_bytes();
-    if b.first() != Some(&b'"') {
+/// its raw inner bytes and what follows it.
+fn quoted(s: &[u8]) -> Option<(&[u8], &[u8])> {
+    if s.first() != Some(&b'"') {
         return None;
     }
     let mut i = 1;
-    while i < b.len() {
-        i += memchr::memchr2(b'\\', b'"', &b[i..])?;
-        match b[i] {
+    while i < s.len() {
+        i += memchr::memchr2(b'\\', b'"', &s[i..])?;
+        match s[i] {
             b'\\' => i += 2,
             _ => return Some((&s[1..i], &s[i + 1..])),
         }
@@ -121,27 +121,27 @@ fn quoted(s: &str) -> Option<(&str, &str)> {
 
 /// The request line's parts: method, target, protocol (HTTP/0.9 lines
 /// have no protocol).
-fn request_parts(request: &str) -> Option<(&str, &str, &str)> {
+fn request_parts(request: &[u8]) -> Option<(&[u8], &[u8], &[u8])> {
     // (A byte loop for the method, as for the short fields.)
     let (method, rest) = split_at_byte(request, b' ')?;
     // (The target can be long: a search call pays off there.)
-    let (target, protocol) = match memchr::memchr(b' ', rest.as_bytes()) {
+    let (target, protocol) = match memchr::memchr(b' ', rest) {
         Some(i) => (&rest[..i], &rest[i + 1..]),
-        None => (rest, ""),
+        None => (rest, &b""[..]),
     };
-    if method.is_empty() || target.is_empty() || protocol.as_bytes().contains(&b' ') {
+    if method.is_empty() || target.is_empty() || protocol.contains(&b' ') {
         return None;
     }
     Some((method, target, protocol))
 }
 
 /// Decodes a logged field's escapes (`\"`, `\\`, `\xHH`); `None` if the
-/// bytes they stand for are not UTF-8.
-fn unescape(raw: &str) -> Option<Cow<'_, str>> {
-    if memchr::memchr(b'\\', raw.as_bytes()).is_none() {
-        return Some(Cow::Borrowed(raw));
+/// bytes it holds or its escapes stand for are not UTF-8.
+fn unescape(raw: &[u8]) -> Option<Cow<'_, str>> {
+    if memchr::memchr(b'\\', raw).is_none() {
+        return simdutf8::basic::from_utf8(raw).ok().map(Cow::Borrowed);
     }
-    let b = raw.as_bytes();
+    let b = raw;
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
     while i < b.len() {
@@ -175,7 +175,7 @@ fn unescape(raw: &str) -> Option<Cow<'_, str>> {
 }
 
 /// Finds the URL field of one log line.
-pub fn find(field: Field, line: &str) -> Found<'_> {
+pub fn find(field: Field, line: &[u8]) -> Found<'_> {
     let Some(parsed) = parse(line) else {
         return Found::Bad(Reason::NotALogLine);
     };
@@ -185,7 +185,7 @@ pub fn find(field: Field, line: &str) -> Found<'_> {
             None => return Found::Bad(Reason::NoRequestTarget),
         },
         Field::Referer => match parsed.referer {
-            None | Some("-" | "") => return Found::Empty,
+            None | Some(b"-" | b"") => return Found::Empty,
             Some(r) => r,
         },
     };
@@ -199,8 +199,7 @@ pub fn find(field: Field, line: &str) -> Found<'_> {
 /// `user`, `time`, `request`, `method`, `target`, `protocol`, `status`,
 /// `bytes`, `referer`, `user_agent`.
 pub fn named<'a>(raw: &'a [u8], name: &str) -> Option<Cow<'a, str>> {
-    let line = std::str::from_utf8(raw).ok()?;
-    let p = parse(line)?;
+    let p = parse(raw)?;
     let parts = request_parts(p.request);
     let value = match name.to_ascii_lowercase().as_str() {
         "remote" | "host" => p.remote,
@@ -290,7 +289,9 @@ mod tests {
             ),
         ) {
             let line = parts.concat();
-            let ours = parse(&line).map(|p| {
+            let text = |b: &[u8]| std::str::from_utf8(b).unwrap().to_string();
+            let plain = parse_plain(&line).map(|f| f.map(|f| f.map(str::to_string)));
+            let ours = parse(line.as_bytes()).map(|p| {
                 [
                     Some(p.remote),
                     Some(p.ident),
@@ -302,8 +303,9 @@ mod tests {
                     p.referer,
                     p.user_agent(),
                 ]
+                .map(|f| f.map(text))
             });
-            prop_assert_eq!(ours, parse_plain(&line));
+            prop_assert_eq!(ours, plain);
         }
     }
 
@@ -332,7 +334,11 @@ mod tests {
             ),
         ) {
             let request = parts.concat();
-            prop_assert_eq!(request_parts(&request), request_parts_plain(&request));
+            let ours = request_parts(request.as_bytes()).map(|(m, t, p)| {
+                let text = |b| std::str::from_utf8(b).unwrap();
+                (text(m), text(t), text(p))
+            });
+            prop_assert_eq!(ours, request_parts_plain(&request));
         }
     }
 
@@ -348,21 +354,38 @@ mod tests {
 
     #[test]
     fn combined_and_common_lines() {
-        assert_eq!(url(find(Field::Request, COMBINED)), "/a%20b?q=\"x\"");
         assert_eq!(
-            url(find(Field::Referer, COMBINED)),
+            url(find(Field::Request, COMBINED.as_bytes())),
+            "/a%20b?q=\"x\""
+        );
+        assert_eq!(
+            url(find(Field::Referer, COMBINED.as_bytes())),
             "http://www.example.com/start.html"
         );
         let common = r#"127.0.0.1 - - [10/Oct/2000:13:55:36 -0700] "GET /x HTTP/1.1" 404 -"#;
-        assert_eq!(url(find(Field::Request, common)), "/x");
-        assert_eq!(url(find(Field::Referer, common)), "<empty>");
+        assert_eq!(url(find(Field::Request, common.as_bytes())), "/x");
+        assert_eq!(url(find(Field::Referer, common.as_bytes())), "<empty>");
         let nginx =
             r#"1.2.3.4 - - [01/Jan/2024:00:00:00 +0000] "GET /\x22q HTTP/1.1" 200 5 "-" "curl""#;
-        assert_eq!(url(find(Field::Request, nginx)), "/\"q");
-        assert_eq!(url(find(Field::Referer, nginx)), "<empty>");
+        assert_eq!(url(find(Field::Request, nginx.as_bytes())), "/\"q");
+        assert_eq!(url(find(Field::Referer, nginx.as_bytes())), "<empty>");
         let junk = r#"1.2.3.4 - - [01/Jan/2024:00:00:00 +0000] "\x16\x03\x01" 400 0 "-" "-""#;
-        assert_eq!(url(find(Field::Request, junk)), "<bad no-request-target>");
-        assert_eq!(url(find(Field::Request, "garbage")), "<bad not-a-log-line>");
+        assert_eq!(
+            url(find(Field::Request, junk.as_bytes())),
+            "<bad no-request-target>"
+        );
+        assert_eq!(
+            url(find(Field::Request, b"garbage")),
+            "<bad not-a-log-line>"
+        );
+        // Only the URL field must be UTF-8: a stray byte elsewhere (here a
+        // Latin-1 user agent) costs no URL; in the field, it is the reason.
+        let latin1 = b"1.2.3.4 - - [01/Jan/2024:00:00:00 +0000] \"GET /ok HTTP/1.1\" 200 5 \"-\" \"caf\xe9\"";
+        assert_eq!(url(find(Field::Request, latin1)), "/ok");
+        assert_eq!(named(latin1, "status").unwrap(), "200");
+        assert_eq!(named(latin1, "user_agent"), None);
+        let bad_target = b"1.2.3.4 - - [01/Jan/2024:00:00:00 +0000] \"GET /\xe9 HTTP/1.1\" 200 5";
+        assert_eq!(url(find(Field::Request, bad_target)), "<bad invalid-UTF-8>");
         assert_eq!(named(COMBINED.as_bytes(), "status").unwrap(), "200");
         assert_eq!(named(COMBINED.as_bytes(), "method").unwrap(), "GET");
         assert_eq!(

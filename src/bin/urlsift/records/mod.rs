@@ -360,7 +360,11 @@ pub fn walk<'a>(
         Format::Csv(layout) => csv::walk(layout, data, head, first_line, offset, truncated, each),
         Format::Jsonl(path) | Format::Cdxj(path) => {
             let cdxj = matches!(format, Format::Cdxj(_));
-            walk_lines(data, head, first_line, offset, truncated, |rec, text| {
+            // The chunk's UTF-8 is checked once: lines are cut at ASCII
+            // bytes (a line is checked on its own only in a chunk that
+            // fails).
+            let chunk_text = simdutf8::basic::from_utf8(data).ok();
+            walk_lines(data, head, first_line, offset, truncated, |rec, raw| {
                 // A line of a format written back: under --keep-invalid, a
                 // bad or empty one goes out as it came (the shape's `close`
                 // serves only a found field, which a bad line has not).
@@ -368,9 +372,15 @@ pub fn walk<'a>(
                     shape: Shape::Json { close: rec.end },
                     ..rec
                 };
-                let text = match text {
-                    Ok(text) => text,
+                let raw = match raw {
+                    Ok(raw) => raw,
                     Err(found) => return each(rec, found),
+                };
+                let text = chunk_text
+                    .and_then(|t| t.get(rec.start..rec.end))
+                    .or_else(|| simdutf8::basic::from_utf8(raw).ok());
+                let Some(text) = text else {
+                    return each(rec, Found::Bad(Reason::InvalidUtf8));
                 };
                 let found = if cdxj {
                     json::find_cdxj(path, text)
@@ -399,8 +409,10 @@ pub fn walk<'a>(
                 first_line,
                 offset,
                 truncated,
-                |rec, text| match text {
-                    Ok(text) => each(rec, log::find(*field, text)),
+                |rec, raw| match raw {
+                    // (Only the URL field must be UTF-8: `log::find`
+                    // checks it.)
+                    Ok(raw) => each(rec, log::find(*field, raw)),
                     Err(found) => each(rec, found),
                 },
             )
@@ -408,22 +420,20 @@ pub fn walk<'a>(
     }
 }
 
-/// The line walk under the JSON and log formats: `f` gets each line as
-/// text, or what it is instead (empty, not UTF-8, cut off by a read
-/// error); it returns false to stop. Lines come in the read-only shape of
-/// logs; a format written back sets its own.
+/// The line walk under the JSON and log formats: `f` gets each line's
+/// bytes, or what it is instead (empty, cut off by a read error); it
+/// returns false to stop. Lines come in the read-only shape of logs; a
+/// format written back sets its own.
 fn walk_lines<'a>(
     data: &'a [u8],
     head: usize,
     first_line: u64,
     offset: u64,
     truncated: bool,
-    mut f: impl FnMut(Rec<'a>, Result<&'a str, Found<'a>>) -> bool,
+    mut f: impl FnMut(Rec<'a>, Result<&'a [u8], Found<'a>>) -> bool,
 ) {
     let mut start = head;
     let mut line = first_line;
-    // The chunk's UTF-8 is checked once: lines are cut at ASCII bytes.
-    let text = simdutf8::basic::from_utf8(data).ok();
     while start < data.len() {
         let (end, next, terminated) = match memchr::memchr(b'\n', &data[start..]) {
             Some(i) => (start + i, start + i + 1, true),
@@ -445,19 +455,14 @@ fn walk_lines<'a>(
             shape: Shape::ReadOnly,
         };
         let raw = &data[start..end];
-        let text = if !terminated && truncated {
+        let raw = if !terminated && truncated {
             Err(Found::Bad(Reason::Truncated))
         } else if raw.is_empty() {
             Err(Found::Empty)
-        } else if let Some(t) = text.and_then(|t| t.get(start..end)) {
-            Ok(t)
         } else {
-            match simdutf8::basic::from_utf8(raw) {
-                Ok(t) => Ok(t),
-                Err(_) => Err(Found::Bad(Reason::InvalidUtf8)),
-            }
+            Ok(raw)
         };
-        if !f(rec, text) {
+        if !f(rec, raw) {
             return;
         }
         start = next;
