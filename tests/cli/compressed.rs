@@ -353,3 +353,54 @@ fn compressed_input_into_a_closed_pipe_exits_promptly() {
         assert_eq!(status.code(), Some(0), "{threads}");
     }
 }
+
+/// `compare` compares what a damaged file holds, as the other
+/// subcommands process it: the URLs of the members around a damaged one
+/// are in the report, the fault is printed after it, and the exit status
+/// is 2. It used to stop at the fault with no report.
+#[test]
+fn compare_reads_past_a_damaged_member() {
+    let wd = Workdir::new();
+    let members: Vec<Vec<u8>> = (0..3)
+        .map(|m| {
+            let lines: String = (0..200)
+                .map(|i| format!("https://m{m}.example/{i}\n"))
+                .collect();
+            gzip(lines.as_bytes())
+        })
+        .collect();
+    let mut bytes = members.concat();
+    let at = members[0].len() + members[1].len() / 2;
+    for b in &mut bytes[at..at + 16] {
+        *b ^= 0x5a;
+    }
+    wd.create("d.gz", &bytes);
+    let out = wd.run(
+        &[
+            "compare",
+            "--json",
+            "--rounds",
+            "0",
+            "--parsers",
+            "urlsift",
+            "d.gz",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("d.gz: gzip data is corrupt at byte "),
+        "{}",
+        stderr(&out)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("a JSON report");
+    let urls = report["corpus"]["urls"].as_u64().expect("a URL count");
+    // The first and third members whole, and what the inflater made of
+    // the second before the damage.
+    assert!((400..600).contains(&urls), "{urls} URLs");
+    // A name that is not there is still refused before anything runs.
+    let out = wd.run(&["compare", "d.gz", "missing.txt"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("missing.txt"), "{}", stderr(&out));
+    assert!(out.stdout.is_empty());
+}

@@ -14,7 +14,7 @@
 use std::sync::Arc;
 
 use crate::args::InputArgs;
-use crate::input::{BufPool, Chunk, Reason, Source};
+use crate::input::{BufPool, Chunk, InputError, Reason, Source};
 use crate::job::{Job, PerRecord};
 use crate::output::CliError;
 use crate::pipeline::{Policy, Processed};
@@ -37,6 +37,10 @@ pub struct Corpus {
     sources: Vec<(usize, String)>,
     /// Lines read, and the ones that are not URLs.
     pub read: ReadCounts,
+    /// Read errors (a file that cannot be opened, a cut or damaged
+    /// compressed stream): the URLs read before each, and after a damaged
+    /// member where decoding resumed, are in the corpus all the same.
+    pub errors: Vec<InputError>,
 }
 
 /// What loading saw besides URLs.
@@ -150,11 +154,26 @@ impl Corpus {
 }
 
 /// Reads every input of `a` (`-` or none: stdin) into memory: the URL of
-/// every record, skipping and counting the records without one.
+/// every record, skipping and counting the records without one. A read
+/// error does not end the load: it is kept in [`Corpus::errors`] and
+/// reading goes on as the reader allows (past a damaged member, or with
+/// the next source).
 pub fn load(a: &InputArgs) -> Result<Corpus, CliError> {
     let mut files = a.files.clone();
     if files.is_empty() {
         files.push("-".into());
+    }
+    // A name that is not there is a typo: say so before anything runs.
+    for f in &files {
+        if f.as_os_str() != "-"
+            && let Err(error) = std::fs::metadata(f)
+        {
+            return Err(CliError::Input(InputError {
+                name: crate::input::display_name(f),
+                error,
+                usage: false,
+            }));
+        }
     }
     let max_line = usize::try_from(a.max_line_bytes).unwrap_or(usize::MAX);
     let chunk_size = usize::try_from(a.chunk_size).unwrap_or(usize::MAX).max(1);
@@ -179,13 +198,16 @@ pub fn load(a: &InputArgs) -> Result<Corpus, CliError> {
     let mut corpus = Corpus::default();
     let mut current: Option<Arc<Source>> = None;
     while let Some((_, next)) = reader.next_numbered(&pool) {
-        let chunk = next.map_err(|e| {
-            if e.usage {
-                CliError::Usage(format!("{}: {}", e.name, e.error))
-            } else {
-                CliError::Input(e)
+        let chunk = match next {
+            Ok(chunk) => chunk,
+            Err(e) if e.usage => return Err(CliError::Usage(format!("{}: {}", e.name, e.error))),
+            // Reading goes on (with the rest of a damaged source, or the
+            // next source): what could be read is compared.
+            Err(e) => {
+                corpus.errors.push(e);
+                continue;
             }
-        })?;
+        };
         if !current
             .as_ref()
             .is_some_and(|c| Arc::ptr_eq(c, &chunk.source))

@@ -99,7 +99,19 @@ pub fn run(a: CompareArgs) -> Result<ExitCode, CliError> {
     let (threads, pool) = threads(a.input.threads)?;
     let base = engines::Base::new(a.input.base.as_deref())?;
     let (mut diff_out, html_out) = outputs(&a)?;
-    let corpus = corpus::load(&a.input)?;
+    let mut corpus = corpus::load(&a.input)?;
+    // Read errors are reported after the comparison of what was read, with
+    // exit status 2 (as the other subcommands do); with nothing read, the
+    // last error is the answer.
+    let mut errors = std::mem::take(&mut corpus.errors);
+    if corpus.is_empty()
+        && let Some(last) = errors.pop()
+    {
+        for e in &errors {
+            eprintln!("urlsift: cannot read {e}");
+        }
+        return Err(CliError::Input(last));
+    }
     if !a.input.quiet {
         if let Some(summary) = corpus.read.summary() {
             eprintln!("urlsift compare: {summary}");
@@ -198,7 +210,14 @@ pub fn run(a: CompareArgs) -> Result<ExitCode, CliError> {
     let mut out = Sink::open(None, false)?;
     out.write(text.as_bytes())?;
     out.commit()?;
-    Ok(ExitCode::SUCCESS)
+    for e in &errors {
+        eprintln!("urlsift: cannot read {e}");
+    }
+    Ok(if errors.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(2)
+    })
 }
 
 /// The threads per parser (`-j`: default 1, 0 for one per core) and,
