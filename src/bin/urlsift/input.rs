@@ -330,7 +330,7 @@ impl fmt::Display for Reason {
             Reason::NulByte => f.write_str("NUL byte"),
             Reason::TooLong => f.write_str("line longer than --max-line-bytes"),
             Reason::Url(e) => e.fmt(f),
-            Reason::Truncated => f.write_str("cut off by the read error that ended the input"),
+            Reason::Truncated => f.write_str("cut off by a read error (the input ended, or decoding skipped damaged data there)"),
             Reason::MissingField => f.write_str("the row has no URL column"),
             Reason::BadQuote => f.write_str("quote not closed where its field ends"),
             Reason::InvalidJson => f.write_str("not valid JSON"),
