@@ -4,7 +4,8 @@
 //!
 //! The reader delimits records itself: it reads a record's header block,
 //! keeps it, and skips the block's `Content-Length` bytes of payload
-//! without looking at them (payloads are never held in memory, so a
+//! without parsing them (payloads are not held in memory beyond the
+//! bounded look-ahead that checks a length, [`CHECKED`] and [`HELD`], so a
 //! gigabyte video record costs no more than a small one). A plain file is
 //! mapped, so a payload is not even read: skipping it is an addition, and
 //! only the header blocks are copied out. A chunk is then
