@@ -1,6 +1,7 @@
 //! Batch parsing into reused buffers, line splitting fused with the fast
 //! path's scan, and each parsing path on its own.
 
+use crate::components::SchemeType;
 use crate::error::{NoReporter, ParseError};
 use crate::parser::{self, fast};
 use crate::url::{Url, UrlRef};
@@ -42,12 +43,48 @@ impl BatchParser {
                 self.fast = true;
                 url
             }
-            Err(buffer) => {
-                self.fast = false;
-                self.machine(input, base, buffer)?
-            }
+            Err(buffer) => self.relative(input, base, buffer)?,
         };
         Ok(self.current.insert(parsed))
+    }
+
+    /// `input` against `base` when the fast path cannot take it alone: a
+    /// path-absolute reference against a base it can extend (see
+    /// [`authority_of`]) goes through the fast path joined to that base's
+    /// scheme and authority; anything else through the state machine.
+    #[inline]
+    fn relative(
+        &mut self,
+        input: &str,
+        base: Option<&Url>,
+        buffer: String,
+    ) -> Result<Url, ParseError> {
+        let Some(authority) = authority_of(input, base) else {
+            self.fast = false;
+            return self.machine(input, base, buffer);
+        };
+        let mut joined = buffer;
+        joined.clear();
+        joined.push_str(authority);
+        joined.push_str(input);
+        let Some(plan) = fast::analyze(&joined) else {
+            self.fast = false;
+            joined.clear();
+            return self.machine(input, base, joined);
+        };
+        self.fast = true;
+        if plan.unchanged() {
+            let c = plan.components();
+            return Ok(Url {
+                serialization: joined,
+                c,
+            });
+        }
+        let mut serialization = std::mem::take(&mut self.spare);
+        serialization.clear();
+        let c = plan.write(&joined, &mut serialization);
+        self.spare = joined;
+        Ok(Url { serialization, c })
     }
 
     /// The previous URL's buffer (or the spare one) for the next parse.
@@ -177,10 +214,7 @@ impl BatchParser {
                 let c = plan.write(input, &mut serialization);
                 Url { serialization, c }
             }
-            None => {
-                self.fast = false;
-                self.machine(input, base, buffer)?
-            }
+            None => self.relative(input, base, buffer)?,
         };
         Ok(self.current.insert(url))
     }
@@ -197,9 +231,8 @@ impl BatchParser {
         base: Option<&Url>,
     ) -> Result<UrlRef<'a>, ParseError> {
         let Some(plan) = plan else {
-            self.fast = false;
             let buffer = self.take_buffer();
-            let url = self.machine(input, base, buffer)?;
+            let url = self.relative(input, base, buffer)?;
             return Ok(self.current.insert(url).view());
         };
         self.fast = true;
@@ -261,6 +294,27 @@ impl BatchParser {
     pub fn last_took_fast_path(&self) -> bool {
         self.fast
     }
+}
+
+/// The scheme and authority of `base` (`http://user@host:8080`) when
+/// `input` is a path-absolute reference (`/p?q#f`: a '/' not followed by
+/// '/' or '\\') and `base` is special but not `file`. The standard's
+/// relative slash state then takes the base's username, password, host and
+/// port and parses the rest of `input` from the path state, as it does
+/// after the authority of the two joined (a base's serialization parses
+/// back to the same components), so parsing the joined text gives the same
+/// URL, and the fast path can prove it.
+#[inline]
+fn authority_of<'b>(input: &str, base: Option<&'b Url>) -> Option<&'b str> {
+    let base = base?;
+    let b = input.as_bytes();
+    if b.first() != Some(&b'/') || matches!(b.get(1), Some(b'/' | b'\\')) {
+        return None;
+    }
+    if !base.is_special() || base.scheme_type() == SchemeType::File {
+        return None;
+    }
+    Some(&base.href()[..base.c.path_start as usize])
 }
 
 /// The lines of `text`, for [`BatchParser::href_of_line`]: one SIMD pass

@@ -148,6 +148,62 @@ fn every_corpus_line() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// Path-absolute references (`/p?q#f`) against special bases, which the
+/// batch parser resolves by joining them to the base's scheme and
+/// authority and taking the fast path: the access-log targets of the
+/// corpora, and every tenth corpus line behind a '/', against bases with
+/// credentials, a port, an IPv6 host, an IDNA host, and `ws:`/`ftp:`; and
+/// against bases where the join does not apply (`file:`, non-special).
+#[test]
+fn path_absolute_references_against_bases() {
+    let bases: Vec<Url> = [
+        "http://bench.example/",
+        "https://user:p%40ss@[::1]:8443/a/b?x#y",
+        "ws://xn--nxasmq6b.example/dir/",
+        "ftp://h.example:2121/",
+        "file:///C:/dir/file",
+        "foo://opaque.example/p",
+    ]
+    .iter()
+    .map(|b| Url::parse(b).unwrap())
+    .collect();
+    let mut batch = BatchParser::new();
+    let mut failures = Vec::new();
+    let (mut total, mut fast) = (0usize, 0usize);
+    for path in common::corpus_files() {
+        let text = std::fs::read_to_string(&path).expect("UTF-8 corpus");
+        for (i, line) in text.lines().enumerate() {
+            let joined;
+            let input = if line.starts_with('/') {
+                line
+            } else if i % 10 == 0 {
+                joined = format!("/{line}");
+                &joined
+            } else {
+                continue;
+            };
+            for base in &bases {
+                total += 1;
+                if batch.parse(input, Some(base)).is_ok() && batch.last_took_fast_path() {
+                    fast += 1;
+                }
+                if let Err(e) = check(input, Some(base), &mut batch) {
+                    if failures.len() < 20 {
+                        failures.push(format!("base {}: {e}", base.href()));
+                    }
+                }
+            }
+        }
+    }
+    eprintln!("{total} reference/base pairs, {fast} by the fast path");
+    assert!(total > 100_000, "only {total} pairs");
+    assert!(
+        fast > total / 3,
+        "the fast path took only {fast} of {total}"
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 4000, ..ProptestConfig::default() })]
 
@@ -157,6 +213,9 @@ proptest! {
         prop_assert!(check(&input, None, &mut batch).is_ok(), "{}", check(&input, None, &mut batch).unwrap_err());
         let base = Url::parse("https://base.example/dir/file?q#f").unwrap();
         prop_assert!(check(&input, Some(&base), &mut batch).is_ok(), "{}", check(&input, Some(&base), &mut batch).unwrap_err());
+        // As a path-absolute reference (joined to the base's authority).
+        let reference = format!("/{input}");
+        prop_assert!(check(&reference, Some(&base), &mut batch).is_ok(), "{}", check(&reference, Some(&base), &mut batch).unwrap_err());
         if let Ok(url) = paths::machine(&input, None) {
             url.check_invariants().map_err(TestCaseError::fail)?;
             let again = Url::parse(url.href()).map_err(|e| TestCaseError::fail(e.to_string()))?;
