@@ -52,7 +52,7 @@ impl BatchParser {
     /// path-absolute reference against a base it can extend (see
     /// [`authority_of`]) goes through the fast path joined to that base's
     /// scheme and authority; anything else through the state machine.
-    #[inline]
+    #[inline(never)]
     fn relative(
         &mut self,
         input: &str,
