@@ -1,7 +1,6 @@
 //! Batch parsing into reused buffers, line splitting fused with the fast
 //! path's scan, and each parsing path on its own.
 
-use crate::components::SchemeType;
 use crate::error::{NoReporter, ParseError};
 use crate::parser::{self, fast};
 use crate::url::{Url, UrlRef};
@@ -43,48 +42,12 @@ impl BatchParser {
                 self.fast = true;
                 url
             }
-            Err(buffer) => self.relative(input, base, buffer)?,
+            Err(buffer) => {
+                self.fast = false;
+                self.machine(input, base, buffer)?
+            }
         };
         Ok(self.current.insert(parsed))
-    }
-
-    /// `input` against `base` when the fast path cannot take it alone: a
-    /// path-absolute reference against a base it can extend (see
-    /// [`authority_of`]) goes through the fast path joined to that base's
-    /// scheme and authority; anything else through the state machine.
-    #[inline(never)]
-    fn relative(
-        &mut self,
-        input: &str,
-        base: Option<&Url>,
-        buffer: String,
-    ) -> Result<Url, ParseError> {
-        let Some(authority) = authority_of(input, base) else {
-            self.fast = false;
-            return self.machine(input, base, buffer);
-        };
-        let mut joined = buffer;
-        joined.clear();
-        joined.push_str(authority);
-        joined.push_str(input);
-        let Some(plan) = fast::analyze(&joined) else {
-            self.fast = false;
-            joined.clear();
-            return self.machine(input, base, joined);
-        };
-        self.fast = true;
-        if plan.unchanged() {
-            let c = plan.components();
-            return Ok(Url {
-                serialization: joined,
-                c,
-            });
-        }
-        let mut serialization = std::mem::take(&mut self.spare);
-        serialization.clear();
-        let c = plan.write(&joined, &mut serialization);
-        self.spare = joined;
-        Ok(Url { serialization, c })
     }
 
     /// The previous URL's buffer (or the spare one) for the next parse.
@@ -214,7 +177,10 @@ impl BatchParser {
                 let c = plan.write(input, &mut serialization);
                 Url { serialization, c }
             }
-            None => self.relative(input, base, buffer)?,
+            None => {
+                self.fast = false;
+                self.machine(input, base, buffer)?
+            }
         };
         Ok(self.current.insert(url))
     }
@@ -231,8 +197,9 @@ impl BatchParser {
         base: Option<&Url>,
     ) -> Result<UrlRef<'a>, ParseError> {
         let Some(plan) = plan else {
+            self.fast = false;
             let buffer = self.take_buffer();
-            let url = self.relative(input, base, buffer)?;
+            let url = self.machine(input, base, buffer)?;
             return Ok(self.current.insert(url).view());
         };
         self.fast = true;
@@ -294,27 +261,6 @@ impl BatchParser {
     pub fn last_took_fast_path(&self) -> bool {
         self.fast
     }
-}
-
-/// The scheme and authority of `base` (`http://user@host:8080`) when
-/// `input` is a path-absolute reference (`/p?q#f`: a '/' not followed by
-/// '/' or '\\') and `base` is special but not `file`. The standard's
-/// relative slash state then takes the base's username, password, host and
-/// port and parses the rest of `input` from the path state, as it does
-/// after the authority of the two joined (a base's serialization parses
-/// back to the same components), so parsing the joined text gives the same
-/// URL, and the fast path can prove it.
-#[inline]
-fn authority_of<'b>(input: &str, base: Option<&'b Url>) -> Option<&'b str> {
-    let base = base?;
-    let b = input.as_bytes();
-    if b.first() != Some(&b'/') || matches!(b.get(1), Some(b'/' | b'\\')) {
-        return None;
-    }
-    if !base.is_special() || base.scheme_type() == SchemeType::File {
-        return None;
-    }
-    Some(&base.href()[..base.c.path_start as usize])
 }
 
 /// The lines of `text`, for [`BatchParser::href_of_line`]: one SIMD pass
@@ -410,6 +356,14 @@ pub mod paths {
     /// The fast path alone: `None` when it declines.
     pub fn fast(input: &str) -> Option<Url> {
         fast::parse(input)
+    }
+
+    /// The fast path's look at a path-absolute reference joined to its
+    /// base's scheme and authority (which the dispatcher and the batch
+    /// parser take before the machine): `None` when that does not apply
+    /// or the fast path declines.
+    pub fn joined(input: &str, base: Option<&Url>) -> Option<Url> {
+        parser::joined_look(input, base, String::new()).ok()
     }
 
     /// The byte set whose presence anywhere makes the fast path decline

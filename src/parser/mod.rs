@@ -11,6 +11,7 @@ mod path;
 
 use std::borrow::Cow;
 
+use crate::components::SchemeType;
 use crate::error::{ParseError, Reporter, ValidationError};
 use crate::units::{is_ascii_tab_or_newline, is_c0_control_or_space};
 use crate::url::Url;
@@ -56,6 +57,9 @@ fn not_special(input: &str, base: Option<&Url>) -> Result<Url, ParseError> {
     if base.is_none() && machine::certainly_no_scheme(input.as_bytes()) {
         return Err(ValidationError::MissingSchemeNonRelativeUrl.into());
     }
+    if let Ok(url) = joined_look(input, base, String::new()) {
+        return Ok(url);
+    }
     prepared(input, |cleaned| {
         machine::Machine::new(cleaned, &mut crate::error::NoReporter).parse(base)
     })
@@ -87,6 +91,53 @@ fn second_look(input: &str, mut buffer: String) -> Result<Url, String> {
     Ok(Url {
         serialization: buffer,
         c,
+    })
+}
+
+/// The fast path's look at a path-absolute reference (`/p?q#f`: a '/'
+/// not followed by '/' or '\\') against a special base that is not
+/// `file:`, written to `buffer`; the buffer back if that does not apply or
+/// the fast path declines. The standard's relative slash state takes the
+/// base's username, password, host and port and parses the rest of the
+/// reference from the path state, as it does after the authority of the
+/// base's scheme and authority and the reference joined (a base's
+/// serialization parses back to the same components): so the joined text
+/// is what the fast path looks at.
+#[inline(never)]
+pub(crate) fn joined_look(
+    input: &str,
+    base: Option<&Url>,
+    mut buffer: String,
+) -> Result<Url, String> {
+    let Some(base) = base else {
+        return Err(buffer);
+    };
+    let b = input.as_bytes();
+    if b.first() != Some(&b'/')
+        || matches!(b.get(1), Some(b'/' | b'\\'))
+        || !base.is_special()
+        || base.scheme_type() == SchemeType::File
+    {
+        return Err(buffer);
+    }
+    let authority = &base.href()[..base.c.path_start as usize];
+    thread_local! {
+        /// The joined text (the URL is written apart from it).
+        static JOINED: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    }
+    JOINED.with_borrow_mut(|joined| {
+        joined.clear();
+        joined.push_str(authority);
+        joined.push_str(input);
+        let Some(plan) = fast::analyze(joined) else {
+            return Err(buffer);
+        };
+        buffer.clear();
+        let c = plan.write(joined, &mut buffer);
+        Ok(Url {
+            serialization: buffer,
+            c,
+        })
     })
 }
 
@@ -126,6 +177,10 @@ pub(crate) fn parse_machine_into(
     if base.is_none() && machine::certainly_no_scheme(input.as_bytes()) {
         return Err((ValidationError::MissingSchemeNonRelativeUrl.into(), buffer));
     }
+    let buffer = match joined_look(input, base, buffer) {
+        Ok(url) => return Ok(url),
+        Err(buffer) => buffer,
+    };
     let buffer = match second_look(input, buffer) {
         Ok(url) => return Ok(url),
         Err(buffer) => buffer,
