@@ -90,7 +90,6 @@ pub struct Reader {
     eof: bool,
     /// The input offset of the window's first byte.
     offset: u64,
-    scratch: Vec<u8>,
     /// A read error, held until the records read before it are handed
     /// out (the input counts as ended there).
     error: Option<io::Error>,
@@ -110,7 +109,6 @@ impl Reader {
             pos: 0,
             eof: false,
             offset,
-            scratch: Vec::new(),
             error: None,
         }
     }
@@ -139,7 +137,6 @@ impl Reader {
             pos: start,
             eof: true,
             offset: 0,
-            scratch: Vec::new(),
             error: None,
         }
     }
@@ -196,45 +193,19 @@ impl Reader {
         &self.bytes()[self.pos..]
     }
 
-    /// Skips `n` bytes of payload; false if the input ends (or fails) first.
-    fn skip(&mut self, r: &mut dyn Read, mut n: u64) -> bool {
+    /// Skips `n` bytes of payload, which are at hand: in a mapped file, or
+    /// buffered by [`Reader::misplaced_end`] (longer payloads of read input
+    /// go through [`Reader::skip_watching`]). False if the input ends (or
+    /// fails) first.
+    fn skip(&mut self, n: u64) -> bool {
         let len = self.bytes().len();
-        let here = (len - self.pos) as u64;
-        if n <= here {
+        if n <= (len - self.pos) as u64 {
             self.pos += n as usize;
             return true;
         }
-        if let Window::Mapped { .. } = self.buf {
-            self.pos = len;
-            return false;
-        }
-        n -= here;
-        self.offset += len as u64;
-        if let Window::Read(buf) = &mut self.buf {
-            buf.clear();
-        }
-        self.pos = 0;
-        self.scratch.resize(READ, 0);
-        while n > 0 {
-            let want = n.min(READ as u64) as usize;
-            match r.read(&mut self.scratch[..want]) {
-                Ok(0) => {
-                    self.eof = true;
-                    return false;
-                }
-                Ok(got) => {
-                    n -= got as u64;
-                    self.offset += got as u64;
-                }
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => {
-                    // The payload is cut where the input fails.
-                    self.fail(e);
-                    return false;
-                }
-            }
-        }
-        true
+        debug_assert!(self.eof, "a payload not at hand");
+        self.pos = len;
+        false
     }
 
     /// Ends the input at a read error, kept for [`Reader::read_chunk`] to
@@ -326,7 +297,7 @@ impl Reader {
                     }
                 }
             } else {
-                self.skip(r, length)
+                self.skip(length)
             };
             let entry = index.last_mut().expect("just pushed");
             entry.bad = (!complete).then_some(Reason::WarcTruncated);
@@ -411,21 +382,13 @@ impl Reader {
             self.pos += c;
             left -= c as u64;
             self.fill(r, max_header);
-            let window = &self.rest()[..self.rest().len().min(max_header)];
-            let whole = simd::with_kernel(BlockEnd(window))
-                .is_some_and(|block| content_length(&window[..block]).is_some());
-            if whole {
+            if starts_a_header(&self.rest()[..self.rest().len().min(max_header)]) {
                 let ahead = usize::try_from(left).map_or(HELD, |l| l.min(HELD - 16));
                 self.fill(r, ahead + 16);
                 let rest = self.rest();
                 let fits = (left as usize) < HELD - 16;
                 if fits && let Some(after) = rest.get(left as usize..) {
-                    let blank = after
-                        .iter()
-                        .take_while(|b| matches!(b, b'\r' | b'\n'))
-                        .count();
-                    if after.len() == blank || after[blank..].starts_with(b"WARC/") {
-                        // The claimed end is a record's end.
+                    if ends_a_record(after) {
                         self.pos += left as usize;
                         return Skipped::Whole;
                     }
@@ -468,16 +431,10 @@ impl Reader {
         }
         let rest = self.rest();
         let end = usize::try_from(length).unwrap_or(usize::MAX);
-        if let Some(after) = rest.get(end..) {
-            let next = &after[after
-                .iter()
-                .take_while(|b| matches!(b, b'\r' | b'\n'))
-                .count()..];
-            if next.is_empty() || next.starts_with(b"WARC/") {
-                return None;
-            }
-        } else if !self.eof {
-            return None;
+        match rest.get(end..) {
+            Some(after) if ends_a_record(after) => return None,
+            None if !self.eof => return None,
+            _ => {}
         }
         // `rest` starts with the payload (after the header's blank line, so
         // its first byte starts a line too).
@@ -487,11 +444,9 @@ impl Reader {
             .then_some(0)
             .into_iter()
             .chain(memchr::memmem::find_iter(within, b"\nWARC/").map(|i| i + 1));
-        candidates.find_map(|at| {
-            let window = &rest[at..rest.len().min(at + max_header)];
-            let block = simd::with_kernel(BlockEnd(window))?;
-            content_length(&window[..block]).map(|_| self.pos + at)
-        })
+        candidates
+            .find(|&at| starts_a_header(&rest[at..rest.len().min(at + max_header)]))
+            .map(|at| self.pos + at)
     }
 
     /// The length of the header block at `pos` (through its blank line);
@@ -598,6 +553,25 @@ impl WithKernel for BlockEnd<'_> {
         }
         None
     }
+}
+
+/// Whether `after`, the bytes after a payload's claimed end (as far as
+/// they are at hand), shows a record's end there: blank lines, then the
+/// next record's `WARC/` or nothing.
+fn ends_a_record(after: &[u8]) -> bool {
+    let blank = after
+        .iter()
+        .take_while(|b| matches!(b, b'\r' | b'\n'))
+        .count();
+    after[blank..].is_empty() || after[blank..].starts_with(b"WARC/")
+}
+
+/// Whether `window` (from a line start, at most a header block's limit
+/// long) begins a whole record header: a block, through its blank line,
+/// with a Content-Length.
+fn starts_a_header(window: &[u8]) -> bool {
+    simd::with_kernel(BlockEnd(window))
+        .is_some_and(|block| content_length(&window[..block]).is_some())
 }
 
 /// The header block's Content-Length.
