@@ -137,11 +137,10 @@ fn request_parts(request: &[u8]) -> Option<(&[u8], &[u8], &[u8])> {
 
 /// Decodes a logged field's escapes (`\"`, `\\`, `\xHH`); `None` if the
 /// bytes it holds or its escapes stand for are not UTF-8.
-fn unescape(raw: &[u8]) -> Option<Cow<'_, str>> {
-    if memchr::memchr(b'\\', raw).is_none() {
-        return simdutf8::basic::from_utf8(raw).ok().map(Cow::Borrowed);
+fn unescape(b: &[u8]) -> Option<Cow<'_, str>> {
+    if memchr::memchr(b'\\', b).is_none() {
+        return simdutf8::basic::from_utf8(b).ok().map(Cow::Borrowed);
     }
-    let b = raw;
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
     while i < b.len() {
