@@ -441,6 +441,19 @@ impl fmt::Display for InputError {
     }
 }
 
+/// The first of `files` (other than `-`) that is not there: a typo, said
+/// before anything runs or is written.
+pub fn missing(files: &[std::path::PathBuf]) -> Option<InputError> {
+    files.iter().find_map(|f| {
+        let error = (f.as_os_str() != "-").then(|| std::fs::metadata(f).err())??;
+        Some(InputError {
+            name: display_name(f),
+            error,
+            usage: false,
+        })
+    })
+}
+
 /// The source's display name: `<stdin>` for `-`.
 pub fn display_name(path: &Path) -> String {
     if path == Path::new("-") {

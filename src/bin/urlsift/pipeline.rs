@@ -264,17 +264,8 @@ impl Engine {
         if files.is_empty() {
             files.push("-".into());
         }
-        // A name that is not there is a typo: say so before any output.
-        for f in &files {
-            if f.as_os_str() != "-"
-                && let Err(error) = std::fs::metadata(f)
-            {
-                return Err(CliError::Input(InputError {
-                    name: input::display_name(f),
-                    error,
-                    usage: false,
-                }));
-            }
+        if let Some(e) = input::missing(&files) {
+            return Err(CliError::Input(e));
         }
         let spec = a.format_spec();
         let kinds: Vec<Kind> = files.iter().map(|f| spec.kind_for(f)).collect();

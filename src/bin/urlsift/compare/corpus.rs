@@ -163,17 +163,8 @@ pub fn load(a: &InputArgs) -> Result<Corpus, CliError> {
     if files.is_empty() {
         files.push("-".into());
     }
-    // A name that is not there is a typo: say so before anything runs.
-    for f in &files {
-        if f.as_os_str() != "-"
-            && let Err(error) = std::fs::metadata(f)
-        {
-            return Err(CliError::Input(InputError {
-                name: crate::input::display_name(f),
-                error,
-                usage: false,
-            }));
-        }
+    if let Some(e) = crate::input::missing(&files) {
+        return Err(CliError::Input(e));
     }
     let max_line = usize::try_from(a.max_line_bytes).unwrap_or(usize::MAX);
     let chunk_size = usize::try_from(a.chunk_size).unwrap_or(usize::MAX).max(1);
