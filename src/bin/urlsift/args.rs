@@ -34,8 +34,9 @@ Input formats (--input-format, by default from the file extension):
           --field KEY or a dotted path such as request.url)
   cdxj    .cdxj: Common Crawl index lines, the JSON block's `url`
   warc    .warc(.gz): the WARC-Target-URI header (or --field HEADER); read-only
-  log     Apache/nginx common/combined logs: the request target (resolved
-          against --base) or --field referer; read-only
+  log     .log whose first line is a log line (else lines): Apache/nginx
+          common/combined logs, the request target (resolved against
+          --base) or --field referer; read-only
 normalize and dedup write CSV/TSV/JSONL/CDXJ records back with only the URL
 field changed; read-only formats give URL lines.";
 
@@ -135,7 +136,8 @@ pub struct InputArgs {
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// The input's format: `auto` picks by file extension after .gz/.zst
-    /// (.csv, .tsv, .jsonl/.ndjson, .cdxj, .warc), else `lines`.
+    /// (.csv, .tsv, .jsonl/.ndjson, .cdxj, .warc; .log by its first line:
+    /// `log` if that is an access-log line), else `lines`.
     #[arg(long, value_name = "FORMAT", value_enum, default_value = "auto")]
     pub input_format: InputFormat,
     /// Which field of each record holds the URL: a CSV/TSV column name or
@@ -186,7 +188,8 @@ impl InputArgs {
 /// `--input-format`'s values.
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum InputFormat {
-    /// By file extension (after .gz/.zst); `lines` otherwise and for stdin.
+    /// By file extension (after .gz/.zst; a .log file by its first line);
+    /// `lines` otherwise and for stdin.
     Auto,
     /// One URL per line.
     Lines,

@@ -140,7 +140,9 @@ impl Setup {
             None => None,
         };
         let terminator = sink.terminator();
-        let noun = if kind == records::Kind::Lines {
+        // (A `.log` file read with `auto` may turn out to be a log.)
+        let sniffs = engine.files.iter().any(|f| engine.read.spec.sniffs_log(f));
+        let noun = if kind == records::Kind::Lines && !sniffs {
             "lines"
         } else {
             "records"

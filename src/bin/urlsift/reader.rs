@@ -73,7 +73,14 @@ struct Current {
     /// Lines are numbered by the writer (`Settings::count_lines` off).
     counting_off: bool,
     warc: Option<warc::Reader>,
+    /// A `.log` file read with `auto`: its first line picks `log` or
+    /// `lines`.
+    sniff_log: bool,
 }
+
+/// The most of a `.log` file's start read to find its first line: a
+/// first line longer than this is not a log line.
+const SNIFF_BYTES: usize = 64 * 1024;
 
 /// Where a source's bytes come from: read into our buffer (pipes, stdin,
 /// compressed files), or mapped (plain regular files: chunks are slices
@@ -125,6 +132,7 @@ impl Current {
             streaming: false,
             counting_off: false,
             warc: None,
+            sniff_log: false,
         })
     }
 
@@ -253,7 +261,10 @@ impl ChunkReader {
                 let name = input::display_name(&path);
                 let kind = self.settings.spec.kind_for(&path);
                 match Current::open(&path, name.clone(), kind) {
-                    Ok(current) => self.current = Some(current),
+                    Ok(mut current) => {
+                        current.sniff_log = self.settings.spec.sniffs_log(&path);
+                        self.current = Some(current);
+                    }
                     Err(error) => {
                         return Some(Err(InputError {
                             name,
@@ -662,6 +673,14 @@ impl Current {
         };
         let more = !self.eof;
         let field = settings.spec.field.as_deref();
+        if self.sniff_log {
+            match first_line(&buf[bom..], more) {
+                Sniff::More => return Ok(None),
+                Sniff::Line(line) if records::log::is_log_line(line) => self.kind = Kind::Log,
+                Sniff::Line(_) | Sniff::None => {}
+            }
+            self.sniff_log = false;
+        }
         let (format, head, write_head) = match self.kind {
             Kind::Lines => {
                 if field.is_some() {
@@ -791,5 +810,38 @@ impl Current {
              with --field (a key or a dotted path such as request.url)",
             shown.join(", ")
         )))
+    }
+}
+
+/// What the start of a `.log` file shows.
+enum Sniff<'a> {
+    /// Its first non-empty line (without `\r\n`).
+    Line(&'a [u8]),
+    /// Read more to see it.
+    More,
+    /// No line to judge by: the file is empty, or its first line is
+    /// longer than [`SNIFF_BYTES`].
+    None,
+}
+
+/// The first non-empty line of `buf`; `more`: the source goes on.
+fn first_line(buf: &[u8], more: bool) -> Sniff<'_> {
+    let mut rest = buf;
+    loop {
+        let end = match memchr::memchr(b'\n', rest) {
+            Some(i) => i,
+            None if more && buf.len() < SNIFF_BYTES => return Sniff::More,
+            None if more => return Sniff::None,
+            None => rest.len(),
+        };
+        let line = &rest[..end];
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if !line.is_empty() {
+            return Sniff::Line(line);
+        }
+        if end == rest.len() {
+            return Sniff::None;
+        }
+        rest = &rest[end + 1..];
     }
 }

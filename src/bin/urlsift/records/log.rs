@@ -173,6 +173,13 @@ fn unescape(b: &[u8]) -> Option<Cow<'_, str>> {
     String::from_utf8(out).ok().map(Cow::Owned)
 }
 
+/// Whether `line` is in the common or combined log format (its request
+/// may be anything quoted, such as `"-"`): `auto` reads a `.log` file
+/// whose first line is so as a log, else as URL lines.
+pub fn is_log_line(line: &[u8]) -> bool {
+    parse(line).is_some()
+}
+
 /// Finds the URL field of one log line.
 pub fn find(field: Field, line: &[u8]) -> Found<'_> {
     let Some(parsed) = parse(line) else {

@@ -68,15 +68,7 @@ impl Kind {
     /// The format a file name implies: its extension after any `.gz` or
     /// `.zst`; `lines` when none matches (and for standard input).
     pub fn from_path(path: &Path) -> Kind {
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().to_ascii_lowercase())
-            .unwrap_or_default();
-        let name = name
-            .strip_suffix(".gz")
-            .or_else(|| name.strip_suffix(".zst"))
-            .unwrap_or(&name);
-        match name.rsplit_once('.').map(|(_, ext)| ext) {
+        match extension(path).as_deref() {
             Some("csv") => Kind::Csv,
             Some("tsv" | "tab") => Kind::Tsv,
             Some("jsonl" | "ndjson") => Kind::Jsonl,
@@ -101,6 +93,16 @@ impl Kind {
             Kind::Jsonl | Kind::Cdxj | Kind::Log => "record",
         }
     }
+}
+
+/// A file name's extension after any `.gz` or `.zst`, lowercase.
+fn extension(path: &Path) -> Option<String> {
+    let name = path.file_name()?.to_string_lossy().to_ascii_lowercase();
+    let name = name
+        .strip_suffix(".gz")
+        .or_else(|| name.strip_suffix(".zst"))
+        .unwrap_or(&name);
+    name.rsplit_once('.').map(|(_, ext)| ext.to_string())
 }
 
 impl fmt::Display for Kind {
@@ -128,6 +130,13 @@ impl Spec {
             None if path == Path::new("-") => Kind::Lines,
             None => Kind::from_path(path),
         }
+    }
+
+    /// Whether the source at `path` is a `.log` file read with `auto`:
+    /// its first line decides between `log` and `lines` (see
+    /// [`log::is_log_line`]), since `.log` files hold either.
+    pub fn sniffs_log(&self, path: &Path) -> bool {
+        self.kind.is_none() && extension(path).as_deref() == Some("log")
     }
 }
 
