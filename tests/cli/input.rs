@@ -593,3 +593,60 @@ fn nul_bytes_in_clean_text_are_bad_lines() {
         }
     }
 }
+
+/// `auto` reads a `.log` file (also `.log.gz`) as an access log when its
+/// first non-empty line is one, and as URL lines otherwise; a named
+/// `--input-format` is not second-guessed.
+#[test]
+fn a_log_file_is_read_by_its_first_line() {
+    let wd = Workdir::new();
+    let log = "\n1.2.3.4 - - [10/Oct/2000:13:55:36 -0700] \"GET /a?b HTTP/1.1\" 200 1 \"https://r.example/\" \"x\"\r\n\
+               1.2.3.4 - - [10/Oct/2000:13:55:37 -0700] \"-\" 408 0\n\
+               1.2.3.4 - - [10/Oct/2000:13:55:38 -0700] \"GET /c HTTP/1.1\" 200 1\n";
+    wd.create("access.log", log);
+    wd.create("access.LOG.gz", gzip(log.as_bytes()));
+    wd.create("urls.log", "HTTP://U.example/x\nnot a url\n");
+    let base = ["--base", "http://s.example/"];
+    let expected = "http://s.example/a?b\nhttp://s.example/c\n";
+    for file in ["access.log", "access.LOG.gz"] {
+        for format in [&[][..], &["--input-format", "log"][..]] {
+            let args = [&["normalize"], format, &base[..], &[file]].concat();
+            let out = wd.run(&args, None);
+            assert_eq!(String::from_utf8_lossy(&out.stdout), expected, "{args:?}");
+            assert!(
+                stderr(&out).contains(
+                    "4 records from 1 input: 2 valid, 1 empty, 1 bad (1 no-request-target"
+                ),
+                "{args:?}: {}",
+                stderr(&out)
+            );
+        }
+    }
+    // Its other fields, as a log's.
+    let args = [
+        &["extract", "--fields", "@status,@referer"],
+        &base[..],
+        &["access.log"],
+    ];
+    let out = wd.stdout(&args.concat());
+    assert_eq!(out, "status,referer\n200,https://r.example/\n200,\n");
+    // A `.log` of URL lines stays URL lines.
+    let out = wd.run(&["normalize", "urls.log"], None);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "http://u.example/x\n");
+    assert!(
+        stderr(&out).contains("1 missing-scheme"),
+        "{}",
+        stderr(&out)
+    );
+    // Forced to lines, a log's lines are not URLs.
+    let out = wd.run(
+        &["normalize", "--input-format", "lines", "access.log"],
+        None,
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "");
+    assert!(
+        stderr(&out).contains("4 lines from 1 input"),
+        "{}",
+        stderr(&out)
+    );
+}

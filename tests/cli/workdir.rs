@@ -89,3 +89,10 @@ pub fn sample() -> PathBuf {
 pub fn sample_str() -> String {
     sample().to_str().unwrap().to_string()
 }
+
+/// `data` as one gzip member.
+pub fn gzip(data: &[u8]) -> Vec<u8> {
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(data).unwrap();
+    gz.finish().unwrap()
+}
