@@ -224,10 +224,15 @@ pub fn write_field(out: &mut Vec<u8>, value: &[u8], delimiter: u8, quoted: bool)
         || value
             .iter()
             .any(|&b| b == delimiter || b == b'"' || b == b'\r' || b == b'\n');
-    if !needs {
+    if needs {
+        write_quoted(out, value);
+    } else {
         out.extend_from_slice(value);
-        return;
     }
+}
+
+/// `value` in quotes, its quotes doubled (by the csv crate's `csv_core`).
+pub fn write_quoted(out: &mut Vec<u8>, value: &[u8]) {
     out.push(b'"');
     let start = out.len();
     out.resize(start + 2 * value.len(), 0);
