@@ -217,9 +217,9 @@ fn push_tsv(out: &mut Vec<u8>, v: &str) {
 
 /// A CSV row ended by `term`, as the csv crate's writer writes it, straight
 /// into the chunk's buffer (the writer's per-byte state machine was 7–9%
-/// of an `extract --fields hostname` run): fields quoted where it quotes them, by its
-/// `csv_core::quote`, and a lone empty field as `""` (or the row would read
-/// back as a blank line).
+/// of an `extract --fields hostname` run): fields quoted where it quotes
+/// them, by its `csv_core::quote`, and a lone empty field as `""` (or the
+/// row would read back as a blank line).
 fn push_csv_row<V: AsRef<str>>(out: &mut Vec<u8>, values: impl Iterator<Item = V>, term: u8) {
     let start = out.len();
     let mut fields = 0;
@@ -442,8 +442,8 @@ fn appended_header(head: &[u8], names: &[String], source: &RecordFormat) -> Vec<
 mod tests {
     use super::*;
 
-    /// Rows of `push_csv` fields are what the csv crate's writer writes,
-    /// for every terminator the command uses.
+    /// `push_csv_row` writes what the csv crate's writer writes, for every
+    /// terminator the command uses (LF, and NUL under `-0`).
     #[test]
     fn csv_rows_match_the_csv_crate() {
         let values = [
