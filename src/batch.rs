@@ -328,6 +328,19 @@ impl<'a> Line<'a> {
     pub fn is_proved(&self) -> bool {
         self.plan.is_some()
     }
+
+    /// Whether the line is a URL whose parse reports no validation error,
+    /// as the fast path proved it: in normal form (its href is the line),
+    /// of letters, digits and `!$&'()*+,-./:;=?_~` with at most one `#`,
+    /// its host (if any) labels of lowercase letters, digits and inner
+    /// hyphens that Unicode ToASCII takes as they are with its strict
+    /// flags. `false` says nothing: parse with a reporter to know.
+    #[inline]
+    pub fn is_clean(&self) -> bool {
+        self.plan
+            .as_ref()
+            .is_some_and(|plan| fast::is_clean(self.text, plan))
+    }
 }
 
 impl std::fmt::Debug for Line<'_> {

@@ -108,6 +108,29 @@ fn check_reports_spec_error_names() {
     assert_eq!(json.lines().count(), 5);
 }
 
+/// URLs already in normal form that still carry a validation error are
+/// reported, though `check` leaves the lines the fast path proves clean to
+/// it (`Line::is_clean`): a host that strict IDNA rejects, a second `#`, a
+/// `^` in the query, a bad escape; the clean ones around them are not.
+#[test]
+fn check_reports_errors_of_normal_urls() {
+    let wd = Workdir::new();
+    wd.create(
+        "in.txt",
+        "https://example.com/a?b=c#d\nhttps://a_b.example.com/\nhttps://ab--c.example/\n\
+         https://example.com/a#b#c\nhttps://example.com/?a^b\nhttps://example.com/%4\n\
+         http://1.2.3.4:8080/x\n",
+    );
+    assert_eq!(
+        wd.stdout(&["check", "in.txt"]),
+        "in.txt:2: valid with errors: domain-to-ASCII: https://a_b.example.com/\n\
+         in.txt:3: valid with errors: domain-to-ASCII: https://ab--c.example/\n\
+         in.txt:4: valid with errors: invalid-URL-unit: https://example.com/a#b#c\n\
+         in.txt:5: valid with errors: invalid-URL-unit: https://example.com/?a^b\n\
+         in.txt:6: valid with errors: invalid-URL-unit: https://example.com/%4\n"
+    );
+}
+
 #[test]
 fn stats_counts() {
     let wd = Workdir::new();

@@ -117,10 +117,27 @@ struct Checker<'a> {
 }
 
 impl PerRecord<()> for Checker<'_> {
-    // Lines are split by the fused line scan, as for every subcommand (its
-    // proof is not used: the state machine reports validation errors that
-    // a URL in normal form may still carry, such as `%zz` or `|`).
+    // Lines are split by the fused line scan, as for every subcommand.
     const SCANS_URLS: bool = true;
+
+    /// A line the fast path proved clean (`Line::is_clean`: in normal form
+    /// and made so that no validation error can arise) has nothing to
+    /// report; the others go through the state machine, which reports
+    /// the errors a URL in normal form may still carry (`%zz`, `|`, a
+    /// host with `_`). With `--base` every line does.
+    #[inline(always)]
+    fn line_of(
+        &mut self,
+        p: &mut Processed<()>,
+        rec: &Rec<'_>,
+        line: &urlsift::batch::Line<'_>,
+    ) -> Result<(), Reason> {
+        if self.base.is_none() && line.is_clean() {
+            self.reported = false;
+            return Ok(());
+        }
+        self.url(p, rec, line.as_str())
+    }
 
     fn url(&mut self, p: &mut Processed<()>, rec: &Rec<'_>, text: &str) -> Result<(), Reason> {
         self.errors.clear();

@@ -21,9 +21,11 @@
 //! authority past the first block, ports, file and IPv4 hosts, dot-segment
 //! candidates).
 
+mod clean;
 mod plan;
 mod rare;
 
+pub(crate) use clean::is_clean;
 pub(crate) use plan::Plan;
 pub(crate) use rare::long_authority_plan;
 
