@@ -121,8 +121,8 @@ impl PerRecord<()> for Checker<'_> {
     const SCANS_URLS: bool = true;
 
     /// A line the fast path proved clean (`Line::is_clean`: in normal form
-    /// and made so that no validation error can arise) has nothing to
-    /// report; the others go through the state machine, which reports
+    /// and of a shape in which no validation error can arise) has nothing
+    /// to report; the others go through the state machine, which reports
     /// the errors a URL in normal form may still carry (`%zz`, `|`, a
     /// host with `_`). With `--base` every line does.
     #[inline(always)]
