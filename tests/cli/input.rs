@@ -594,11 +594,12 @@ fn nul_bytes_in_clean_text_are_bad_lines() {
     }
 }
 
-/// `auto` reads a `.log` file (also `.log.gz`) as an access log when its
-/// first non-empty line is one, and as URL lines otherwise; a named
+/// `auto` reads a `.log` file (also `.log.gz`) as an access log when one
+/// of its first non-empty lines is one (a damaged first line does not
+/// make it URL lines), and as URL lines otherwise; a named
 /// `--input-format` is not second-guessed.
 #[test]
-fn a_log_file_is_read_by_its_first_line() {
+fn a_log_file_is_read_by_its_first_lines() {
     let wd = Workdir::new();
     let log = "\n1.2.3.4 - - [10/Oct/2000:13:55:36 -0700] \"GET /a?b HTTP/1.1\" 200 1 \"https://r.example/\" \"x\"\r\n\
                1.2.3.4 - - [10/Oct/2000:13:55:37 -0700] \"-\" 408 0\n\
@@ -630,6 +631,17 @@ fn a_log_file_is_read_by_its_first_line() {
     ];
     let out = wd.stdout(&args.concat());
     assert_eq!(out, "status,referer\n200,https://r.example/\n200,\n");
+    // A damaged line first: still a log, the line counted bad.
+    let damaged = format!("1.2.3.4 - - [10/Oct/2000:13:55:3\n{log}");
+    wd.create("damaged.log", damaged);
+    let args = [&["normalize"], &base[..], &["damaged.log"]].concat();
+    let out = wd.run(&args, None);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), expected);
+    assert!(
+        stderr(&out).contains("1 not-a-log-line"),
+        "{}",
+        stderr(&out)
+    );
     // A `.log` of URL lines stays URL lines.
     let out = wd.run(&["normalize", "urls.log"], None);
     assert_eq!(String::from_utf8_lossy(&out.stdout), "http://u.example/x\n");

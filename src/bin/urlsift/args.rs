@@ -34,7 +34,7 @@ Input formats (--input-format, by default from the file extension):
           --field KEY or a dotted path such as request.url)
   cdxj    .cdxj: Common Crawl index lines, the JSON block's `url`
   warc    .warc(.gz): the WARC-Target-URI header (or --field HEADER); read-only
-  log     .log whose first line is a log line (else lines): Apache/nginx
+  log     .log with a log line in its first 16 (else lines): Apache/nginx
           common/combined logs, the request target (resolved against
           --base) or --field referer; read-only
 normalize and dedup write CSV/TSV/JSONL/CDXJ records back with only the URL
@@ -136,7 +136,7 @@ pub struct InputArgs {
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// The input's format: `auto` picks by file extension after .gz/.zst
-    /// (.csv, .tsv, .jsonl/.ndjson, .cdxj, .warc; .log by its first line:
+    /// (.csv, .tsv, .jsonl/.ndjson, .cdxj, .warc; .log by its first lines:
     /// `log` if that is an access-log line), else `lines`.
     #[arg(long, value_name = "FORMAT", value_enum, default_value = "auto")]
     pub input_format: InputFormat,
@@ -188,7 +188,7 @@ impl InputArgs {
 /// `--input-format`'s values.
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum InputFormat {
-    /// By file extension (after .gz/.zst; a .log file by its first line);
+    /// By file extension (after .gz/.zst; a .log file by its first lines);
     /// `lines` otherwise and for stdin.
     Auto,
     /// One URL per line.

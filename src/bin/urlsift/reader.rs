@@ -73,13 +73,13 @@ struct Current {
     /// Lines are numbered by the writer (`Settings::count_lines` off).
     counting_off: bool,
     warc: Option<warc::Reader>,
-    /// A `.log` file read with `auto`: its first line picks `log` or
+    /// A `.log` file read with `auto`: its first lines pick `log` or
     /// `lines`.
     sniff_log: bool,
 }
 
-/// The most of a `.log` file's start read to find its first line: a
-/// first line longer than this is not a log line.
+/// The most of a `.log` file's start read to judge it by (see
+/// [`sniff_log`]).
 const SNIFF_BYTES: usize = 64 * 1024;
 
 /// Where a source's bytes come from: read into our buffer (pipes, stdin,
@@ -674,10 +674,10 @@ impl Current {
         let more = !self.eof;
         let field = settings.spec.field.as_deref();
         if self.sniff_log {
-            match first_line(&buf[bom..], more) {
+            match sniff_log(&buf[bom..], more) {
                 Sniff::More => return Ok(None),
-                Sniff::Line(line) if records::log::is_log_line(line) => self.kind = Kind::Log,
-                Sniff::Line(_) | Sniff::None => {}
+                Sniff::Log => self.kind = Kind::Log,
+                Sniff::Lines => {}
             }
             self.sniff_log = false;
         }
@@ -814,34 +814,43 @@ impl Current {
 }
 
 /// What the start of a `.log` file shows.
-enum Sniff<'a> {
-    /// Its first non-empty line (without `\r\n`).
-    Line(&'a [u8]),
-    /// Read more to see it.
+enum Sniff {
+    /// An access-log line among its first lines.
+    Log,
+    /// None among them (or an empty file).
+    Lines,
+    /// Read more to see them.
     More,
-    /// No line to judge by: the file is empty, or its first line is
-    /// longer than [`SNIFF_BYTES`].
-    None,
 }
 
-/// The first non-empty line of `buf`; `more`: the source goes on.
-fn first_line(buf: &[u8], more: bool) -> Sniff<'_> {
+/// How many non-empty lines at the start of a `.log` file are looked at:
+/// a log line among them makes it a log (one damaged line at the top does
+/// not turn a log into URL lines, and a URL line is never a log line).
+const SNIFF_LINES: usize = 16;
+
+/// Looks for a log line among the first [`SNIFF_LINES`] non-empty lines of
+/// `buf` (within [`SNIFF_BYTES`]); `more`: the source goes on.
+fn sniff_log(buf: &[u8], more: bool) -> Sniff {
     let mut rest = buf;
-    loop {
-        let end = match memchr::memchr(b'\n', rest) {
-            Some(i) => i,
+    let mut seen = 0;
+    while seen < SNIFF_LINES {
+        let (line, next) = match memchr::memchr(b'\n', rest) {
+            Some(i) => (&rest[..i], Some(&rest[i + 1..])),
             None if more && buf.len() < SNIFF_BYTES => return Sniff::More,
-            None if more => return Sniff::None,
-            None => rest.len(),
+            None if more => return Sniff::Lines,
+            None => (rest, None),
         };
-        let line = &rest[..end];
         let line = line.strip_suffix(b"\r").unwrap_or(line);
         if !line.is_empty() {
-            return Sniff::Line(line);
+            if records::log::is_log_line(line) {
+                return Sniff::Log;
+            }
+            seen += 1;
         }
-        if end == rest.len() {
-            return Sniff::None;
+        match next {
+            Some(next) => rest = next,
+            None => break,
         }
-        rest = &rest[end + 1..];
     }
+    Sniff::Lines
 }

@@ -175,7 +175,7 @@ fn unescape(b: &[u8]) -> Option<Cow<'_, str>> {
 
 /// Whether `line` is in the common or combined log format (its request
 /// may be anything quoted, such as `"-"`): `auto` reads a `.log` file
-/// whose first line is so as a log, else as URL lines.
+/// with such a line among its first 16 as a log, else as URL lines.
 pub fn is_log_line(line: &[u8]) -> bool {
     parse(line).is_some()
 }

@@ -133,7 +133,7 @@ impl Spec {
     }
 
     /// Whether the source at `path` is a `.log` file read with `auto`:
-    /// its first line decides between `log` and `lines` (see
+    /// its first lines decide between `log` and `lines` (see
     /// [`log::is_log_line`]), since `.log` files hold either.
     pub fn sniffs_log(&self, path: &Path) -> bool {
         self.kind.is_none() && extension(path).as_deref() == Some("log")
