@@ -289,6 +289,13 @@ pub fn report(
             pipeline::summary(tally, files, settings.kept, settings.noun, extra)
         );
     }
+    read_errors(errors)
+}
+
+/// Prints the read errors that ended sources early (after the output they
+/// did not stop); exit status 2 if there are any.
+pub fn read_errors(errors: &[InputError]) -> ExitCode {
+    let mut stderr = std::io::stderr();
     for e in errors {
         let _ = writeln!(stderr, "urlsift: cannot read {e}");
     }

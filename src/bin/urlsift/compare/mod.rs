@@ -101,16 +101,11 @@ pub fn run(a: CompareArgs) -> Result<ExitCode, CliError> {
     let (mut diff_out, html_out) = outputs(&a)?;
     let mut corpus = corpus::load(&a.input)?;
     // Read errors are reported after the comparison of what was read, with
-    // exit status 2 (as the other subcommands do); with nothing read, the
-    // last error is the answer.
-    let mut errors = std::mem::take(&mut corpus.errors);
-    if corpus.is_empty()
-        && let Some(last) = errors.pop()
-    {
-        for e in &errors {
-            eprintln!("urlsift: cannot read {e}");
-        }
-        return Err(CliError::Input(last));
+    // exit status 2 (as the other subcommands do); with nothing read, they
+    // are the answer.
+    let errors = std::mem::take(&mut corpus.errors);
+    if corpus.is_empty() && !errors.is_empty() {
+        return Ok(crate::read_errors(&errors));
     }
     if !a.input.quiet {
         if let Some(summary) = corpus.read.summary() {
@@ -210,14 +205,7 @@ pub fn run(a: CompareArgs) -> Result<ExitCode, CliError> {
     let mut out = Sink::open(None, false)?;
     out.write(text.as_bytes())?;
     out.commit()?;
-    for e in &errors {
-        eprintln!("urlsift: cannot read {e}");
-    }
-    Ok(if errors.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(2)
-    })
+    Ok(crate::read_errors(&errors))
 }
 
 /// The threads per parser (`-j`: default 1, 0 for one per core) and,
