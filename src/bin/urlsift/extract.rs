@@ -306,14 +306,7 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
     if !a.append && !a.input.no_header && matches!(format, Format::Csv | Format::Tsv) {
         let mut head = Vec::new();
         match format {
-            Format::Csv => {
-                let mut w = csv_writer(term);
-                w.write_record(fields.iter().map(|f| f.name()))
-                    .map_err(|e| CliError::output("<csv>", e.into()))?;
-                head = w
-                    .into_inner()
-                    .map_err(|e| CliError::output("<csv>", e.into_error()))?;
-            }
+            Format::Csv => push_csv_row(&mut head, fields.iter().map(|f| f.name()), term),
             _ => {
                 for (i, f) in fields.iter().enumerate() {
                     if i > 0 {
@@ -410,13 +403,6 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
     })
 }
 
-/// A CSV writer into memory, records ended by `term`.
-fn csv_writer(term: u8) -> csv::Writer<Vec<u8>> {
-    csv::WriterBuilder::new()
-        .terminator(csv::Terminator::Any(term))
-        .from_writer(Vec::new())
-}
-
 /// The head of a CSV/TSV source with the appended columns' names added
 /// to its header row.
 fn appended_header(head: &[u8], names: &[String], source: &RecordFormat) -> Vec<u8> {
@@ -441,6 +427,13 @@ fn appended_header(head: &[u8], names: &[String], source: &RecordFormat) -> Vec<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The csv crate's writer into memory, records ended by `term`.
+    fn csv_writer(term: u8) -> csv::Writer<Vec<u8>> {
+        csv::WriterBuilder::new()
+            .terminator(csv::Terminator::Any(term))
+            .from_writer(Vec::new())
+    }
 
     /// `push_csv_row` writes what the csv crate's writer writes, for every
     /// terminator the command uses (LF, and NUL under `-0`).
