@@ -7,6 +7,7 @@ mod common;
 mod compare;
 mod compressed;
 mod csv_tsv;
+mod damaged;
 mod dedup;
 mod input;
 mod normalize;

@@ -52,7 +52,10 @@ field changed; read-only formats give URL lines.";
 /// end (cut short, damaged, followed by trailing garbage) keeps everything
 /// decoded before the fault, then the error names the byte offset in it
 /// (exit status 2); after a damaged gzip member or zstd frame, decoding
-/// goes on with the next one. Exit status 2 also means a usage error.
+/// goes on with the next one. What a member or frame that fails its
+/// CRC-32 or checksum decoded to is never read as URLs: its lines are bad
+/// `damaged-input` records (in --rejects). Exit status 2 also means a
+/// usage error.
 #[derive(Parser, Debug)]
 #[command(name = "urlsift", version, after_help = EXAMPLES, propagate_version = true)]
 pub struct Cli {

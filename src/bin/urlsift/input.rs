@@ -54,6 +54,11 @@ pub struct Chunk {
     pub index: Vec<warc::Entry>,
     /// A piece of a line too long to hold (see [`Oversize`]).
     pub oversize: Option<Oversize>,
+    /// Every line of the chunk is a bad record for this reason, whatever
+    /// its format: bytes a damaged member or frame decoded to
+    /// ([`Reason::Damaged`]), or the rest of a line whose start a gap in
+    /// the decoded input took ([`Reason::Truncated`]).
+    pub bad: Option<Reason>,
     /// A recycled buffer for the worker's output (see [`BufPool`]).
     pub spare: Mutex<Vec<u8>>,
 }
@@ -116,6 +121,7 @@ impl Chunk {
             truncated: false,
             index: Vec::new(),
             oversize: None,
+            bad: None,
             spare: Mutex::new(Vec::new()),
         }
     }
@@ -270,6 +276,9 @@ pub enum Reason {
     Url(ParseError),
     /// The input ended with a read error inside this record.
     Truncated,
+    /// Decoded from a gzip member or zstd frame that failed its check: its
+    /// bytes are wrong somewhere, so none is read as a record.
+    Damaged,
     /// A CSV row has no such column.
     MissingField,
     /// A CSV quote not closed where its field ends (or never closed).
@@ -308,6 +317,7 @@ impl Reason {
                 None => "URL-too-long",
             },
             Reason::Truncated => "truncated-input",
+            Reason::Damaged => "damaged-input",
             Reason::MissingField => "missing-field",
             Reason::BadQuote => "bad-CSV-quote",
             Reason::InvalidJson => "invalid-JSON",
@@ -331,6 +341,9 @@ impl fmt::Display for Reason {
             Reason::TooLong => f.write_str("line longer than --max-line-bytes"),
             Reason::Url(e) => e.fmt(f),
             Reason::Truncated => f.write_str("cut off by a read error (the input ended, or decoding skipped damaged data there)"),
+            Reason::Damaged => f.write_str(
+                "decoded from a damaged gzip member or zstd frame (its check failed): set aside, not read",
+            ),
             Reason::MissingField => f.write_str("the row has no URL column"),
             Reason::BadQuote => f.write_str("quote not closed where its field ends"),
             Reason::InvalidJson => f.write_str("not valid JSON"),

@@ -286,6 +286,11 @@ impl Job {
         if chunk.head > 0 && chunk.write_head && self.write_heads {
             p.copy_input(0..chunk.head);
         }
+        if let Some(reason) = chunk.bad {
+            self.bad_lines(k, chunk, &mut p, &mut f, reason);
+            p.flush();
+            return p;
+        }
         match &chunk.source.format {
             Format::Lines => self.lines(k, chunk, &mut p, &mut f),
             Format::Warc(field) => {
@@ -452,6 +457,32 @@ impl Job {
                     input::Line::Bad(r) => r,
                 }
             };
+            if !self.bad_line(p, f, chunk, start, raw.len(), number, reason) {
+                break;
+            }
+        }
+    }
+
+    /// A chunk whose every line is bad for `reason` (`Chunk::bad`), in any
+    /// format: each goes to the policy as a line; empty lines count as
+    /// empty.
+    #[cold]
+    fn bad_lines<K: Kernel, X, F: PerRecord<X>>(
+        &self,
+        k: K,
+        chunk: &Chunk,
+        p: &mut Processed<X>,
+        f: &mut F,
+        reason: Reason,
+    ) {
+        let data = &chunk.data[..];
+        for (number, raw) in chunk.lines_in(k) {
+            p.tally.lines += 1;
+            if raw.is_empty() {
+                self.empty_line(p);
+                continue;
+            }
+            let start = raw.as_ptr() as usize - data.as_ptr() as usize;
             if !self.bad_line(p, f, chunk, start, raw.len(), number, reason) {
                 break;
             }

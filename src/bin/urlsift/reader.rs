@@ -8,17 +8,21 @@
 //! reading goes on with the next source. A damaged gzip member is not an
 //! end: the decoder resumes at the next member ([`decode::resumes`]), so
 //! the records before the gap go out (the one it cut marked), then the
-//! error, then the records after it, from the same source. A line longer than
+//! bytes a damaged member or frame decoded to, as bad records of their own
+//! (never read as URLs), then the error, then the records after it, from
+//! the same source, the first line marked when it may be the rest of one
+//! the gap cut. A line longer than
 //! `--max-line-bytes` is never held whole: past the limit it is handed out
 //! in pieces ([`Oversize`]), so memory stays bounded by the limit plus a
 //! chunk.
 
+use std::collections::VecDeque;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::decode;
-use crate::input::{self, BufPool, Chunk, Data, InputError, Oversize, Source};
+use crate::input::{self, BufPool, Chunk, Data, InputError, Oversize, Reason, Source};
 use crate::mmap::{Map, MapSlice};
 use crate::records::{self, Format, Kind, csv, json, warc};
 
@@ -46,8 +50,9 @@ pub struct ChunkReader {
     paths: std::vec::IntoIter<PathBuf>,
     settings: Settings,
     current: Option<Current>,
-    /// An error to hand out after the chunk read before it.
-    pending: Option<InputError>,
+    /// What to hand out next, before reading on: after a read error, the
+    /// chunk of damaged bytes it set aside (if any), then the error.
+    pending: VecDeque<Result<Chunk, InputError>>,
     /// Set after a usage error or the end of the last source.
     done: bool,
     /// How many chunks (and errors) have been handed out.
@@ -76,6 +81,10 @@ struct Current {
     /// A `.log` file read with `auto`: its first lines pick `log` or
     /// `lines`.
     sniff_log: bool,
+    /// After a gap in the decoded bytes: the first line after it is the
+    /// rest of a line whose start the gap took (or set aside as damaged),
+    /// a bad record for this reason, not a line of its own.
+    first_bad: Option<Reason>,
 }
 
 /// The most of a `.log` file's start read to judge it by (see
@@ -133,6 +142,7 @@ impl Current {
             counting_off: false,
             warc: None,
             sniff_log: false,
+            first_bad: None,
         })
     }
 
@@ -232,7 +242,7 @@ impl ChunkReader {
             paths: paths.into_iter(),
             settings,
             current: None,
-            pending: None,
+            pending: VecDeque::new(),
             done: false,
             handed_out: 0,
             first_header: None,
@@ -249,11 +259,11 @@ impl ChunkReader {
     }
 
     fn next_chunk(&mut self, pool: &BufPool) -> Option<Result<Chunk, InputError>> {
-        if let Some(e) = self.pending.take() {
-            if e.usage {
+        if let Some(next) = self.pending.pop_front() {
+            if matches!(&next, Err(e) if e.usage) {
                 self.done = true;
             }
-            return Some(Err(e));
+            return Some(next);
         }
         while !self.done {
             let Some(current) = &mut self.current else {
@@ -288,22 +298,19 @@ impl ChunkReader {
                 Err(Failure(failed)) => {
                     let Failed {
                         chunk,
+                        damaged,
                         error,
                         resumes,
                     } = *failed;
                     if !resumes {
                         self.current = None;
                     }
-                    match chunk {
-                        Some(chunk) => {
-                            self.pending = Some(error);
-                            return Some(Ok(chunk));
-                        }
-                        None => {
-                            self.done |= error.usage;
-                            return Some(Err(error));
-                        }
+                    self.pending.extend(damaged.map(Ok));
+                    self.pending.push_back(Err(error));
+                    if let Some(chunk) = chunk {
+                        return Some(Ok(chunk));
                     }
+                    return self.next_chunk(pool);
                 }
             }
         }
@@ -317,6 +324,9 @@ struct Failure(Box<Failed>);
 
 struct Failed {
     chunk: Option<Chunk>,
+    /// The bytes a damaged member or frame decoded to, set aside
+    /// (`Chunk::bad`): handed out after `chunk`, before the error.
+    damaged: Option<Chunk>,
     error: InputError,
     /// The source goes on after the error (a gap in its decoded bytes).
     resumes: bool,
@@ -327,9 +337,15 @@ impl Failure {
         let resumes = decode::resumes(&error.error);
         Failure(Box::new(Failed {
             chunk,
+            damaged: None,
             error,
             resumes,
         }))
+    }
+
+    fn with_damaged(mut self, damaged: Option<Chunk>) -> Failure {
+        self.0.damaged = damaged;
+        self
     }
 }
 
@@ -396,13 +412,23 @@ impl Current {
             return match read {
                 Ok(ended) => Ok((chunk, ended)),
                 Err(e) => {
+                    // Bytes a damaged member or frame decoded to: one bad
+                    // record, where they start.
+                    let at = warc.read_to();
+                    let damaged = decode::decode_error(&e)
+                        .and_then(|d| d.damaged.as_ref())
+                        .map(|d| {
+                            let source = Arc::clone(self.source.as_ref().expect("started"));
+                            warc::set_aside(source, &d.bytes, at)
+                        });
+                    let len = damaged.as_ref().map_or(0, |(_, len)| *len);
                     if decode::resumes(&e) {
                         // Records start again after the gap, with a reader
                         // of their own (the old one ended at the gap).
-                        let at = warc.read_to();
-                        self.warc = Some(warc::Reader::new(Vec::new(), at));
+                        self.warc = Some(warc::Reader::new(Vec::new(), at + len));
                     }
-                    Err(Failure::new(chunk, self.error(e, false)))
+                    let failure = Failure::new(chunk, self.error(e, false));
+                    Err(failure.with_damaged(damaged.map(|(chunk, _)| chunk)))
                 }
             };
         }
@@ -490,15 +516,29 @@ impl Current {
                         // The head goes out alone first.
                         break (head, None);
                     }
+                    // (A line over the limit is bad as it is, even the
+                    // rest of one a gap cut.)
+                    self.first_bad = None;
                     self.streaming = true;
                     let data = self.take(have, pool);
                     return Ok((Some(self.piece(data, true, false)), false));
                 }
             }
         };
+        // After a gap: its first line goes out alone, as a bad record.
+        let (take, ends, bad) = match self.first_bad.take() {
+            Some(reason) if head == 0 => {
+                let end = memchr::memchr(b'\n', &self.window()[..take]).map_or(take, |i| i + 1);
+                (end, None, Some(reason))
+            }
+            _ => (take, ends, None),
+        };
         let data = self.take(take, pool);
         let ended = self.eof && self.window().is_empty();
-        let chunk = self.chunk(data, head, write_head, false, settings.count_lines, ends);
+        let chunk = Chunk {
+            bad,
+            ..self.chunk(data, head, write_head, false, settings.count_lines, ends)
+        };
         Ok((Some(chunk), ended))
     }
 
@@ -558,7 +598,11 @@ impl Current {
         }
     }
 
-    /// The chunk read before a read error (if any) and the error.
+    /// The chunk read before a read error (if any) and the error. When
+    /// the error sets aside the bytes a damaged member or frame decoded to
+    /// ([`decode::Damaged`]), they become a chunk of bad records that
+    /// follows (with the window's last partial line, which they continue),
+    /// and the first line after the gap is marked (`first_bad`).
     fn fail(
         &mut self,
         head: usize,
@@ -567,13 +611,73 @@ impl Current {
         pool: &BufPool,
         count_lines: bool,
     ) -> Failure {
+        let damaged = decode::decode_error(&e).and_then(|d| d.damaged.clone());
+        // Decoding resumed where a line starts, as far as it can tell.
+        let aligned = decode::decode_error(&e).is_some_and(|d| d.aligned);
+        let resumes = decode::resumes(&e);
         let error = self.error(e, false);
         let have = self.window().len();
-        let chunk = (have > head && self.source.is_some()).then(|| {
-            let data = self.take(have, pool);
-            self.chunk(data, head, write_head, true, count_lines, None)
+        let started = self.source.is_some();
+        let keep = match &damaged {
+            Some(_) if started => {
+                memchr::memrchr(b'\n', &self.window()[head..]).map_or(head, |i| head + i + 1)
+            }
+            _ => have,
+        };
+        let chunk = (keep > head && started).then(|| {
+            let data = self.take(keep, pool);
+            self.chunk(data, head, write_head, damaged.is_none(), count_lines, None)
         });
-        Failure::new(chunk, error)
+        let Some(damaged) = damaged else {
+            if resumes && !aligned {
+                self.first_bad = Some(Reason::Truncated);
+            }
+            return Failure::new(chunk, error);
+        };
+        let mut bytes = self.window().to_vec();
+        self.skip(bytes.len());
+        bytes.extend_from_slice(&damaged.bytes);
+        if resumes {
+            // What follows continues the damaged bytes' last line when they
+            // are the unit's every byte; otherwise it starts a line only if
+            // the units are cut at line ends.
+            self.first_bad = match (damaged.whole, bytes.ends_with(b"\n")) {
+                (true, true) => None,
+                (true, false) => Some(Reason::Damaged),
+                (false, _) if aligned => None,
+                (false, _) => Some(Reason::Truncated),
+            };
+        }
+        let set_aside = self.bad_chunk(bytes, Reason::Damaged, count_lines);
+        Failure::new(chunk, error).with_damaged(Some(set_aside))
+    }
+
+    /// A chunk of `bytes` whose every line is a bad record for `reason`,
+    /// with the line and offset bookkeeping past it. (A source whose
+    /// format is not known yet, which a damaged first member leaves so,
+    /// lends its name to a plain one.)
+    fn bad_chunk(&mut self, bytes: Vec<u8>, reason: Reason, count_lines: bool) -> Chunk {
+        let source = match &self.source {
+            Some(s) => Arc::clone(s),
+            None => Arc::new(Source {
+                name: self.name.clone(),
+                format: Format::Lines,
+            }),
+        };
+        let first_line = if count_lines { self.next_line } else { 1 };
+        if count_lines {
+            let ends = memchr::memchr_iter(b'\n', &bytes).count() as u64;
+            self.next_line += ends + u64::from(!bytes.is_empty() && !bytes.ends_with(b"\n"));
+        } else {
+            self.counting_off = true;
+        }
+        let offset = self.offset;
+        self.offset += bytes.len() as u64;
+        Chunk {
+            bad: Some(reason),
+            relative_lines: !count_lines,
+            ..Chunk::plain(source, first_line, offset, bytes)
+        }
     }
 
     /// Where the records of `data` (after the head) may be cut.

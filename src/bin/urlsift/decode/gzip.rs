@@ -5,6 +5,11 @@
 //! inflater (flate2's raw `Decompress`) reports what it wrote even when it
 //! fails, so nothing decoded before a fault is lost.
 //!
+//! A member's decoded bytes are held until its trailer checks (up to
+//! `hold::LIMIT`, see `hold.rs`): a member whose CRC-32 or length does not
+//! match, or whose DEFLATE data breaks, hands its bytes out with the fault
+//! as damaged, not as data.
+//!
 //! A damaged member (or bytes between members that are not one) is not
 //! the end: the decoder searches on for the next plausible member header
 //! and resumes there, after handing out the fault (see the module notes
@@ -14,8 +19,12 @@ use std::io;
 
 use flate2::{Crc, Decompress, FlushDecompress, Status};
 
+use super::hold::Hold;
 use super::source::Source;
-use super::{Decode, DecodeError, Fault, Format, GZIP_MAGIC, Progress, check_end, resume};
+use super::{
+    Decode, DecodeError, Fault, Format, GZIP_MAGIC, Progress, UnitEnds, check_end, resume,
+    set_aside,
+};
 
 /// Header flags (RFC 1952 section 2.3.1).
 const FHCRC: u8 = 1 << 1;
@@ -47,6 +56,14 @@ pub(super) struct Gzip {
     /// The current member's 1-based number and first byte.
     member: u64,
     member_start: u64,
+    /// The current member's bytes, until its trailer checks.
+    hold: Hold,
+    /// The fault being raised leaves the member's bytes whole (a CRC-32
+    /// mismatch with the right length).
+    whole: bool,
+    /// The current member's last decoded byte, and how members ended.
+    last: Option<u8>,
+    ends: UnitEnds,
 }
 
 impl Gzip {
@@ -71,17 +88,42 @@ impl Gzip {
             progress: Progress::Going,
             member: members,
             member_start: start,
+            hold: Hold::default(),
+            whole: false,
+            last: None,
+            ends: UnitEnds::default(),
         }
     }
 
+    /// The same decoder, knowing how the members before it ended (the
+    /// parallel decoder hands back to one after its batches).
+    pub fn with_ends(mut self, ends: UnitEnds) -> Gzip {
+        self.ends = ends;
+        self
+    }
+
+    /// How the members decoded so far ended.
+    pub fn ends(&self) -> UnitEnds {
+        self.ends
+    }
+
+    /// The same decoder, handing bytes out as they are decoded, before
+    /// their member's check: for callers that check members themselves
+    /// before using their bytes (the parallel decoder's jobs).
+    pub fn unheld(mut self) -> Gzip {
+        self.hold = Hold::off();
+        self
+    }
+
     /// How many members are complete, if the decoder stands between two
-    /// (or after the last), and where the last of them started.
+    /// (or after the last) with every byte handed out, and where the last
+    /// of them started.
     pub fn boundary(&self) -> Option<(u64, u64)> {
         let between = matches!(
             (&self.stage, &self.progress),
             (Stage::Between, Progress::Going)
         );
-        between.then_some((self.member, self.member_start))
+        (between && !self.hold.pending()).then_some((self.member, self.member_start))
     }
 
     /// Whether the input ended cleanly after the last member.
@@ -103,17 +145,23 @@ impl Gzip {
     /// member's trailer is checked, so the caller sees every boundary.
     pub fn decode_paused(&mut self, out: &mut [u8], pause: bool) -> io::Result<usize> {
         let mut n = 0;
+        // A member's trailer checked in this call, its bytes not yet all out.
+        let mut member_ended = false;
         loop {
+            n += self.hold.release(&mut out[n..]);
+            if self.hold.pending() {
+                return Ok(n);
+            }
+            if pause && member_ended && self.boundary().is_some() {
+                return Ok(n);
+            }
             if let Some(result) = self.progress.ended(n, out.len()) {
                 return result;
             }
-            let trailer = matches!(self.stage, Stage::Trailer);
+            member_ended |= matches!(self.stage, Stage::Trailer);
             match self.step(&mut out[n..]) {
                 Ok(k) => n += k,
                 Err(e) => self.progress = self.after_fault(e),
-            }
-            if pause && trailer && self.boundary().is_some() {
-                return Ok(n);
             }
         }
     }
@@ -125,16 +173,28 @@ impl Gzip {
             offset,
             unit: Some((self.member, self.member_start)),
             resumed: None,
+            damaged: None,
+            aligned: false,
         }
         .into()
     }
 
     /// How the stream stands after fault `e`: resumed at the next member
     /// found after it, or failed if none follows (or `e` is a cut or a
-    /// read error, after which nothing more can be read).
+    /// read error, after which nothing more can be read). The member's
+    /// held bytes go out first after a cut (they are exact as far as they
+    /// go), and with the fault, as damaged, after anything else.
     fn after_fault(&mut self, e: io::Error) -> Progress {
+        let corrupt = super::decode_error(&e).is_some_and(|d| matches!(d.fault, Fault::Corrupt(_)));
+        let held = if corrupt {
+            self.hold.unit_failed()
+        } else {
+            self.hold.unit_ended();
+            Vec::new()
+        };
+        let e = set_aside(e, held, std::mem::take(&mut self.whole));
         let source = &mut self.source;
-        match resume(e, || {
+        match resume(e, self.ends.at_lines(), || {
             source.skip_to(|b| b == GZIP_MAGIC[0], 10, plausible_header)
         }) {
             Ok(e) => {
@@ -162,14 +222,41 @@ impl Gzip {
                 self.member += 1;
                 self.member_start = self.source.offset();
                 self.header()?;
+                self.last = None;
                 self.inflate.reset(false);
                 self.crc.reset();
                 self.stage = Stage::Body;
                 Ok(0)
             }
-            Stage::Body => self.inflate_some(out),
+            Stage::Body => {
+                // (The hold is out of `self` while the inflater writes into
+                // it, and back before anything can return.)
+                let mut hold = std::mem::take(&mut self.hold);
+                let result = match hold.room() {
+                    Some(room) => self.inflate_some(room).map(|(made, fault)| {
+                        hold.filled(made);
+                        (0, fault)
+                    }),
+                    None => {
+                        if hold.pending() {
+                            // Past the limit: the held bytes go out first.
+                            Ok((0, None))
+                        } else {
+                            self.inflate_some(out)
+                        }
+                    }
+                };
+                self.hold = hold;
+                let (made, fault) = result?;
+                if let Some(e) = fault {
+                    self.progress = self.after_fault(e);
+                }
+                Ok(made)
+            }
             Stage::Trailer => {
                 self.trailer()?;
+                self.hold.unit_ended();
+                self.ends.add(self.last);
                 self.stage = Stage::Between;
                 Ok(0)
             }
@@ -272,8 +359,10 @@ impl Gzip {
         }
     }
 
-    /// Inflates what the buffered input gives into `out`.
-    fn inflate_some(&mut self, out: &mut [u8]) -> io::Result<usize> {
+    /// Inflates what the buffered input gives into `out`: how many bytes,
+    /// and the fault that stopped the inflater, if one did (the bytes
+    /// before it count).
+    fn inflate_some(&mut self, out: &mut [u8]) -> io::Result<(usize, Option<io::Error>)> {
         let input = self.source.fill_buf()?;
         let at_end = input.is_empty();
         let (in_before, out_before) = (self.inflate.total_in(), self.inflate.total_out());
@@ -283,24 +372,26 @@ impl Gzip {
         let made = (self.inflate.total_out() - out_before) as usize;
         self.source.take(taken);
         self.crc.update(&out[..made]);
-        match result {
-            Ok(Status::StreamEnd) => self.stage = Stage::Trailer,
+        if made > 0 {
+            self.last = Some(out[made - 1]);
+        }
+        let fault = match result {
+            Ok(Status::StreamEnd) => {
+                self.stage = Stage::Trailer;
+                None
+            }
             Ok(Status::Ok | Status::BufError) if taken == 0 && made == 0 => {
                 // No progress with room to write: the input must be over.
-                let e = if at_end {
+                Some(if at_end {
                     self.truncated()
                 } else {
                     self.corrupt("the inflater made no progress", self.source.offset())
-                };
-                self.progress = self.after_fault(e);
+                })
             }
-            Ok(_) => {}
-            Err(e) => {
-                let e = self.corrupt(&deflate_reason(&e), self.source.offset());
-                self.progress = self.after_fault(e);
-            }
-        }
-        Ok(made)
+            Ok(_) => None,
+            Err(e) => Some(self.corrupt(&deflate_reason(&e), self.source.offset())),
+        };
+        Ok((made, fault))
     }
 
     /// Checks the trailer: CRC-32 and length (mod 2^32) of the member.
@@ -312,6 +403,7 @@ impl Gzip {
         let crc = u32::from_le_bytes(bytes[..4].try_into().expect("4 bytes"));
         let size = u32::from_le_bytes(bytes[4..8].try_into().expect("4 bytes"));
         if crc != self.crc.sum() {
+            self.whole = size == self.inflate.total_out() as u32;
             return Err(self.corrupt("CRC-32 mismatch (the data is damaged)", at));
         }
         if size != self.inflate.total_out() as u32 {

@@ -2,7 +2,7 @@
 //! gzip members and zstd frames decoded on a thread of their own into a
 //! small ring of reused buffers, and faults that say what and where.
 //!
-//! Three promises, each tested in `tests.rs`:
+//! The promises, each tested in `tests.rs`:
 //!
 //! - **Nothing decoded is lost.** Every byte decoded before a fault is
 //!   handed out by `read` before the error. The decoders are driven so
@@ -13,6 +13,11 @@
 //! - **Faults name what and where**: truncated or corrupt at byte N of the
 //!   compressed input, in member (gzip) or frame (zstd) K that started at
 //!   byte M ([`DecodeError`]).
+//! - **Nothing damaged is handed out as data.** A member's or frame's
+//!   bytes are held until its check (CRC-32, zstd checksum) passes, up to
+//!   `hold::LIMIT` of them (`hold.rs`); a unit that fails it hands its
+//!   bytes out with the fault instead ([`Damaged`]), for the reader to set
+//!   aside. A cut unit's bytes are data: they are exact as far as they go.
 //! - **A damaged member or frame does not take the rest with it.** After
 //!   a corrupt gzip member or zstd frame (or bytes between two that are
 //!   neither), the decoder searches on for the next member header or
@@ -36,6 +41,7 @@
 //! once (`parallel.rs`), with the same output and faults as in order.
 
 mod gzip;
+mod hold;
 mod parallel;
 mod ring;
 mod source;
@@ -52,6 +58,7 @@ use std::fmt;
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::Path;
+use std::sync::Arc;
 
 pub use ring::Decoded;
 use source::Source;
@@ -213,6 +220,27 @@ pub struct DecodeError {
     /// Where decoding went on after the fault (the next member's first
     /// byte), when it did: the stream continues after this error.
     pub resumed: Option<u64>,
+    /// What the member or frame decoded to before its check failed: bytes
+    /// not handed out as data (see `hold.rs`), but not lost either.
+    pub damaged: Option<Damaged>,
+    /// When decoding resumed: every member or frame decoded before the
+    /// fault ended with a line feed (and there was one), so the input was
+    /// cut into them at line ends and the one decoding resumes at starts a
+    /// line. Otherwise the bytes after the gap may begin inside a line
+    /// ([`UnitEnds`]).
+    pub aligned: bool,
+}
+
+/// The decoded bytes of a member or frame that failed its check (a CRC-32
+/// or checksum mismatch, or data the decoder could not go on with): they
+/// follow the bytes handed out before the fault, and precede those after.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Damaged {
+    pub bytes: Arc<Vec<u8>>,
+    /// Every byte of the unit is there, only wrong somewhere (its check
+    /// failed, its length is right): what follows the fault continues
+    /// right after them. Otherwise the unit's end was lost.
+    pub whole: bool,
 }
 
 impl fmt::Display for DecodeError {
@@ -233,6 +261,14 @@ impl fmt::Display for DecodeError {
         }
         if let Fault::Corrupt(reason) = &self.fault {
             write!(f, ": {reason}")?;
+        }
+        if let Some(d) = &self.damaged {
+            let n = d.bytes.len();
+            let s = if n == 1 { "" } else { "s" };
+            write!(
+                f,
+                "; the {n} byte{s} it decoded to are set aside as damaged"
+            )?;
         }
         if let Some(at) = self.resumed {
             write!(
@@ -263,10 +299,12 @@ pub fn decode_error(e: &io::Error) -> Option<&DecodeError> {
 
 /// Fault `e` as decoding resumes after it: `Ok`, marked resumed at the
 /// offset `next` finds (the next member or frame, where the caller goes
-/// on), or `Err(e)` as it was when `e` is a cut or a read error, or when
-/// nothing follows (or the input fails while `next` searches).
+/// on; `aligned`: units so far ended at line ends, see [`UnitEnds`]), or
+/// `Err(e)` as it was when `e` is a cut or a read error, or when nothing
+/// follows (or the input fails while `next` searches).
 fn resume(
     e: io::Error,
+    aligned: bool,
     next: impl FnOnce() -> io::Result<Option<u64>>,
 ) -> Result<io::Error, io::Error> {
     let Some(fault) = decode_error(&e).filter(|d| d.fault != Fault::Truncated) else {
@@ -282,7 +320,51 @@ fn resume(
         fault.fault = Fault::Corrupt(format!("bytes that are not a {name} {unit}"));
     }
     fault.resumed = Some(at);
+    fault.aligned = aligned;
     Ok(fault.into())
+}
+
+/// Fault `e` (a corrupt unit) with the bytes its unit decoded to, which
+/// must not be handed out as data; `e` as it was when there are none (a
+/// cut, or a unit that streamed past the hold).
+fn set_aside(e: io::Error, bytes: Vec<u8>, whole: bool) -> io::Error {
+    match decode_error(&e) {
+        Some(d) if !bytes.is_empty() => {
+            let mut d = d.clone();
+            d.damaged = Some(Damaged {
+                bytes: Arc::new(bytes),
+                whole,
+            });
+            d.into()
+        }
+        _ => e,
+    }
+}
+
+/// How the members or frames decoded so far ended: with a line feed, or
+/// not. Inputs cut into members at line ends (`cat a.gz b.gz` of text
+/// files, Common Crawl's index shards) end every one with a line feed; a
+/// file cut by size (`split -b`, bgzip's blocks) mostly does not.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct UnitEnds {
+    at_lines: u64,
+    elsewhere: bool,
+}
+
+impl UnitEnds {
+    /// A unit ended; `last` is its last decoded byte (`None`: it was empty).
+    pub fn add(&mut self, last: Option<u8>) {
+        match last {
+            None => {}
+            Some(b'\n') => self.at_lines += 1,
+            Some(_) => self.elsewhere = true,
+        }
+    }
+
+    /// Whether every unit that ended so far (at least one) ended a line.
+    pub fn at_lines(&self) -> bool {
+        self.at_lines > 0 && !self.elsewhere
+    }
 }
 
 /// Whether `e` reports a fault after which decoding went on: the bytes
@@ -369,6 +451,8 @@ fn check_end(source: &mut Source, format: Format) -> io::Result<()> {
                     offset: at,
                     unit: None,
                     resumed: None,
+                    damaged: None,
+                    aligned: false,
                 }
                 .into());
             }

@@ -31,7 +31,7 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 
 use super::gzip::Gzip;
 use super::source::Source;
-use super::{Decode, GZIP_MAGIC};
+use super::{Decode, GZIP_MAGIC, UnitEnds};
 
 /// Compressed bytes per job and batch (each decodes to a few MiB).
 const SEGMENT: usize = 1 << 20;
@@ -84,6 +84,8 @@ struct Batches {
     /// The batch being decoded: the window length it saw, and how many
     /// jobs it has.
     pending: Option<(usize, usize)>,
+    /// How the members so far ended (each job's output ends a member).
+    ends: UnitEnds,
 }
 
 /// Decoded members waiting to be handed out: `buf[pos..end]`.
@@ -149,8 +151,10 @@ impl Members {
         let Mode::InOrder(gzip) = std::mem::replace(&mut self.mode, Mode::Switching) else {
             unreachable!()
         };
+        let ends = gzip.ends();
         let (head, inner, base, eof) = gzip.into_source().into_parts();
         self.mode = Mode::Batches(Batches {
+            ends,
             filled: head.len(),
             window: Arc::new(head),
             base,
@@ -175,7 +179,7 @@ impl Members {
             None => (b.inner, b.eof),
         };
         let source = Source::resume(&b.window[..b.filled], inner, b.base, eof);
-        self.mode = Mode::InOrder(Gzip::resume(source, b.members));
+        self.mode = Mode::InOrder(Gzip::resume(source, b.members).with_ends(b.ends));
         self.streak = 0;
     }
 }
@@ -238,6 +242,7 @@ impl Batches {
             n += k;
             if front.pos == front.end {
                 let done = self.ready.pop_front().expect("front exists");
+                self.ends.add(done.buf[..done.end].last().copied());
                 self.spare.push(done.buf);
             }
         }
@@ -422,7 +427,8 @@ fn chain(
         pos: start,
         len,
     };
-    let mut gzip = Gzip::resume(Source::with_capacity(Box::new(reader), 1 << 16), 1);
+    // (Jobs check each member before its bytes are used: no hold.)
+    let mut gzip = Gzip::resume(Source::with_capacity(Box::new(reader), 1 << 16), 1).unheld();
     let mut c = Chain {
         start,
         end: start,

@@ -106,6 +106,18 @@ pub(super) fn decode_all_by(
     cap: usize,
     step: usize,
 ) -> (Vec<u8>, Vec<io::Error>) {
+    let (out, faults) = decode_all_placed(make, format, data, cap, step);
+    (out, faults.into_iter().map(|(_, e)| e).collect())
+}
+
+/// [`decode_all_by`], with how many bytes were out before each fault.
+pub(super) fn decode_all_placed(
+    make: Make,
+    format: Format,
+    data: &[u8],
+    cap: usize,
+    step: usize,
+) -> (Vec<u8>, Vec<(usize, io::Error)>) {
     let source = Source::with_capacity(Box::new(Cursor::new(data.to_vec())), cap);
     let mut d = match format {
         Format::Gzip => make(source),
@@ -121,11 +133,11 @@ pub(super) fn decode_all_by(
                 return (out, faults);
             }
             Ok(n) => out.extend_from_slice(&buf[..n]),
-            Err(e) if resumes(&e) => faults.push(e),
+            Err(e) if resumes(&e) => faults.push((out.len(), e)),
             Err(e) => {
                 let again = d.decode(&mut buf).expect_err("a fault stays a fault");
                 assert_eq!(again.to_string(), e.to_string());
-                faults.push(e);
+                faults.push((out.len(), e));
                 return (out, faults);
             }
         }
@@ -392,6 +404,8 @@ pub(super) fn expected_cut(
         offset: offset as u64,
         unit,
         resumed: None,
+        damaged: None,
+        aligned: false,
     })
 }
 
@@ -426,6 +440,8 @@ fn gzip_header_faults_are_placed_exactly() {
             offset: second + offset,
             unit: Some((2, second)),
             resumed: None,
+            damaged: None,
+            aligned: false,
         };
         assert_eq!(fault(&err), Some(&expected));
         assert_eq!(
@@ -442,23 +458,41 @@ fn urls_gz(lines: usize) -> Vec<u8> {
     member(&urls(lines, 7), Header::default(), 6).bytes
 }
 
+/// The bytes a fault sets aside as damaged (empty when none).
+pub(super) fn damaged(e: &DecodeError) -> &[u8] {
+    e.damaged.as_ref().map_or(&[][..], |d| &d.bytes[..])
+}
+
 /// Damaged DEFLATE data: the bytes decoded before the inflater noticed
-/// (or, when only the CRC notices, all of them) come out, then the fault.
+/// (or, when only the CRC notices, all of them) are not handed out as data
+/// but come with the fault, set aside as damaged: whole when the CRC alone
+/// noticed and the length is right.
 #[test]
-fn gzip_damage_hands_out_what_was_decoded_then_the_fault() {
+fn gzip_damage_sets_aside_what_was_decoded_with_the_fault() {
     let data = urls(3000, 8);
     let m = member(&data, Header::default(), 6);
-    let mut seen_crc = false;
+    let (mut seen_crc, mut seen_whole) = (false, false);
     for (i, at) in (m.body.start..m.body.end).step_by(197).enumerate() {
         let mut bad = m.bytes.clone();
         bad[at] ^= 1 << (i % 8);
         let (out, err) = decode(Format::Gzip, &bad);
         let (expected, _, inflater_failed) = inflate_eagerly(&bad[m.body.clone()]);
-        assert_eq!(out, expected, "damage at {at}");
+        assert!(
+            out.is_empty(),
+            "damage at {at}: a damaged member's bytes went out"
+        );
         let e = fault(&err).unwrap_or_else(|| panic!("damage at {at} went unnoticed"));
+        assert_eq!(damaged(e), expected, "damage at {at}");
+        let whole = e.damaged.as_ref().is_some_and(|d| d.whole);
         let Fault::Corrupt(reason) = &e.fault else {
             panic!("damage at {at}: {e}")
         };
+        assert_eq!(
+            whole,
+            reason.starts_with("CRC-32") && expected.len() == data.len(),
+            "damage at {at}: {e}"
+        );
+        seen_whole |= whole;
         if !inflater_failed {
             seen_crc |= reason.starts_with("CRC-32") || reason.starts_with("length");
         } else {
@@ -473,6 +507,36 @@ fn gzip_damage_hands_out_what_was_decoded_then_the_fault() {
         }
     }
     assert!(seen_crc, "some damage is caught only by the CRC");
+    assert!(seen_whole, "some damage leaves the length right");
+}
+
+/// A member that decodes to more than the hold's limit cannot wait for its
+/// CRC: its bytes go out as they come (as `gzip -dc` gives them), and
+/// damage found past the limit sets nothing aside. One that stays under
+/// the limit and is cut hands out every byte decoded (a cut is not damage).
+#[test]
+fn gzip_members_past_the_hold_limit_stream() {
+    let data = urls(300_000, 9);
+    assert!(data.len() > hold::LIMIT + (1 << 20));
+    let m = member(&data, Header::default(), 1);
+    let mut bad = m.bytes.clone();
+    let at = m.body.end - 200;
+    bad[at] ^= 0x55;
+    let (out, err) = decode(Format::Gzip, &bad);
+    let e = fault(&err).expect("damage is reported");
+    let (eager, _, _) = inflate_eagerly(&bad[m.body.clone()]);
+    assert!(out.len() > hold::LIMIT, "{} bytes out", out.len());
+    assert!(
+        [&out[..], damaged(e)].concat() == eager,
+        "every decoded byte is out or set aside"
+    );
+    // A small member cut short: what was decoded is data.
+    let small = member(&urls(500, 10), Header::default(), 6);
+    let cut = &small.bytes[..small.body.end - 10];
+    let (out, err) = decode(Format::Gzip, cut);
+    assert_eq!(fault(&err).unwrap().fault, Fault::Truncated);
+    let (eager, _, _) = inflate_eagerly(&small.bytes[small.body.start..small.body.end - 10]);
+    assert!(out == eager && !out.is_empty());
 }
 
 #[test]
@@ -508,9 +572,10 @@ fn gzip_trailing_garbage_comes_after_all_members() {
 }
 
 /// Damage in one member of several: the members before it come out whole,
-/// then what the inflater decoded of the damaged one (all of it when only
-/// the CRC notices), then the fault, resumed at the next member, which
-/// comes out whole. Nothing decodable is lost.
+/// then the fault, which carries what the inflater decoded of the damaged
+/// one (all of it when only the CRC notices) set aside, resumed at the
+/// next member, which comes out whole. Nothing decodable is lost, and
+/// nothing damaged is handed out as data.
 #[test]
 fn gzip_damage_in_one_member_resumes_at_the_next() {
     let datas = [urls(800, 30), urls(1500, 31), urls(600, 32)];
@@ -542,10 +607,8 @@ fn gzip_damage_in_one_member_resumes_at_the_next() {
         crc_only += usize::from(!inflater_failed);
         assert_eq!(fault.unit, Some((2, second as u64)), "damage at {at}");
         assert_eq!(fault.resumed, Some(third as u64), "damage at {at}: {fault}");
-        assert!(
-            out == [&datas[0][..], &damaged, &datas[2]].concat(),
-            "damage at {at}"
-        );
+        assert!(out == [&datas[0][..], &datas[2]].concat(), "damage at {at}");
+        assert!(super::tests::damaged(fault) == damaged, "damage at {at}");
         assert!(
             fault.to_string().ends_with(&format!(
                 "; decoding went on with the next member found, at byte {third}"

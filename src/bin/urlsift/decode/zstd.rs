@@ -10,6 +10,11 @@
 //! nothing. Output still pending inside libzstd (a block larger than the
 //! room left in the caller's buffer) is drained before the next unit.
 //!
+//! A frame's decoded bytes are held until libzstd has checked it (up to
+//! `hold::LIMIT`, see `hold.rs`): a frame whose checksum does not match,
+//! or whose data breaks, hands its bytes out with the fault as damaged,
+//! not as data.
+//!
 //! A damaged frame (or bytes between frames that are not one) is not the
 //! end: the decoder searches on for the next frame's magic number and
 //! resumes there, after handing out the fault (see `mod.rs`).
@@ -18,9 +23,11 @@ use std::io;
 
 use zstd::stream::raw::{Decoder, InBuffer, Operation, OutBuffer};
 
+use super::hold::Hold;
 use super::source::Source;
 use super::{
-    Decode, DecodeError, Fault, Format, Progress, ZSTD_MAGIC, check_end, is_skippable_magic, resume,
+    Decode, DecodeError, Fault, Format, Progress, UnitEnds, ZSTD_MAGIC, check_end,
+    is_skippable_magic, resume, set_aside,
 };
 
 /// The most a frame header can take: magic, descriptor, window, dictionary
@@ -60,8 +67,16 @@ pub(super) struct Zstd {
     unit_left: u64,
     next: Next,
     has_checksum: bool,
+    /// The current unit is the frame's checksum: a fault there leaves the
+    /// frame's bytes whole.
+    in_checksum: bool,
     /// The last call filled the output: libzstd may hold more of the block.
     draining: bool,
+    /// The current frame's bytes, until libzstd has checked it.
+    hold: Hold,
+    /// The current frame's last decoded byte, and how frames ended.
+    last: Option<u8>,
+    ends: UnitEnds,
 }
 
 impl Zstd {
@@ -77,7 +92,11 @@ impl Zstd {
             unit_left: 0,
             next: Next::End,
             has_checksum: false,
+            in_checksum: false,
             draining: false,
+            hold: Hold::default(),
+            last: None,
+            ends: UnitEnds::default(),
         }
     }
 
@@ -88,6 +107,8 @@ impl Zstd {
             offset,
             unit: Some((self.frame, self.frame_start)),
             resumed: None,
+            damaged: None,
+            aligned: false,
         }
         .into()
     }
@@ -100,6 +121,17 @@ impl Zstd {
     /// found after it, or failed if none follows (or `e` is a cut or a
     /// read error).
     fn after_fault(&mut self, e: io::Error) -> Progress {
+        // The frame's held bytes: data after a cut (exact as far as they
+        // go), set aside with the fault after anything else.
+        let corrupt = super::decode_error(&e).is_some_and(|d| matches!(d.fault, Fault::Corrupt(_)));
+        let held = if corrupt {
+            self.hold.unit_failed()
+        } else {
+            self.hold.unit_ended();
+            Vec::new()
+        };
+        let e = set_aside(e, held, self.in_checksum);
+        self.in_checksum = false;
         let source = &mut self.source;
         // The next frame: its magic number and a frame header descriptor
         // without the reserved bit, or a skippable frame (whose magic
@@ -115,7 +147,7 @@ impl Zstd {
                 },
             )
         };
-        match resume(e, next) {
+        match resume(e, self.ends.at_lines(), next) {
             Ok(e) => {
                 self.decoder
                     .reinit()
@@ -154,7 +186,32 @@ impl Zstd {
                 };
                 Ok(0)
             }
-            Stage::Frame => self.decode_unit(out),
+            Stage::Frame => {
+                // (The hold is out of `self` while libzstd writes into it,
+                // and back before anything can return.)
+                let mut hold = std::mem::take(&mut self.hold);
+                let result = match hold.room() {
+                    Some(room) => self.decode_unit(room).map(|made| {
+                        hold.filled(made);
+                        0
+                    }),
+                    None => {
+                        if hold.pending() {
+                            // Past the limit: the held bytes go out first.
+                            Ok(0)
+                        } else {
+                            self.decode_unit(out)
+                        }
+                    }
+                };
+                if matches!(self.stage, Stage::Between) {
+                    // The frame is decoded and checked.
+                    hold.unit_ended();
+                    self.ends.add(self.last);
+                }
+                self.hold = hold;
+                result
+            }
         }
     }
 
@@ -178,6 +235,8 @@ impl Zstd {
         let size = 5 + window_bytes + dictionary_bytes + content_size_bytes;
         debug_assert!(size <= FRAME_HEADER_MAX);
         self.has_checksum = descriptor & 4 != 0;
+        self.in_checksum = false;
+        self.last = None;
         self.unit_start = self.frame_start;
         self.unit_left = size as u64;
         self.next = Next::Block;
@@ -212,6 +271,7 @@ impl Zstd {
             Next::Checksum => {
                 self.unit_left = 4;
                 self.next = Next::End;
+                self.in_checksum = true;
             }
             Next::Block => {
                 let Some(head) = self.source.peek_whole(3)? else {
@@ -266,6 +326,9 @@ impl Zstd {
             }
         };
         let (taken, made) = (input.pos(), output.pos());
+        if made > 0 {
+            self.last = Some(out[made - 1]);
+        }
         self.source.take(taken);
         self.unit_left -= taken as u64;
         self.draining = made == out.len();
@@ -283,6 +346,10 @@ impl Decode for Zstd {
     fn decode(&mut self, out: &mut [u8]) -> io::Result<usize> {
         let mut n = 0;
         loop {
+            n += self.hold.release(&mut out[n..]);
+            if self.hold.pending() {
+                return Ok(n);
+            }
             if let Some(result) = self.progress.ended(n, out.len()) {
                 return result;
             }

@@ -5,8 +5,10 @@
 
 use std::io::Write;
 
-use super::tests::{decode, decode_all, decode_with, expected_cut, fault, noise, starts, urls};
-use super::{Format, decode_error, is_trailing_garbage};
+use super::tests::{
+    decode, decode_all_placed, decode_with, expected_cut, fault, noise, starts, urls,
+};
+use super::{Format, decode_error, decoder, is_trailing_garbage};
 
 pub(super) fn zstd_frame(data: &[u8], level: i32, checksum: bool) -> Vec<u8> {
     let mut enc = ::zstd::stream::Encoder::new(Vec::new(), level).unwrap();
@@ -111,8 +113,13 @@ fn zstd_cut_anywhere_hands_out_everything_decodable_then_truncation() {
     }
 }
 
+/// Damage in a frame: the frames before it come out, the damaged one's
+/// decoded bytes come with the fault, set aside (or, when the damage looks
+/// like a cut, out as data: a cut is not damage), and decoding resumes at
+/// the next frame, whose bytes come out whole. In order, out and set aside
+/// together, that is what libzstd decodes eagerly from the same bytes.
 #[test]
-fn zstd_damage_hands_out_what_was_decoded_then_the_fault() {
+fn zstd_damage_sets_aside_what_was_decoded_with_the_fault() {
     // Compressed blocks (two in the first frame), a raw and an RLE block.
     let frames = [
         skippable(b"sk"),
@@ -122,16 +129,48 @@ fn zstd_damage_hands_out_what_was_decoded_then_the_fault() {
     ];
     let starts = starts(frames.iter().map(Vec::len));
     let file = frames.concat();
-    let mut faults = 0;
-    let mut resumed = 0;
+    let (mut faults, mut resumed, mut set_aside) = (0, 0, 0);
     for (i, at) in (0..file.len()).step_by(401).enumerate() {
         let mut bad = file.clone();
         bad[at] ^= 1 << (i % 8);
-        let (out, errs) = decode_all(Format::Zstd, &bad);
+        let (out, errs) = decode_all_placed(
+            |s| decoder(Format::Zstd, s),
+            Format::Zstd,
+            &bad,
+            1 << 16,
+            1 << 16,
+        );
         faults += usize::from(!errs.is_empty());
-        match errs.first().and_then(|e| decode_error(e)?.resumed) {
-            // Everything up to the fault, then the rest from the next
-            // frame on, whole (the damage was before it).
+        let Some((place, first)) = errs.first() else {
+            assert!(out == zstd_reference(&bad), "damage at {at}");
+            continue;
+        };
+        let first = decode_error(first).expect("a decoding fault");
+        let aside = super::tests::damaged(first);
+        set_aside += usize::from(!aside.is_empty());
+        // The frames before the damaged one come out whole.
+        let frame = starts
+            .iter()
+            .copied()
+            .filter(|&s| s <= at)
+            .max()
+            .unwrap_or(0);
+        let before = zstd_reference(&bad[..frame]);
+        assert!(
+            out.starts_with(&before) && *place >= before.len(),
+            "damage at {at}"
+        );
+        if !aside.is_empty() {
+            assert_eq!(
+                *place,
+                before.len(),
+                "damage at {at}: a damaged frame's bytes went out"
+            );
+        }
+        let in_order = [&out[..*place], aside, &out[*place..]].concat();
+        match first.resumed {
+            // Then the rest from the next frame on, whole (the damage was
+            // before it).
             Some(r) => {
                 let r = r as usize;
                 assert!(
@@ -139,14 +178,14 @@ fn zstd_damage_hands_out_what_was_decoded_then_the_fault() {
                     "damage at {at}: resumed at {r}"
                 );
                 assert!(
-                    out == [zstd_reference(&bad[..r]), zstd_reference(&bad[r..])].concat(),
+                    in_order == [zstd_reference(&bad[..r]), zstd_reference(&bad[r..])].concat(),
                     "damage at {at}"
                 );
                 assert_eq!(errs.len(), 1, "damage at {at}");
                 resumed += 1;
             }
             // No frame after the fault: everything before it.
-            None => assert!(out == zstd_reference(&bad), "damage at {at}"),
+            None => assert!(in_order == zstd_reference(&bad), "damage at {at}"),
         }
     }
     let cases = file.len().div_ceil(401);
@@ -155,6 +194,10 @@ fn zstd_damage_hands_out_what_was_decoded_then_the_fault() {
         "{faults} of {cases} damages noticed"
     );
     assert!(resumed * 2 > faults, "{resumed} of {faults} faults resumed");
+    assert!(
+        set_aside * 2 > faults,
+        "{set_aside} of {faults} faults set bytes aside"
+    );
 }
 
 #[test]

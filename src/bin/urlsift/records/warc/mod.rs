@@ -22,7 +22,7 @@ use std::sync::Arc;
 use urlsift::simd::{self, Kernel, Runtime, WithKernel};
 
 use super::Found;
-use crate::input::{LineEnds, Reason};
+use crate::input::{Chunk, LineEnds, Reason, Source};
 use crate::mmap::Map;
 
 /// The header that holds the URL.
@@ -49,6 +49,27 @@ pub struct Entry {
 
 /// How much of a bad stretch is kept to show in `--rejects`.
 const SHOWN: usize = 4096;
+
+/// The bytes a damaged gzip member or zstd frame decoded to, found where
+/// the reader stood at `offset`: a chunk of one bad record (its first
+/// [`SHOWN`] bytes kept to show), and how many bytes it stands for.
+pub fn set_aside(source: Arc<Source>, bytes: &[u8], offset: u64) -> (Chunk, u64) {
+    let mut data = bytes[..bytes.len().min(SHOWN)].to_vec();
+    if bytes.len() > SHOWN {
+        data.extend_from_slice(b"...");
+    }
+    let index = vec![Entry {
+        start: 0,
+        end: data.len(),
+        offset,
+        bad: Some(Reason::Damaged),
+    }];
+    let chunk = Chunk {
+        index,
+        ..Chunk::plain(source, 0, 0, data)
+    };
+    (chunk, bytes.len() as u64)
+}
 /// How much is read at a time.
 const READ: usize = 1 << 16;
 

@@ -1,0 +1,176 @@
+//! Holding a member's (or frame's) decoded bytes back until its check
+//! passes, so that damage only its CRC-32 (or zstd checksum) can see does
+//! not reach the caller as good data.
+//!
+//! Damage inside DEFLATE data often decodes to other valid codes: the
+//! inflater goes on, writing wrong bytes, and only the trailer's CRC-32
+//! finds out, after every byte of the member was decoded. Handed out as
+//! they came, those bytes would be read as records, and a damaged URL can
+//! still be a valid one. So a unit's bytes wait here until its check:
+//! passed, they go out; failed, they go with the fault as
+//! [`Damaged`](super::Damaged) bytes, which the reader turns into rejected
+//! records (nothing lost, nothing invented). A cut unit's bytes go out:
+//! what was decoded before a cut is exact.
+//!
+//! Memory stays bounded: a unit that decodes to more than [`LIMIT`]
+//! bytes (a one-member `.gz` of a whole file, a zstd file of one frame)
+//! cannot be held whole, so once it passes the limit its bytes go out
+//! unchecked, as `gzip -dc` hands them out, and a fault found at its end
+//! is reported after them.
+
+/// The most of one unit's decoded bytes held back for its check.
+pub(super) const LIMIT: usize = 8 << 20;
+
+/// The first room taken for a unit's bytes (grown by doubling).
+const FIRST_ROOM: usize = 64 << 10;
+
+/// A unit's decoded bytes, held until its check (see the module notes).
+#[derive(Default)]
+pub(super) struct Hold {
+    /// Held bytes: `buf[..len]` (the rest is room).
+    buf: Vec<u8>,
+    len: usize,
+    /// While handing out: `buf[out..len]` are still to go.
+    out: usize,
+    releasing: bool,
+    /// The unit passed the limit: its next bytes go straight out.
+    streaming: bool,
+    /// Off for decoders whose units are checked before their bytes are
+    /// used (the parallel decoder's jobs): then everything streams.
+    off: bool,
+}
+
+impl Hold {
+    /// A hold that holds nothing back: bytes go straight out.
+    pub fn off() -> Hold {
+        Hold {
+            off: true,
+            ..Hold::default()
+        }
+    }
+
+    /// Copies held bytes that are being handed out into `out`; returns
+    /// how many.
+    pub fn release(&mut self, out: &mut [u8]) -> usize {
+        if !self.releasing {
+            return 0;
+        }
+        let k = (self.len - self.out).min(out.len());
+        out[..k].copy_from_slice(&self.buf[self.out..self.out + k]);
+        self.out += k;
+        if self.out == self.len {
+            (self.len, self.out, self.releasing) = (0, 0, false);
+        }
+        k
+    }
+
+    /// Whether held bytes are waiting to be handed out.
+    pub fn pending(&self) -> bool {
+        self.releasing
+    }
+
+    /// Where the unit's next decoded bytes go: `Some(room)` in the hold
+    /// (then report them with [`Hold::filled`]), or `None`: straight into
+    /// the caller's buffer. Past the limit, the held bytes are handed out
+    /// first ([`Hold::pending`]: decode nothing until they are out).
+    pub fn room(&mut self) -> Option<&mut [u8]> {
+        if self.off || self.streaming {
+            return None;
+        }
+        if self.len == self.buf.len() {
+            if self.len >= LIMIT {
+                self.streaming = true;
+                self.releasing = self.len > 0;
+                return None;
+            }
+            let grown = (self.buf.len() * 2).clamp(FIRST_ROOM, LIMIT);
+            self.buf.resize(grown, 0);
+        }
+        Some(&mut self.buf[self.len..])
+    }
+
+    /// `n` bytes were decoded into the room [`Hold::room`] gave.
+    pub fn filled(&mut self, n: usize) {
+        self.len += n;
+    }
+
+    /// The unit checked out (or was cut: its bytes are exact as far as
+    /// they go): its held bytes are handed out, and the next unit is held.
+    pub fn unit_ended(&mut self) {
+        self.streaming = false;
+        self.releasing = self.len > 0;
+    }
+
+    /// The unit failed its check: its held bytes, which must not be
+    /// handed out as data (empty when it streamed past the limit).
+    pub fn unit_failed(&mut self) -> Vec<u8> {
+        let held = self.buf[..self.len].to_vec();
+        self.streaming = false;
+        (self.len, self.out, self.releasing) = (0, 0, false);
+        held
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fill(hold: &mut Hold, bytes: &[u8]) {
+        let mut rest = bytes;
+        while !rest.is_empty() {
+            let room = hold.room().expect("holding");
+            let k = room.len().min(rest.len());
+            room[..k].copy_from_slice(&rest[..k]);
+            hold.filled(k);
+            rest = &rest[k..];
+        }
+    }
+
+    fn drain(hold: &mut Hold, step: usize) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut buf = vec![0; step];
+        while hold.pending() {
+            let k = hold.release(&mut buf);
+            out.extend_from_slice(&buf[..k]);
+        }
+        out
+    }
+
+    #[test]
+    fn a_checked_unit_goes_out_a_failed_one_is_set_aside() {
+        let mut hold = Hold::default();
+        let a: Vec<u8> = (0..200_000u32).map(|i| i as u8).collect();
+        fill(&mut hold, &a);
+        assert!(!hold.pending(), "nothing goes out before the check");
+        hold.unit_ended();
+        assert_eq!(drain(&mut hold, 777), a);
+        fill(&mut hold, b"damaged");
+        assert_eq!(hold.unit_failed(), b"damaged");
+        assert!(!hold.pending());
+        fill(&mut hold, b"next");
+        hold.unit_ended();
+        assert_eq!(drain(&mut hold, 3), b"next");
+    }
+
+    #[test]
+    fn a_unit_past_the_limit_streams_after_its_held_bytes() {
+        let mut hold = Hold::default();
+        let big = vec![7u8; LIMIT];
+        fill(&mut hold, &big);
+        assert!(hold.room().is_none(), "full: the unit streams");
+        assert!(hold.pending(), "the held bytes go out first");
+        assert_eq!(drain(&mut hold, 1 << 20), big);
+        assert!(hold.room().is_none(), "the rest of the unit streams");
+        assert!(hold.unit_failed().is_empty(), "nothing held to set aside");
+        assert!(hold.room().is_some(), "the next unit is held again");
+    }
+
+    #[test]
+    fn an_off_hold_holds_nothing() {
+        let mut hold = Hold::off();
+        assert!(hold.room().is_none());
+        hold.unit_ended();
+        assert!(!hold.pending());
+        assert!(hold.unit_failed().is_empty());
+    }
+}

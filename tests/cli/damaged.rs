@@ -1,0 +1,329 @@
+//! Damaged compressed input, as the command reads it: a gzip member or
+//! zstd frame that fails its check never reaches the output. Its decoded
+//! bytes are set aside (every line a `damaged-input` reject), the line a
+//! gap cuts is a reject too, and the lines around the damage come out as
+//! the undamaged file gives them. Damage that only the CRC-32 or checksum
+//! sees used to be read as records: wrong URLs, valid ones among them,
+//! went out as if they were in the file.
+
+use crate::workdir::*;
+use std::collections::HashSet;
+use std::io::Write;
+
+/// `text` cut into `n` pieces of about equal size: at line ends when
+/// `at_lines`, else anywhere (as `split -b` cuts).
+fn cut(text: &[u8], n: usize, at_lines: bool) -> Vec<&[u8]> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    for k in (1..=n).rev() {
+        let mut at = rest.len() / k;
+        while at_lines && at < rest.len() && rest[at - 1] != b'\n' {
+            at += 1;
+        }
+        // (Not at a line end, when asked: move off one.)
+        if !at_lines && at < rest.len() && rest[at - 1] == b'\n' {
+            at += 1;
+        }
+        let (piece, tail) = rest.split_at(at);
+        out.push(piece);
+        rest = tail;
+    }
+    out
+}
+
+/// Raw DEFLATE data inflated without any check: every byte the inflater
+/// makes of it (those before a fault included), and whether it got
+/// through.
+fn inflate_unchecked(deflate: &[u8]) -> (Vec<u8>, bool) {
+    let mut inflate = flate2::Decompress::new(false);
+    let mut out = vec![0; 8 << 20];
+    let ok = inflate
+        .decompress(deflate, &mut out, flate2::FlushDecompress::Finish)
+        .is_ok_and(|s| s == flate2::Status::StreamEnd);
+    out.truncate(inflate.total_out() as usize);
+    (out, ok)
+}
+
+/// How many non-empty lines `pieces` hold, each piece cut on its own.
+fn lines_in(pieces: &[&[u8]]) -> usize {
+    pieces
+        .iter()
+        .map(|p| p.split(|&b| b == b'\n').filter(|l| !l.is_empty()).count())
+        .sum()
+}
+
+/// A gzip member of `data` (no header fields: its DEFLATE data starts at
+/// byte 10 and ends 8 bytes before its end).
+fn member(data: &[u8]) -> Vec<u8> {
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(data).unwrap();
+    gz.finish().unwrap()
+}
+
+/// Damages `m`'s DEFLATE data so that the inflater notices (`seen`) or
+/// so that only the CRC-32 does, with the decoded length unchanged: the
+/// damaged member and what it decodes to.
+fn damage(m: &[u8], seen: bool) -> (Vec<u8>, Vec<u8>) {
+    let body = 10..m.len() - 8;
+    let original = inflate_unchecked(&m[body.clone()]).0;
+    for at in body.clone().skip(body.len() / 3) {
+        let mut bad = m.to_vec();
+        bad[at] ^= 0x04;
+        let (out, ok) = inflate_unchecked(&bad[body.clone()]);
+        let crc_only = ok && out.len() == original.len() && out != original;
+        let wanted = if seen { !ok } else { crc_only };
+        if wanted {
+            return (bad, out);
+        }
+    }
+    panic!("no damage of that kind found");
+}
+
+/// The normalized lines of `text`, as the command gives them.
+fn normalize(wd: &Workdir, text: &[u8]) -> String {
+    wd.create("plain.txt", text);
+    wd.stdout(&["normalize", "-q", "plain.txt"])
+}
+
+/// Runs `normalize --rejects` on `file` at -j1 and at -j2 with small
+/// chunks (which must agree); returns the output, the rejects and stderr.
+fn run(wd: &Workdir, file: &str) -> (String, String, String) {
+    let mut seen = Vec::new();
+    for args in [&["-j1"][..], &["-j2", "--chunk-size", "10K"]] {
+        let mut cmd = vec!["normalize", file, "--rejects", "rejects.tsv"];
+        cmd.extend_from_slice(args);
+        let out = wd.run(&cmd, None);
+        assert_eq!(out.status.code(), Some(2), "{file}: {}", stderr(&out));
+        let rejects = String::from_utf8_lossy(&wd.read("rejects.tsv")).into_owned();
+        let err = stderr(&out);
+        seen.push((String::from_utf8(out.stdout).unwrap(), rejects, err));
+    }
+    assert!(seen[0].0 == seen[1].0, "{file}: output depends on -j");
+    assert!(seen[0].1 == seen[1].1, "{file}: rejects depend on -j");
+    seen.swap_remove(0)
+}
+
+/// The rejects file's reasons (its third column), counted.
+fn reasons(rejects: &str) -> Vec<(String, usize)> {
+    let mut counts = std::collections::BTreeMap::new();
+    for line in rejects.lines() {
+        let reason = line.split('\t').nth(3).unwrap_or_default();
+        *counts.entry(reason.to_string()).or_insert(0) += 1;
+    }
+    counts.into_iter().collect()
+}
+
+fn damaged_reason() -> String {
+    "decoded from a damaged gzip member or zstd frame (its check failed): set aside, not read"
+        .to_string()
+}
+
+/// Where the line holding byte `at` of `text` starts, and where the one
+/// after it starts.
+fn line_around(text: &[u8], at: usize) -> (usize, usize) {
+    let start = text[..at]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let end = text[at..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(text.len(), |i| at + i + 1);
+    (start, end)
+}
+
+/// Damage only the CRC-32 sees, in a member cut out of the middle of a
+/// line: the lines before the member's line and after the next member's
+/// first line are read as in the undamaged file; the member's bytes (with
+/// the line it finishes, and the line the next member finishes for it)
+/// are damaged-input rejects; nothing else is output.
+#[test]
+fn damage_only_the_crc_sees_is_set_aside_not_read() {
+    let wd = Workdir::new();
+    let text = std::fs::read(sample()).unwrap();
+    let parts = cut(&text, 5, false);
+    let mut members: Vec<Vec<u8>> = parts.iter().map(|p| member(p)).collect();
+    let (bad, decoded) = damage(&members[2], false);
+    members[2] = bad;
+    wd.create("d.gz", members.concat());
+    let (out, rejects, err) = run(&wd, "d.gz");
+    assert!(err.contains("CRC-32 mismatch"), "{err}");
+    assert!(
+        err.contains(&format!(
+            "the {} bytes it decoded to are set aside as damaged",
+            decoded.len()
+        )),
+        "{err}"
+    );
+    // The damaged member spans these bytes of the text.
+    let from = parts[..2].iter().map(|p| p.len()).sum::<usize>();
+    let to = from + parts[2].len();
+    let (before, _) = line_around(&text, from);
+    let (_, after) = line_around(&text, to);
+    let expected = normalize(&wd, &text[..before]) + &normalize(&wd, &text[after..]);
+    assert!(
+        out == expected,
+        "the lines around the damage, and only those"
+    );
+    // The set-aside lines: what the damaged member decoded to, with the
+    // line it finishes; and the rest of the line it ends inside, read
+    // after the gap (two rejects for that one line).
+    let lines = lines_in(&[
+        &[&text[before..from], &decoded[..]].concat(),
+        &text[to..after],
+    ]);
+    assert_eq!(
+        reasons(&rejects)
+            .iter()
+            .find(|(r, _)| *r == damaged_reason())
+            .map(|r| r.1),
+        Some(lines)
+    );
+}
+
+/// Damage the inflater sees loses the rest of its member (it cannot be
+/// decoded) and nothing more: with members cut at line ends, the next
+/// member's first line is read; cut anywhere, it may be the rest of a line
+/// the gap took, so it is a truncated-input reject. Never is a line that
+/// is not in the file output.
+#[test]
+fn damage_the_inflater_sees_loses_only_its_member() {
+    let wd = Workdir::new();
+    let text = std::fs::read(sample()).unwrap();
+    let valid: HashSet<String> = normalize(&wd, &text).lines().map(str::to_string).collect();
+    for at_lines in [true, false] {
+        let parts = cut(&text, 6, at_lines);
+        let mut members: Vec<Vec<u8>> = parts.iter().map(|p| member(p)).collect();
+        let (bad, decoded) = damage(&members[3], true);
+        members[3] = bad;
+        wd.create("d.gz", members.concat());
+        let (out, rejects, err) = run(&wd, "d.gz");
+        assert!(err.contains("invalid DEFLATE data"), "{err}");
+        assert!(
+            out.lines().all(|l| valid.contains(l)),
+            "a line not in the file went out"
+        );
+        let from = parts[..3].iter().map(|p| p.len()).sum::<usize>();
+        let next = from + parts[3].len();
+        let (before, _) = line_around(&text, from);
+        let counts = reasons(&rejects);
+        let truncated = counts
+            .iter()
+            .find(|(r, _)| r.starts_with("cut off"))
+            .map_or(0, |r| r.1);
+        let after = if at_lines {
+            assert_eq!(truncated, 0, "members cut at lines: nothing else is lost");
+            next
+        } else {
+            assert_eq!(truncated, 1, "the next member's first line: {counts:?}");
+            line_around(&text, next).1
+        };
+        let expected = normalize(&wd, &text[..before]) + &normalize(&wd, &text[after..]);
+        assert!(
+            out == expected,
+            "at lines {at_lines}: the lines around the damage"
+        );
+        // What the damaged member decoded to before the inflater stopped
+        // (with the line it finishes) is set aside.
+        let lines = lines_in(&[&[&text[before..from], &decoded[..]].concat()]);
+        assert_eq!(
+            counts
+                .iter()
+                .find(|(r, _)| *r == damaged_reason())
+                .map(|r| r.1),
+            Some(lines)
+        );
+    }
+}
+
+/// A zstd frame whose checksum fails is set aside the same way; the other
+/// frames of the file are read whole.
+#[test]
+fn a_zstd_frame_whose_checksum_fails_is_set_aside() {
+    let wd = Workdir::new();
+    let text = std::fs::read(sample()).unwrap();
+    let parts = cut(&text, 4, true);
+    let frame = |data: &[u8], level: i32| {
+        let mut e = zstd::Encoder::new(Vec::new(), level).unwrap();
+        e.include_checksum(true).unwrap();
+        e.write_all(data).unwrap();
+        e.finish().unwrap()
+    };
+    let mut frames: Vec<Vec<u8>> = parts.iter().map(|p| frame(p, 3)).collect();
+    // A flipped bit in the frame's checksum (its last four bytes): every
+    // block decodes, and only the checksum disagrees.
+    let n = frames[2].len();
+    frames[2][n - 2] ^= 0x10;
+    let decoded = parts[2];
+    wd.create("d.zst", frames.concat());
+    let (out, rejects, err) = run(&wd, "d.zst");
+    assert!(err.contains("d.zst: zstd data is corrupt at byte"), "{err}");
+    assert!(err.contains("set aside as damaged"), "{err}");
+    let expected = normalize(&wd, &[parts[0], parts[1], parts[3]].concat());
+    assert!(
+        out == expected,
+        "frames cut at lines: every other line is read"
+    );
+    let damaged = reasons(&rejects)
+        .iter()
+        .find(|(r, _)| *r == damaged_reason())
+        .map_or(0, |r| r.1);
+    let lines = decoded
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .count();
+    assert_eq!(
+        damaged, lines,
+        "every line of the damaged frame is a reject"
+    );
+}
+
+/// A `.warc.gz` of a member per record whose member fails its CRC-32 (a
+/// damaged trailer: every byte decodes, the check fails): the record is
+/// one damaged-input reject, at its offset, and is not read; every other
+/// record is.
+#[test]
+fn a_warc_gz_record_that_fails_its_crc_is_one_reject() {
+    let wd = Workdir::new();
+    let records: Vec<String> = (0..50)
+        .map(|i| {
+            let payload = format!("<p>{}</p>", "z".repeat(i * 7));
+            format!(
+                "WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: https://w{i}.example/\r\n\
+                 Content-Length: {}\r\n\r\n{payload}\r\n\r\n",
+                payload.len()
+            )
+        })
+        .collect();
+    let damaged = 17;
+    let mut gz = Vec::new();
+    for (i, r) in records.iter().enumerate() {
+        let mut m = member(r.as_bytes());
+        if i == damaged {
+            let crc = m.len() - 8;
+            m[crc] ^= 0x01;
+        }
+        gz.extend(m);
+    }
+    wd.create("d.warc.gz", &gz);
+    let out = wd.run(&["normalize", "d.warc.gz", "--rejects", "r.tsv"], None);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("CRC-32 mismatch"), "{}", stderr(&out));
+    let expected: String = (0..50)
+        .filter(|&i| i != damaged)
+        .map(|i| format!("https://w{i}.example/\n"))
+        .collect();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), expected);
+    let rejects = String::from_utf8_lossy(&wd.read("r.tsv")).into_owned();
+    let fields: Vec<&str> = rejects
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .split('\t')
+        .collect();
+    assert_eq!(rejects.lines().count(), 1, "{rejects}");
+    let offset: usize = records[..damaged].iter().map(String::len).sum();
+    assert_eq!(fields[2], offset.to_string(), "{rejects}");
+    assert_eq!(fields[3], damaged_reason());
+    assert!(fields[4].contains("https://w17.example/"), "{rejects}");
+}
