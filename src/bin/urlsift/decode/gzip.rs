@@ -23,7 +23,6 @@ use super::hold::Hold;
 use super::source::Source;
 use super::{
     Decode, DecodeError, Fault, Format, GZIP_MAGIC, Progress, UnitEnds, check_end, resume,
-    set_aside,
 };
 
 /// Header flags (RFC 1952 section 2.3.1).
@@ -185,14 +184,7 @@ impl Gzip {
     /// held bytes go out first after a cut (they are exact as far as they
     /// go), and with the fault, as damaged, after anything else.
     fn after_fault(&mut self, e: io::Error) -> Progress {
-        let corrupt = super::decode_error(&e).is_some_and(|d| matches!(d.fault, Fault::Corrupt(_)));
-        let held = if corrupt {
-            self.hold.unit_failed()
-        } else {
-            self.hold.unit_ended();
-            Vec::new()
-        };
-        let e = set_aside(e, held, std::mem::take(&mut self.whole));
+        let e = self.hold.after_fault(e, std::mem::take(&mut self.whole));
         let source = &mut self.source;
         match resume(e, self.ends.at_lines(), || {
             source.skip_to(|b| b == GZIP_MAGIC[0], 10, plausible_header)

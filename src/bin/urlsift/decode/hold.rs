@@ -18,6 +18,11 @@
 //! unchecked, as `gzip -dc` hands them out, and a fault found at its end
 //! is reported after them.
 
+use std::io;
+use std::sync::Arc;
+
+use super::{Damaged, Fault, decode_error};
+
 /// The most of one unit's decoded bytes held back for its check.
 pub(super) const LIMIT: usize = 8 << 20;
 
@@ -99,6 +104,30 @@ impl Hold {
     pub fn unit_ended(&mut self) {
         self.streaming = false;
         self.releasing = self.len > 0;
+    }
+
+    /// After fault `e` in the unit: a corrupt unit's held bytes go with
+    /// the fault, set aside as damaged (`whole`: every byte of the unit is
+    /// there); after anything else (a cut, a read error) they are exact as
+    /// far as they go, and are handed out.
+    pub fn after_fault(&mut self, e: io::Error, whole: bool) -> io::Error {
+        let corrupt = decode_error(&e).is_some_and(|d| matches!(d.fault, Fault::Corrupt(_)));
+        if !corrupt {
+            self.unit_ended();
+            return e;
+        }
+        let held = self.unit_failed();
+        match decode_error(&e) {
+            Some(d) if !held.is_empty() => {
+                let mut d = d.clone();
+                d.damaged = Some(Damaged {
+                    bytes: Arc::new(held),
+                    whole,
+                });
+                d.into()
+            }
+            _ => e,
+        }
     }
 
     /// The unit failed its check: its held bytes, which must not be

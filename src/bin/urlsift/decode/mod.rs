@@ -324,23 +324,6 @@ fn resume(
     Ok(fault.into())
 }
 
-/// Fault `e` (a corrupt unit) with the bytes its unit decoded to, which
-/// must not be handed out as data; `e` as it was when there are none (a
-/// cut, or a unit that streamed past the hold).
-fn set_aside(e: io::Error, bytes: Vec<u8>, whole: bool) -> io::Error {
-    match decode_error(&e) {
-        Some(d) if !bytes.is_empty() => {
-            let mut d = d.clone();
-            d.damaged = Some(Damaged {
-                bytes: Arc::new(bytes),
-                whole,
-            });
-            d.into()
-        }
-        _ => e,
-    }
-}
-
 /// How the members or frames decoded so far ended: with a line feed, or
 /// not. Inputs cut into members at line ends (`cat a.gz b.gz` of text
 /// files, Common Crawl's index shards) end every one with a line feed; a

@@ -27,7 +27,7 @@ use super::hold::Hold;
 use super::source::Source;
 use super::{
     Decode, DecodeError, Fault, Format, Progress, UnitEnds, ZSTD_MAGIC, check_end,
-    is_skippable_magic, resume, set_aside,
+    is_skippable_magic, resume,
 };
 
 /// The most a frame header can take: magic, descriptor, window, dictionary
@@ -121,16 +121,9 @@ impl Zstd {
     /// found after it, or failed if none follows (or `e` is a cut or a
     /// read error).
     fn after_fault(&mut self, e: io::Error) -> Progress {
-        // The frame's held bytes: data after a cut (exact as far as they
-        // go), set aside with the fault after anything else.
-        let corrupt = super::decode_error(&e).is_some_and(|d| matches!(d.fault, Fault::Corrupt(_)));
-        let held = if corrupt {
-            self.hold.unit_failed()
-        } else {
-            self.hold.unit_ended();
-            Vec::new()
-        };
-        let e = set_aside(e, held, self.in_checksum);
+        // (The frame's held bytes: data after a cut, set aside with the
+        // fault after anything else.)
+        let e = self.hold.after_fault(e, self.in_checksum);
         self.in_checksum = false;
         let source = &mut self.source;
         // The next frame: its magic number and a frame header descriptor
