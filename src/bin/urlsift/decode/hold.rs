@@ -24,7 +24,7 @@ use std::sync::Arc;
 use super::{Damaged, Fault, decode_error};
 
 /// The most of one unit's decoded bytes held back for its check.
-pub(super) const LIMIT: usize = 8 << 20;
+pub(super) const LIMIT: usize = 4 << 20;
 
 /// The first room taken for a unit's bytes (grown by doubling).
 const FIRST_ROOM: usize = 64 << 10;
