@@ -449,3 +449,53 @@ fn no_damage_anywhere_puts_a_record_out_that_the_file_does_not_hold() {
         }
     }
 }
+
+/// A CSV whose header row is in a member that fails its check cannot be
+/// read on (a row after the gap would be taken for the header): the
+/// member's lines are rejects, the message says why and how to read on,
+/// and with `--no-header --field N` every other row is read.
+#[test]
+fn a_csv_whose_header_is_damaged_stops_with_a_way_on() {
+    let wd = Workdir::new();
+    let rows: String = (0..3000)
+        .map(|i| format!("{i},https://h{}.example/p{i},n{i}\n", i % 50))
+        .collect();
+    let text = format!("id,url,note\n{rows}");
+    let parts = cut(text.as_bytes(), 3, true);
+    let mut members: Vec<Vec<u8>> = parts.iter().map(|p| member(p)).collect();
+    let crc = members[0].len() - 8;
+    members[0][crc] ^= 0x01;
+    wd.create("d.csv.gz", members.concat());
+    let out = wd.run(&["normalize", "d.csv.gz", "--rejects", "r.tsv"], None);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(out.stdout.is_empty());
+    let err = stderr(&out);
+    assert!(
+        err.contains("the rest is not read, as the header row was in what was lost")
+            && err.contains("--no-header --field N")
+            && !err.contains("decoding went on"),
+        "{err}"
+    );
+    let first = parts[0]
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .count();
+    assert_eq!(
+        String::from_utf8_lossy(&wd.read("r.tsv")).lines().count(),
+        first
+    );
+    let out = wd.run(
+        &["normalize", "-q", "--no-header", "--field", "2", "d.csv.gz"],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let expected: String = rows
+        .lines()
+        .skip(first - 1)
+        .map(|r| format!("{r}\n"))
+        .collect();
+    assert!(
+        String::from_utf8(out.stdout).unwrap() == expected,
+        "every row after the damaged member"
+    );
+}

@@ -460,13 +460,22 @@ impl Current {
                     }
                     self.warc = None;
                 }
+                // A CSV whose header row the gap took (or set aside as
+                // damaged) cannot be read on: a row after the gap would be
+                // taken for the header.
+                let headless = self.source.is_none()
+                    && matches!(self.kind, Kind::Csv | Kind::Tsv)
+                    && !settings.spec.no_header;
                 let mut failure = self.fail(head, write_head, e, pool, settings.count_lines);
-                if resumes && (self.source.is_some() || self.window().is_empty()) {
+                if resumes && !headless && (self.source.is_some() || self.window().is_empty()) {
                     // The bytes after the gap are still to come.
                     self.eof = false;
                 } else {
                     // (A source whose start the gap cut: its first bytes
                     // cannot be told from what follows the gap.)
+                    if failure.0.resumes && headless {
+                        failure.0.error.error = headless_error(&failure.0.error.error);
+                    }
                     failure.0.resumes = false;
                 }
                 return Err(failure);
@@ -915,6 +924,27 @@ impl Current {
             shown.join(", ")
         )))
     }
+}
+
+/// A fault after which decoding went on, in a CSV source whose header row
+/// the gap took: reading stops there, and the message says why and how
+/// to read on.
+fn headless_error(e: &io::Error) -> io::Error {
+    let said = match decode::decode_error(e) {
+        Some(d) => {
+            let mut d = d.clone();
+            d.resumed = None;
+            d.to_string()
+        }
+        None => e.to_string(),
+    };
+    io::Error::new(
+        e.kind(),
+        format!(
+            "{said}; the rest is not read, as the header row was in what was lost \
+             (name the URL column with --no-header --field N to read on)"
+        ),
+    )
 }
 
 /// What the start of a `.log` file shows.
