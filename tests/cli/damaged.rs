@@ -148,6 +148,7 @@ fn damage_only_the_crc_sees_is_set_aside_not_read() {
     wd.create("d.gz", members.concat());
     let (out, rejects, err) = run(&wd, "d.gz");
     assert!(err.contains("CRC-32 mismatch"), "{err}");
+
     assert!(
         err.contains(&format!(
             "the {} bytes it decoded to are set aside as damaged",
@@ -160,18 +161,23 @@ fn damage_only_the_crc_sees_is_set_aside_not_read() {
     let to = from + parts[2].len();
     let (before, _) = line_around(&text, from);
     let (_, after) = line_around(&text, to);
+    // Lines are counted as in the decoded bytes (as `zcat` counts them).
+    let decoded_text = [&text[..from], &decoded[..], &text[to..]].concat();
+    let ends = decoded_text.iter().filter(|&&b| b == b'\n').count();
+    let counted = ends + usize::from(!decoded_text.ends_with(b"\n"));
+    assert!(
+        err.contains(&format!("{counted} lines from 1 input")),
+        "{counted}: {err}"
+    );
     let expected = normalize(&wd, &text[..before]) + &normalize(&wd, &text[after..]);
     assert!(
         out == expected,
         "the lines around the damage, and only those"
     );
     // The set-aside lines: what the damaged member decoded to, with the
-    // line it finishes; and the rest of the line it ends inside, read
-    // after the gap (two rejects for that one line).
-    let lines = lines_in(&[
-        &[&text[before..from], &decoded[..]].concat(),
-        &text[to..after],
-    ]);
+    // line it finishes and the rest of the line it ends inside, read after
+    // the gap (one reject for that line, as `zcat` would count it).
+    let lines = lines_in(&[&[&text[before..from], &decoded[..], &text[to..after]].concat()]);
     assert_eq!(
         reasons(&rejects)
             .iter()
@@ -411,12 +417,17 @@ fn no_damage_anywhere_puts_a_record_out_that_the_file_does_not_hold() {
                     }
                 })
                 .collect();
+            // One unit damaged, or (one case in three) it and the next,
+            // so that a gap can follow a gap before any line is read.
             let unit = rng.below(n);
-            let len = units[unit].len();
-            let at = rng.below(len);
-            for k in 0..1 + rng.below(8) {
-                if at + k < len {
-                    units[unit][at + k] ^= 1 << rng.below(8);
+            let mut at = 0;
+            let count = 1 + usize::from(case % 3 == 0);
+            for u in units.iter_mut().skip(unit).take(count) {
+                at = rng.below(u.len());
+                for k in 0..1 + rng.below(8) {
+                    if at + k < u.len() {
+                        u[at + k] ^= 1 << rng.below(8);
+                    }
                 }
             }
             let name = format!("d.{ext}.{}", if gz { "gz" } else { "zst" });
@@ -497,5 +508,44 @@ fn a_csv_whose_header_is_damaged_stops_with_a_way_on() {
     assert!(
         String::from_utf8(out.stdout).unwrap() == expected,
         "every row after the damaged member"
+    );
+}
+
+/// Two members in a row that fail their CRC (their trailers damaged, so
+/// every byte decodes), in a file cut mid-line: their bytes, with the
+/// lines they finish and begin, are one stretch of rejects; lines are
+/// counted as in the decoded bytes; every other line is read.
+#[test]
+fn two_damaged_members_in_a_row_are_one_stretch_set_aside() {
+    let wd = Workdir::new();
+    let text = std::fs::read(sample()).unwrap();
+    let parts = cut(&text, 5, false);
+    let mut members: Vec<Vec<u8>> = parts.iter().map(|p| member(p)).collect();
+    for m in &mut members[1..3] {
+        let crc = m.len() - 8;
+        m[crc] ^= 0x80;
+    }
+    wd.create("d.gz", members.concat());
+    let (out, rejects, err) = run(&wd, "d.gz");
+    assert_eq!(err.matches("CRC-32 mismatch").count(), 2, "{err}");
+    let from = parts[0].len();
+    let to = from + parts[1].len() + parts[2].len();
+    let (before, _) = line_around(&text, from);
+    let (_, after) = line_around(&text, to);
+    let expected = normalize(&wd, &text[..before]) + &normalize(&wd, &text[after..]);
+    assert!(
+        out == expected,
+        "the lines around the damage, and only those"
+    );
+    let damaged = reasons(&rejects)
+        .iter()
+        .find(|(r, _)| *r == damaged_reason())
+        .map_or(0, |r| r.1);
+    assert_eq!(damaged, lines_in(&[&text[before..after]]));
+    let ends = text.iter().filter(|&&b| b == b'\n').count();
+    let counted = ends + usize::from(!text.ends_with(b"\n"));
+    assert!(
+        err.contains(&format!("{counted} lines from 1 input")),
+        "{counted}: {err}"
     );
 }

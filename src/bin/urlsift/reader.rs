@@ -81,10 +81,21 @@ struct Current {
     /// A `.log` file read with `auto`: its first lines pick `log` or
     /// `lines`.
     sniff_log: bool,
-    /// After a gap in the decoded bytes: the first line after it is the
-    /// rest of a line whose start the gap took (or set aside as damaged),
-    /// a bad record for this reason, not a line of its own.
-    first_bad: Option<Reason>,
+    /// After a gap in the decoded bytes: how the first line after it
+    /// reads.
+    gap: Option<Gap>,
+}
+
+/// The first line after a gap in the decoded bytes, when it is not a line
+/// of its own.
+enum Gap {
+    /// The rest of a line whose start the gap took: a `truncated-input`
+    /// record.
+    Fragment,
+    /// The rest of the last line of bytes set aside as damaged, whose unit
+    /// is all there: joined to them (one line, numbered as `zcat` counts),
+    /// they are handed out with it.
+    Continues(Vec<u8>),
 }
 
 /// The most of a `.log` file's start read to judge it by (see
@@ -142,7 +153,7 @@ impl Current {
             counting_off: false,
             warc: None,
             sniff_log: false,
-            first_bad: None,
+            gap: None,
         })
     }
 
@@ -298,14 +309,14 @@ impl ChunkReader {
                 Err(Failure(failed)) => {
                     let Failed {
                         chunk,
-                        damaged,
+                        set_aside,
                         error,
                         resumes,
                     } = *failed;
                     if !resumes {
                         self.current = None;
                     }
-                    self.pending.extend(damaged.map(Ok));
+                    self.pending.extend(set_aside.into_iter().map(Ok));
                     self.pending.push_back(Err(error));
                     if let Some(chunk) = chunk {
                         return Some(Ok(chunk));
@@ -324,9 +335,9 @@ struct Failure(Box<Failed>);
 
 struct Failed {
     chunk: Option<Chunk>,
-    /// The bytes a damaged member or frame decoded to, set aside
+    /// Bytes damaged members or frames decoded to, set aside
     /// (`Chunk::bad`): handed out after `chunk`, before the error.
-    damaged: Option<Chunk>,
+    set_aside: Vec<Chunk>,
     error: InputError,
     /// The source goes on after the error (a gap in its decoded bytes).
     resumes: bool,
@@ -337,14 +348,14 @@ impl Failure {
         let resumes = decode::resumes(&error.error);
         Failure(Box::new(Failed {
             chunk,
-            damaged: None,
+            set_aside: Vec::new(),
             error,
             resumes,
         }))
     }
 
-    fn with_damaged(mut self, damaged: Option<Chunk>) -> Failure {
-        self.0.damaged = damaged;
+    fn with_set_aside(mut self, set_aside: Vec<Chunk>) -> Failure {
+        self.0.set_aside = set_aside;
         self
     }
 }
@@ -428,7 +439,8 @@ impl Current {
                         self.warc = Some(warc::Reader::new(Vec::new(), at + len));
                     }
                     let failure = Failure::new(chunk, self.error(e, false));
-                    Err(failure.with_damaged(damaged.map(|(chunk, _)| chunk)))
+                    Err(failure
+                        .with_set_aside(damaged.map(|(chunk, _)| chunk).into_iter().collect()))
                 }
             };
         }
@@ -516,6 +528,11 @@ impl Current {
                 }
                 Cut::None if self.eof => {
                     if have == 0 {
+                        if let Some(Gap::Continues(carry)) = self.gap.take() {
+                            let chunk =
+                                self.bad_chunk(carry, Reason::Damaged, settings.count_lines);
+                            return Ok((Some(chunk), true));
+                        }
                         return Ok((None, true));
                     }
                     break (have, None);
@@ -526,19 +543,32 @@ impl Current {
                         break (head, None);
                     }
                     // (A line over the limit is bad as it is, even the
-                    // rest of one a gap cut.)
-                    self.first_bad = None;
+                    // rest of one a gap cut: bytes set aside go out alone.)
+                    if let Some(Gap::Continues(carry)) = self.gap.take() {
+                        let chunk = self.bad_chunk(carry, Reason::Damaged, settings.count_lines);
+                        return Ok((Some(chunk), false));
+                    }
                     self.streaming = true;
                     let data = self.take(have, pool);
                     return Ok((Some(self.piece(data, true, false)), false));
                 }
             }
         };
-        // After a gap: its first line goes out alone, as a bad record.
-        let (take, ends, bad) = match self.first_bad.take() {
-            Some(reason) if head == 0 => {
-                let end = memchr::memchr(b'\n', &self.window()[..take]).map_or(take, |i| i + 1);
-                (end, None, Some(reason))
+        // After a gap: its first line goes out alone, as a bad record (with
+        // the set-aside bytes it finishes, if any).
+        let first_line =
+            |window: &[u8]| memchr::memchr(b'\n', &window[..take]).map_or(take, |i| i + 1);
+        let (take, ends, bad) = match self.gap.take() {
+            Some(Gap::Continues(mut carry)) => {
+                let end = first_line(self.window());
+                carry.extend_from_slice(&self.window()[..end]);
+                self.skip(end);
+                let ended = self.eof && self.window().is_empty();
+                let chunk = self.bad_chunk(carry, Reason::Damaged, settings.count_lines);
+                return Ok((Some(chunk), ended));
+            }
+            Some(Gap::Fragment) if head == 0 => {
+                (first_line(self.window()), None, Some(Reason::Truncated))
             }
             _ => (take, ends, None),
         };
@@ -611,7 +641,7 @@ impl Current {
     /// the error sets aside the bytes a damaged member or frame decoded to
     /// ([`decode::Damaged`]), they become a chunk of bad records that
     /// follows (with the window's last partial line, which they continue),
-    /// and the first line after the gap is marked (`first_bad`).
+    /// and the first line after the gap is marked ([`Gap`]).
     fn fail(
         &mut self,
         head: usize,
@@ -620,51 +650,97 @@ impl Current {
         pool: &BufPool,
         count_lines: bool,
     ) -> Failure {
-        let damaged = decode::decode_error(&e).and_then(|d| d.damaged.clone());
-        // Decoding resumed where a line starts, as far as it can tell.
-        let aligned = decode::decode_error(&e).is_some_and(|d| d.aligned);
-        let resumes = decode::resumes(&e);
-        let error = self.error(e, false);
-        let have = self.window().len();
+        let damaged = decode::decode_error(&e).is_some_and(|d| d.damaged.is_some());
         let started = self.source.is_some();
-        let keep = match &damaged {
-            Some(_) if started => {
-                memchr::memrchr(b'\n', &self.window()[head..]).map_or(head, |i| head + i + 1)
+        // A gap before this one whose first line was not handed out yet:
+        // that line is at the window's start. Ended there, it goes out as
+        // a bad record; running to the window's end, it runs into this
+        // gap too, and goes with whatever this one sets aside.
+        let mut set_aside = Vec::new();
+        let mut prefix = Vec::new();
+        if started && let Some(gap) = self.gap.take() {
+            let (mut bytes, reason) = match gap {
+                Gap::Fragment => (Vec::new(), Reason::Truncated),
+                Gap::Continues(carry) => (carry, Reason::Damaged),
+            };
+            match memchr::memchr(b'\n', self.window()) {
+                Some(i) => {
+                    bytes.extend_from_slice(&self.window()[..=i]);
+                    self.skip(i + 1);
+                    set_aside.push(self.bad_chunk(bytes, reason, count_lines));
+                }
+                None => {
+                    bytes.extend_from_slice(self.window());
+                    self.skip(self.window().len());
+                    if damaged {
+                        prefix = bytes;
+                    } else if !bytes.is_empty() {
+                        set_aside.push(self.bad_chunk(bytes, reason, count_lines));
+                    }
+                }
             }
-            _ => have,
+        }
+        let have = self.window().len();
+        let keep = if damaged && started {
+            memchr::memrchr(b'\n', &self.window()[head..]).map_or(head, |i| head + i + 1)
+        } else {
+            have
         };
         let chunk = (keep > head && started).then(|| {
             let data = self.take(keep, pool);
-            self.chunk(data, head, write_head, damaged.is_none(), count_lines, None)
+            self.chunk(data, head, write_head, !damaged, count_lines, None)
         });
-        let Some(damaged) = damaged else {
-            if resumes && !aligned {
-                self.first_bad = Some(Reason::Truncated);
-            }
-            return Failure::new(chunk, error);
+        // With bytes set aside, the line the gap cut goes with them.
+        let tail = if damaged {
+            prefix.extend_from_slice(self.window());
+            self.skip(self.window().len());
+            prefix
+        } else {
+            Vec::new()
         };
-        let mut bytes = self.window().to_vec();
-        self.skip(bytes.len());
-        bytes.extend_from_slice(&damaged.bytes);
-        if resumes {
-            // What follows continues the damaged bytes' last line when they
-            // are the unit's every byte; otherwise it starts a line only if
-            // the units are cut at line ends.
-            self.first_bad = match (damaged.whole, bytes.ends_with(b"\n")) {
-                (true, true) => None,
-                (true, false) => Some(Reason::Damaged),
-                (false, _) if aligned => None,
-                (false, _) => Some(Reason::Truncated),
-            };
-        }
-        let set_aside = self.bad_chunk(bytes, Reason::Damaged, count_lines);
-        Failure::new(chunk, error).with_damaged(Some(set_aside))
+        let mut failure = Failure::new(chunk, self.error(e, false));
+        set_aside.extend(self.after_gap(&failure.0.error.error, tail, count_lines));
+        failure.0.set_aside = set_aside;
+        failure
     }
 
-    /// A chunk of `bytes` whose every line is a bad record for `reason`,
-    /// with the line and offset bookkeeping past it. (A source whose
-    /// format is not known yet, which a damaged first member leaves so,
-    /// lends its name to a plain one.)
+    /// At a gap in the decoded bytes (fault `e`): the bytes its error sets
+    /// aside as damaged, after `tail` (the line the gap cut, which they
+    /// continue), as chunks to hand out; and how the first line after the
+    /// gap reads ([`Gap`]).
+    fn after_gap(&mut self, e: &io::Error, tail: Vec<u8>, count_lines: bool) -> Vec<Chunk> {
+        let Some(d) = decode::decode_error(e) else {
+            return Vec::new();
+        };
+        // Decoding resumed where a line starts, as far as it can tell.
+        let resumes = d.resumed.is_some();
+        let Some(damaged) = &d.damaged else {
+            if resumes && !d.aligned {
+                self.gap = Some(Gap::Fragment);
+            }
+            return Vec::new();
+        };
+        let mut bytes = tail;
+        bytes.extend_from_slice(&damaged.bytes);
+        // What follows continues the damaged bytes' last line when they are
+        // the unit's every byte; otherwise it starts a line only if the
+        // units are cut at line ends.
+        match (damaged.whole, bytes.ends_with(b"\n")) {
+            (true, false) if resumes && self.source.is_some() => {
+                self.gap = Some(Gap::Continues(bytes));
+                return Vec::new();
+            }
+            (false, _) if resumes && !d.aligned => self.gap = Some(Gap::Fragment),
+            _ => {}
+        }
+        vec![self.bad_chunk(bytes, Reason::Damaged, count_lines)]
+    }
+
+    /// A chunk of `bytes` whose every line is a bad record for `reason`
+    /// (bytes set aside as damaged, or the rest of a line a gap cut), with
+    /// the line and offset bookkeeping past it. (A source whose format is
+    /// not known yet, which a damaged first member leaves so, lends its
+    /// name to a plain one.)
     fn bad_chunk(&mut self, bytes: Vec<u8>, reason: Reason, count_lines: bool) -> Chunk {
         let source = match &self.source {
             Some(s) => Arc::clone(s),
@@ -751,11 +827,11 @@ impl Current {
     ) -> Result<(Option<Chunk>, bool), Failure> {
         // Small pieces: however many are in flight, they hold little.
         if let Err(e) = self.fill(settings.chunk_size.clamp(1, PIECE), pool) {
-            let error = self.error(e, false);
             let have = self.window().len();
             let data = self.take(have, pool);
             let chunk = self.piece(data, false, true);
-            return Err(Failure::new(Some(chunk), error));
+            let set_aside = self.after_gap(&e, Vec::new(), settings.count_lines);
+            return Err(Failure::new(Some(chunk), self.error(e, false)).with_set_aside(set_aside));
         }
         if let Some(i) = memchr::memchr(b'\n', self.window()) {
             let data = self.take(i, pool);
