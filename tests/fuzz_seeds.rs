@@ -20,7 +20,7 @@ mod mmap;
 #[path = "../src/bin/urlsift/output.rs"]
 #[allow(dead_code)]
 mod output;
-#[path = "../src/bin/urlsift/reader.rs"]
+#[path = "../src/bin/urlsift/reader/mod.rs"]
 #[allow(dead_code)]
 mod reader;
 #[path = "../src/bin/urlsift/records/mod.rs"]

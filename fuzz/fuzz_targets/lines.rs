@@ -10,7 +10,7 @@ mod input;
 #[path = "../../src/bin/urlsift/mmap.rs"]
 #[allow(dead_code, unsafe_code)]
 mod mmap;
-#[path = "../../src/bin/urlsift/reader.rs"]
+#[path = "../../src/bin/urlsift/reader/mod.rs"]
 #[allow(dead_code)]
 mod reader;
 #[path = "../../src/bin/urlsift/records/mod.rs"]

@@ -11,10 +11,10 @@
 //! bytes a damaged member or frame decoded to, as bad records of their own
 //! (never read as URLs), then the error, then the records after it, from
 //! the same source, the first line marked when it may be the rest of one
-//! the gap cut. A line longer than
-//! `--max-line-bytes` is never held whole: past the limit it is handed out
-//! in pieces ([`Oversize`]), so memory stays bounded by the limit plus a
-//! chunk.
+//! the gap cut (`gaps.rs`). A line longer than `--max-line-bytes` is never
+//! held whole: past the limit it is handed out in pieces ([`Oversize`]),
+//! so memory stays bounded by the limit plus a chunk. How a source's
+//! format is resolved from its first bytes is `start.rs`.
 
 use std::collections::VecDeque;
 use std::io::{self, Read};
@@ -24,7 +24,12 @@ use std::sync::Arc;
 use crate::decode;
 use crate::input::{self, BufPool, Chunk, Data, InputError, Oversize, Reason, Source};
 use crate::mmap::{Map, MapSlice};
-use crate::records::{self, Format, Kind, csv, json, warc};
+use crate::records::{self, Format, Kind, csv, warc};
+
+mod gaps;
+mod start;
+
+use gaps::{Gap, headless_error};
 
 /// How the reader cuts and checks its sources.
 #[derive(Clone, Debug)]
@@ -85,22 +90,6 @@ struct Current {
     /// reads.
     gap: Option<Gap>,
 }
-
-/// The first line after a gap in the decoded bytes, when it is not a line
-/// of its own.
-enum Gap {
-    /// The rest of a line whose start the gap took: a `truncated-input`
-    /// record.
-    Fragment,
-    /// The rest of the last line of bytes set aside as damaged, whose unit
-    /// is all there: joined to them (one line, numbered as `zcat` counts),
-    /// they are handed out with it.
-    Continues(Vec<u8>),
-}
-
-/// The most of a `.log` file's start read to judge it by (see
-/// [`sniff_log`]).
-const SNIFF_BYTES: usize = 64 * 1024;
 
 /// Where a source's bytes come from: read into our buffer (pipes, stdin,
 /// compressed files), or mapped (plain regular files: chunks are slices
@@ -637,134 +626,6 @@ impl Current {
         }
     }
 
-    /// The chunk read before a read error (if any) and the error. When
-    /// the error sets aside the bytes a damaged member or frame decoded to
-    /// ([`decode::Damaged`]), they become a chunk of bad records that
-    /// follows (with the window's last partial line, which they continue),
-    /// and the first line after the gap is marked ([`Gap`]).
-    fn fail(
-        &mut self,
-        head: usize,
-        write_head: bool,
-        e: io::Error,
-        pool: &BufPool,
-        count_lines: bool,
-    ) -> Failure {
-        let damaged = decode::decode_error(&e).is_some_and(|d| d.damaged.is_some());
-        let started = self.source.is_some();
-        // A gap before this one whose first line was not handed out yet:
-        // that line is at the window's start. Ended there, it goes out as
-        // a bad record; running to the window's end, it runs into this
-        // gap too, and goes with whatever this one sets aside.
-        let mut set_aside = Vec::new();
-        let mut prefix = Vec::new();
-        if started && let Some(gap) = self.gap.take() {
-            let (mut bytes, reason) = match gap {
-                Gap::Fragment => (Vec::new(), Reason::Truncated),
-                Gap::Continues(carry) => (carry, Reason::Damaged),
-            };
-            match memchr::memchr(b'\n', self.window()) {
-                Some(i) => {
-                    bytes.extend_from_slice(&self.window()[..=i]);
-                    self.skip(i + 1);
-                    set_aside.push(self.bad_chunk(bytes, reason, count_lines));
-                }
-                None => {
-                    bytes.extend_from_slice(self.window());
-                    self.skip(self.window().len());
-                    if damaged {
-                        prefix = bytes;
-                    } else if !bytes.is_empty() {
-                        set_aside.push(self.bad_chunk(bytes, reason, count_lines));
-                    }
-                }
-            }
-        }
-        let have = self.window().len();
-        let keep = if damaged && started {
-            memchr::memrchr(b'\n', &self.window()[head..]).map_or(head, |i| head + i + 1)
-        } else {
-            have
-        };
-        let chunk = (keep > head && started).then(|| {
-            let data = self.take(keep, pool);
-            self.chunk(data, head, write_head, !damaged, count_lines, None)
-        });
-        // With bytes set aside, the line the gap cut goes with them.
-        let tail = if damaged {
-            prefix.extend_from_slice(self.window());
-            self.skip(self.window().len());
-            prefix
-        } else {
-            Vec::new()
-        };
-        let mut failure = Failure::new(chunk, self.error(e, false));
-        set_aside.extend(self.after_gap(&failure.0.error.error, tail, count_lines));
-        failure.0.set_aside = set_aside;
-        failure
-    }
-
-    /// At a gap in the decoded bytes (fault `e`): the bytes its error sets
-    /// aside as damaged, after `tail` (the line the gap cut, which they
-    /// continue), as chunks to hand out; and how the first line after the
-    /// gap reads ([`Gap`]).
-    fn after_gap(&mut self, e: &io::Error, tail: Vec<u8>, count_lines: bool) -> Vec<Chunk> {
-        let Some(d) = decode::decode_error(e) else {
-            return Vec::new();
-        };
-        // Decoding resumed where a line starts, as far as it can tell.
-        let resumes = d.resumed.is_some();
-        let Some(damaged) = &d.damaged else {
-            if resumes && !d.aligned {
-                self.gap = Some(Gap::Fragment);
-            }
-            return Vec::new();
-        };
-        let mut bytes = tail;
-        bytes.extend_from_slice(&damaged.bytes);
-        // What follows continues the damaged bytes' last line when they are
-        // the unit's every byte; otherwise it starts a line only if the
-        // units are cut at line ends.
-        match (damaged.whole, bytes.ends_with(b"\n")) {
-            (true, false) if resumes && self.source.is_some() => {
-                self.gap = Some(Gap::Continues(bytes));
-                return Vec::new();
-            }
-            (false, _) if resumes && !d.aligned => self.gap = Some(Gap::Fragment),
-            _ => {}
-        }
-        vec![self.bad_chunk(bytes, Reason::Damaged, count_lines)]
-    }
-
-    /// A chunk of `bytes` whose every line is a bad record for `reason`
-    /// (bytes set aside as damaged, or the rest of a line a gap cut), with
-    /// the line and offset bookkeeping past it. (A source whose format is
-    /// not known yet, which a damaged first member leaves so, lends its
-    /// name to a plain one.)
-    fn bad_chunk(&mut self, bytes: Vec<u8>, reason: Reason, count_lines: bool) -> Chunk {
-        let source = match &self.source {
-            Some(s) => Arc::clone(s),
-            None => Arc::new(Source {
-                name: self.name.clone(),
-                format: Format::Lines,
-            }),
-        };
-        let first_line = if count_lines { self.next_line } else { 1 };
-        if count_lines {
-            let ends = memchr::memchr_iter(b'\n', &bytes).count() as u64;
-            self.next_line += ends + u64::from(!bytes.is_empty() && !bytes.ends_with(b"\n"));
-        } else {
-            self.counting_off = true;
-        }
-        let offset = self.offset;
-        self.offset += bytes.len() as u64;
-        Chunk {
-            bad: Some(reason),
-            relative_lines: !count_lines,
-            ..Chunk::plain(source, first_line, offset, bytes)
-        }
-    }
-
     /// Where the records of `data` (after the head) may be cut.
     fn cut(&self, data: &[u8], settings: &Settings) -> Cut {
         let format = &self.source.as_ref().expect("started").format;
@@ -846,221 +707,4 @@ impl Current {
         let last = self.eof;
         Ok((Some(self.piece(data, false, last)), last))
     }
-
-    /// Resolves the source's format from its first bytes: `Some((head,
-    /// write_head))` once enough is read (`None`: read more).
-    fn start(
-        &mut self,
-        buf: &[u8],
-        settings: &Settings,
-        first_header: &mut Option<Vec<u8>>,
-    ) -> Result<Option<(usize, bool)>, Failure> {
-        let bom = if buf.starts_with(b"\xEF\xBB\xBF") {
-            3
-        } else {
-            0
-        };
-        let more = !self.eof;
-        let field = settings.spec.field.as_deref();
-        if self.sniff_log {
-            match sniff_log(&buf[bom..], more) {
-                Sniff::More => return Ok(None),
-                Sniff::Log => self.kind = Kind::Log,
-                Sniff::Lines => {}
-            }
-            self.sniff_log = false;
-        }
-        let (format, head, write_head) = match self.kind {
-            Kind::Lines => {
-                if field.is_some() {
-                    return Err(self.usage(
-                        "--field names a field of a record; `lines` input is one URL per line \
-                         (choose a format with --input-format)"
-                            .into(),
-                    ));
-                }
-                (Format::Lines, bom, false)
-            }
-            Kind::Log => match records::log::Field::new(field) {
-                Ok(f) => (Format::Log(f), bom, false),
-                Err(m) => return Err(self.usage(m)),
-            },
-            Kind::Warc => {
-                self.warc = Some(warc::Reader::default());
-                (Format::Warc(warc::Field::new(field)), bom, false)
-            }
-            Kind::Jsonl | Kind::Cdxj => {
-                let path = json::Path::new(field);
-                if path.is_default() {
-                    // The first record must have the default field, or the
-                    // user is told which fields there are.
-                    let body = &buf[bom..];
-                    let line_end = memchr::memchr(b'\n', body);
-                    if line_end.is_none() && more {
-                        return Ok(None);
-                    }
-                    let line = &body[..line_end.unwrap_or(body.len())];
-                    self.check_default_key(line, self.kind == Kind::Cdxj)?;
-                }
-                let format = if self.kind == Kind::Cdxj {
-                    Format::Cdxj(path)
-                } else {
-                    Format::Jsonl(path)
-                };
-                (format, bom, false)
-            }
-            Kind::Csv | Kind::Tsv => {
-                let delimiter = if self.kind == Kind::Csv { b',' } else { b'\t' };
-                // Blank lines before the first row are part of the head.
-                let mut at = bom;
-                let first = loop {
-                    if at >= buf.len() {
-                        if more {
-                            return Ok(None);
-                        }
-                        break None;
-                    }
-                    match csv::scan_row(buf, at, delimiter, more) {
-                        csv::Scan::NeedMore => return Ok(None),
-                        csv::Scan::Blank { next } => at = next,
-                        csv::Scan::Row { end, next, .. } | csv::Scan::Bad { end, next, .. } => {
-                            break Some((at, end, next));
-                        }
-                    }
-                };
-                if settings.spec.no_header {
-                    let columns =
-                        first.map_or(1, |(s, e, _)| csv::Fields::new(delimiter).count(&buf[s..e]));
-                    match csv::Layout::new(delimiter, None, field, columns) {
-                        Ok(l) => (Format::Csv(l), at, false),
-                        Err(m) => return Err(self.usage(m)),
-                    }
-                } else {
-                    let Some((s, e, next)) = first else {
-                        // No header, no rows: an empty source.
-                        return Ok(None);
-                    };
-                    let header = &buf[s..e];
-                    let layout = match csv::Layout::new(delimiter, Some(header), field, 0) {
-                        Ok(l) => l,
-                        Err(m) => return Err(self.usage(m)),
-                    };
-                    let write_head = match first_header {
-                        None => {
-                            *first_header = Some(header.to_vec());
-                            true
-                        }
-                        Some(h) if h.as_slice() == header => false,
-                        Some(h) if settings.writes_records => {
-                            return Err(self.usage(format!(
-                                "its header row {:?} differs from the first input's {:?}; \
-                                 records written back share one header",
-                                String::from_utf8_lossy(header),
-                                String::from_utf8_lossy(h)
-                            )));
-                        }
-                        Some(_) => false,
-                    };
-                    (Format::Csv(layout), next, write_head)
-                }
-            }
-        };
-        self.source = Some(Arc::new(Source {
-            name: self.name.clone(),
-            format,
-        }));
-        Ok(Some((head, write_head)))
-    }
-
-    /// The usage error for a first record without the default `url` key.
-    fn check_default_key(&self, line: &[u8], cdxj: bool) -> Result<(), Failure> {
-        let line = match std::str::from_utf8(line) {
-            Ok(l) => l.trim_end_matches('\r'),
-            Err(_) => return Ok(()),
-        };
-        let json = if cdxj {
-            match json::cdxj_json_start(line.as_bytes()) {
-                Some(s) => &line[s..],
-                None => return Ok(()),
-            }
-        } else {
-            line
-        };
-        if json.trim().is_empty() {
-            return Ok(());
-        }
-        let keys = json::keys_of(json);
-        if keys.is_empty() || keys.iter().any(|k| k.eq_ignore_ascii_case("url")) {
-            return Ok(());
-        }
-        let shown: Vec<String> = keys.iter().map(|k| format!("{k:?}")).collect();
-        Err(self.usage(format!(
-            "the first record has no key named \"url\" (keys: {}); name the URL field \
-             with --field (a key or a dotted path such as request.url)",
-            shown.join(", ")
-        )))
-    }
-}
-
-/// A fault after which decoding went on, in a CSV source whose header row
-/// the gap took: reading stops there, and the message says why and how
-/// to read on.
-fn headless_error(e: &io::Error) -> io::Error {
-    let said = match decode::decode_error(e) {
-        Some(d) => {
-            let mut d = d.clone();
-            d.resumed = None;
-            d.to_string()
-        }
-        None => e.to_string(),
-    };
-    io::Error::new(
-        e.kind(),
-        format!(
-            "{said}; the rest is not read, as the header row was in what was lost \
-             (name the URL column with --no-header --field N to read on)"
-        ),
-    )
-}
-
-/// What the start of a `.log` file shows.
-enum Sniff {
-    /// An access-log line among its first lines.
-    Log,
-    /// None among them (or an empty file).
-    Lines,
-    /// Read more to see them.
-    More,
-}
-
-/// How many non-empty lines at the start of a `.log` file are looked at:
-/// a log line among them makes it a log (one damaged line at the top does
-/// not turn a log into URL lines, and a URL line is never a log line).
-const SNIFF_LINES: usize = 16;
-
-/// Looks for a log line among the first [`SNIFF_LINES`] non-empty lines of
-/// `buf` (within [`SNIFF_BYTES`]); `more`: the source goes on.
-fn sniff_log(buf: &[u8], more: bool) -> Sniff {
-    let mut rest = buf;
-    let mut seen = 0;
-    while seen < SNIFF_LINES {
-        let (line, next) = match memchr::memchr(b'\n', rest) {
-            Some(i) => (&rest[..i], Some(&rest[i + 1..])),
-            None if more && buf.len() < SNIFF_BYTES => return Sniff::More,
-            None if more => return Sniff::Lines,
-            None => (rest, None),
-        };
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        if !line.is_empty() {
-            if records::log::is_log_line(line) {
-                return Sniff::Log;
-            }
-            seen += 1;
-        }
-        match next {
-            Some(next) => rest = next,
-            None => break,
-        }
-    }
-    Sniff::Lines
 }
