@@ -511,8 +511,12 @@ impl Current {
                     // longest one allowed at once, rather than growing
                     // (and reallocating) chunk by chunk.
                     if let Feed::Read { buf, .. } = &mut self.feed {
-                        let most = head + settings.max_record + settings.chunk_size;
-                        buf.reserve_exact(most.saturating_sub(buf.len()));
+                        // (With no limit to speak of, the buffer grows as
+                        // it reads instead.)
+                        let most = head
+                            .saturating_add(settings.max_record)
+                            .saturating_add(settings.chunk_size);
+                        let _ = buf.try_reserve_exact(most.saturating_sub(buf.len()));
                     }
                 }
                 Cut::None if self.eof => {
