@@ -549,3 +549,64 @@ fn two_damaged_members_in_a_row_are_one_stretch_set_aside() {
         "{counted}: {err}"
     );
 }
+
+/// A `.gz` or `.zst` file whose magic number is damaged is still decoded:
+/// its first member or frame is lost, the rest read (it used to be taken
+/// for text, its compressed bytes passing for lines). A file of plain text named
+/// `.gz` or `.zst` is an error that says so and how to read it.
+#[test]
+fn a_damaged_magic_number_is_damage_not_text() {
+    let wd = Workdir::new();
+    let text = std::fs::read(sample()).unwrap();
+    let parts = cut(&text, 4, true);
+    let zst = |p: &[u8]| {
+        let mut e = zstd::Encoder::new(Vec::new(), 3).unwrap();
+        e.include_checksum(true).unwrap();
+        e.write_all(p).unwrap();
+        e.finish().unwrap()
+    };
+    // (The first line after the gap is a reject: with no unit seen whole
+    // before it, nothing says the units were cut at line ends.)
+    let after = parts[1..].concat();
+    let first_end = after.iter().position(|&b| b == b'\n').unwrap() + 1;
+    let rest = normalize(&wd, &after[first_end..]);
+    for (name, units, at) in [
+        (
+            "m.gz",
+            parts.iter().map(|p| member(p)).collect::<Vec<_>>(),
+            0,
+        ),
+        ("m.zst", parts.iter().map(|p| zst(p)).collect(), 1),
+    ] {
+        let mut bytes = units.concat();
+        bytes[at] ^= 0x01;
+        wd.create(name, &bytes);
+        let out = wd.run(&["normalize", name], None);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+        assert!(err.contains("decoding went on with the next"), "{err}");
+        assert!(
+            String::from_utf8(out.stdout).unwrap() == rest,
+            "{name}: the other units, whole"
+        );
+    }
+    for name in ["plain.gz", "plain.zst"] {
+        wd.create(name, "https://example.com/\n");
+        let out = wd.run(&["normalize", name], None);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(out.stdout.is_empty());
+        let ext = name.rsplit('.').next().unwrap();
+        assert!(
+            stderr(&out).contains(&format!(
+                "though the file is named .{ext} (plain text is read as such from standard input)"
+            )),
+            "{}",
+            stderr(&out)
+        );
+        let out = wd.run(&["normalize", "-"], Some(b"https://example.com/\n"));
+        assert_eq!(
+            String::from_utf8(out.stdout).unwrap(),
+            "https://example.com/\n"
+        );
+    }
+}

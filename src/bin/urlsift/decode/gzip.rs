@@ -186,7 +186,12 @@ impl Gzip {
     fn after_fault(&mut self, e: io::Error) -> Progress {
         let e = self.hold.after_fault(e, std::mem::take(&mut self.whole));
         let source = &mut self.source;
+        // The next member starts past this one's first byte: a header that
+        // fails yet looks plausible (a bad header CRC) must not be found
+        // again, and again.
+        let start = self.member_start;
         match resume(e, self.ends.at_lines(), || {
+            source.skip_past(start)?;
             source.skip_to(|b| b == GZIP_MAGIC[0], 10, plausible_header)
         }) {
             Ok(e) => {
@@ -273,7 +278,13 @@ impl Gzip {
         let mut fixed_copy = [0u8; 10];
         fixed_copy.copy_from_slice(fixed);
         if fixed_copy[..2] != GZIP_MAGIC {
-            return Err(self.corrupt("not a gzip member header", start));
+            // (Only a file taken for gzip by its name can start so.)
+            let reason = if start == 0 {
+                "not a gzip member header, though the file is named .gz (plain text is read as such from standard input)"
+            } else {
+                "not a gzip member header"
+            };
+            return Err(self.corrupt(reason, start));
         }
         if fixed_copy[2] != CM_DEFLATE {
             return Err(self.corrupt("unknown compression method", start + 2));

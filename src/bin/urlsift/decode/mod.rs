@@ -93,6 +93,18 @@ impl Format {
         }
     }
 
+    /// The format a file name ends in: `.gz` or `.zst` (in any case).
+    pub fn named(path: &Path) -> Option<Format> {
+        let name = path.file_name()?.to_str()?.to_ascii_lowercase();
+        if name.ends_with(".gz") {
+            Some(Format::Gzip)
+        } else if name.ends_with(".zst") {
+            Some(Format::Zstd)
+        } else {
+            None
+        }
+    }
+
     /// The format's name in messages.
     pub fn name(self) -> &'static str {
         match self {
@@ -158,7 +170,12 @@ pub fn open(path: &Path) -> io::Result<Input> {
     let mut head = [0u8; 4];
     let got = read_up_to(&mut file, &mut head)?;
     file.seek(SeekFrom::Start(0))?;
-    Ok(match Format::detect(&head[..got]) {
+    // A `.gz` or `.zst` file whose first bytes are not the magic number is
+    // taken as damaged there, not as text: read as text, its compressed
+    // bytes would pass for lines (some even for URLs), where decoding
+    // reports the bad header and goes on at the next member or frame.
+    let format = Format::detect(&head[..got]).or_else(|| (got > 0).then(|| Format::named(path))?);
+    Ok(match format {
         None => Input::File(file),
         Some(format) => Input::Decoded(Decoded::start(format, Source::new(Box::new(file)))),
     })

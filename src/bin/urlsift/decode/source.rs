@@ -110,6 +110,19 @@ impl Source {
         Ok(Some(&self.buf[self.start..self.start + n]))
     }
 
+    /// Takes bytes until the offset is past `at` (or the input ends).
+    pub fn skip_past(&mut self, at: u64) -> io::Result<()> {
+        while self.offset <= at {
+            let n = self.fill_buf()?.len();
+            if n == 0 {
+                break;
+            }
+            let k = usize::try_from(at + 1 - self.offset).map_or(n, |k| k.min(n));
+            self.take(k);
+        }
+        Ok(())
+    }
+
     /// Takes bytes up to the next place where `starts` holds for the `len`
     /// bytes there (`len` at most 16; fewer only at the end), trying only
     /// places whose first byte passes `first`. Returns that place's

@@ -128,8 +128,12 @@ impl Zstd {
         let source = &mut self.source;
         // The next frame: its magic number and a frame header descriptor
         // without the reserved bit, or a skippable frame (whose magic
-        // numbers start with any of 16 bytes).
+        // numbers start with any of 16 bytes), past this one's first byte
+        // (a frame whose header libzstd refuses starts with a good magic
+        // number, which must not be found again, and again).
+        let start = self.frame_start;
         let next = || {
+            source.skip_past(start)?;
             source.skip_to(
                 |b| b == ZSTD_MAGIC[0] || b & 0xf0 == 0x50,
                 5,
@@ -155,11 +159,23 @@ impl Zstd {
     fn step(&mut self, out: &mut [u8]) -> io::Result<usize> {
         match self.stage {
             Stage::Between => {
+                let at_start = self.frame == 0 && self.source.offset() == 0;
                 let head = self.source.peek(4)?;
                 if head.starts_with(&ZSTD_MAGIC) {
                     self.start_frame()?;
                 } else if is_skippable_magic(head) {
                     self.start_skippable()?;
+                } else if at_start && !head.is_empty() {
+                    // (Only a file taken for zstd by its name can start so:
+                    // the bytes up to the next frame found count as frame 1.)
+                    self.frame = 1;
+                    return Err(self.fault(
+                        Fault::Corrupt(
+                            "not a zstd frame, though the file is named .zst (plain text is read as such from standard input)"
+                                .into(),
+                        ),
+                        0,
+                    ));
                 } else {
                     check_end(&mut self.source, Format::Zstd)?;
                     self.progress = Progress::Done;

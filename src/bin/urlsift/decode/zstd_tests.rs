@@ -214,3 +214,32 @@ fn zstd_trailing_garbage_comes_after_all_frames() {
     let (out, err) = decode(Format::Zstd, &[&file[..], &[0; 100]].concat());
     assert!(out == expected && err.is_none(), "zero padding is ignored");
 }
+
+/// A frame whose header libzstd refuses though its magic number is good
+/// (here it names a dictionary, which we do not have): decoding resumes at
+/// the next frame, past it. It used to find the same frame again, forever
+/// (one fault after another, each kept: the run never ended).
+#[test]
+fn a_frame_refused_at_its_header_is_not_found_again() {
+    let first = zstd_frame(&urls(50, 21), 3, true);
+    let second = zstd_frame(&urls(40, 22), 3, true);
+    let mut bad = first.clone();
+    // The frame header descriptor: a 1-byte dictionary ID follows the
+    // window byte (this single-segment-free frame has one), so this
+    // shifts the header and names a dictionary.
+    bad[4] |= 0x01;
+    let file = [&bad[..], &second].concat();
+    let (out, faults) = decode_all_placed(
+        |s| decoder(Format::Zstd, s),
+        Format::Zstd,
+        &file,
+        1 << 16,
+        1 << 16,
+    );
+    assert!(out == urls(40, 22), "the second frame, whole");
+    let [(_, fault)] = &faults[..] else {
+        panic!("{} faults", faults.len())
+    };
+    let fault = decode_error(fault).expect("a decoding fault");
+    assert_eq!(fault.resumed, Some(bad.len() as u64), "{fault}");
+}
