@@ -5,7 +5,7 @@
 #[path = "../fuzz/checks/mod.rs"]
 mod checks;
 
-// The command's modules, for the `lines` and `dedup` checks.
+// The command's modules, for the `lines`, `dedup` and `damaged` checks.
 #[path = "../fuzz/checks/cli.rs"]
 mod cli_checks;
 #[path = "../src/bin/urlsift/decode/mod.rs"]
@@ -91,4 +91,9 @@ fn lines() {
 #[test]
 fn dedup() {
     replay("dedup", cli_checks::dedup);
+}
+
+#[test]
+fn damaged() {
+    replay("damaged", cli_checks::damaged);
 }

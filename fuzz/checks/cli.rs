@@ -171,3 +171,135 @@ pub fn parallel_equals_sequential(data: &[u8], bin: &Path) {
         "-j{threads} --chunk-size {chunk}: output differs"
     );
 }
+
+/// The lines of the `damaged` target's file: URL-shaped, some long, with
+/// duplicates, so that members hold several DEFLATE blocks and lines run
+/// across member boundaries.
+fn damaged_text() -> Vec<u8> {
+    let mut text = Vec::new();
+    for i in 0..600u32 {
+        let long = if i % 37 == 0 {
+            "x".repeat(300)
+        } else {
+            String::new()
+        };
+        text.extend_from_slice(
+            format!(
+                "https://h{}.example/{}/p{}?q={}{long}\n",
+                i % 23,
+                i % 7,
+                i * 7919 % 1000,
+                i % 11
+            )
+            .as_bytes(),
+        );
+    }
+    text
+}
+
+/// A file of URL lines cut into gzip members (or zstd frames with
+/// checksums) and damaged where the input says, read by the chunk reader:
+/// chunks come numbered in order, and every line it hands out as a record
+/// (in a chunk not set aside as bad, and not a last line a read error cut)
+/// is a line of the file: nothing damaged, and no piece of a line a gap
+/// cut, passes for a record. (Except where the damage makes the decoder
+/// run to the file's end: that reads as a cut, which hands its bytes out.)
+///
+/// Byte 0: members (2 to 9; bits 0-2), cut at line ends (bit 4) or
+/// anywhere, zstd (bit 5) or gzip; byte 1: the chunk size (1 to 256
+/// bytes); then up to 8 damages of 3 bytes: where (little-endian, modulo
+/// the file's length) and the byte to XOR in (0 counts as 1).
+pub fn damaged(data: &[u8]) {
+    use std::collections::HashSet;
+    use std::io::Write;
+
+    let [pick, size, damages @ ..] = data else {
+        return;
+    };
+    let text = damaged_text();
+    let members = 2 + usize::from(pick & 7);
+    let at_lines = pick & 0x10 != 0;
+    let zstd = pick & 0x20 != 0;
+    let mut cuts = vec![0];
+    for k in 1..members {
+        let mut at = text.len() * k / members;
+        while at_lines && text[at - 1] != b'\n' {
+            at += 1;
+        }
+        cuts.push(at);
+    }
+    cuts.push(text.len());
+    let mut file = Vec::new();
+    for w in cuts.windows(2) {
+        let part = &text[w[0]..w[1]];
+        if zstd {
+            let mut e = zstd::Encoder::new(Vec::new(), 3).expect("a zstd encoder");
+            e.include_checksum(true).expect("checksum");
+            e.write_all(part).expect("compress");
+            file.extend(e.finish().expect("compress"));
+        } else {
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            e.write_all(part).expect("compress");
+            file.extend(e.finish().expect("compress"));
+        }
+    }
+    for d in damages.chunks_exact(3).take(8) {
+        let at = usize::from(u16::from_le_bytes([d[0], d[1]])) % file.len();
+        file[at] ^= d[2].max(1);
+    }
+    // Named as compressed files are: a damaged magic number is damage.
+    let ext = if zstd { "zst" } else { "gz" };
+    let path: PathBuf =
+        std::env::temp_dir().join(format!("urlsift-fuzz-damaged-{}.{ext}", std::process::id()));
+    std::fs::write(&path, &file).expect("write temp file");
+    let lines: HashSet<&[u8]> = text.split(|&b| b == b'\n').collect();
+    let settings = Settings {
+        chunk_size: usize::from(*size) + 1,
+        max_record: usize::MAX,
+        spec: Spec::default(),
+        writes_records: false,
+        count_lines: true,
+    };
+    let pool = BufPool::new(4, 1 << 16);
+    let mut reader = ChunkReader::new(vec![path.clone()], settings);
+    let mut expected_number = 0;
+    let mut records: Vec<(u64, Vec<u8>)> = Vec::new();
+    let mut cut = false;
+    while let Some((number, chunk)) = reader.next_numbered(&pool) {
+        assert_eq!(number, expected_number, "chunks numbered in order");
+        expected_number += 1;
+        let chunk = match chunk {
+            Ok(chunk) => chunk,
+            Err(e) => {
+                cut |= crate::decode::decode_error(&e.error)
+                    .is_some_and(|d| d.fault == crate::decode::Fault::Truncated);
+                continue;
+            }
+        };
+        if chunk.bad.is_some() || chunk.oversize.is_some() {
+            continue;
+        }
+        let cut_last = chunk.truncated && !chunk.data.ends_with(b"\n");
+        let mut lines_of = chunk.lines().peekable();
+        while let Some((n, line)) = lines_of.next() {
+            let last = lines_of.peek().is_none();
+            if !(line.is_empty() || (last && cut_last)) {
+                records.push((n, line.to_vec()));
+            }
+        }
+    }
+    let _ = std::fs::remove_file(&path);
+    // The file is never cut, so a cut reported is damage that ran the
+    // decoder to its end: indistinguishable from a cut, whose decoded
+    // bytes go out as data (as `gzip -dc` gives them). Not checked.
+    if cut {
+        return;
+    }
+    for (n, line) in records {
+        assert!(
+            lines.contains(&line[..]),
+            "line {n} is not a line of the file: {:?}",
+            String::from_utf8_lossy(&line)
+        );
+    }
+}
