@@ -68,8 +68,15 @@ pub(super) struct Zstd {
     next: Next,
     has_checksum: bool,
     /// The current unit is the frame's checksum: a fault there leaves the
-    /// frame's bytes whole.
+    /// frame's bytes whole if they are as many as its header says.
     in_checksum: bool,
+    /// The frame's content size, when its header gives one, and how many
+    /// bytes it has decoded to.
+    content_size: Option<u64>,
+    frame_out: u64,
+    /// The frame header's bytes as they are fed to libzstd (`header[..len]`
+    /// of `size`), and where its content size field is in it.
+    header: FrameHeader,
     /// The last call filled the output: libzstd may hold more of the block.
     draining: bool,
     /// The current frame's bytes, until libzstd has checked it.
@@ -93,6 +100,9 @@ impl Zstd {
             next: Next::End,
             has_checksum: false,
             in_checksum: false,
+            content_size: None,
+            frame_out: 0,
+            header: FrameHeader::default(),
             draining: false,
             hold: Hold::default(),
             last: None,
@@ -123,7 +133,10 @@ impl Zstd {
     fn after_fault(&mut self, e: io::Error) -> Progress {
         // (The frame's held bytes: data after a cut, set aside with the
         // fault after anything else.)
-        let e = self.hold.after_fault(e, self.in_checksum);
+        // Whole: decoded to the end, as many bytes as the header says
+        // (damage can change the count; without a size, nobody knows).
+        let whole = self.in_checksum && self.content_size == Some(self.frame_out);
+        let e = self.hold.after_fault(e, whole);
         self.in_checksum = false;
         let source = &mut self.source;
         // The next frame: its magic number and a frame header descriptor
@@ -243,6 +256,15 @@ impl Zstd {
         let dictionary_bytes = [0, 1, 2, 4][usize::from(descriptor & 3)];
         let size = 5 + window_bytes + dictionary_bytes + content_size_bytes;
         debug_assert!(size <= FRAME_HEADER_MAX);
+        // The Frame_Content_Size field (RFC 8878 3.1.1.1.4), read as the
+        // header is fed (a cut header is libzstd's to report).
+        self.header = FrameHeader {
+            size,
+            fcs_at: 5 + window_bytes + dictionary_bytes,
+            ..FrameHeader::default()
+        };
+        self.content_size = None;
+        self.frame_out = 0;
         self.has_checksum = descriptor & 4 != 0;
         self.in_checksum = false;
         self.last = None;
@@ -335,9 +357,13 @@ impl Zstd {
             }
         };
         let (taken, made) = (input.pos(), output.pos());
+        if let Some(size) = self.header.fed(&bytes[..taken]) {
+            self.content_size = size;
+        }
         if made > 0 {
             self.last = Some(out[made - 1]);
         }
+        self.frame_out += made as u64;
         self.source.take(taken);
         self.unit_left -= taken as u64;
         self.draining = made == out.len();
@@ -348,6 +374,40 @@ impl Zstd {
             return Err(self.truncated());
         }
         Ok(made)
+    }
+}
+
+/// A frame header gathered as it is fed, for its content size.
+#[derive(Default)]
+struct FrameHeader {
+    bytes: [u8; FRAME_HEADER_MAX],
+    len: usize,
+    size: usize,
+    fcs_at: usize,
+}
+
+impl FrameHeader {
+    /// Takes the next bytes fed to libzstd; once the header is whole (on
+    /// that call only), its content size, if it gives one.
+    fn fed(&mut self, fed: &[u8]) -> Option<Option<u64>> {
+        if self.len >= self.size {
+            return None;
+        }
+        let k = fed.len().min(self.size - self.len);
+        self.bytes[self.len..self.len + k].copy_from_slice(&fed[..k]);
+        self.len += k;
+        if self.len < self.size {
+            return None;
+        }
+        let field = &self.bytes[self.fcs_at..self.size];
+        let mut le = [0u8; 8];
+        le[..field.len()].copy_from_slice(field);
+        let v = u64::from_le_bytes(le);
+        Some(match field.len() {
+            0 => None,
+            2 => Some(v + 256),
+            _ => Some(v),
+        })
     }
 }
 

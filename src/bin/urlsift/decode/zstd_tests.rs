@@ -243,3 +243,37 @@ fn a_frame_refused_at_its_header_is_not_found_again() {
     let fault = decode_error(fault).expect("a decoding fault");
     assert_eq!(fault.resumed, Some(bad.len() as u64), "{fault}");
 }
+
+/// A frame whose checksum alone fails is whole (its bytes all there) only
+/// when its header gives the content size and the bytes match it: damage
+/// can change how many bytes a frame decodes to, and the checksum does
+/// not say how many there should be.
+#[test]
+fn a_frame_is_whole_only_by_its_content_size() {
+    let data = urls(300, 25);
+    let sized = zstd_frame(&data, 3, true);
+    let mut unsized_ = ::zstd::stream::Encoder::new(Vec::new(), 3).unwrap();
+    unsized_.include_checksum(true).unwrap();
+    unsized_.write_all(&data).unwrap();
+    let unsized_ = unsized_.finish().unwrap();
+    for (frame, whole) in [(sized, true), (unsized_, false)] {
+        let mut bad = frame.clone();
+        let n = bad.len();
+        bad[n - 1] ^= 0x01;
+        let (out, faults) = decode_all_placed(
+            |s| decoder(Format::Zstd, s),
+            Format::Zstd,
+            &bad,
+            1 << 16,
+            1 << 16,
+        );
+        assert!(out.is_empty());
+        let [(_, fault)] = &faults[..] else {
+            panic!("{} faults", faults.len())
+        };
+        let d = decode_error(fault).expect("a decoding fault");
+        let damaged = d.damaged.as_ref().expect("set aside");
+        assert!(damaged.bytes[..] == data[..]);
+        assert_eq!(damaged.whole, whole, "{d}");
+    }
+}
