@@ -116,16 +116,18 @@ impl Current {
         };
         let mut bytes = tail;
         bytes.extend_from_slice(&damaged.bytes);
-        // What follows continues the damaged bytes' last line when they are
-        // the unit's every byte; otherwise it starts a line only if the
-        // units are cut at line ends.
-        match (damaged.whole, bytes.ends_with(b"\n")) {
-            (true, false) if resumes && self.source.is_some() => {
+        // What follows starts a line only if the units are cut at line
+        // ends: the damaged bytes' own line ends cannot say (damage that
+        // keeps a unit's length can still shift its bytes). Otherwise the
+        // first line after the gap is a reject, joined to the damaged
+        // bytes' last line when they are the unit's every byte (it goes on
+        // right after them, as `zcat` counts lines).
+        if resumes && !d.aligned {
+            if damaged.whole && !bytes.ends_with(b"\n") && self.source.is_some() {
                 self.gap = Some(Gap::Continues(bytes));
                 return Vec::new();
             }
-            (false, _) if resumes && !d.aligned => self.gap = Some(Gap::Fragment),
-            _ => {}
+            self.gap = Some(Gap::Fragment);
         }
         vec![self.bad_chunk(bytes, Reason::Damaged, count_lines)]
     }
