@@ -54,6 +54,12 @@ impl Hold {
         }
     }
 
+    /// The unit's bytes held so far, while all of them are (`None` once it
+    /// streamed past the limit, or when nothing is held back).
+    pub fn held(&self) -> Option<&[u8]> {
+        (!self.off && !self.streaming && !self.releasing).then(|| &self.buf[..self.len])
+    }
+
     /// Copies held bytes that are being handed out into `out`; returns
     /// how many.
     pub fn release(&mut self, out: &mut [u8]) -> usize {

@@ -77,6 +77,9 @@ pub(super) struct Zstd {
     /// The frame header's bytes as they are fed to libzstd (`header[..len]`
     /// of `size`), and where its content size field is in it.
     header: FrameHeader,
+    /// A frame without a checksum just ended, its bytes still held: see
+    /// [`Zstd::after_unchecked`].
+    unchecked: bool,
     /// The last call filled the output: libzstd may hold more of the block.
     draining: bool,
     /// The current frame's bytes, until libzstd has checked it.
@@ -103,6 +106,7 @@ impl Zstd {
             content_size: None,
             frame_out: 0,
             header: FrameHeader::default(),
+            unchecked: false,
             draining: false,
             hold: Hold::default(),
             last: None,
@@ -171,6 +175,13 @@ impl Zstd {
 
     fn step(&mut self, out: &mut [u8]) -> io::Result<usize> {
         match self.stage {
+            Stage::Between if self.unchecked => {
+                self.unchecked = false;
+                self.after_unchecked()?;
+                self.hold.unit_ended();
+                self.ends.add(self.last);
+                Ok(0)
+            }
             Stage::Between => {
                 let at_start = self.frame == 0 && self.source.offset() == 0;
                 let head = self.source.peek(4)?;
@@ -227,9 +238,13 @@ impl Zstd {
                     }
                 };
                 if matches!(self.stage, Stage::Between) {
-                    // The frame is decoded and checked.
-                    hold.unit_ended();
-                    self.ends.add(self.last);
+                    if self.has_checksum || hold.held().is_none() {
+                        // The frame is decoded and checked.
+                        hold.unit_ended();
+                        self.ends.add(self.last);
+                    } else {
+                        self.unchecked = true;
+                    }
                 }
                 self.hold = hold;
                 result
@@ -274,6 +289,39 @@ impl Zstd {
         self.draining = false;
         self.stage = Stage::Frame;
         Ok(())
+    }
+
+    /// After a frame without a checksum, whose bytes are still held: when
+    /// exactly four bytes stand between it and the next frame (or the
+    /// end), they are what a damaged descriptor that lost its checksum
+    /// flag leaves, and they are checked as that checksum (the low 32 bits
+    /// of the XXH64 of the frame's bytes). A match takes them, verified; a
+    /// mismatch is a fault, and the frame's bytes are set aside. (Such a
+    /// frame used to go out unchecked, its four bytes reported as
+    /// garbage.)
+    fn after_unchecked(&mut self) -> io::Result<()> {
+        let starts_unit = |h: &[u8]| h.starts_with(&ZSTD_MAGIC) || is_skippable_magic(h);
+        let at = self.source.offset();
+        let head = self.source.peek(8)?;
+        let stray =
+            head.len() >= 4 && !starts_unit(head) && (head.len() == 4 || starts_unit(&head[4..]));
+        if !stray {
+            return Ok(());
+        }
+        let sum = u32::from_le_bytes(head[..4].try_into().expect("4 bytes"));
+        let content = self.hold.held().unwrap_or_default();
+        if xxhash_rust::xxh64::xxh64(content, 0) as u32 == sum {
+            self.source.take(4);
+            return Ok(());
+        }
+        Err(self.fault(
+            Fault::Corrupt(
+                "the frame says it has no checksum, but the 4 bytes after it are a wrong one \
+                 (its header is damaged)"
+                    .into(),
+            ),
+            at,
+        ))
     }
 
     /// Starts a skippable frame: magic, 4-byte length, that many bytes.

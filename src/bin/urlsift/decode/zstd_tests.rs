@@ -277,3 +277,66 @@ fn a_frame_is_whole_only_by_its_content_size() {
         assert_eq!(damaged.whole, whole, "{d}");
     }
 }
+
+/// A descriptor that lost its checksum flag leaves the checksum's four
+/// bytes between the frame and the next: they are checked as that
+/// checksum. Right, the frame is whole and nothing is reported; wrong, the
+/// frame is set aside (it used to go out unchecked, the four bytes
+/// reported as garbage).
+#[test]
+fn a_frame_that_lost_its_checksum_flag_is_still_checked() {
+    let data = urls(200, 26);
+    let next = zstd_frame(&urls(30, 27), 3, true);
+    let frame = zstd_frame(&data, 3, true);
+    assert!(frame[4] & 0x04 != 0, "the frame has a checksum");
+    let mut unflagged = frame.clone();
+    unflagged[4] &= !0x04;
+    let (out, faults) = decode_all_placed(
+        |s| decoder(Format::Zstd, s),
+        Format::Zstd,
+        &[&unflagged[..], &next].concat(),
+        1 << 16,
+        1 << 16,
+    );
+    assert!(faults.is_empty(), "{faults:?}");
+    assert!(out == [&data[..], &urls(30, 27)].concat());
+    let mut wrong = unflagged.clone();
+    let n = wrong.len();
+    wrong[n - 1] ^= 0x01;
+    for tail in [&next[..], &[][..]] {
+        let file = [&wrong[..], tail].concat();
+        let (out, faults) = decode_all_placed(
+            |s| decoder(Format::Zstd, s),
+            Format::Zstd,
+            &file,
+            1 << 16,
+            1 << 16,
+        );
+        let [(_, fault)] = &faults[..] else {
+            panic!("{} faults", faults.len())
+        };
+        let d = decode_error(fault).expect("a decoding fault");
+        assert!(
+            d.damaged.as_ref().is_some_and(|x| x.bytes[..] == data[..]),
+            "{d}"
+        );
+        assert!(
+            out == tail
+                .is_empty()
+                .then(Vec::new)
+                .unwrap_or_else(|| urls(30, 27))
+        );
+    }
+    // A frame written without a checksum, the next right after it: as is.
+    let mut plain = ::zstd::stream::Encoder::new(Vec::new(), 3).unwrap();
+    plain.write_all(&data).unwrap();
+    let plain = plain.finish().unwrap();
+    let (out, faults) = decode_all_placed(
+        |s| decoder(Format::Zstd, s),
+        Format::Zstd,
+        &[&plain[..], &next].concat(),
+        1 << 16,
+        1 << 16,
+    );
+    assert!(faults.is_empty() && out == [&data[..], &urls(30, 27)].concat());
+}
