@@ -10,6 +10,18 @@ use super::tests::{
 };
 use super::{Format, decode_error, decoder, is_trailing_garbage};
 
+/// Every frame of `file` decoded in 64 KiB steps, with how many bytes
+/// were out before each fault.
+fn zstd_placed(file: &[u8]) -> (Vec<u8>, Vec<(usize, std::io::Error)>) {
+    decode_all_placed(
+        |s| decoder(Format::Zstd, s),
+        Format::Zstd,
+        file,
+        1 << 16,
+        1 << 16,
+    )
+}
+
 pub(super) fn zstd_frame(data: &[u8], level: i32, checksum: bool) -> Vec<u8> {
     let mut enc = ::zstd::stream::Encoder::new(Vec::new(), level).unwrap();
     enc.include_checksum(checksum).unwrap();
@@ -133,13 +145,7 @@ fn zstd_damage_sets_aside_what_was_decoded_with_the_fault() {
     for (i, at) in (0..file.len()).step_by(401).enumerate() {
         let mut bad = file.clone();
         bad[at] ^= 1 << (i % 8);
-        let (out, errs) = decode_all_placed(
-            |s| decoder(Format::Zstd, s),
-            Format::Zstd,
-            &bad,
-            1 << 16,
-            1 << 16,
-        );
+        let (out, errs) = zstd_placed(&bad);
         faults += usize::from(!errs.is_empty());
         let Some((place, first)) = errs.first() else {
             assert!(out == zstd_reference(&bad), "damage at {at}");
@@ -229,13 +235,7 @@ fn a_frame_refused_at_its_header_is_not_found_again() {
     // shifts the header and names a dictionary.
     bad[4] |= 0x01;
     let file = [&bad[..], &second].concat();
-    let (out, faults) = decode_all_placed(
-        |s| decoder(Format::Zstd, s),
-        Format::Zstd,
-        &file,
-        1 << 16,
-        1 << 16,
-    );
+    let (out, faults) = zstd_placed(&file);
     assert!(out == urls(40, 22), "the second frame, whole");
     let [(_, fault)] = &faults[..] else {
         panic!("{} faults", faults.len())
@@ -260,13 +260,7 @@ fn a_frame_is_whole_only_by_its_content_size() {
         let mut bad = frame.clone();
         let n = bad.len();
         bad[n - 1] ^= 0x01;
-        let (out, faults) = decode_all_placed(
-            |s| decoder(Format::Zstd, s),
-            Format::Zstd,
-            &bad,
-            1 << 16,
-            1 << 16,
-        );
+        let (out, faults) = zstd_placed(&bad);
         assert!(out.is_empty());
         let [(_, fault)] = &faults[..] else {
             panic!("{} faults", faults.len())
@@ -291,13 +285,7 @@ fn a_frame_that_lost_its_checksum_flag_is_still_checked() {
     assert!(frame[4] & 0x04 != 0, "the frame has a checksum");
     let mut unflagged = frame.clone();
     unflagged[4] &= !0x04;
-    let (out, faults) = decode_all_placed(
-        |s| decoder(Format::Zstd, s),
-        Format::Zstd,
-        &[&unflagged[..], &next].concat(),
-        1 << 16,
-        1 << 16,
-    );
+    let (out, faults) = zstd_placed(&[&unflagged[..], &next].concat());
     assert!(faults.is_empty(), "{faults:?}");
     assert!(out == [&data[..], &urls(30, 27)].concat());
     let mut wrong = unflagged.clone();
@@ -305,13 +293,7 @@ fn a_frame_that_lost_its_checksum_flag_is_still_checked() {
     wrong[n - 1] ^= 0x01;
     for tail in [&next[..], &[][..]] {
         let file = [&wrong[..], tail].concat();
-        let (out, faults) = decode_all_placed(
-            |s| decoder(Format::Zstd, s),
-            Format::Zstd,
-            &file,
-            1 << 16,
-            1 << 16,
-        );
+        let (out, faults) = zstd_placed(&file);
         let [(_, fault)] = &faults[..] else {
             panic!("{} faults", faults.len())
         };
@@ -331,12 +313,6 @@ fn a_frame_that_lost_its_checksum_flag_is_still_checked() {
     let mut plain = ::zstd::stream::Encoder::new(Vec::new(), 3).unwrap();
     plain.write_all(&data).unwrap();
     let plain = plain.finish().unwrap();
-    let (out, faults) = decode_all_placed(
-        |s| decoder(Format::Zstd, s),
-        Format::Zstd,
-        &[&plain[..], &next].concat(),
-        1 << 16,
-        1 << 16,
-    );
+    let (out, faults) = zstd_placed(&[&plain[..], &next].concat());
     assert!(faults.is_empty() && out == [&data[..], &urls(30, 27)].concat());
 }
