@@ -60,9 +60,6 @@ pub(super) struct Gzip {
     /// The fault being raised leaves the member's bytes whole (a CRC-32
     /// mismatch with the right length).
     whole: bool,
-    /// The current member's last decoded byte, and how members ended.
-    last: Option<u8>,
-    ends: UnitEnds,
 }
 
 impl Gzip {
@@ -89,21 +86,19 @@ impl Gzip {
             member_start: start,
             hold: Hold::default(),
             whole: false,
-            last: None,
-            ends: UnitEnds::default(),
         }
     }
 
     /// The same decoder, knowing how the members before it ended (the
     /// parallel decoder hands back to one after its batches).
     pub fn with_ends(mut self, ends: UnitEnds) -> Gzip {
-        self.ends = ends;
+        self.hold.set_ends(ends);
         self
     }
 
     /// How the members decoded so far ended.
     pub fn ends(&self) -> UnitEnds {
-        self.ends
+        self.hold.ends()
     }
 
     /// The same decoder, handing bytes out as they are decoded, before
@@ -190,7 +185,7 @@ impl Gzip {
         // fails yet looks plausible (a bad header CRC) must not be found
         // again, and again.
         let start = self.member_start;
-        match resume(e, self.ends.at_lines(), || {
+        match resume(e, self.hold.ends().at_lines(), || {
             source.skip_past(start)?;
             source.skip_to(|b| b == GZIP_MAGIC[0], 10, plausible_header)
         }) {
@@ -219,30 +214,14 @@ impl Gzip {
                 self.member += 1;
                 self.member_start = self.source.offset();
                 self.header()?;
-                self.last = None;
                 self.inflate.reset(false);
                 self.crc.reset();
                 self.stage = Stage::Body;
                 Ok(0)
             }
             Stage::Body => {
-                // (The hold is out of `self` while the inflater writes into
-                // it, and back before anything can return.)
                 let mut hold = std::mem::take(&mut self.hold);
-                let result = match hold.room() {
-                    Some(room) => self.inflate_some(room).map(|(made, fault)| {
-                        hold.filled(made);
-                        (0, fault)
-                    }),
-                    None => {
-                        if hold.pending() {
-                            // Past the limit: the held bytes go out first.
-                            Ok((0, None))
-                        } else {
-                            self.inflate_some(out)
-                        }
-                    }
-                };
+                let result = hold.decode(out, |buf| self.inflate_some(buf));
                 self.hold = hold;
                 let (made, fault) = result?;
                 if let Some(e) = fault {
@@ -253,7 +232,6 @@ impl Gzip {
             Stage::Trailer => {
                 self.trailer()?;
                 self.hold.unit_ended();
-                self.ends.add(self.last);
                 self.stage = Stage::Between;
                 Ok(0)
             }
@@ -375,9 +353,6 @@ impl Gzip {
         let made = (self.inflate.total_out() - out_before) as usize;
         self.source.take(taken);
         self.crc.update(&out[..made]);
-        if made > 0 {
-            self.last = Some(out[made - 1]);
-        }
         let fault = match result {
             Ok(Status::StreamEnd) => {
                 self.stage = Stage::Trailer;

@@ -17,11 +17,14 @@
 //! cannot be held whole, so once it passes the limit its bytes go out
 //! unchecked, as `gzip -dc` hands them out, and a fault found at its end
 //! is reported after them.
+//!
+//! The hold also keeps how units ended ([`UnitEnds`]): a unit's last
+//! decoded byte passes through [`Hold::decode`] whether it is held or not.
 
 use std::io;
 use std::sync::Arc;
 
-use super::{Damaged, Fault, decode_error};
+use super::{Damaged, Fault, UnitEnds, decode_error};
 
 /// The most of one unit's decoded bytes held back for its check.
 pub(super) const LIMIT: usize = 4 << 20;
@@ -43,6 +46,9 @@ pub(super) struct Hold {
     /// Off for decoders whose units are checked before their bytes are
     /// used (the parallel decoder's jobs): then everything streams.
     off: bool,
+    /// The unit's last decoded byte, and how the units so far ended.
+    last: Option<u8>,
+    ends: UnitEnds,
 }
 
 impl Hold {
@@ -80,34 +86,70 @@ impl Hold {
         self.releasing
     }
 
-    /// Where the unit's next decoded bytes go: `Some(room)` in the hold
-    /// (then report them with [`Hold::filled`]), or `None`: straight into
-    /// the caller's buffer. Past the limit, the held bytes are handed out
-    /// first ([`Hold::pending`]: decode nothing until they are out).
-    pub fn room(&mut self) -> Option<&mut [u8]> {
+    /// How the units so far ended.
+    pub fn ends(&self) -> UnitEnds {
+        self.ends
+    }
+
+    /// Takes over how earlier units ended (from the decoder that read them).
+    pub fn set_ends(&mut self, ends: UnitEnds) {
+        self.ends = ends;
+    }
+
+    /// Decodes the unit's next bytes with `decode`, which writes into the
+    /// buffer it is given and says how many bytes it wrote (with whatever
+    /// else it returns): into the hold while the unit is held, else
+    /// straight into `out`. Returns how many went into `out`. Past the
+    /// limit, nothing is decoded until the held bytes are out
+    /// ([`Hold::pending`]).
+    ///
+    /// (A decoder keeps its hold as a field: it moves the hold out of
+    /// itself around this call, so `decode` may borrow the decoder.)
+    pub fn decode<T: Default>(
+        &mut self,
+        out: &mut [u8],
+        decode: impl FnOnce(&mut [u8]) -> io::Result<(usize, T)>,
+    ) -> io::Result<(usize, T)> {
+        let held = self.make_room();
+        if !held && self.pending() {
+            return Ok((0, T::default()));
+        }
+        let buf = if held { &mut self.buf[self.len..] } else { out };
+        let (made, other) = decode(buf)?;
+        if made > 0 {
+            self.last = Some(buf[made - 1]);
+        }
+        if held {
+            self.len += made;
+            return Ok((0, other));
+        }
+        Ok((made, other))
+    }
+
+    /// Whether the unit's next decoded bytes go into the hold (which has
+    /// room after its `len` then), or straight into the caller's buffer.
+    /// Past the limit, the held bytes are handed out first
+    /// ([`Hold::pending`]: decode nothing until they are out).
+    fn make_room(&mut self) -> bool {
         if self.off || self.streaming {
-            return None;
+            return false;
         }
         if self.len == self.buf.len() {
             if self.len >= LIMIT {
                 self.streaming = true;
                 self.releasing = self.len > 0;
-                return None;
+                return false;
             }
             let grown = (self.buf.len() * 2).clamp(FIRST_ROOM, LIMIT);
             self.buf.resize(grown, 0);
         }
-        Some(&mut self.buf[self.len..])
-    }
-
-    /// `n` bytes were decoded into the room [`Hold::room`] gave.
-    pub fn filled(&mut self, n: usize) {
-        self.len += n;
+        true
     }
 
     /// The unit checked out (or was cut: its bytes are exact as far as
     /// they go): its held bytes are handed out, and the next unit is held.
     pub fn unit_ended(&mut self) {
+        self.ends.add(self.last.take());
         self.streaming = false;
         self.releasing = self.len > 0;
     }
@@ -140,6 +182,7 @@ impl Hold {
     /// handed out as data (empty when it streamed past the limit).
     pub fn unit_failed(&mut self) -> Vec<u8> {
         let held = self.buf[..self.len].to_vec();
+        self.last = None;
         self.streaming = false;
         (self.len, self.out, self.releasing) = (0, 0, false);
         held
@@ -153,11 +196,16 @@ mod tests {
     fn fill(hold: &mut Hold, bytes: &[u8]) {
         let mut rest = bytes;
         while !rest.is_empty() {
-            let room = hold.room().expect("holding");
-            let k = room.len().min(rest.len());
-            room[..k].copy_from_slice(&rest[..k]);
-            hold.filled(k);
-            rest = &rest[k..];
+            let (out, ()) = hold
+                .decode(&mut [], |room| {
+                    assert!(!room.is_empty(), "holding");
+                    let k = room.len().min(rest.len());
+                    room[..k].copy_from_slice(&rest[..k]);
+                    rest = &rest[k..];
+                    Ok((k, ()))
+                })
+                .unwrap();
+            assert_eq!(out, 0, "holding");
         }
     }
 
@@ -192,18 +240,44 @@ mod tests {
         let mut hold = Hold::default();
         let big = vec![7u8; LIMIT];
         fill(&mut hold, &big);
-        assert!(hold.room().is_none(), "full: the unit streams");
+        assert!(!hold.make_room(), "full: the unit streams");
         assert!(hold.pending(), "the held bytes go out first");
         assert_eq!(drain(&mut hold, 1 << 20), big);
-        assert!(hold.room().is_none(), "the rest of the unit streams");
+        assert!(!hold.make_room(), "the rest of the unit streams");
         assert!(hold.unit_failed().is_empty(), "nothing held to set aside");
-        assert!(hold.room().is_some(), "the next unit is held again");
+        assert!(hold.make_room(), "the next unit is held again");
+    }
+
+    /// A unit's last byte counts whether it was held or went straight
+    /// out; a failed unit's does not.
+    #[test]
+    fn how_units_ended_is_kept_held_or_not() {
+        let mut hold = Hold::default();
+        fill(&mut hold, b"a\nb\n");
+        hold.unit_ended();
+        drain(&mut hold, 16);
+        assert!(hold.ends().at_lines());
+        fill(&mut hold, b"c\nd");
+        hold.unit_failed();
+        assert!(hold.ends().at_lines(), "a failed unit's end is no evidence");
+        let mut off = Hold::off();
+        off.set_ends(hold.ends());
+        let mut out = [0u8; 8];
+        let (n, ()) = off
+            .decode(&mut out, |buf| {
+                buf[..3].copy_from_slice(b"e\nf");
+                Ok((3, ()))
+            })
+            .unwrap();
+        assert_eq!(&out[..n], b"e\nf", "straight out");
+        off.unit_ended();
+        assert!(!off.ends().at_lines(), "a unit that ended mid-line");
     }
 
     #[test]
     fn an_off_hold_holds_nothing() {
         let mut hold = Hold::off();
-        assert!(hold.room().is_none());
+        assert!(!hold.make_room());
         hold.unit_ended();
         assert!(!hold.pending());
         assert!(hold.unit_failed().is_empty());

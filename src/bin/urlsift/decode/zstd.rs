@@ -26,8 +26,7 @@ use zstd::stream::raw::{Decoder, InBuffer, Operation, OutBuffer};
 use super::hold::Hold;
 use super::source::Source;
 use super::{
-    Decode, DecodeError, Fault, Format, Progress, UnitEnds, ZSTD_MAGIC, check_end,
-    is_skippable_magic, resume,
+    Decode, DecodeError, Fault, Format, Progress, ZSTD_MAGIC, check_end, is_skippable_magic, resume,
 };
 
 /// The most a frame header can take: magic, descriptor, window, dictionary
@@ -84,9 +83,6 @@ pub(super) struct Zstd {
     draining: bool,
     /// The current frame's bytes, until libzstd has checked it.
     hold: Hold,
-    /// The current frame's last decoded byte, and how frames ended.
-    last: Option<u8>,
-    ends: UnitEnds,
 }
 
 impl Zstd {
@@ -109,8 +105,6 @@ impl Zstd {
             unchecked: false,
             draining: false,
             hold: Hold::default(),
-            last: None,
-            ends: UnitEnds::default(),
         }
     }
 
@@ -161,7 +155,7 @@ impl Zstd {
                 },
             )
         };
-        match resume(e, self.ends.at_lines(), next) {
+        match resume(e, self.hold.ends().at_lines(), next) {
             Ok(e) => {
                 self.decoder
                     .reinit()
@@ -179,7 +173,6 @@ impl Zstd {
                 self.unchecked = false;
                 self.after_unchecked()?;
                 self.hold.unit_ended();
-                self.ends.add(self.last);
                 Ok(0)
             }
             Stage::Between => {
@@ -220,34 +213,18 @@ impl Zstd {
                 Ok(0)
             }
             Stage::Frame => {
-                // (The hold is out of `self` while libzstd writes into it,
-                // and back before anything can return.)
                 let mut hold = std::mem::take(&mut self.hold);
-                let result = match hold.room() {
-                    Some(room) => self.decode_unit(room).map(|made| {
-                        hold.filled(made);
-                        0
-                    }),
-                    None => {
-                        if hold.pending() {
-                            // Past the limit: the held bytes go out first.
-                            Ok(0)
-                        } else {
-                            self.decode_unit(out)
-                        }
-                    }
-                };
+                let result = hold.decode(out, |buf| Ok((self.decode_unit(buf)?, ())));
                 if matches!(self.stage, Stage::Between) {
                     if self.has_checksum || hold.held().is_none() {
                         // The frame is decoded and checked.
                         hold.unit_ended();
-                        self.ends.add(self.last);
                     } else {
                         self.unchecked = true;
                     }
                 }
                 self.hold = hold;
-                result
+                result.map(|(made, ())| made)
             }
         }
     }
@@ -282,7 +259,6 @@ impl Zstd {
         self.frame_out = 0;
         self.has_checksum = descriptor & 4 != 0;
         self.in_checksum = false;
-        self.last = None;
         self.unit_start = self.frame_start;
         self.unit_left = size as u64;
         self.next = Next::Block;
@@ -407,9 +383,6 @@ impl Zstd {
         let (taken, made) = (input.pos(), output.pos());
         if let Some(size) = self.header.fed(&bytes[..taken]) {
             self.content_size = size;
-        }
-        if made > 0 {
-            self.last = Some(out[made - 1]);
         }
         self.frame_out += made as u64;
         self.source.take(taken);

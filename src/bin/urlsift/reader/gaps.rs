@@ -132,6 +132,17 @@ impl Current {
         vec![self.bad_chunk(bytes, Reason::Damaged, count_lines)]
     }
 
+    /// Ends the gap where its first line is not read as one (the source
+    /// ended, or that line is over the limit, bad as it is): bytes set
+    /// aside that waited for the rest of their last line
+    /// ([`Gap::Continues`]) go out as a chunk of their own.
+    pub(super) fn carried_alone(&mut self, count_lines: bool) -> Option<Chunk> {
+        match self.gap.take()? {
+            Gap::Continues(carry) => Some(self.bad_chunk(carry, Reason::Damaged, count_lines)),
+            Gap::Fragment => None,
+        }
+    }
+
     /// A chunk of `bytes` whose every line is a bad record for `reason`
     /// (bytes set aside as damaged, or the rest of a line a gap cut), with
     /// the line and offset bookkeeping past it. (A source whose format is

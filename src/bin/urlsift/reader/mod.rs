@@ -521,12 +521,7 @@ impl Current {
                 }
                 Cut::None if self.eof => {
                     if have == 0 {
-                        if let Some(Gap::Continues(carry)) = self.gap.take() {
-                            let chunk =
-                                self.bad_chunk(carry, Reason::Damaged, settings.count_lines);
-                            return Ok((Some(chunk), true));
-                        }
-                        return Ok((None, true));
+                        return Ok((self.carried_alone(settings.count_lines), true));
                     }
                     break (have, None);
                 }
@@ -536,9 +531,8 @@ impl Current {
                         break (head, None);
                     }
                     // (A line over the limit is bad as it is, even the
-                    // rest of one a gap cut: bytes set aside go out alone.)
-                    if let Some(Gap::Continues(carry)) = self.gap.take() {
-                        let chunk = self.bad_chunk(carry, Reason::Damaged, settings.count_lines);
+                    // rest of one a gap cut.)
+                    if let Some(chunk) = self.carried_alone(settings.count_lines) {
                         return Ok((Some(chunk), false));
                     }
                     self.streaming = true;
