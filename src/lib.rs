@@ -28,6 +28,8 @@ pub mod host;
 mod parser;
 pub mod percent;
 pub mod profile;
+#[cfg(feature = "records")]
+pub mod records;
 mod setters;
 #[allow(unsafe_code)]
 pub mod simd;

@@ -5,30 +5,10 @@
 #[path = "../fuzz/checks/mod.rs"]
 mod checks;
 
-// The command's modules, for the `lines`, `dedup` and `damaged` checks.
-#[path = "../fuzz/checks/cli.rs"]
-mod cli_checks;
-#[path = "../src/bin/urlsift/decode/mod.rs"]
-#[allow(dead_code)]
-mod decode;
-#[path = "../src/bin/urlsift/input.rs"]
-#[allow(dead_code)]
-mod input;
-#[path = "../src/bin/urlsift/mmap.rs"]
-#[allow(dead_code, unsafe_code)]
-mod mmap;
-#[path = "../src/bin/urlsift/output.rs"]
-#[allow(dead_code)]
-mod output;
-#[path = "../src/bin/urlsift/reader/mod.rs"]
-#[allow(dead_code)]
-mod reader;
-#[path = "../src/bin/urlsift/records/mod.rs"]
-#[allow(dead_code)]
+// The record engine's checks (`lines`, `dedup`, `damaged`), through the
+// library's public API.
+#[path = "../fuzz/checks/records.rs"]
 mod records;
-#[path = "../src/bin/urlsift/spill.rs"]
-#[allow(dead_code)]
-mod spill;
 
 use std::path::Path;
 
@@ -82,18 +62,18 @@ fn host() {
 
 #[test]
 fn lines() {
-    replay("lines", cli_checks::lines);
+    replay("lines", records::lines);
     replay("lines", |data| {
-        cli_checks::parallel_equals_sequential(data, env!("CARGO_BIN_EXE_urlsift").as_ref())
+        records::parallel_equals_sequential(data, env!("CARGO_BIN_EXE_urlsift").as_ref())
     });
 }
 
 #[test]
 fn dedup() {
-    replay("dedup", cli_checks::dedup);
+    replay("dedup", records::dedup);
 }
 
 #[test]
 fn damaged() {
-    replay("damaged", cli_checks::damaged);
+    replay("damaged", records::damaged);
 }

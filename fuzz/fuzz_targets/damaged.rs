@@ -1,8 +1,7 @@
 #![no_main]
-//! Fuzz target `damaged`: see `fuzz/checks/cli.rs` for what it checks.
+//! Fuzz target `damaged`: see `fuzz/checks/records.rs` for what it checks.
 
-include!("../checks/command_modules.rs");
+#[path = "../checks/records.rs"]
+mod records;
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    cli_checks::damaged(data);
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| records::damaged(data));

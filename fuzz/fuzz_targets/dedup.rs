@@ -1,6 +1,7 @@
 #![no_main]
-//! Fuzz target `dedup`: see `fuzz/checks/cli.rs` for what it checks.
+//! Fuzz target `dedup`: see `fuzz/checks/records.rs` for what it checks.
 
-include!("../checks/command_modules.rs");
+#[path = "../checks/records.rs"]
+mod records;
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| cli_checks::dedup(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| records::dedup(data));

@@ -1,7 +1,8 @@
 #![no_main]
-//! Fuzz target `lines`: see `fuzz/checks/cli.rs` for what it checks.
+//! Fuzz target `lines`: see `fuzz/checks/records.rs` for what it checks.
 
-include!("../checks/command_modules.rs");
+#[path = "../checks/records.rs"]
+mod records;
 
 /// The binary for the parallel check: `URLSIFT_BIN`, or the release build.
 fn bin() -> std::path::PathBuf {
@@ -11,6 +12,6 @@ fn bin() -> std::path::PathBuf {
 }
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    cli_checks::lines(data);
-    cli_checks::parallel_equals_sequential(data, &bin());
+    records::lines(data);
+    records::parallel_equals_sequential(data, &bin());
 });

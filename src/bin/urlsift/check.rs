@@ -13,16 +13,13 @@
 
 use std::process::ExitCode;
 
+use urlsift::records::{Location, PerRecord, Processed, Reason, Rec};
+use urlsift::simd::Runtime;
 use urlsift::{Url, ValidationError};
 
 use crate::args::CheckArgs;
-use crate::input::Reason;
-use crate::job::PerRecord;
-use crate::normalize::parse_base;
 use crate::output::CliError;
-use crate::pipeline::{Processed, locate};
-use crate::records::Rec;
-use urlsift::simd::Runtime;
+use crate::setup::Setup;
 
 /// One reported record.
 struct Finding<'a> {
@@ -72,7 +69,7 @@ fn report(out: &mut Vec<u8>, json: bool, f: Finding<'_>, term: u8) {
         out.extend_from_slice(
             format!(
                 "{}: {status}: {}: {shown}",
-                locate(source, rec.line, rec.offset),
+                Location::new(source, rec.line, rec.offset),
                 errors.join(", ")
             )
             .as_bytes(),
@@ -82,10 +79,10 @@ fn report(out: &mut Vec<u8>, json: bool, f: Finding<'_>, term: u8) {
 }
 
 pub fn run(a: CheckArgs) -> Result<ExitCode, CliError> {
-    let mut setup = crate::Setup::new(&a.input, &a.output, None, false)?;
+    let mut setup = Setup::new(&a.input, &a.output, None, false)?;
     // Reports carry line numbers, printed by the workers.
     setup.engine.read.count_lines = true;
-    let base = parse_base(&a.input.base)?;
+    let base = a.input.base()?;
     let (terminator, json) = (setup.terminator, a.json);
     let job = setup.job(false);
     // The report is the output: the summary is shown only on request.
@@ -156,9 +153,8 @@ impl PerRecord<()> for Checker<'_> {
         }
         // Valid URLs are listed only when they carry errors.
         if failed.is_some() || !self.names.is_empty() {
-            p.flush();
             report(
-                &mut p.out,
+                p.append(),
                 self.json,
                 Finding {
                     source: self.source,

@@ -13,141 +13,20 @@
 //! and record fields, whose tabs, CR, LF and backslashes are escaped as
 //! `\t`, `\r`, `\n`, `\\`.
 
-use std::borrow::Cow;
 use std::process::ExitCode;
 
-use urlsift::Url;
+use urlsift::records::Format as RecordFormat;
+use urlsift::records::fields::{Context, Field};
+use urlsift::records::format::quote::{write_field, write_quoted};
+use urlsift::records::stage::Verdict;
 
 use crate::args::ExtractArgs;
-use crate::normalize::parse_base;
 use crate::output::CliError;
-use crate::records::{self, Format as RecordFormat, Rec};
-use crate::select::{Stage, Verdict};
+use crate::setup::Setup;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Field {
-    /// `@NAME`: a field of the input record.
-    Record(String),
-    Line,
-    Input,
-    Href,
-    Protocol,
-    Username,
-    Password,
-    Host,
-    Hostname,
-    Port,
-    Pathname,
-    Search,
-    Hash,
-    Origin,
-    /// The registrable domain (eTLD+1), from the Public Suffix List.
-    Site,
-    PublicSuffix,
-    Subdomain,
-    /// The label before the public suffix (tldextract's `domain`).
-    Domain,
-}
-
-const FIELDS: &[(&str, Field)] = &[
-    ("line", Field::Line),
-    ("input", Field::Input),
-    ("href", Field::Href),
-    ("protocol", Field::Protocol),
-    ("username", Field::Username),
-    ("password", Field::Password),
-    ("host", Field::Host),
-    ("hostname", Field::Hostname),
-    ("port", Field::Port),
-    ("pathname", Field::Pathname),
-    ("search", Field::Search),
-    ("hash", Field::Hash),
-    ("origin", Field::Origin),
-    ("site", Field::Site),
-    ("public_suffix", Field::PublicSuffix),
-    ("subdomain", Field::Subdomain),
-    ("domain", Field::Domain),
-];
-
-impl Field {
-    fn parse(name: &str) -> Result<Field, CliError> {
-        if let Some(record) = name.strip_prefix('@') {
-            if record.is_empty() {
-                return Err(CliError::Usage(
-                    "'@' needs a field name: @NAME takes a field of the input record".into(),
-                ));
-            }
-            return Ok(Field::Record(record.to_string()));
-        }
-        FIELDS
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, f)| f.clone())
-            .ok_or_else(|| {
-                let known: Vec<&str> = FIELDS.iter().map(|(n, _)| *n).collect();
-                CliError::Usage(format!(
-                    "unknown field {name:?} (known: {}, and @NAME for a field of the input record)",
-                    known.join(", ")
-                ))
-            })
-    }
-
-    fn name(&self) -> &str {
-        match self {
-            Field::Record(name) => name,
-            _ => FIELDS.iter().find(|(_, f)| f == self).expect("listed").0,
-        }
-    }
-
-    /// The field's value, empty where the URL has none (a site for an IP
-    /// address, say).
-    fn value<'a>(
-        &self,
-        url: &'a Url,
-        input: &'a str,
-        rec: &Rec<'a>,
-        cx: &Context<'_>,
-    ) -> Cow<'a, str> {
-        self.value_opt(url, input, rec, cx).unwrap_or_default()
-    }
-
-    /// The field's value; `None` for a site part the URL has none of, or
-    /// a record field the record lacks.
-    fn value_opt<'a>(
-        &self,
-        url: &'a Url,
-        input: &'a str,
-        rec: &Rec<'a>,
-        cx: &Context<'_>,
-    ) -> Option<Cow<'a, str>> {
-        let parts = || cx.list.url_parts(url);
-        Some(Cow::Borrowed(match self {
-            Field::Record(name) => return cx.format.named(rec, name),
-            Field::Site => parts()?.registrable_domain()?,
-            Field::PublicSuffix => parts()?.public_suffix(),
-            Field::Subdomain => parts()?.subdomain()?,
-            Field::Domain => parts()?.domain()?,
-            Field::Line => return Some(Cow::Owned(rec.line.to_string())),
-            Field::Origin => return Some(Cow::Owned(url.origin().to_string())),
-            Field::Input => input,
-            Field::Href => url.href(),
-            Field::Protocol => url.protocol(),
-            Field::Username => url.username(),
-            Field::Password => url.password(),
-            Field::Host => url.host(),
-            Field::Hostname => url.hostname(),
-            Field::Port => url.port(),
-            Field::Pathname => url.pathname(),
-            Field::Search => url.search(),
-            Field::Hash => url.hash(),
-        }))
-    }
-}
-
-/// What field values are read with besides the URL.
-struct Context<'a> {
-    format: &'a RecordFormat,
-    list: &'a urlsift::site::List,
+/// The field named `name`, or a usage error.
+fn field(name: &str) -> Result<Field, CliError> {
+    Field::parse(name).map_err(CliError::Usage)
 }
 
 /// A `--format` template: literal text and fields.
@@ -172,7 +51,7 @@ fn parse_template(t: &str) -> Result<Vec<Piece>, CliError> {
             if !text.is_empty() {
                 pieces.push(Piece::Text(std::mem::take(&mut text)));
             }
-            pieces.push(Piece::Field(Field::parse(&rest[1..end])?));
+            pieces.push(Piece::Field(field(&rest[1..end])?));
             rest = &rest[end + 1..];
         } else if c == '}' {
             return Err(CliError::Usage(format!(
@@ -250,7 +129,7 @@ fn push_csv(out: &mut Vec<u8>, v: &[u8], term: u8) {
             | (line_ends & ((b == b'\n') | (b == b'\r')))
     });
     if special {
-        records::csv::write_quoted(out, v);
+        write_quoted(out, v);
     } else {
         out.extend_from_slice(v);
     }
@@ -272,7 +151,7 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
     let fields = a
         .fields
         .split(',')
-        .map(|f| Field::parse(f.trim()))
+        .map(|f| field(f.trim()))
         .collect::<Result<Vec<_>, _>>()?;
     let format = match (&a.format, a.tsv, a.jsonl) {
         (Some(t), _, _) => Format::Template(parse_template(t)?),
@@ -280,7 +159,7 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
         (None, _, true) => Format::Jsonl,
         _ => Format::Csv,
     };
-    let mut setup = crate::Setup::new(&a.input, &a.output, Some(&a.policy), a.append)?;
+    let mut setup = Setup::new(&a.input, &a.output, Some(&a.policy), a.append)?;
     // A `line` field is printed by the workers: the reader counts lines.
     let line_field = |f: &Field| matches!(f, Field::Line);
     setup.engine.read.count_lines = fields.iter().any(line_field)
@@ -301,7 +180,7 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
             )));
         }
     }
-    let base = parse_base(&a.input.base)?;
+    let base = a.input.base()?;
     let term = setup.terminator;
     if !a.append && !a.input.no_header && matches!(format, Format::Csv | Format::Tsv) {
         let mut head = Vec::new();
@@ -317,10 +196,10 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
                 head.push(term);
             }
         }
-        setup.standard.sink.write(&head)?;
+        setup.put(&head)?;
     }
     let names: Vec<String> = fields.iter().map(|f| format!("url_{}", f.name())).collect();
-    let stage = Stage::new(&a.input.sites, Some(&a.filters), Some(&a.edits))?;
+    let stage = a.input.stage(Some(&a.filters), Some(&a.edits))?;
     // With --append the records go back out: under --keep-invalid, empty
     // ones too (a row whose URL cell is empty, a blank line), as normalize
     // passes them, so every input record has its output record.
@@ -337,8 +216,7 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
                 return Ok(());
             }
             let url = &*url;
-            p.flush();
-            let out = &mut p.out;
+            let out = p.append();
             if a.append {
                 let values = fields.iter().map(|f| f.value(url, text, rec, source));
                 rec.write_appended(out, &names, values);
@@ -418,7 +296,7 @@ fn appended_header(head: &[u8], names: &[String], source: &RecordFormat) -> Vec<
     let mut out = row.to_vec();
     for n in names {
         out.push(delimiter);
-        records::csv::write_field(&mut out, n.as_bytes(), delimiter, false);
+        write_field(&mut out, n.as_bytes(), delimiter, false);
     }
     out.extend_from_slice(term);
     out

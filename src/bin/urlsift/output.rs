@@ -15,7 +15,7 @@ use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use crate::input::InputError;
+use urlsift::records::{self, InputError};
 
 /// Why a run stops early, and with which exit status.
 #[derive(Debug)]
@@ -54,6 +54,29 @@ impl CliError {
     }
 }
 
+impl CliError {
+    /// The command's error for the engine's `e`: output and rejects
+    /// errors named by the sinks they happened in.
+    pub fn from_run(e: records::Error, out: &str, rejects: &str) -> CliError {
+        match e {
+            records::Error::Usage(m) => CliError::Usage(m),
+            records::Error::Input(e) => CliError::Input(e),
+            records::Error::Output(e) => CliError::output(out, e),
+            records::Error::Rejects(e) => CliError::output(rejects, e),
+            records::Error::Spill { what, error } => CliError::output(&what, error),
+            records::Error::Strict(stop) => CliError::Strict(stop.to_string()),
+        }
+    }
+}
+
+/// The engine's errors outside a run that writes (opening inputs): a
+/// write error there is named as the output.
+impl From<records::Error> for CliError {
+    fn from(e: records::Error) -> CliError {
+        CliError::from_run(e, "<stdout>", "the rejects file")
+    }
+}
+
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -65,9 +88,6 @@ impl fmt::Display for CliError {
         }
     }
 }
-
-/// Pieces gathered into one `writev` (Linux takes up to 1024).
-const PIECES: usize = 1024;
 
 /// Stdout, or a temp file that becomes `path` on [`Sink::commit`].
 pub struct Sink {
@@ -169,68 +189,23 @@ impl Sink {
         self.terminator
     }
 
+    /// The name errors give it: `<stdout>` or the path.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
     /// Writes bytes as they are.
-    pub fn write(&mut self, bytes: &[u8]) -> Result<(), CliError> {
+    pub fn put(&mut self, bytes: &[u8]) -> Result<(), CliError> {
         self.inner
             .write_all(bytes)
             .map_err(|e| CliError::output(&self.name, e))
     }
 
-    /// Writes pieces in order, many to a system call (`writev`): a chunk's
-    /// output is runs of its input between rewritten records, and copying
-    /// each run into the buffer first would cost the writer a pass over
-    /// every byte (a few percent of a run, on a core the workers need).
-    pub fn write_pieces<'a>(
-        &mut self,
-        pieces: impl Iterator<Item = &'a [u8]>,
-    ) -> Result<(), CliError> {
-        let mut batch: Vec<io::IoSlice<'a>> = Vec::with_capacity(PIECES);
-        for piece in pieces.filter(|p| !p.is_empty()) {
-            batch.push(io::IoSlice::new(piece));
-            if batch.len() == PIECES {
-                self.write_batch(&mut batch)?;
-            }
-        }
-        self.write_batch(&mut batch)
-    }
-
-    /// Writes all of `batch` (which it empties): through the buffer when
-    /// it is small, else straight to the target after the buffer.
-    fn write_batch(&mut self, batch: &mut Vec<io::IoSlice<'_>>) -> Result<(), CliError> {
-        let total: usize = batch.iter().map(|b| b.len()).sum();
-        if total < self.inner.capacity() {
-            for piece in batch.drain(..) {
-                self.write(&piece)?;
-            }
-            return Ok(());
-        }
-        if !self.inner.buffer().is_empty() {
-            self.inner
-                .flush()
-                .map_err(|e| CliError::output(&self.name, e))?;
-        }
-        let target = self.inner.get_mut();
-        let mut rest = &mut batch[..];
-        while !rest.is_empty() {
-            match target.write_vectored(rest) {
-                Ok(0) => {
-                    let e = io::Error::new(io::ErrorKind::WriteZero, "wrote nothing");
-                    return Err(CliError::output(&self.name, e));
-                }
-                Ok(n) => io::IoSlice::advance_slices(&mut rest, n),
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(CliError::output(&self.name, e)),
-            }
-        }
-        batch.clear();
-        Ok(())
-    }
-
     /// Writes one record and its terminator.
     pub fn record(&mut self, bytes: &[u8]) -> Result<(), CliError> {
-        self.write(bytes)?;
+        self.put(bytes)?;
         let t = [self.terminator];
-        self.write(&t)
+        self.put(&t)
     }
 
     /// Flushes stdout, or makes the file durable and moves it into place.
@@ -256,6 +231,42 @@ impl Sink {
                 File::open(dir).and_then(|d| d.sync_all()).map_err(err)
             }
         }
+    }
+}
+
+/// The sink as a writer for the engine. Vectored writes (a chunk's output
+/// is runs of its input between rewritten records) go through the buffer
+/// when they are small and straight to the target, after the buffer, when
+/// they are large: copying every run into the buffer first would cost the
+/// writer a pass over every byte (a few percent of a run, on a core the
+/// workers need).
+impl Write for Sink {
+    #[inline]
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.inner.write(buf)
+    }
+
+    #[inline]
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.inner.write_all(buf)
+    }
+
+    fn write_vectored(&mut self, bufs: &[io::IoSlice<'_>]) -> io::Result<usize> {
+        let total: usize = bufs.iter().map(|b| b.len()).sum();
+        if total < self.inner.capacity() {
+            for piece in bufs {
+                self.inner.write_all(piece)?;
+            }
+            return Ok(total);
+        }
+        if !self.inner.buffer().is_empty() {
+            self.inner.flush()?;
+        }
+        self.inner.get_mut().write_vectored(bufs)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
     }
 }
 

@@ -12,11 +12,11 @@ use std::time::Instant;
 use serde_json::json;
 use xxhash_rust::xxh3::xxh3_64_with_seed;
 
+use urlsift::records::stage::Verdict;
+
 use crate::args::StatsArgs;
-use crate::normalize::parse_base;
 use crate::output::CliError;
-use crate::pipeline::{Standard, Tally};
-use crate::select::{Stage, Verdict};
+use crate::setup::{ReportSettings, Setup, report};
 
 /// Counts by name. Names are hashed in one call (xxh3, seeded per run so
 /// crafted names cannot collide on purpose): SipHash over short hosts, and
@@ -114,28 +114,18 @@ fn pct(part: u64, whole: u64) -> f64 {
 
 pub fn run(a: StatsArgs) -> Result<ExitCode, CliError> {
     let started = Instant::now();
-    let setup = crate::Setup::new(&a.input, &a.output, None, false)?;
-    let base = parse_base(&a.input.base)?;
-    let stage = Stage::new(&a.input.sites, Some(&a.filters), None)?;
+    let setup = Setup::new(&a.input, &a.output, None, false)?;
+    let base = a.input.base()?;
+    let stage = a.input.stage(Some(&a.filters), None)?;
     let job = setup.job(false);
-    let mut tally = Tally::default();
     // A chunk's counts fit in cache; each worker thread then merges them
     // into its own totals, merged once at the end (merging every chunk on
     // the consuming thread serialized the run).
-    let per_worker: Vec<Mutex<Counts>> = (0..setup.engine.pool.current_num_threads())
+    let per_worker: Vec<Mutex<Counts>> = (0..setup.engine.threads())
         .map(|_| Mutex::new(Counts::default()))
         .collect();
-    let policy = setup.policy;
-    let mut oversize = Standard {
-        sink: crate::output::Sink::open(None, false)?,
-        rejects: None,
-        tally: Tally::default(),
-        files: 0,
-        policy,
-        noun: "",
-        lines: crate::pipeline::LineBase::default(),
-    };
-    let errors = setup.engine.run(
+    let settings = setup.report;
+    let mut done = setup.run(
         |chunk| {
             let mut counts = Counts::default();
             let p = job.run_parsed(chunk, base.as_ref(), (), |p, _, text, parser| {
@@ -169,15 +159,15 @@ pub fn run(a: StatsArgs) -> Result<ExitCode, CliError> {
                 .merge(counts);
             p
         },
-        |chunk, p| {
+        |ledger, chunk, p| {
             if chunk.oversize.is_some() {
-                oversize.oversize(chunk, false)?;
+                ledger.oversize(chunk, false)?;
             }
-            tally.merge(&p.tally);
+            ledger.tally_mut().merge(&p.tally);
             Ok(true)
         },
     )?;
-    tally.merge(&oversize.tally);
+    let tally = done.ledger.tally().clone();
     let mut counts = Counts::default();
     for c in per_worker {
         counts.merge(c.into_inner().expect("workers are done"));
@@ -281,15 +271,14 @@ pub fn run(a: StatsArgs) -> Result<ExitCode, CliError> {
             }
         }
     }
-    let mut sink = setup.standard.sink;
-    sink.write(text.as_bytes())?;
-    sink.commit()?;
+    done.put(text.as_bytes())?;
+    let (_, errors) = done.commit()?;
     // The table is the report; only read errors follow it.
-    let settings = crate::ReportSettings {
+    let settings = ReportSettings {
         quiet: true,
-        ..setup.report
+        ..settings
     };
-    Ok(crate::report(&tally, 0, &settings, "", &errors))
+    Ok(report(&tally, 0, &settings, "", &errors))
 }
 
 fn p_count(map: &mut NameCounts, key: &str) {

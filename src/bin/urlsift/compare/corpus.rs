@@ -13,13 +13,13 @@
 
 use std::sync::Arc;
 
+use urlsift::records::reader::{ChunkReader, Settings};
+use urlsift::records::{
+    BufPool, Chunk, InputError, Job, PerRecord, Policy, Processed, Reason, Rec, Source, input,
+};
+
 use crate::args::InputArgs;
-use crate::input::{BufPool, Chunk, InputError, Reason, Source};
-use crate::job::{Job, PerRecord};
 use crate::output::CliError;
-use crate::pipeline::{Policy, Processed};
-use crate::reader::{ChunkReader, Settings};
-use crate::records::Rec;
 
 /// How many skipped lines are remembered by location for the report.
 const SKIPPED_EXAMPLES: usize = 5;
@@ -163,10 +163,10 @@ pub fn load(a: &InputArgs) -> Result<Corpus, CliError> {
     if files.is_empty() {
         files.push("-".into());
     }
-    if let Some(e) = crate::input::missing(&files) {
+    if let Some(e) = input::missing(&files) {
         return Err(CliError::Input(e));
     }
-    let max_line = usize::try_from(a.max_line_bytes).unwrap_or(usize::MAX);
+    let max_line = a.max_line();
     let chunk_size = usize::try_from(a.chunk_size).unwrap_or(usize::MAX).max(1);
     let mut reader = ChunkReader::new(
         files,
@@ -253,7 +253,7 @@ impl PerRecord<()> for Loader<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::records::Format;
+    use urlsift::records::Format;
 
     fn add_lines(corpus: &mut Corpus, name: &str, data: &[u8], max_line: usize) {
         let source = Arc::new(Source {

@@ -506,7 +506,7 @@ mod tests {
         let err = select("urlsift,ada", false, true, || true).unwrap_err();
         assert!(err.contains("ada is not compiled in"), "{err}");
         assert!(err.contains("feature `compare-peers`"), "{err}");
-        let err = select(crate::compare::DEFAULT_PARSERS, false, true, || true).unwrap_err();
+        let err = select(crate::args::DEFAULT_PARSERS, false, true, || true).unwrap_err();
         assert!(
             err.contains("ada and rust-url are not compiled in"),
             "{err}"

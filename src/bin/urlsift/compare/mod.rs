@@ -17,75 +17,12 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::Args;
-
-use crate::args::InputArgs;
+use crate::args::CompareArgs;
 use crate::output::{CliError, Sink};
+use crate::setup::read_errors;
 use corpus::Corpus;
 use diff::{PeerDiff, Sample, Shown};
 use engines::{Engine, Native, ParserId, Work};
-
-/// The parsers compared when `--parsers` is not given.
-pub const DEFAULT_PARSERS: &str = "urlsift,urlsift-machine,ada,rust-url";
-
-pub const EXAMPLES: &str = "\
-Examples:
-  urlsift compare urls.txt
-  urlsift compare --parsers urlsift,ada,rust-url,node --rounds 15 crawl.txt.gz
-  urlsift compare --parsers all --json urls.txt | jq '.parsers[] | {name, ns_per_url}'
-  urlsift compare --rounds 0 --diff-out diffs.jsonl --samples 10 urls.txt
-  urlsift compare --html report.html -j 2 urls.txt
-  urlsift compare --base https://example.com/ request-paths.txt
-  npm install whatwg-url && urlsift compare --parsers whatwg-url --rounds 0 urls.txt
-
-Parsers: urlsift (Url::parse: the fast path, then the state machine),
-urlsift-machine (the state machine alone), urlsift-batch (BatchParser: a
-reused buffer), ada (the ada-url crate), rust-url (the url crate), node
-(`new URL` in Node.js, when `node` is on PATH; always one thread),
-whatwg-url (the URL Standard's reference implementation, the npm package
-of that name run in Node.js, found as Node.js finds packages: in a
-node_modules directory in or above the working directory, or on
-NODE_PATH; always one thread). ada and rust-url need the Cargo feature
-`compare-peers` (on by default). `all` is every parser this build has,
-node included when it is on PATH, whatwg-url when Node.js finds it.
-
-Each round parses every URL once per parser (parse, then read the href's
-length: the work of scripts/bench-ratios) and checks that the parser
-accepted the same URLs, with the same total href bytes, as in its
-differential pass; a parser that did less work is flagged. Categories of
-disagreements: validity, protocol, username, password, host, port,
-pathname, search, hash, origin, href (only the href differs).";
-
-/// Benchmark and diff URL parsers on your own URLs.
-#[derive(Args, Debug)]
-#[command(mut_arg("threads", |a| a.help(
-    "Threads per parser in the timed rounds (default 1; 0: one per core); \
-     the node and whatwg-url parsers always use one"
-)))]
-pub struct CompareArgs {
-    #[command(flatten)]
-    pub input: InputArgs,
-    /// Comma-separated parsers to compare with urlsift (always included):
-    /// urlsift-machine, urlsift-batch, ada, rust-url, node, whatwg-url, or
-    /// all.
-    #[arg(long, value_name = "LIST", default_value = DEFAULT_PARSERS)]
-    pub parsers: String,
-    /// Timed rounds per parser (0: no timing, only the differential).
-    #[arg(long, value_name = "N", default_value_t = 7)]
-    pub rounds: usize,
-    /// Print JSON instead of a table.
-    #[arg(long)]
-    pub json: bool,
-    /// Write every disagreement to FILE as JSON lines (written atomically).
-    #[arg(long, value_name = "FILE")]
-    pub diff_out: Option<PathBuf>,
-    /// Also write the report as a self-contained HTML page to FILE.
-    #[arg(long, value_name = "FILE")]
-    pub html: Option<PathBuf>,
-    /// Sample lines shown per kind of disagreement.
-    #[arg(long, value_name = "N", default_value_t = 3)]
-    pub samples: usize,
-}
 
 pub fn run(a: CompareArgs) -> Result<ExitCode, CliError> {
     let node_path = node::find();
@@ -105,7 +42,7 @@ pub fn run(a: CompareArgs) -> Result<ExitCode, CliError> {
     // are the answer.
     let errors = std::mem::take(&mut corpus.errors);
     if corpus.is_empty() && !errors.is_empty() {
-        return Ok(crate::read_errors(&errors));
+        return Ok(read_errors(&errors));
     }
     if !a.input.quiet {
         if let Some(summary) = corpus.read.summary() {
@@ -196,16 +133,16 @@ pub fn run(a: CompareArgs) -> Result<ExitCode, CliError> {
         report::report_text(&report)
     };
     if let Some(mut sink) = html_out {
-        sink.write(html::page(&report).as_bytes())?;
+        sink.put(html::page(&report).as_bytes())?;
         sink.commit()?;
     }
     if let Some(sink) = diff_out {
         sink.commit()?;
     }
     let mut out = Sink::open(None, false)?;
-    out.write(text.as_bytes())?;
+    out.put(text.as_bytes())?;
     out.commit()?;
-    Ok(crate::read_errors(&errors))
+    Ok(read_errors(&errors))
 }
 
 /// The threads per parser (`-j`: default 1, 0 for one per core) and,

@@ -1,0 +1,357 @@
+//! Command-line flags (clap derive) and their validation into the settings
+//! the subcommands run with. Everything a user can get wrong is caught here,
+//! before any input is read, and reported with exit status 2.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use urlsift::records::dedup::Key;
+
+mod shared;
+
+pub use shared::{
+    EditArgs, FilterArgs, InputArgs, OutputArgs, PolicyArgs, ProfileArgs, parse_size,
+};
+
+const EXAMPLES: &str = "\
+Examples:
+  urlsift normalize urls.txt > normal.txt
+  urlsift normalize --strip-params 'utm_*,fbclid,gclid' --sort-query crawl.txt.gz -o out.txt
+  urlsift normalize --base https://example.com/ access-paths.txt
+  zcat dump.gz | urlsift dedup --key pattern -
+  urlsift dedup --count --key host urls.txt | sort -rn | head
+  urlsift extract --fields hostname,pathname --tsv urls.txt
+  urlsift extract --format '{hostname}{pathname}' urls.txt
+  urlsift check --json urls.txt
+  urlsift stats urls.txt.zst
+  urlsift normalize export.csv > clean.csv
+  urlsift dedup --field request.url events.jsonl.gz
+  urlsift extract --fields hostname,@WARC-Date CC-MAIN-00000.warc.gz
+  urlsift normalize --input-format log --base https://example.com/ access.log
+  urlsift compare --parsers urlsift,ada,rust-url urls.txt
+
+Input formats (--input-format, by default from the file extension):
+  lines   one URL per line (also stdin and unknown extensions)
+  csv     .csv: RFC 4180 rows, the column named `url` (or --field NAME|N)
+  tsv     .tsv: tab-separated, quoted like CSV
+  jsonl   .jsonl/.ndjson: a JSON object per line, the key `url` (or
+          --field KEY or a dotted path such as request.url)
+  cdxj    .cdxj: Common Crawl index lines, the JSON block's `url`
+  warc    .warc(.gz): the WARC-Target-URI header (or --field HEADER); read-only
+  log     .log with a log line in its first 16 (else lines): Apache/nginx
+          common/combined logs, the request target (resolved against
+          --base) or --field referer; read-only
+normalize and dedup write CSV/TSV/JSONL/CDXJ records back with only the URL
+field changed; read-only formats give URL lines.";
+
+/// Parallel WHATWG URL processing for URL files: one URL per line, or a
+/// field of CSV/TSV, JSON lines, CDXJ, WARC or access-log records.
+///
+/// Input files may be gzip or zstd compressed (any number of members or
+/// frames); `-` or no file reads standard input. Bad records (invalid UTF-8,
+/// NUL bytes, over-long lines, unparsable URLs, an open CSV quote, invalid
+/// JSON, ...) never stop a run: they are skipped and counted (summary on
+/// stderr), written to --rejects, passed through with --keep-invalid, or
+/// fatal with --strict (exit status 1). A file that cannot be read to its
+/// end (cut short, damaged, followed by trailing garbage) keeps everything
+/// decoded before the fault, then the error names the byte offset in it
+/// (exit status 2); after a damaged gzip member or zstd frame, decoding
+/// goes on with the next one. What a member or frame that fails its
+/// CRC-32 or checksum decoded to is never read as URLs: its lines are bad
+/// `damaged-input` records (in --rejects). Exit status 2 also means a
+/// usage error.
+#[derive(Parser, Debug)]
+#[command(name = "urlsift", version, after_help = EXAMPLES, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Print each URL's WHATWG href in input order (records of CSV/TSV/JSONL/CDXJ
+    /// input are written back with only the URL field changed).
+    #[command(after_help = "Examples:
+  urlsift normalize urls.txt
+  urlsift normalize --strip-fragment --sort-query --strip-params 'utm_*,fbclid' urls.txt
+  urlsift normalize --surt urls.txt.gz
+  urlsift normalize --base https://example.com/ request-paths.log
+  urlsift normalize --field link export.csv > clean.csv
+  urlsift normalize --field request.url events.jsonl.zst
+  urlsift normalize --input-format log --base https://example.com/ access.log")]
+    Normalize(NormalizeArgs),
+    /// Keep the first occurrence of each key, in input order (the whole first
+    /// record, for record formats).
+    #[command(after_help = "Examples:
+  urlsift dedup urls.txt
+  urlsift dedup --key origin urls.txt
+  urlsift dedup --key pattern --count urls.txt
+  urlsift dedup --memory 64M --tmp-dir /var/tmp huge.txt.zst -o unique.txt
+  urlsift dedup --key host crawl.csv
+  urlsift dedup CC-MAIN-index.cdxj.gz")]
+    Dedup(DedupArgs),
+    /// Print URL components as CSV (default), TSV, JSON Lines or a template.
+    #[command(after_help = "Examples:
+  urlsift extract urls.txt
+  urlsift extract --fields hostname,port,pathname --tsv urls.txt
+  urlsift extract --jsonl --fields href,origin urls.txt
+  urlsift extract --format '{protocol}//{hostname}{pathname}' urls.txt
+  urlsift extract --fields @id,hostname crawl.csv
+  urlsift extract --append --fields hostname,pathname crawl.csv > with-hosts.csv
+  urlsift extract --fields hostname,@WARC-Date,@WARC-Type CC-MAIN-00000.warc.gz
+  urlsift extract --input-format log --fields pathname,@status,@user_agent access.log
+  urlsift extract --fields site,subdomain,public_suffix urls.txt
+  urlsift extract --site bbc.co.uk --ext pdf --fields href urls.txt
+
+Fields: line, input, href, protocol, username, password, host, hostname,
+port, pathname, search, hash, origin; site, public_suffix, subdomain,
+domain (from the Public Suffix List: --psl FILE, --icann-only); and @NAME,
+a field of the input record: a CSV/TSV column (name or number), a JSON key or dotted path, a
+WARC header, or a log field (remote, ident, user, time, request, method,
+target, protocol, status, bytes, referer, user_agent).")]
+    Extract(ExtractArgs),
+    /// Report lines that are invalid or carry spec validation errors.
+    #[command(after_help = "Examples:
+  urlsift check urls.txt
+  urlsift check --json urls.txt | jq .errors
+  urlsift check --field request.url events.jsonl")]
+    Check(CheckArgs),
+    /// Summarize a URL file: validity, reasons, schemes, top hosts, throughput.
+    #[command(after_help = "Examples:
+  urlsift stats urls.txt
+  urlsift stats --json --top 20 crawl.txt.gz
+  urlsift stats CC-MAIN-00000.warc.gz")]
+    Stats(StatsArgs),
+    /// Benchmark URL parsers on your URLs and show where they disagree with urlsift.
+    #[command(after_help = COMPARE_EXAMPLES)]
+    Compare(CompareArgs),
+    /// Print a shell completion script.
+    #[command(after_help = "Example:\n  urlsift completions bash > /etc/bash_completion.d/urlsift")]
+    Completions {
+        /// The shell to complete for.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) to standard output.
+    #[command(after_help = "Example:\n  urlsift man | man -l -")]
+    Man,
+}
+
+#[derive(Args, Debug)]
+pub struct NormalizeArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub filters: FilterArgs,
+    #[command(flatten)]
+    pub edits: EditArgs,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub policy: PolicyArgs,
+    #[command(flatten)]
+    pub profile: ProfileArgs,
+}
+
+/// Dedup keys.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DedupKey {
+    /// The normalized URL (after any profile flags).
+    Href,
+    /// The normalized URL without its fragment.
+    NoFragment,
+    /// The URL's origin (`https://example.com:8443`).
+    Origin,
+    /// The host (with port).
+    Host,
+    /// Host + path with numeric, hex and UUID segments collapsed + sorted parameter names.
+    Pattern,
+    /// The site: the registrable domain (eTLD+1, from the Public Suffix List).
+    Site,
+}
+
+impl DedupKey {
+    /// The library's key.
+    pub fn key(self) -> Key {
+        match self {
+            DedupKey::Href => Key::Href,
+            DedupKey::NoFragment => Key::NoFragment,
+            DedupKey::Origin => Key::Origin,
+            DedupKey::Host => Key::Host,
+            DedupKey::Pattern => Key::Pattern,
+            DedupKey::Site => Key::Site,
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct DedupArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub filters: FilterArgs,
+    #[command(flatten)]
+    pub edits: EditArgs,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub policy: PolicyArgs,
+    #[command(flatten)]
+    pub profile: ProfileArgs,
+    /// What makes two lines duplicates.
+    #[arg(long, value_enum, default_value = "href")]
+    pub key: DedupKey,
+    /// Prefix each kept line with its number of occurrences, like `uniq -c`.
+    #[arg(short, long)]
+    pub count: bool,
+    /// Memory budget for the seen-set; beyond it, spill to --tmp-dir (K, M, G).
+    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size)]
+    pub memory: u64,
+    /// Directory for spill files (default: the system temp dir).
+    #[arg(long, value_name = "DIR")]
+    pub tmp_dir: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct ExtractArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub filters: FilterArgs,
+    #[command(flatten)]
+    pub edits: EditArgs,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub policy: PolicyArgs,
+    /// Comma-separated fields to print.
+    #[arg(
+        long,
+        value_name = "LIST",
+        default_value = "href,protocol,username,password,hostname,port,pathname,search,hash,origin"
+    )]
+    pub fields: String,
+    /// Tab-separated values (with a header line unless --no-header).
+    #[arg(long, conflicts_with_all = ["jsonl", "format"])]
+    pub tsv: bool,
+    /// One JSON object per line.
+    #[arg(long, conflicts_with = "format")]
+    pub jsonl: bool,
+    /// A template such as '{hostname}{pathname}' ('{{' and '}}' for braces).
+    #[arg(long, value_name = "TEMPLATE")]
+    pub format: Option<String>,
+    /// Add the fields to each input record (CSV/TSV columns, JSON keys named
+    /// url_FIELD) instead of printing them alone. With --keep-invalid, bad
+    /// and empty records go out unchanged, so every record is kept.
+    #[arg(long, conflicts_with_all = ["tsv", "jsonl", "format"])]
+    pub append: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    /// One JSON object per reported line.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct StatsArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub filters: FilterArgs,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// How many hosts to list.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub top: usize,
+}
+
+/// The parsers compared when `--parsers` is not given.
+pub const DEFAULT_PARSERS: &str = "urlsift,urlsift-machine,ada,rust-url";
+
+pub const COMPARE_EXAMPLES: &str = "\
+Examples:
+  urlsift compare urls.txt
+  urlsift compare --parsers urlsift,ada,rust-url,node --rounds 15 crawl.txt.gz
+  urlsift compare --parsers all --json urls.txt | jq '.parsers[] | {name, ns_per_url}'
+  urlsift compare --rounds 0 --diff-out diffs.jsonl --samples 10 urls.txt
+  urlsift compare --html report.html -j 2 urls.txt
+  urlsift compare --base https://example.com/ request-paths.txt
+  npm install whatwg-url && urlsift compare --parsers whatwg-url --rounds 0 urls.txt
+
+Parsers: urlsift (Url::parse: the fast path, then the state machine),
+urlsift-machine (the state machine alone), urlsift-batch (BatchParser: a
+reused buffer), ada (the ada-url crate), rust-url (the url crate), node
+(`new URL` in Node.js, when `node` is on PATH; always one thread),
+whatwg-url (the URL Standard's reference implementation, the npm package
+of that name run in Node.js, found as Node.js finds packages: in a
+node_modules directory in or above the working directory, or on
+NODE_PATH; always one thread). ada and rust-url need the Cargo feature
+`compare-peers` (on by default). `all` is every parser this build has,
+node included when it is on PATH, whatwg-url when Node.js finds it.
+
+Each round parses every URL once per parser (parse, then read the href's
+length: the work of scripts/bench-ratios) and checks that the parser
+accepted the same URLs, with the same total href bytes, as in its
+differential pass; a parser that did less work is flagged. Categories of
+disagreements: validity, protocol, username, password, host, port,
+pathname, search, hash, origin, href (only the href differs).";
+
+/// Benchmark and diff URL parsers on your own URLs.
+#[derive(Args, Debug)]
+#[command(mut_arg("threads", |a| a.help(
+    "Threads per parser in the timed rounds (default 1; 0: one per core); \
+     the node and whatwg-url parsers always use one"
+)))]
+pub struct CompareArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Comma-separated parsers to compare with urlsift (always included):
+    /// urlsift-machine, urlsift-batch, ada, rust-url, node, whatwg-url, or
+    /// all.
+    #[arg(long, value_name = "LIST", default_value = DEFAULT_PARSERS)]
+    pub parsers: String,
+    /// Timed rounds per parser (0: no timing, only the differential).
+    #[arg(long, value_name = "N", default_value_t = 7)]
+    pub rounds: usize,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// Write every disagreement to FILE as JSON lines (written atomically).
+    #[arg(long, value_name = "FILE")]
+    pub diff_out: Option<PathBuf>,
+    /// Also write the report as a self-contained HTML page to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+    /// Sample lines shown per kind of disagreement.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub samples: usize,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("1000"), Ok(1000));
+        assert_eq!(parse_size("64M"), Ok(64 << 20));
+        assert_eq!(parse_size("1g"), Ok(1 << 30));
+        assert!(parse_size("12Q").is_err());
+        assert!(parse_size("0").is_err());
+        assert!(parse_size("").is_err());
+    }
+
+    #[test]
+    fn clap_definition_is_consistent() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+}

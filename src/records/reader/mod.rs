@@ -1,0 +1,705 @@
+//! The reader: sources in order, each opened, its format resolved (a CSV
+//! header read, a default field checked), and cut into record-aligned
+//! chunks that the workers take in turn.
+//!
+//! Nothing decodable is lost: a read error (a truncated gzip file, say)
+//! ends its source after the records read before it, which are handed out
+//! with the cut-off last record marked; the error follows in order, and
+//! reading goes on with the next source. A damaged gzip member is not an
+//! end: the decoder resumes at the next member ([`decode::resumes`]), so
+//! the records before the gap go out (the one it cut marked), then the
+//! bytes a damaged member or frame decoded to, as bad records of their own
+//! (never read as URLs), then the error, then the records after it, from
+//! the same source, the first line marked when it may be the rest of one
+//! the gap cut (`gaps.rs`). A line longer than `--max-line-bytes` is never
+//! held whole: past the limit it is handed out in pieces ([`Oversize`]),
+//! so memory stays bounded by the limit plus a chunk. How a source's
+//! format is resolved from its first bytes is `start.rs`.
+
+use std::collections::VecDeque;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::records::chunk::{BufPool, Chunk, Data, Oversize, Source};
+use crate::records::format::{Format, Kind, Spec, csv, warc};
+use crate::records::input::mmap::{Map, MapSlice};
+use crate::records::input::{self, InputError, Opened, decode};
+use crate::records::reason::Reason;
+
+mod gaps;
+mod start;
+
+use gaps::{Gap, headless_error, warc_set_aside};
+
+/// How the reader cuts and checks its sources.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Bytes per chunk (a longer record grows its chunk).
+    pub chunk_size: usize,
+    /// `--max-line-bytes`: the longest record held whole.
+    pub max_record: usize,
+    /// The format flags.
+    pub spec: Spec,
+    /// The run writes records back: CSV inputs must share one header.
+    pub writes_records: bool,
+    /// Number the lines of `lines` input here, under the lock. Off, chunks
+    /// number their lines from 1 (`Chunk::relative_lines`) and the writer,
+    /// which sees every chunk in order, turns the numbers it prints into
+    /// the source's: a pass over every byte saved from the reader.
+    pub count_lines: bool,
+}
+
+/// Reads the sources in order and cuts them into record-aligned chunks,
+/// numbering their lines. The workers share one behind a lock: whoever
+/// needs work reads the next chunk (so reading is part of each worker's
+/// share, and `-j N` means N threads read and parse).
+pub struct ChunkReader {
+    paths: std::vec::IntoIter<PathBuf>,
+    settings: Settings,
+    current: Option<Current>,
+    /// What to hand out next, before reading on: after a read error, the
+    /// chunk of damaged bytes it set aside (if any), then the error.
+    pending: VecDeque<Result<Chunk, InputError>>,
+    /// Set after a usage error or the end of the last source.
+    done: bool,
+    /// How many chunks (and errors) have been handed out.
+    handed_out: u64,
+    /// The first CSV source's header row, which later ones must repeat.
+    first_header: Option<Vec<u8>>,
+}
+
+/// The source being read.
+struct Current {
+    name: String,
+    kind: Kind,
+    source: Option<Arc<Source>>,
+    feed: Feed,
+    /// The line of the first byte not yet handed out.
+    next_line: u64,
+    /// The input offset of the first byte not yet handed out.
+    offset: u64,
+    /// The window holds the rest of the source.
+    eof: bool,
+    /// Handing out an over-long line in pieces.
+    streaming: bool,
+    /// Lines are numbered by the writer (`Settings::count_lines` off).
+    counting_off: bool,
+    warc: Option<warc::Reader>,
+    /// A `.log` file read with `auto`: its first lines pick `log` or
+    /// `lines`.
+    sniff_log: bool,
+    /// After a gap in the decoded bytes: how the first line after it
+    /// reads.
+    gap: Option<Gap>,
+}
+
+/// Where a source's bytes come from: read into our buffer (pipes, stdin,
+/// compressed files), or mapped (plain regular files: chunks are slices
+/// of the page cache, nothing is copied; a WARC file's records are walked
+/// in the map and only their header blocks copied).
+enum Feed {
+    Read {
+        reader: Box<dyn Read + Send>,
+        /// Bytes read but not yet handed out: the window.
+        buf: Vec<u8>,
+    },
+    Map {
+        map: Arc<Map>,
+        /// The window: `map[pos..end]`.
+        pos: usize,
+        end: usize,
+    },
+}
+
+impl Current {
+    /// Opens `path` (`-` is stdin): mapped when it is a plain regular file
+    /// (not compressed).
+    fn open(path: &Path, name: String, kind: Kind) -> io::Result<Current> {
+        let feed = match input::open(path)? {
+            Opened::Mapped(map) => Feed::Map {
+                map,
+                pos: 0,
+                end: 0,
+            },
+            Opened::Read(reader) => Feed::Read {
+                reader,
+                buf: Vec::new(),
+            },
+        };
+        Ok(Current {
+            name,
+            kind,
+            source: None,
+            feed,
+            next_line: 1,
+            offset: 0,
+            eof: false,
+            streaming: false,
+            counting_off: false,
+            warc: None,
+            sniff_log: false,
+            gap: None,
+        })
+    }
+
+    /// The bytes not yet handed out that are at hand.
+    fn window(&self) -> &[u8] {
+        match &self.feed {
+            Feed::Read { buf, .. } => buf,
+            Feed::Map { map, pos, end } => &map.bytes()[*pos..*end],
+        }
+    }
+
+    /// Makes the window hold `want` bytes, or the rest of the source.
+    fn fill(&mut self, want: usize, pool: &BufPool) -> io::Result<()> {
+        match &mut self.feed {
+            Feed::Map { map, pos, end } => {
+                let len = map.bytes().len();
+                *end = pos.saturating_add(want).min(len).max(*end);
+                self.eof = *end == len;
+                Ok(())
+            }
+            Feed::Read { reader, buf } => {
+                if buf.capacity() == 0 {
+                    *buf = pool.get(want);
+                }
+                // Exactly: a buffer that doubled past a long line's limit
+                // would hold twice the memory the limit allows.
+                buf.reserve_exact(want.saturating_sub(buf.len()));
+                while !self.eof && buf.len() < want {
+                    let before = buf.len();
+                    match reader.take((want - buf.len()) as u64).read_to_end(buf) {
+                        Ok(_) if buf.len() == before => self.eof = true,
+                        Ok(_) => {}
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        Err(e) => return Err(e),
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Drops the first `n` bytes of the window.
+    fn skip(&mut self, n: usize) {
+        match &mut self.feed {
+            Feed::Map { pos, end, .. } => {
+                *pos += n;
+                *end = (*end).max(*pos);
+            }
+            Feed::Read { buf, .. } => {
+                buf.drain(..n);
+            }
+        }
+    }
+
+    /// Runs `f` with the window (`f` must not touch the feed).
+    fn with_window<R>(&mut self, f: impl FnOnce(&mut Current, &[u8]) -> R) -> R {
+        match &mut self.feed {
+            Feed::Map { map, pos, end } => {
+                let (map, range) = (Arc::clone(map), *pos..*end);
+                f(self, &map.bytes()[range])
+            }
+            Feed::Read { buf, .. } => {
+                let window = std::mem::take(buf);
+                let r = f(self, &window);
+                if let Feed::Read { buf, .. } = &mut self.feed {
+                    *buf = window;
+                }
+                r
+            }
+        }
+    }
+
+    /// Hands out the first `n` bytes of the window.
+    fn take(&mut self, n: usize, pool: &BufPool) -> Data {
+        match &mut self.feed {
+            Feed::Map { map, pos, end } => {
+                let slice = MapSlice::new(Arc::clone(map), *pos..*pos + n);
+                *pos += n;
+                *end = (*end).max(*pos);
+                Data::Mapped(slice)
+            }
+            Feed::Read { buf, .. } => {
+                let rest = buf.len() - n;
+                let mut next = pool.get(rest * 2);
+                next.extend_from_slice(&buf[n..]);
+                buf.truncate(n);
+                Data::Owned(std::mem::replace(buf, next))
+            }
+        }
+    }
+}
+
+impl ChunkReader {
+    /// A reader of `paths` (`-` is stdin).
+    pub fn new(paths: Vec<PathBuf>, settings: Settings) -> ChunkReader {
+        ChunkReader {
+            paths: paths.into_iter(),
+            settings,
+            current: None,
+            pending: VecDeque::new(),
+            done: false,
+            handed_out: 0,
+            first_header: None,
+        }
+    }
+
+    /// The next chunk (in a buffer from `pool`) or an input error,
+    /// numbered from 0 in input order; `None` at the end of the last
+    /// source (or after a usage error).
+    pub fn next_numbered(&mut self, pool: &BufPool) -> Option<(u64, Result<Chunk, InputError>)> {
+        let next = self.next_chunk(pool)?;
+        self.handed_out += 1;
+        Some((self.handed_out - 1, next))
+    }
+
+    fn next_chunk(&mut self, pool: &BufPool) -> Option<Result<Chunk, InputError>> {
+        if let Some(next) = self.pending.pop_front() {
+            if matches!(&next, Err(e) if e.usage) {
+                self.done = true;
+            }
+            return Some(next);
+        }
+        while !self.done {
+            let Some(current) = &mut self.current else {
+                let path = self.paths.next()?;
+                let name = input::display_name(&path);
+                let kind = self.settings.spec.kind_for(&path);
+                match Current::open(&path, name.clone(), kind) {
+                    Ok(mut current) => {
+                        current.sniff_log = self.settings.spec.sniffs_log(&path);
+                        self.current = Some(current);
+                    }
+                    Err(error) => {
+                        return Some(Err(InputError {
+                            name,
+                            error,
+                            usage: false,
+                        }));
+                    }
+                }
+                continue;
+            };
+            let result = current.read_chunk(&self.settings, &mut self.first_header, pool);
+            match result {
+                Ok((chunk, ended)) => {
+                    if ended {
+                        self.current = None;
+                    }
+                    if let Some(chunk) = chunk {
+                        return Some(Ok(chunk));
+                    }
+                }
+                Err(Failure(failed)) => {
+                    let Failed {
+                        chunk,
+                        set_aside,
+                        error,
+                        resumes,
+                    } = *failed;
+                    if !resumes {
+                        self.current = None;
+                    }
+                    self.pending.extend(set_aside.into_iter().map(Ok));
+                    self.pending.push_back(Err(error));
+                    if let Some(chunk) = chunk {
+                        return Some(Ok(chunk));
+                    }
+                    return self.next_chunk(pool);
+                }
+            }
+        }
+        None
+    }
+}
+
+/// A read that failed: the records read before the error, then the error
+/// (boxed: failures are rare, and results stay small).
+struct Failure(Box<Failed>);
+
+struct Failed {
+    chunk: Option<Chunk>,
+    /// Bytes damaged members or frames decoded to, set aside
+    /// (`Chunk::bad`): handed out after `chunk`, before the error.
+    set_aside: Vec<Chunk>,
+    error: InputError,
+    /// The source goes on after the error (a gap in its decoded bytes).
+    resumes: bool,
+}
+
+impl Failure {
+    fn new(chunk: Option<Chunk>, error: InputError) -> Failure {
+        let resumes = decode::resumes(&error.error);
+        Failure(Box::new(Failed {
+            chunk,
+            set_aside: Vec::new(),
+            error,
+            resumes,
+        }))
+    }
+
+    fn with_set_aside(mut self, set_aside: Vec<Chunk>) -> Failure {
+        self.0.set_aside = set_aside;
+        self
+    }
+}
+
+/// The most an over-long line's later pieces hold.
+const PIECE: usize = 256 << 10;
+
+/// How many bytes of `data` (records of `kind`, after `head`) end on a
+/// record boundary.
+enum Cut {
+    /// Whole records end after this many bytes; with the line ends
+    /// in them when the cut counted them on the way.
+    Records(usize, Option<u64>),
+    /// No record ends in the data yet.
+    None,
+    /// The first record is over the limit: hand it out in pieces.
+    Oversize,
+}
+
+impl Current {
+    fn error(&self, error: io::Error, usage: bool) -> InputError {
+        InputError {
+            name: self.name.clone(),
+            error,
+            usage,
+        }
+    }
+
+    fn usage(&self, message: String) -> Failure {
+        Failure::new(None, self.error(io::Error::other(message), true))
+    }
+
+    /// Reads the source's next chunk (`None` if nothing is left) and
+    /// whether the source has ended.
+    fn read_chunk(
+        &mut self,
+        settings: &Settings,
+        first_header: &mut Option<Vec<u8>>,
+        pool: &BufPool,
+    ) -> Result<(Option<Chunk>, bool), Failure> {
+        if let Some(warc) = &mut self.warc {
+            let source = Arc::clone(self.source.as_ref().expect("started"));
+            let mut nothing = io::empty();
+            let reader: &mut dyn Read = match &mut self.feed {
+                Feed::Read { reader, .. } => reader,
+                // The WARC reader walks the map itself.
+                Feed::Map { .. } => &mut nothing,
+            };
+            let mut data = pool.get(settings.chunk_size);
+            // Room for the records of a chunk of short header blocks, so the
+            // index does not grow (and copy itself into fresh pages) as it
+            // fills.
+            let mut index = Vec::with_capacity(settings.chunk_size / 128);
+            let read = warc.read_chunk(
+                reader,
+                settings.chunk_size,
+                settings.max_record,
+                &mut data,
+                &mut index,
+            );
+            let chunk = (!index.is_empty()).then(|| Chunk {
+                index,
+                ..Chunk::plain(source, 0, 0, data)
+            });
+            return match read {
+                Ok(ended) => Ok((chunk, ended)),
+                Err(e) => {
+                    // Bytes a damaged member or frame decoded to: one bad
+                    // record, where they start.
+                    let at = warc.read_to();
+                    let damaged = decode::decode_error(&e)
+                        .and_then(|d| d.damaged.as_ref())
+                        .map(|d| {
+                            let source = Arc::clone(self.source.as_ref().expect("started"));
+                            warc_set_aside(source, &d.bytes, at)
+                        });
+                    let len = damaged.as_ref().map_or(0, |(_, len)| *len);
+                    if decode::resumes(&e) {
+                        // Records start again after the gap, with a reader
+                        // of their own (the old one ended at the gap).
+                        self.warc = Some(warc::Reader::new(Vec::new(), at + len));
+                    }
+                    let failure = Failure::new(chunk, self.error(e, false));
+                    Err(failure
+                        .with_set_aside(damaged.map(|(chunk, _)| chunk).into_iter().collect()))
+                }
+            };
+        }
+        if self.streaming {
+            return self.next_piece(settings, pool);
+        }
+        let mut want = settings.chunk_size.max(1);
+        let mut head = 0;
+        let mut write_head = false;
+        let (take, ends) = loop {
+            if let Err(e) = self.fill(want, pool) {
+                // Everything read so far goes out; the error follows.
+                let resumes = decode::resumes(&e);
+                if self.source.is_none() {
+                    self.eof = true;
+                    let started = self.with_window(|c, w| c.start(w, settings, first_header));
+                    if let Ok(Some((h, w))) = started {
+                        (head, write_head) = (h, w);
+                    }
+                    // A WARC source that failed in its first read: its
+                    // reader takes what was read, then reports the error.
+                    if self.warc.is_some()
+                        && self.source.is_some()
+                        && let Feed::Read { buf, .. } = &mut self.feed
+                    {
+                        let rest = buf.split_off(head);
+                        self.warc = Some(warc::Reader::new(rest, head as u64).failed(e));
+                        return self.read_chunk(settings, first_header, pool);
+                    }
+                    self.warc = None;
+                }
+                // A CSV whose header row the gap took (or set aside as
+                // damaged) cannot be read on: a row after the gap would be
+                // taken for the header.
+                let headless = self.source.is_none()
+                    && matches!(self.kind, Kind::Csv | Kind::Tsv)
+                    && !settings.spec.no_header;
+                let mut failure = self.fail(head, write_head, e, pool, settings.count_lines);
+                if resumes && !headless && (self.source.is_some() || self.window().is_empty()) {
+                    // The bytes after the gap are still to come.
+                    self.eof = false;
+                } else {
+                    // (A source whose start the gap cut: its first bytes
+                    // cannot be told from what follows the gap.)
+                    if failure.0.resumes && headless {
+                        failure.0.error.error = headless_error(&failure.0.error.error);
+                    }
+                    failure.0.resumes = false;
+                }
+                return Err(failure);
+            }
+            if self.source.is_none() {
+                match self.with_window(|c, w| c.start(w, settings, first_header))? {
+                    Some((h, w)) => (head, write_head) = (h, w),
+                    None if self.eof => return Ok((None, true)),
+                    None => {
+                        want += settings.chunk_size;
+                        continue;
+                    }
+                }
+                if self.warc.is_some() {
+                    self.warc = Some(match &mut self.feed {
+                        Feed::Read { buf, .. } => {
+                            warc::Reader::new(buf.split_off(head), head as u64)
+                        }
+                        Feed::Map { map, pos, .. } => {
+                            warc::Reader::mapped(Arc::clone(map), *pos + head)
+                        }
+                    });
+                    return self.read_chunk(settings, first_header, pool);
+                }
+            }
+            let have = self.window().len();
+            match self.cut(&self.window()[head..], settings) {
+                Cut::Records(n, ends) => break (head + n, ends),
+                Cut::None if !self.eof && have - head <= settings.max_record => {
+                    want = have + settings.chunk_size;
+                    // A record longer than a chunk: make room for the
+                    // longest one allowed at once, rather than growing
+                    // (and reallocating) chunk by chunk.
+                    if let Feed::Read { buf, .. } = &mut self.feed {
+                        // (With no limit to speak of, the buffer grows as
+                        // it reads instead.)
+                        let most = head
+                            .saturating_add(settings.max_record)
+                            .saturating_add(settings.chunk_size);
+                        let _ = buf.try_reserve_exact(most.saturating_sub(buf.len()));
+                    }
+                }
+                Cut::None if self.eof => {
+                    if have == 0 {
+                        return Ok((self.carried_alone(settings.count_lines), true));
+                    }
+                    break (have, None);
+                }
+                Cut::None | Cut::Oversize => {
+                    if head > 0 {
+                        // The head goes out alone first.
+                        break (head, None);
+                    }
+                    // (A line over the limit is bad as it is, even the
+                    // rest of one a gap cut.)
+                    if let Some(chunk) = self.carried_alone(settings.count_lines) {
+                        return Ok((Some(chunk), false));
+                    }
+                    self.streaming = true;
+                    let data = self.take(have, pool);
+                    return Ok((Some(self.piece(data, true, false)), false));
+                }
+            }
+        };
+        // After a gap: its first line goes out alone, as a bad record (with
+        // the set-aside bytes it finishes, if any).
+        let first_line =
+            |window: &[u8]| memchr::memchr(b'\n', &window[..take]).map_or(take, |i| i + 1);
+        let (take, ends, bad) = match self.gap.take() {
+            Some(Gap::Continues(mut carry)) => {
+                let end = first_line(self.window());
+                carry.extend_from_slice(&self.window()[..end]);
+                self.skip(end);
+                let ended = self.eof && self.window().is_empty();
+                let chunk = self.bad_chunk(carry, Reason::Damaged, settings.count_lines);
+                return Ok((Some(chunk), ended));
+            }
+            Some(Gap::Fragment) if head == 0 => {
+                (first_line(self.window()), None, Some(Reason::Truncated))
+            }
+            _ => (take, ends, None),
+        };
+        let data = self.take(take, pool);
+        let ended = self.eof && self.window().is_empty();
+        let chunk = Chunk {
+            bad,
+            ..self.chunk(data, head, write_head, false, settings.count_lines, ends)
+        };
+        Ok((Some(chunk), ended))
+    }
+
+    /// A chunk of `data` (whose first `head` bytes are not records), and
+    /// the line and offset bookkeeping past it. `ends`: the line ends in
+    /// the records, when the cut counted them (else they are counted here).
+    fn chunk(
+        &mut self,
+        data: Data,
+        head: usize,
+        write_head: bool,
+        truncated: bool,
+        count_lines: bool,
+        ends: Option<u64>,
+    ) -> Chunk {
+        let source = Arc::clone(self.source.as_ref().expect("started"));
+        // (Formats where a record is a line: the writer can number them.)
+        let by_line = matches!(
+            source.format,
+            Format::Lines | Format::Jsonl(_) | Format::Cdxj(_) | Format::Log(_)
+        );
+        if !count_lines && by_line {
+            self.counting_off = true;
+            let offset = self.offset;
+            self.offset += data.len() as u64;
+            return Chunk {
+                head,
+                write_head,
+                truncated,
+                relative_lines: true,
+                ..Chunk::with_data(source, 1, offset, data)
+            };
+        }
+        // CSV counts a lone CR as a line end, as its rows do; a last line
+        // without an end (at the end of a source) counts too.
+        let csv = matches!(source.format, Format::Csv(_));
+        let line_ends = |b: &[u8]| {
+            if csv {
+                csv::line_ends(b)
+            } else {
+                memchr::memchr_iter(b'\n', b).count() as u64
+            }
+        };
+        let head_lines = line_ends(&data[..head]);
+        let first_line = self.next_line + head_lines;
+        let body = &data[head..];
+        let ended = body.ends_with(b"\n") || (csv && body.ends_with(b"\r"));
+        let lines = ends.unwrap_or_else(|| line_ends(body)) + u64::from(!body.is_empty() && !ended);
+        self.next_line = first_line + lines;
+        let offset = self.offset;
+        self.offset += data.len() as u64;
+        Chunk {
+            head,
+            write_head,
+            truncated,
+            ..Chunk::with_data(source, first_line, offset, data)
+        }
+    }
+
+    /// Where the records of `data` (after the head) may be cut.
+    fn cut(&self, data: &[u8], settings: &Settings) -> Cut {
+        let format = &self.source.as_ref().expect("started").format;
+        if let Format::Csv(layout) = format {
+            // Quote parity finds the cut in one pass over the chunk where
+            // quotes sit as RFC 4180 puts them; otherwise rows are walked.
+            if !self.eof
+                && let Some((n, ends)) = csv::cut_fast(data, layout.delimiter)
+            {
+                return Cut::Records(n, Some(ends));
+            }
+            return match csv::cut(data, layout.delimiter, !self.eof, settings.max_record) {
+                csv::Cut::Rows(n) => Cut::Records(n, None),
+                csv::Cut::None if self.eof && !data.is_empty() => Cut::Records(data.len(), None),
+                csv::Cut::None => Cut::None,
+                csv::Cut::Oversize => Cut::Oversize,
+            };
+        }
+        if self.eof {
+            return if data.is_empty() {
+                Cut::None
+            } else {
+                Cut::Records(data.len(), None)
+            };
+        }
+        match memchr::memrchr(b'\n', data) {
+            Some(i) => Cut::Records(i + 1, None),
+            None if data.len() > settings.max_record => Cut::Oversize,
+            None => Cut::None,
+        }
+    }
+
+    /// One piece of an over-long line (numbered as the source's line, or
+    /// 0 when lines are numbered by the writer).
+    fn piece(&mut self, data: Data, first: bool, last: bool) -> Chunk {
+        let source = Arc::clone(self.source.as_ref().expect("started"));
+        let offset = self.offset;
+        self.offset += data.len() as u64;
+        let line = self.next_line;
+        if last {
+            self.next_line += 1;
+            self.streaming = false;
+        }
+        // Without counting, `next_line` stays 1: the piece is "the next
+        // line", which the writer knows.
+        let relative_lines = self.counting_off;
+        Chunk {
+            oversize: Some(Oversize { first, last }),
+            relative_lines,
+            ..Chunk::with_data(source, if relative_lines { 1 } else { line }, offset, data)
+        }
+    }
+
+    /// The next piece of the over-long line being handed out: up to a
+    /// chunk, or to its end (the newline is not part of it).
+    fn next_piece(
+        &mut self,
+        settings: &Settings,
+        pool: &BufPool,
+    ) -> Result<(Option<Chunk>, bool), Failure> {
+        // Small pieces: however many are in flight, they hold little.
+        if let Err(e) = self.fill(settings.chunk_size.clamp(1, PIECE), pool) {
+            let have = self.window().len();
+            let data = self.take(have, pool);
+            let chunk = self.piece(data, false, true);
+            let set_aside = self.after_gap(&e, Vec::new(), settings.count_lines);
+            return Err(Failure::new(Some(chunk), self.error(e, false)).with_set_aside(set_aside));
+        }
+        if let Some(i) = memchr::memchr(b'\n', self.window()) {
+            let data = self.take(i, pool);
+            let piece = self.piece(data, false, true);
+            // The newline ends the line.
+            self.skip(1);
+            self.offset += 1;
+            return Ok((Some(piece), self.eof && self.window().is_empty()));
+        }
+        let have = self.window().len();
+        let data = self.take(have, pool);
+        let last = self.eof;
+        Ok((Some(self.piece(data, false, last)), last))
+    }
+}
