@@ -7,6 +7,8 @@
 
 use std::borrow::Cow;
 
+use crate::units::{hex_value, scan_until, starts_with_two_hex};
+
 /// A percent-encode set, as a 256-entry byte table (every byte of 0x7F and
 /// above is in every set).
 #[derive(Clone, Copy)]
@@ -188,7 +190,7 @@ pub(crate) fn encode_until(
     loop {
         let run_start = pos;
         let t = &table.0;
-        pos = crate::units::scan_until(bytes, pos, |b| t[b as usize] != COPY);
+        pos = scan_until(bytes, pos, |b| t[b as usize] != COPY);
         if pos > run_start {
             // Runs hold only ASCII bytes (non-ASCII ones are always
             // encoded), so both ends are char boundaries.
@@ -200,23 +202,6 @@ pub(crate) fn encode_until(
         push_encoded_byte(bytes[pos], out);
         pos += 1;
     }
-}
-
-/// The value of an ASCII hex digit, or `None`.
-#[inline]
-pub(crate) fn hex_value(b: u8) -> Option<u8> {
-    match b {
-        b'0'..=b'9' => Some(b - b'0'),
-        b'a'..=b'f' => Some(b - b'a' + 10),
-        b'A'..=b'F' => Some(b - b'A' + 10),
-        _ => None,
-    }
-}
-
-/// Whether `bytes` starts with two ASCII hex digits.
-#[inline]
-pub(crate) fn starts_with_two_hex(bytes: &[u8]) -> bool {
-    bytes.len() >= 2 && bytes[0].is_ascii_hexdigit() && bytes[1].is_ascii_hexdigit()
 }
 
 /// [Percent-decodes](https://url.spec.whatwg.org/#percent-decode) `input`;

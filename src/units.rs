@@ -3,7 +3,6 @@
 //! reports invalid-URL-unit validation errors.
 
 use crate::error::{Reporter, ValidationError};
-use crate::percent::starts_with_two_hex;
 
 /// A [C0 control or space](https://infra.spec.whatwg.org/#c0-control-or-space).
 #[inline]
@@ -106,6 +105,23 @@ pub fn starts_with_windows_drive_letter(s: &[u8]) -> bool {
     s.len() >= 2
         && is_windows_drive_letter(&s[..2])
         && (s.len() == 2 || matches!(s[2], b'/' | b'\\' | b'?' | b'#'))
+}
+
+/// The value of an ASCII hex digit, or `None`.
+#[inline]
+pub(crate) fn hex_value(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
+}
+
+/// Whether `bytes` starts with two ASCII hex digits.
+#[inline]
+pub(crate) fn starts_with_two_hex(bytes: &[u8]) -> bool {
+    bytes.len() >= 2 && bytes[0].is_ascii_hexdigit() && bytes[1].is_ascii_hexdigit()
 }
 
 #[cfg(test)]

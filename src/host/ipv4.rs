@@ -53,7 +53,7 @@ fn parse_ipv4_number(mut input: &[u8]) -> Option<(u64, bool)> {
     let mut value: u64 = 0;
     for &b in input {
         let digit = match (radix, b) {
-            (16, _) => crate::percent::hex_value(b)?,
+            (16, _) => crate::units::hex_value(b)?,
             (_, b'0'..=b'9') if b - b'0' < radix => b - b'0',
             _ => return None,
         };

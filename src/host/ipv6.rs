@@ -42,7 +42,7 @@ pub fn parse_ipv6<R: Reporter>(input: &[u8], reporter: &mut R) -> Result<[u16; 8
         let mut value: u32 = 0;
         let mut length = 0;
         while length < 4 {
-            match at(p).and_then(crate::percent::hex_value) {
+            match at(p).and_then(crate::units::hex_value) {
                 Some(d) => {
                     value = value * 0x10 + u32::from(d);
                     p += 1;

@@ -171,7 +171,7 @@ pub(crate) fn parse_host_into<R: Reporter>(
         if R::ENABLED
             && bytes
                 .windows(3)
-                .any(|w| w[0] == b'%' && percent::starts_with_two_hex(&w[1..]))
+                .any(|w| w[0] == b'%' && crate::units::starts_with_two_hex(&w[1..]))
         {
             reporter.report(ValidationError::DomainPercentEncoded);
         }

@@ -40,8 +40,8 @@ use std::sync::Arc;
 
 use super::chunk::{Chunk, Source};
 use super::error::{Error, Stop};
-use super::policy::{Policy, Rejected};
-use super::processed::Processed;
+use super::policy::Policy;
+use super::processed::{Processed, Rejected};
 use super::reason::Reason;
 use super::tally::Tally;
 

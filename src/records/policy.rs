@@ -24,20 +24,8 @@
 //! ```
 
 use super::format::Rec;
-use super::processed::Processed;
+use super::processed::{Processed, Rejected};
 use super::reason::Reason;
-
-/// A bad record, remembered for `--rejects` and `--strict`.
-pub struct Rejected {
-    /// The line where it starts (0 where lines are not counted: WARC).
-    pub line: u64,
-    /// Where it starts in its source (after decompression).
-    pub offset: u64,
-    /// Why it is bad.
-    pub reason: Reason,
-    /// Its bytes, as they came (without the terminator).
-    pub raw: Vec<u8>,
-}
 
 /// What `--keep-invalid` passes through for a bad record.
 pub enum Keep<'a> {

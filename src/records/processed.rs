@@ -6,7 +6,7 @@
 use std::ops::Range;
 
 use super::chunk::{self, Chunk};
-use super::policy::Rejected;
+use super::reason::Reason;
 use super::tally::Tally;
 
 /// What a worker made of one chunk.
@@ -121,4 +121,16 @@ impl<X> Processed<X> {
         })
         .filter(|piece| !piece.is_empty())
     }
+}
+
+/// A bad record, remembered for `--rejects` and `--strict`.
+pub struct Rejected {
+    /// The line where it starts (0 where lines are not counted: WARC).
+    pub line: u64,
+    /// Where it starts in its source (after decompression).
+    pub offset: u64,
+    /// Why it is bad.
+    pub reason: Reason,
+    /// Its bytes, as they came (without the terminator).
+    pub raw: Vec<u8>,
 }

@@ -8,23 +8,11 @@
 use std::io;
 use std::sync::Arc;
 
-use super::{Current, Failure};
+use super::current::{Current, Failure, Gap};
 use crate::records::chunk::{BufPool, Chunk, Source};
 use crate::records::format::{Format, warc};
 use crate::records::input::decode;
 use crate::records::reason::Reason;
-
-/// The first line after a gap in the decoded bytes, when it is not a line
-/// of its own.
-pub(super) enum Gap {
-    /// The rest of a line whose start the gap took: a `truncated-input`
-    /// record.
-    Fragment,
-    /// The rest of the last line of bytes set aside as damaged, whose unit
-    /// is all there: joined to them (one line, numbered as `zcat` counts),
-    /// they are handed out with it.
-    Continues(Vec<u8>),
-}
 
 impl Current {
     /// The chunk read before a read error (if any) and the error. When

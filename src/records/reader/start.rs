@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use super::{Current, Failure, Settings};
+use super::current::{Current, Failure, Settings};
 use crate::records::chunk::Source;
 use crate::records::format::{Format, Kind, csv, json, log, warc};
 

@@ -19,11 +19,10 @@ use std::io;
 
 use flate2::{Crc, Decompress, FlushDecompress, Status};
 
+use super::fault::{Decode, DecodeError, Fault, Progress, UnitEnds, check_end, resume};
+use super::format::{Format, GZIP_MAGIC};
 use super::hold::Hold;
 use super::source::Source;
-use super::{
-    Decode, DecodeError, Fault, Format, GZIP_MAGIC, Progress, UnitEnds, check_end, resume,
-};
 
 /// Header flags (RFC 1952 section 2.3.1).
 const FHCRC: u8 = 1 << 1;

@@ -24,7 +24,7 @@
 use std::io;
 use std::sync::Arc;
 
-use super::{Damaged, Fault, UnitEnds, decode_error};
+use super::fault::{Damaged, Fault, UnitEnds, decode_error};
 
 /// The most of one unit's decoded bytes held back for its check.
 pub(super) const LIMIT: usize = 4 << 20;

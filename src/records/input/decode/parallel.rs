@@ -29,9 +29,10 @@ use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender, channel};
 
+use super::fault::{Decode, UnitEnds};
+use super::format::GZIP_MAGIC;
 use super::gzip::Gzip;
 use super::source::Source;
-use super::{Decode, GZIP_MAGIC, UnitEnds};
 
 /// Compressed bytes per job and batch (each decodes to a few MiB).
 const SEGMENT: usize = 1 << 20;

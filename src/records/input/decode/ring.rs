@@ -13,8 +13,10 @@ use std::io::{self, BufRead, Read};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread::{self, JoinHandle};
 
+use super::fault::{Decode, again, resumes};
+use super::format::Format;
 use super::source::Source;
-use super::{Decode, Format, again, decoder};
+use super::{parallel, zstd};
 
 /// Buffers in the ring, and their size: one being filled, one being read,
 /// two waiting, so neither side waits for the other's short stalls.
@@ -29,7 +31,7 @@ struct Filled {
     /// `None`: more to come. `Some(Ok)`: the clean end. `Some(Err)`: the
     /// fault that ended the stream, to be reported after `buf`.
     end: Option<io::Result<()>>,
-    /// A fault that decoding resumed after ([`super::resumes`]), to be
+    /// A fault that decoding resumed after ([`resumes`]), to be
     /// reported after `buf`; the stream goes on.
     resumed: Option<io::Error>,
 }
@@ -147,7 +149,7 @@ fn run(mut decode: Box<dyn Decode>, empty: Receiver<Vec<u8>>, filled: SyncSender
                 }
                 Ok(n) => len += n,
                 // The buffer ends at the gap; the next one starts after it.
-                Err(e) if super::resumes(&e) => {
+                Err(e) if resumes(&e) => {
                     resumed = Some(e);
                     break;
                 }
@@ -188,5 +190,13 @@ impl BufRead for Decoded {
 
     fn consume(&mut self, n: usize) {
         self.pos = (self.pos + n).min(self.len);
+    }
+}
+
+/// The decoder for `format` over `source`.
+pub(super) fn decoder(format: Format, source: Source) -> Box<dyn Decode> {
+    match format {
+        Format::Gzip => parallel::decoder(source),
+        Format::Zstd => Box::new(zstd::Zstd::new(source)),
     }
 }

@@ -23,11 +23,10 @@ use std::io;
 
 use zstd::stream::raw::{Decoder, InBuffer, Operation, OutBuffer};
 
+use super::fault::{Decode, DecodeError, Fault, Progress, check_end, resume};
+use super::format::{Format, ZSTD_MAGIC, is_skippable_magic};
 use super::hold::Hold;
 use super::source::Source;
-use super::{
-    Decode, DecodeError, Fault, Format, Progress, ZSTD_MAGIC, check_end, is_skippable_magic, resume,
-};
 
 /// The most a frame header can take: magic, descriptor, window, dictionary
 /// id, content size.
