@@ -131,6 +131,17 @@ impl Engine {
         self.read.spec.kind_for(&self.files[0])
     }
 
+    /// What a record of these inputs is called in messages: `lines` for
+    /// URL lines, `records` for the other formats (and for a `.log` file
+    /// whose first lines decide).
+    pub fn noun(&self) -> &'static str {
+        if self.kind() == Kind::Lines && !self.sniffs_log() {
+            "lines"
+        } else {
+            "records"
+        }
+    }
+
     /// How many workers run.
     pub fn threads(&self) -> usize {
         self.pool.current_num_threads()

@@ -10,6 +10,7 @@ mod csv_tsv;
 mod damaged;
 mod dedup;
 mod input;
+mod library;
 mod normalize;
 mod readme;
 mod records;

@@ -8,9 +8,7 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use urlsift::records::{
-    self, Chunk, Engine, InputError, Job, Kind, Ledger, Policy, Processed, Tally,
-};
+use urlsift::records::{self, Chunk, Engine, InputError, Job, Ledger, Policy, Processed, Tally};
 
 use crate::args::{InputArgs, OutputArgs, PolicyArgs};
 use crate::output::{CliError, Sink};
@@ -90,12 +88,7 @@ impl Setup {
             rejects.as_ref().map_or("", |r| r.name()).to_string(),
         );
         let terminator = sink.terminator();
-        // (A `.log` file read with `auto` may turn out to be a log.)
-        let noun = if kind == Kind::Lines && !engine.sniffs_log() {
-            "lines"
-        } else {
-            "records"
-        };
+        let noun = engine.noun();
         Ok(Setup {
             ledger: Ledger::new(sink, rejects, policy_flags, terminator),
             engine,
