@@ -48,3 +48,9 @@ pub use url::{Origin, Url, UrlRef};
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
+
+/// The library guide's examples (`docs/library.md`), compiled and run as
+/// doctests.
+#[cfg(all(doctest, feature = "records"))]
+#[doc = include_str!("../docs/library.md")]
+pub struct LibraryDoctests;

@@ -43,7 +43,7 @@ pub struct Chunk {
     /// within the chunk, with `relative_lines`).
     pub first_line: u64,
     /// Lines are numbered from the chunk's start: the writer adds the
-    /// lines of the source's earlier chunks (see `pipeline::LineBase`).
+    /// lines of the source's earlier chunks (see [`LineBase`](super::LineBase)).
     pub relative_lines: bool,
     /// Where `data` starts in the source (after decompression).
     pub offset: u64,

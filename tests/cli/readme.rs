@@ -1,9 +1,18 @@
-//! The README's examples run: every ```console block in its "Real data"
-//! section is a `$ urlsift ...` command line and the exact standard output
-//! it must print, run from the repository root.
+//! The documentation's examples run:
+//!
+//! - every ```console block in `docs/*.md` is a `$ urlsift ...` command
+//!   line and the exact standard output it must print, run from the
+//!   repository root;
+//! - every `urlsift ...` line of the README's ```sh blocks runs, as
+//!   written, in a scratch directory that holds the repository's
+//!   `corpora/`, and exits with status 0.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
 
 /// Splits a command line on spaces, honouring single quotes.
 fn words(line: &str) -> Vec<String> {
@@ -36,29 +45,34 @@ fn words(line: &str) -> Vec<String> {
     out
 }
 
-#[test]
-fn real_data_examples_print_what_the_readme_shows() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
-    let start = readme.find("\n## Real data").expect("a Real data section");
-    let section = &readme[start + 1..];
-    let section = &section[..section[3..].find("\n## ").map_or(section.len(), |i| i + 3)];
-    let mut blocks = 0;
-    let mut rest = section;
-    while let Some(open) = rest.find("```console\n") {
-        let body = &rest[open + "```console\n".len()..];
+/// The bodies of the fenced blocks of `kind` in `text`.
+fn blocks<'a>(text: &'a str, kind: &str) -> Vec<&'a str> {
+    let fence = format!("```{kind}\n");
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find(&fence) {
+        let body = &rest[open + fence.len()..];
         let close = body.find("```").expect("a closed block");
-        let block = &body[..close];
+        out.push(&body[..close]);
         rest = &body[close + 3..];
+    }
+    out
+}
+
+/// Runs the console examples of `doc`; returns how many there were.
+fn run_console_blocks(doc: &Path) -> usize {
+    let text = std::fs::read_to_string(doc).unwrap();
+    let mut count = 0;
+    for block in blocks(&text, "console") {
         let (command, expected) = block.split_once('\n').expect("a command and its output");
         let args = words(
             command
                 .strip_prefix("$ urlsift ")
-                .expect("a `$ urlsift` line"),
+                .unwrap_or_else(|| panic!("{}: not a `$ urlsift` line: {command}", doc.display())),
         );
         let out = Command::new(env!("CARGO_BIN_EXE_urlsift"))
             .args(&args)
-            .current_dir(root)
+            .current_dir(root())
             .output()
             .expect("run urlsift");
         assert!(
@@ -69,16 +83,90 @@ fn real_data_examples_print_what_the_readme_shows() {
         assert_eq!(
             String::from_utf8(out.stdout).unwrap(),
             expected,
-            "{command}"
+            "{}: {command}",
+            doc.display()
         );
-        blocks += 1;
+        count += 1;
     }
+    count
+}
+
+#[test]
+fn format_examples_print_what_the_docs_show() {
+    let formats = root().join("docs/formats.md");
+    let count = run_console_blocks(&formats);
     // One example or more per format, and then some.
-    assert!(blocks >= 10, "found {blocks} examples");
+    assert!(count >= 10, "found {count} examples in docs/formats.md");
+    let text = std::fs::read_to_string(&formats).unwrap();
+    let commands: Vec<&str> = blocks(&text, "console")
+        .into_iter()
+        .filter_map(|b| b.lines().next())
+        .collect();
     for format in ["csv", "jsonl", "cdxj", "warc", "log"] {
         assert!(
-            section.contains(&format!(".{format}")),
+            commands.iter().any(|c| c.contains(&format!(".{format}"))),
             "an example reads .{format}"
         );
+    }
+}
+
+#[test]
+fn every_console_example_in_the_docs_prints_what_it_shows() {
+    let mut total = 0;
+    for entry in std::fs::read_dir(root().join("docs")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "md") {
+            total += run_console_blocks(&path);
+        }
+    }
+    assert!(total >= 10, "{total} console examples in docs/");
+}
+
+#[test]
+fn readme_quick_start_commands_run_as_written() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let scratch = tempfile::Builder::new()
+        .prefix("urlsift-readme-")
+        .tempdir()
+        .unwrap();
+    std::os::unix::fs::symlink(root().join("corpora"), scratch.path().join("corpora")).unwrap();
+    let bin_dir: PathBuf = Path::new(env!("CARGO_BIN_EXE_urlsift"))
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut ran = 0;
+    for block in blocks(&readme, "sh") {
+        for line in block.lines() {
+            // (A trailing `# comment` is the shell's to drop.)
+            if !line.starts_with("urlsift ") {
+                continue;
+            }
+            let out = Command::new("bash")
+                .args(["-c", line])
+                .env("PATH", &path)
+                .current_dir(scratch.path())
+                .output()
+                .expect("run bash");
+            assert!(
+                out.status.success(),
+                "README: {line}: status {:?}: {}",
+                out.status.code(),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            ran += 1;
+        }
+    }
+    assert!(ran >= 15, "{ran} README commands run");
+    // The files the examples name were written.
+    for file in ["normal.txt", "rejects.tsv", "report.html"] {
+        let len = std::fs::metadata(scratch.path().join(file))
+            .unwrap_or_else(|e| panic!("{file}: {e}"))
+            .len();
+        assert!(len > 0, "{file} is empty");
     }
 }

@@ -6,7 +6,9 @@
 //! different keys are never taken for duplicates. While the seen-set fits
 //! the `--memory` budget, first occurrences are written as they come; past
 //! the budget, the rest of the input goes to hash-partitioned spill files
-//! (see `spill.rs`) that are reduced and merged back in input order.
+//! that are reduced and merged back in input order (the library's
+//! `urlsift::records::dedup` does the work; this file wires it to the
+//! flags, the engine and the output).
 //!
 //! Keys: `href` (the line as `normalize` prints it, profiles included),
 //! `no-fragment`, `origin`, `host`, `pattern` and `site` (the registrable

@@ -1,7 +1,7 @@
 //! Memory-mapped input: plain regular files are read through a read-only
 //! mapping, so chunks are slices of the page cache and no byte is copied
 //! into our buffers (pipes, standard input and compressed files are read
-//! into reused buffers instead). This is the command's one module with
+//! into reused buffers instead). This is the record engine's one module with
 //! `unsafe` (see DESIGN.md), two blocks, each with its SAFETY comment.
 
 use std::fs::File;
