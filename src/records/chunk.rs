@@ -144,6 +144,17 @@ impl Chunk {
 
 /// Recycled byte buffers: chunk and output buffers are allocated (and their
 /// pages faulted in) once per run instead of once per chunk.
+///
+/// ```
+/// use urlsift::records::BufPool;
+///
+/// let pool = BufPool::new(2, 1 << 16);
+/// let mut buf = pool.get(100);
+/// assert!(buf.capacity() >= 1 << 16); // one common size for every role
+/// buf.extend_from_slice(b"bytes");
+/// pool.put(buf);
+/// assert!(pool.get(0).is_empty()); // recycled, cleared
+/// ```
 pub struct BufPool {
     bufs: Mutex<Vec<Vec<u8>>>,
     keep: usize,

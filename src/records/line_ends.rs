@@ -1,6 +1,16 @@
 //! The positions of `\n` in a byte string, 64 bytes at a time: the line
 //! split under URL lines ([`Chunk::lines`](super::chunk::Chunk::lines)) and
 //! WARC header blocks.
+//!
+//! ```
+//! use urlsift::records::LineEnds;
+//! use urlsift::simd::Runtime;
+//!
+//! let text = "a\nbb\n".repeat(30);
+//! let ends: Vec<usize> = LineEnds::new(Runtime, text.as_bytes()).collect();
+//! assert_eq!(ends.len(), 60);
+//! assert_eq!(&ends[..3], [1, 4, 6]);
+//! ```
 
 use crate::simd::Kernel;
 

@@ -14,7 +14,7 @@
 //! Data flows one way. The [`input`] room opens a file (mapped when it is
 //! a plain regular file, decoded on a thread of its own when it is gzip or
 //! zstd, with the damage rules of [`input::decode`]); the [`reader`] cuts
-//! it into record-aligned [`Chunk`]s, each [`format`] saying where its
+//! it into record-aligned [`Chunk`]s, each [`format`](mod@format) saying where its
 //! records end and where each record's URL field is; the [`Engine`] hands
 //! chunks to worker threads, which walk their records with a [`Job`] and
 //! give each URL to the operation; the calling thread takes the results in

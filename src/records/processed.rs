@@ -2,6 +2,21 @@
 //! may name runs of the chunk's own input (records already in their output
 //! form are not copied, the writer takes them from the input), its tally,
 //! and its bad records as the policy left them.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use urlsift::records::{Chunk, Format, Processed, Source};
+//!
+//! let source = Arc::new(Source { name: "t".into(), format: Format::Lines });
+//! let chunk = Chunk::plain(source, 1, 0, b"https://a.example/\nHTTPS://B.EXAMPLE\n".to_vec());
+//! let mut p: Processed<()> = Processed::new(&chunk);
+//! p.copy_input(0..19); // the first line is its own output: not copied
+//! p.append().extend_from_slice(b"https://b.example/\n");
+//! p.flush();
+//! let out: Vec<u8> = p.output(&chunk.data).flatten().copied().collect();
+//! assert_eq!(out, b"https://a.example/\nhttps://b.example/\n");
+//! assert!(!p.all_in_out());
+//! ```
 
 use std::ops::Range;
 

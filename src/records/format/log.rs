@@ -6,6 +6,17 @@
 //! Quoted fields may hold `\"` (Apache) or `\x22` (nginx) escapes; both
 //! servers write other unusual bytes as `\xHH`, which are decoded in the
 //! URL field before parsing. Read-only: records go out as URL lines.
+//!
+//! ```
+//! use urlsift::records::format::{Found, log};
+//!
+//! let line = br#"203.0.113.7 - - [01/Jan/2024:00:00:01 +0000] "GET /cart?id=7 HTTP/1.1" 200 512 "https://www.example.com/" "Mozilla/5.0""#;
+//! assert!(log::is_log_line(line));
+//! assert!(matches!(log::find(log::Field::Request, line), Found::Url(t) if t == "/cart?id=7"));
+//! assert!(matches!(log::find(log::Field::Referer, line), Found::Url(t) if t == "https://www.example.com/"));
+//! assert_eq!(log::named(line, "status").as_deref(), Some("200"));
+//! assert!(!log::is_log_line(b"https://example.com/"));
+//! ```
 
 use std::borrow::Cow;
 

@@ -4,8 +4,7 @@
 //! The pipeline is input → records → URL field → operation → output. A
 //! format owns the first two arrows and the last: it cuts a source into
 //! record-aligned chunks (for the reader: a line end for the line formats,
-//! [`csv::cut_fast`] and [`csv::cut`] for CSV, the record index of
-//! [`warc::Reader`]), walks a chunk's
+//! quote parity and a row scan for CSV, a record index for WARC), walks a chunk's
 //! records and finds each one's URL field ([`walk`]), and writes a record
 //! back with that field replaced or new fields appended ([`Rec`]). The
 //! operations (normalize, dedup, extract, check, stats) see a [`Rec`] and
@@ -19,6 +18,32 @@
 //! | `cdxj` | `SURT TIMESTAMP {json}` | the JSON block's `url` | the line, that value replaced |
 //! | `warc` | a WARC record's header block | `WARC-Target-URI` | read-only: URL lines |
 //! | `log` | an Apache/nginx common or combined log line | the request target | read-only: URL lines |
+//!
+//! ```
+//! use std::path::Path;
+//! use urlsift::records::format::{self, Format, Found, Kind, Spec, json};
+//!
+//! // A file's format by its name, unless the flags name one.
+//! assert_eq!(Kind::from_path(Path::new("crawl.CSV.gz")), Kind::Csv);
+//! assert_eq!(Kind::from_path(Path::new("urls.txt")), Kind::Lines);
+//! let spec = Spec { kind: Some(Kind::Jsonl), ..Spec::default() };
+//! assert_eq!(spec.kind_for(Path::new("-")), Kind::Jsonl);
+//!
+//! // The records of a chunk of JSON lines, and what each holds.
+//! let data = b"{\"url\":\"https://e.com/\"}\nnot json\n{\"url\":\"\"}\n";
+//! let jsonl = Format::Jsonl(json::Path::new(None));
+//! let mut seen = Vec::new();
+//! format::walk(&jsonl, data, 0, 1, 0, false, |rec, found| {
+//!     let what = match found {
+//!         Found::Url(url) => url.into_owned(),
+//!         Found::Empty => "(empty)".to_string(),
+//!         Found::Bad(reason) => reason.key().to_string(),
+//!     };
+//!     seen.push((rec.line, what));
+//!     true
+//! });
+//! assert_eq!(seen, [(1, "https://e.com/".into()), (2, "invalid-JSON".into()), (3, "(empty)".into())]);
+//! ```
 
 use std::borrow::Cow;
 use std::fmt;
@@ -196,7 +221,8 @@ impl Format {
 /// with every record and what was found in it. `truncated`: the source
 /// ended with a read error, so a last record without a terminator is
 /// incomplete. Lines and WARC records are walked elsewhere (the fused
-/// line scan; the reader's index).
+/// line scan; the reader's index): `walk` panics on those formats, which
+/// [`Job`](crate::records::Job) walks for every format.
 pub fn walk<'a>(
     format: &'a Format,
     data: &'a [u8],

@@ -4,6 +4,24 @@
 //! into reused buffers instead). This is the record engine's one module with
 //! `unsafe` (see DESIGN.md), two blocks, each with its SAFETY comment.
 
+//!
+//! ```
+//! use urlsift::records::input::mmap::{Map, MapSlice};
+//!
+//! # let dir = std::env::temp_dir().join(format!("urlsift-doc-mmap-{}", std::process::id()));
+//! # std::fs::create_dir_all(&dir)?;
+//! let path = dir.join("urls.txt");
+//! std::fs::write(&path, "https://e.com/\n")?;
+//! let map = Map::new(&std::fs::File::open(&path)?)?.expect("a non-empty regular file");
+//! let slice = MapSlice::new(map.clone(), 8..13);
+//! assert_eq!(slice.bytes(), b"e.com");
+//! // An empty file is not mapped: it is read (as nothing).
+//! std::fs::write(&path, "")?;
+//! assert!(Map::new(&std::fs::File::open(&path)?)?.is_none());
+//! # std::fs::remove_dir_all(&dir)?;
+//! # Ok::<(), std::io::Error>(())
+//! ```
+
 use std::fs::File;
 use std::io;
 use std::ops::Range;

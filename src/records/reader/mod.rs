@@ -15,6 +15,36 @@
 //! held whole: past the limit it is handed out in pieces ([`Oversize`]),
 //! so memory stays bounded by the limit plus a chunk. How a source's
 //! format is resolved from its first bytes is `start.rs`.
+//!
+//! ```
+//! use urlsift::records::BufPool;
+//! use urlsift::records::format::Spec;
+//! use urlsift::records::reader::{ChunkReader, Settings};
+//!
+//! # let dir = std::env::temp_dir().join(format!("urlsift-doc-reader-{}", std::process::id()));
+//! # std::fs::create_dir_all(&dir)?;
+//! let path = dir.join("urls.txt");
+//! std::fs::write(&path, "https://a.example/\nhttps://b.example/\nhttps://c.example/\n")?;
+//! // Chunks of about 20 bytes: each ends at a line end.
+//! let settings = Settings {
+//!     chunk_size: 20,
+//!     max_record: 1 << 20,
+//!     spec: Spec::default(),
+//!     writes_records: false,
+//!     count_lines: true,
+//! };
+//! let mut reader = ChunkReader::new(vec![path], settings);
+//! let pool = BufPool::new(4, 20);
+//! let mut lines = Vec::new();
+//! while let Some((_number, chunk)) = reader.next_numbered(&pool) {
+//!     let chunk = chunk?;
+//!     assert!(chunk.data.ends_with(b"\n"));
+//!     lines.extend(chunk.lines().map(|(n, l)| (n, String::from_utf8_lossy(l).into_owned())));
+//! }
+//! assert_eq!(lines[2], (3, "https://c.example/".to_string()));
+//! # std::fs::remove_dir_all(&dir)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use std::collections::VecDeque;
 use std::io::{self, Read};

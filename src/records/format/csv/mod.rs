@@ -5,11 +5,11 @@
 //! by field) reads each row's fields: it reports how many raw bytes each
 //! one spans, so a row is written back with only the URL field's bytes
 //! changed (in rows with quotes the workers find the URL field with a
-//! search per field, [`quoted_field`], and the crate only where that
-//! cannot tell). Row boundaries come from [`scan_row`], a memchr-driven
+//! search per field, `quoted_field`, and the crate only where that
+//! cannot tell). Row boundaries come from `scan_row`, a memchr-driven
 //! scan that the workers run to delimit each row, and that the reader
 //! runs over a chunk when it must find the last row that ends there and
-//! one SIMD pass of quote parity ([`cut_fast`]) cannot answer (a quote out
+//! one SIMD pass of quote parity (`cut_fast`) cannot answer (a quote out
 //! of place); it follows `csv_core`'s rules (a quote opens
 //! a quoted field only at the field's start; `""` inside one is a quote;
 //! `\r`, `\n` and `\r\n` end a row outside quotes; blank lines are not
@@ -21,6 +21,17 @@
 //! closing quote is not followed by a delimiter or a row end, or that never
 //! closes, makes a bad row that ends with the line where the quote opened;
 //! reading resumes on the next line.
+//!
+//! ```
+//! use urlsift::records::format::csv::Layout;
+//!
+//! let layout = Layout::new(b',', Some(b"id,Link,title\n"), Some("link"), 0).unwrap();
+//! assert_eq!(layout.column, 1); // names match in any case
+//! assert_eq!(layout.named(b"7,http://e.com/,\"a, \"\"b\"\"\"", "title").unwrap(), "a, \"b\"");
+//! // Without `--field`, the column named `url`; without a header, column 1.
+//! assert!(Layout::new(b',', Some(b"id,link\n"), None, 0).unwrap_err().contains("no column named \"url\""));
+//! assert_eq!(Layout::new(b'\t', None, None, 3).unwrap().names, ["1", "2", "3"]);
+//! ```
 
 use std::borrow::Cow;
 
@@ -145,7 +156,7 @@ impl Layout {
 type Field<'a> = ((usize, usize), Cow<'a, [u8]>);
 
 /// Reads one row's fields with the csv crate's parser.
-pub struct Fields {
+pub(crate) struct Fields {
     reader: Reader,
     scratch: Vec<u8>,
 }
@@ -235,7 +246,7 @@ fn plain_field(row: &[u8], n: usize, delimiter: u8) -> Option<(usize, usize)> {
 /// (so line numbers do not depend on how a file's lines end, nor on where
 /// chunks are cut; a CR at the end of `bytes` is lone, as chunks are never
 /// cut inside a CRLF).
-pub fn line_ends(bytes: &[u8]) -> u64 {
+pub(crate) fn line_ends(bytes: &[u8]) -> u64 {
     let lf = memchr::memchr_iter(b'\n', bytes).count();
     let lone_cr = if memchr::memchr(b'\r', bytes).is_none() {
         0
@@ -247,16 +258,16 @@ pub fn line_ends(bytes: &[u8]) -> u64 {
     (lf + lone_cr) as u64
 }
 
-/// What [`quoted_field`] found.
+/// What `quoted_field` found.
 enum Walked<'a> {
     Field(Field<'a>),
     /// The row has fewer fields.
     Short,
-    /// Not a row [`scan_row`] passed: the csv crate's parser decides.
+    /// Not a row `scan_row` passed: the csv crate's parser decides.
     Unsure,
 }
 
-/// Field `n` of a row that [`scan_row`] passed with quotes in it, walked
+/// Field `n` of a row that `scan_row` passed with quotes in it, walked
 /// field by field with a search per field (the csv crate's parser steps
 /// a state machine per byte): a field that starts with a quote runs to
 /// the quote that closes it (`""` inside is a quote), which the scan made
@@ -319,7 +330,7 @@ fn quoted_field(row: &[u8], n: usize, delimiter: u8) -> Walked<'_> {
 /// bytes), calling `each` with every row and its URL field; stops when
 /// `each` returns false. Blank lines are empty records.
 #[allow(clippy::too_many_arguments)]
-pub fn walk<'a>(
+pub(crate) fn walk<'a>(
     layout: &'a Layout,
     data: &'a [u8],
     head: usize,

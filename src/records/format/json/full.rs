@@ -14,7 +14,7 @@ use super::path::{Hit, Path, decode_string};
 use crate::records::reason::Reason;
 
 /// [`find`] by `serde_json` alone.
-pub fn find_with_serde<'a>(path: &Path, line: &'a str) -> Result<Hit<'a>, Reason> {
+pub(crate) fn find_with_serde<'a>(path: &Path, line: &'a str) -> Result<Hit<'a>, Reason> {
     let mut de = serde_json::Deserializer::from_str(line);
     let found = Top(path).deserialize(&mut de).map_err(|e| classify(&e))?;
     de.end().map_err(|e| classify(&e))?;
@@ -166,7 +166,7 @@ impl<'de, 'k> Visitor<'de> for KeyIs<'k> {
 
 /// The top-level keys of the object `line`, for the message that lists
 /// what a file has when the default field is missing.
-pub fn keys_of(line: &str) -> Vec<String> {
+pub(crate) fn keys_of(line: &str) -> Vec<String> {
     serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(line)
         .map(|m| m.keys().cloned().collect())
         .unwrap_or_default()

@@ -9,12 +9,27 @@
 //! were. When a key occurs twice, the last one counts (as in `JSON.parse`).
 //! A hand-written scan (`fast.rs`) takes the lines it can prove valid
 //! first, and declines the rest to `serde_json` (`full.rs`).
+//!
+//! ```
+//! use urlsift::records::format::{Found, json};
+//!
+//! let line = r#"{"ts":1.50, "request":{"url":"https:\/\/e.com\/a"}}"#;
+//! let hit = json::find(&json::Path::new(Some("request.url")), line).unwrap();
+//! assert!(matches!(hit.value, Found::Url(ref u) if u == "https://e.com/a"));
+//! assert_eq!(&line[hit.span.0..hit.span.1], r#""https:\/\/e.com\/a""#);
+//! assert_eq!(json::named(line.as_bytes(), "ts").as_deref(), Some("1.50"));
+//!
+//! let cdxj = r#"com,e)/a 20240101000000 {"url": "https://e.com/a", "status": "200"}"#;
+//! let hit = json::find_cdxj(&json::Path::new(None), cdxj).unwrap();
+//! assert_eq!(&cdxj[hit.span.0..hit.span.1], r#""https://e.com/a""#);
+//! ```
 
 mod fast;
 mod full;
 mod path;
 
-pub use full::{find_with_serde, keys_of, named};
+pub use full::named;
+pub(crate) use full::{find_with_serde, keys_of};
 pub use path::{Hit, Path};
 
 use crate::records::reason::Reason;
@@ -41,7 +56,7 @@ pub fn find_cdxj<'a>(path: &Path, line: &'a str) -> Result<Hit<'a>, Reason> {
 
 /// Where a CDXJ line's JSON block starts: after the SURT key and the
 /// timestamp, each followed by one space.
-pub fn cdxj_json_start(line: &[u8]) -> Option<usize> {
+pub(crate) fn cdxj_json_start(line: &[u8]) -> Option<usize> {
     let first = memchr::memchr(b' ', line)?;
     let second = first + 1 + memchr::memchr(b' ', &line[first + 1..])?;
     (line.get(second + 1) == Some(&b'{')).then_some(second + 1)

@@ -57,7 +57,7 @@ pub struct Hit<'a> {
 
 /// A raw JSON value that should be a string: its text (borrowed when it
 /// has no escapes), empty, or not a string.
-pub fn decode_string(text: &str) -> Result<Found<'_>, Reason> {
+pub(super) fn decode_string(text: &str) -> Result<Found<'_>, Reason> {
     if !text.starts_with('"') {
         return Err(Reason::NotAString);
     }

@@ -5,7 +5,7 @@
 //! The reader delimits records itself: it reads a record's header block,
 //! keeps it, and skips the block's `Content-Length` bytes of payload
 //! without parsing them (payloads are not held in memory beyond the
-//! bounded look-ahead that checks a length, [`CHECKED`] and [`HELD`], so a
+//! bounded look-ahead that checks a length, `CHECKED` and `HELD`, so a
 //! gigabyte video record costs no more than a small one). A plain file is
 //! mapped, so a payload is not even read: skipping it is an addition, and
 //! only the header blocks are copied out. A chunk is then
@@ -14,6 +14,16 @@
 //! a bad record; reading resumes at the next line that starts a WARC
 //! header. A Content-Length past the end of the input is a bad record too.
 //! Read-only: output is URL lines.
+//!
+//! ```
+//! use urlsift::records::format::{Found, warc};
+//! use urlsift::simd::Runtime;
+//!
+//! let header = b"WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: <http://e.com/a>\r\nContent-Length: 0\r\n";
+//! let field = warc::Field::new(None); // WARC-Target-URI
+//! assert!(matches!(warc::find(Runtime, &field, header), Found::Url(u) if u == "http://e.com/a"));
+//! assert_eq!(warc::named(header, "warc-type").as_deref(), Some("response"));
+//! ```
 
 use std::borrow::Cow;
 use std::io::{self, Read};
@@ -90,7 +100,7 @@ enum Window {
 }
 
 /// The record reader's state for one source.
-pub struct Reader {
+pub(crate) struct Reader {
     buf: Window,
     pos: usize,
     eof: bool,

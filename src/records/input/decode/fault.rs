@@ -51,7 +51,7 @@ pub struct DecodeError {
     /// fault ended with a line feed (and there was one), so the input was
     /// cut into them at line ends and the one decoding resumes at starts a
     /// line. Otherwise the bytes after the gap may begin inside a line
-    /// ([`UnitEnds`]).
+    /// (`UnitEnds`).
     pub aligned: bool,
 }
 

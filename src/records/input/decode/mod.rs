@@ -21,7 +21,7 @@
 //! - **A damaged member or frame does not take the rest with it.** After
 //!   a corrupt gzip member or zstd frame (or bytes between two that are
 //!   neither), the decoder searches on for the next member header or
-//!   frame magic number and goes on from there ([`resume`],
+//!   frame magic number and goes on from there (`fault.rs`,
 //!   `Source::skip_to`). The fault is handed out in order, between the
 //!   bytes before and after the gap, marked as resumed
 //!   ([`DecodeError::resumed`], [`resumes`]), and the stream goes on. Only
@@ -39,6 +39,34 @@
 //!
 //! A gzip file of many small members is decoded on several threads at
 //! once (`parallel.rs`), with the same output and faults as in order.
+//!
+//! ```
+//! use std::io::{Read, Write};
+//! use urlsift::records::input::decode::{self, Fault, Format};
+//!
+//! # let dir = std::env::temp_dir().join(format!("urlsift-doc-decode-{}", std::process::id()));
+//! # std::fs::create_dir_all(&dir)?;
+//! let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+//! gz.write_all(b"https://e.com/a\nhttps://e.com/b\n")?;
+//! let gz = gz.finish()?;
+//! let path = dir.join("urls.txt.gz");
+//! std::fs::write(&path, &gz)?;
+//! let input = decode::open(&path)?;
+//! assert_eq!(input.format(), Some(Format::Gzip));
+//! let mut text = String::new();
+//! input.into_reader().read_to_string(&mut text)?;
+//! assert_eq!(text, "https://e.com/a\nhttps://e.com/b\n");
+//!
+//! // Cut short: what was decoded comes first, then the fault, named.
+//! std::fs::write(&path, &gz[..gz.len() - 6])?;
+//! let mut cut = Vec::new();
+//! let err = decode::open(&path)?.into_reader().read_to_end(&mut cut).unwrap_err();
+//! let fault = decode::decode_error(&err).expect("a decoding fault");
+//! assert_eq!(fault.fault, Fault::Truncated);
+//! assert!(err.to_string().starts_with("gzip data is truncated at byte"));
+//! # std::fs::remove_dir_all(&dir)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 mod fault;
 mod format;
