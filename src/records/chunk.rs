@@ -80,6 +80,9 @@ pub struct Oversize {
     pub first: bool,
     /// The last piece (the line's terminator, if any, follows it).
     pub last: bool,
+    /// A last piece the line's newline followed (not part of its data):
+    /// one more byte read.
+    pub newline: bool,
 }
 
 /// A chunk's bytes: read into a buffer of ours, or a slice of a mapped

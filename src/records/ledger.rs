@@ -161,7 +161,7 @@ impl<W: Write, R: Write> Ledger<W, R> {
         let reason = Reason::TooLong;
         let line = chunk.first_line + self.lines.offset(chunk);
         self.lines.advance(chunk, 0);
-        self.tally.bytes += chunk.data.len() as u64;
+        self.tally.bytes += chunk.data.len() as u64 + u64::from(piece.newline);
         let name = &chunk.source.name;
         if piece.first {
             self.tally.lines += 1;
@@ -308,8 +308,17 @@ fn write_reject_head<W: Write + ?Sized>(
     out.write_all(format!("{source}\t{line}\t{offset}\t{reason}\t").as_bytes())
 }
 
-/// Writes `raw` with backslash, tab, CR and LF escaped.
-fn write_escaped<W: Write + ?Sized>(out: &mut W, raw: &[u8]) -> io::Result<()> {
+/// Writes `raw` with backslash, tab, CR and LF escaped as `\\`, `\t`,
+/// `\r`, `\n` (as a rejects record holds its raw record, and as TSV output
+/// holds a value); runs between escapes are written whole.
+///
+/// ```
+/// let mut out = Vec::new();
+/// urlsift::records::write_escaped(&mut out, b"a\tb\\c\r\n")?;
+/// assert_eq!(out, br"a\tb\\c\r\n");
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn write_escaped<W: Write + ?Sized>(out: &mut W, raw: &[u8]) -> io::Result<()> {
     let mut start = 0;
     for (i, &b) in raw.iter().enumerate() {
         let esc: &[u8] = match b {

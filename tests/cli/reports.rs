@@ -161,6 +161,33 @@ fn stats_counts() {
     assert!(table.contains("decided by the fast path"), "{table}");
 }
 
+/// A line over `--max-line-bytes` comes in pieces; its bytes count once,
+/// whatever the chunk size (they counted twice when pieces were chunks).
+#[test]
+fn stats_counts_an_over_long_lines_bytes_once() {
+    let wd = Workdir::new();
+    let text = format!(
+        "https://e.com/a\nhttps://e.com/{}\nhttps://e.com/b\n",
+        "x".repeat(5000)
+    );
+    wd.create("in.txt", &text);
+    for chunk in ["4M", "1K", "100"] {
+        let json = wd.stdout(&[
+            "stats",
+            "--json",
+            "--max-line-bytes",
+            "1K",
+            "--chunk-size",
+            chunk,
+            "in.txt",
+        ]);
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(v["bytes"], text.len(), "--chunk-size {chunk}");
+        assert_eq!(v["lines"], 3, "--chunk-size {chunk}");
+        assert_eq!(v["invalid"], 1, "--chunk-size {chunk}");
+    }
+}
+
 #[test]
 fn help_completions_and_man_page() {
     let wd = Workdir::new();

@@ -15,10 +15,10 @@
 
 use std::process::ExitCode;
 
-use urlsift::records::Format as RecordFormat;
 use urlsift::records::fields::{Context, Field};
 use urlsift::records::format::quote::{write_field, write_quoted};
 use urlsift::records::stage::Verdict;
+use urlsift::records::{Format as RecordFormat, write_escaped};
 
 use crate::args::ExtractArgs;
 use crate::output::CliError;
@@ -75,23 +75,9 @@ enum Format {
     Template(Vec<Piece>),
 }
 
-/// Appends `v` with TSV's escapes; runs between escapes are copied whole.
+/// Appends `v` with TSV's escapes (the rejects file's).
 fn push_tsv(out: &mut Vec<u8>, v: &str) {
-    let bytes = v.as_bytes();
-    let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        let escaped: &[u8] = match b {
-            b'\t' => b"\\t",
-            b'\r' => b"\\r",
-            b'\n' => b"\\n",
-            b'\\' => b"\\\\",
-            _ => continue,
-        };
-        out.extend_from_slice(&bytes[start..i]);
-        out.extend_from_slice(escaped);
-        start = i + 1;
-    }
-    out.extend_from_slice(&bytes[start..]);
+    write_escaped(out, v.as_bytes()).expect("a Vec takes every write");
 }
 
 /// A CSV row ended by `term`, as the csv crate's writer writes it, straight

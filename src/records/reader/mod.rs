@@ -476,7 +476,11 @@ impl Current {
         // line", which the writer knows.
         let relative_lines = self.counting_off;
         Chunk {
-            oversize: Some(Oversize { first, last }),
+            oversize: Some(Oversize {
+                first,
+                last,
+                newline: false,
+            }),
             relative_lines,
             ..Chunk::with_data(source, if relative_lines { 1 } else { line }, offset, data)
         }
@@ -499,8 +503,11 @@ impl Current {
         }
         if let Some(i) = memchr::memchr(b'\n', self.window()) {
             let data = self.take(i, pool);
-            let piece = self.piece(data, false, true);
+            let mut piece = self.piece(data, false, true);
             // The newline ends the line.
+            if let Some(o) = &mut piece.oversize {
+                o.newline = true;
+            }
             self.skip(1);
             self.offset += 1;
             return Ok((Some(piece), self.eof && self.window().is_empty()));
