@@ -5,7 +5,10 @@
 //!   repository root;
 //! - every `urlsift ...` line of the README's ```sh blocks runs, as
 //!   written, in a scratch directory that holds the repository's
-//!   `corpora/`, and exits with status 0.
+//!   `corpora/`, and exits with status 0;
+//! - every `urlsift ...` command of the docs' ```sh blocks, whose files
+//!   are examples, is one the command takes: its flags and values parse,
+//!   and it fails, if at all, only because its input is not there.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -169,4 +172,54 @@ fn readme_quick_start_commands_run_as_written() {
             .len();
         assert!(len > 0, "{file} is empty");
     }
+}
+
+#[test]
+fn docs_command_lines_are_ones_the_command_takes() {
+    let scratch = tempfile::Builder::new()
+        .prefix("urlsift-docs-")
+        .tempdir()
+        .unwrap();
+    let mut checked = 0;
+    for entry in std::fs::read_dir(root().join("docs")).unwrap() {
+        let doc = entry.unwrap().path();
+        if doc.extension().is_none_or(|e| e != "md") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&doc).unwrap();
+        for block in blocks(&text, "sh") {
+            for line in block.lines() {
+                // The urlsift part of a pipeline, its comment and
+                // redirection dropped.
+                let code = line.split(" #").next().unwrap();
+                let Some(command) = code
+                    .split(" | ")
+                    .map(str::trim)
+                    .find(|part| part.starts_with("urlsift "))
+                else {
+                    continue;
+                };
+                let command = command.split(" > ").next().unwrap().trim();
+                let args = words(command.strip_prefix("urlsift ").unwrap());
+                let out = Command::new(env!("CARGO_BIN_EXE_urlsift"))
+                    .args(&args)
+                    .current_dir(scratch.path())
+                    .stdin(std::process::Stdio::null())
+                    .output()
+                    .expect("run urlsift");
+                let stderr = String::from_utf8_lossy(&out.stderr);
+                let missing_input = out.status.code() == Some(2)
+                    && stderr.starts_with("urlsift: cannot read ")
+                    && stderr.contains("No such file or directory");
+                assert!(
+                    out.status.success() || missing_input,
+                    "{}: {command}: status {:?}: {stderr}",
+                    doc.display(),
+                    out.status.code()
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 20, "{checked} commands checked in docs/");
 }
