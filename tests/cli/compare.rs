@@ -533,6 +533,9 @@ fn threads_do_the_same_work() {
         .map(|i| format!("https://h{i}.example/{i}?q\nbad {i}\n"))
         .collect();
     wd.create("in.txt", urls);
+    // Each parser accepts as many under every -j (the WHATWG ones the 500
+    // URLs; python, java and curl by their own rules).
+    let mut valid: BTreeMap<String, Value> = BTreeMap::new();
     for j in ["1", "2", "3"] {
         let r = json(
             &wd,
@@ -540,7 +543,12 @@ fn threads_do_the_same_work() {
         );
         assert_eq!(r["settings"]["threads"], j.parse::<u64>().unwrap());
         for p in r["parsers"].as_array().unwrap() {
-            assert_eq!(p["valid"], 500, "{p}");
+            let name = p["name"].as_str().unwrap().to_string();
+            if !["python", "java", "curl"].contains(&name.as_str()) {
+                assert_eq!(p["valid"], 500, "{p}");
+            }
+            let first = valid.entry(name).or_insert_with(|| p["valid"].clone());
+            assert_eq!(&p["valid"], first, "-j {j}: {p}");
             assert_eq!(p["work_ok"], true, "-j {j}: {p}");
         }
     }

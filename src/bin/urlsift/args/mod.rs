@@ -285,6 +285,7 @@ Examples:
   urlsift compare --html report.html -j 2 urls.txt
   urlsift compare --base https://example.com/ request-paths.txt
   npm install whatwg-url && urlsift compare --parsers whatwg-url --rounds 0 urls.txt
+  urlsift compare --parsers python,java,curl --rounds 0 corpora/confusion.txt
 
 Parsers: urlsift (Url::parse: the fast path, then the state machine),
 urlsift-machine (the state machine alone), urlsift-batch (BatchParser: a
@@ -293,29 +294,39 @@ reused buffer), ada (the ada-url crate), rust-url (the url crate), node
 whatwg-url (the URL Standard's reference implementation, the npm package
 of that name run in Node.js, found as Node.js finds packages: in a
 node_modules directory in or above the working directory, or on
-NODE_PATH; always one thread). ada and rust-url need the Cargo feature
-`compare-peers` (on by default). `all` is every parser this build has,
-node included when it is on PATH, whatwg-url when Node.js finds it.
+NODE_PATH; always one thread). Parsers of other families, compared by
+what they mean (host and port first, then scheme and userinfo, then path,
+query and fragment), with a host confusion report: python (CPython's
+urllib.parse.urlsplit, when `python3` is on PATH), java (java.net.URI,
+when `java` is), curl (libcurl's URL API, the system's libcurl loaded at
+run time); one thread each, no --base. ada and rust-url need the Cargo
+feature `compare-peers` (on by default). `all` is every parser this build
+has and this machine can run; the report names the ones it cannot. Lines
+starting with `# ` (a hash, then a space) are comments; `#top` is a URL.
 
 Each round parses every URL once per parser (parse, then read the href's
 length: the work of scripts/bench-ratios) and checks that the parser
 accepted the same URLs, with the same total href bytes, as in its
 differential pass; a parser that did less work is flagged. Categories of
 disagreements: validity, protocol, username, password, host, port,
-pathname, search, hash, origin, href (only the href differs).";
+pathname, search, hash, origin, href (only the href differs); for the
+parsers of other families: validity, host (with its class: scheme
+slashes, backslash, delimiter before @, percent-encoded delimiter, control
+or space, userinfo, IDNA, IPv4 form, port, other), scheme, userinfo,
+path, query, fragment.";
 
 /// Benchmark and diff URL parsers on your own URLs.
 #[derive(Args, Debug)]
 #[command(mut_arg("threads", |a| a.help(
     "Threads per parser in the timed rounds (default 1; 0: one per core); \
-     the node and whatwg-url parsers always use one"
+     the node, whatwg-url, python and java parsers always use one"
 )))]
 pub struct CompareArgs {
     #[command(flatten)]
     pub input: InputArgs,
     /// Comma-separated parsers to compare with urlsift (always included):
-    /// urlsift-machine, urlsift-batch, ada, rust-url, node, whatwg-url, or
-    /// all.
+    /// urlsift-machine, urlsift-batch, ada, rust-url, node, whatwg-url,
+    /// python, java, curl, or all.
     #[arg(long, value_name = "LIST", default_value = DEFAULT_PARSERS)]
     pub parsers: String,
     /// Timed rounds per parser (0: no timing, only the differential).

@@ -50,6 +50,10 @@ pub struct ReadCounts {
     pub lines: u64,
     /// Empty lines (or only `\r`): counted, never parsed.
     pub empty: u64,
+    /// Lines that start with `# ` (a hash, then a space): comments,
+    /// counted, never parsed. A `#` without the space is a relative URL
+    /// (`#top`), compared like any other line.
+    pub comments: u64,
     /// Lines that cannot be URLs, by reason key (`invalid-UTF-8`,
     /// `NUL-byte`, `line-too-long`), in first-seen order.
     pub skipped: Vec<(&'static str, u64)>,
@@ -241,6 +245,10 @@ struct Loader<'a> {
 
 impl PerRecord<()> for Loader<'_> {
     fn url(&mut self, _: &mut Processed<()>, rec: &Rec<'_>, url: &str) -> Result<(), Reason> {
+        if url.starts_with("# ") {
+            self.corpus.read.comments += 1;
+            return Ok(());
+        }
         self.corpus.push(rec.line, url);
         Ok(())
     }
@@ -300,6 +308,24 @@ mod tests {
         let summary = c.read.summary().expect("lines were skipped");
         assert!(summary.contains("skipped 3 lines"), "{summary}");
         assert!(summary.contains("a.txt line 3: invalid UTF-8"), "{summary}");
+    }
+
+    #[test]
+    fn comment_lines_are_counted_not_compared() {
+        let mut c = Corpus::default();
+        c.begin_source("c.txt");
+        add_lines(
+            &mut c,
+            "c.txt",
+            b"# class: one\nhttp://a.example/\n#frag\n\n# two\nhttp://b.example/\n",
+            100,
+        );
+        assert_eq!(
+            c.urls(),
+            ["http://a.example/", "#frag", "http://b.example/"]
+        );
+        assert_eq!(c.location(2), ("c.txt", 6));
+        assert_eq!((c.read.lines, c.read.empty, c.read.comments), (6, 1, 2));
     }
 
     #[test]

@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 use urlsift::percent::percent_decode;
 
 use super::engines::{FIELDS, Parsed, ParserId};
+use super::meaning;
 
 /// The categories, in the order a line's category is picked: the first
 /// that applies. `host` means the hostname differs (a port alone is
@@ -42,6 +43,27 @@ impl Finding {
     /// Whether validity or the href differs (what a disagreement's `lines` counts).
     pub fn changes_href(&self) -> bool {
         self.category == "validity" || self.fields & 1 != 0
+    }
+
+    /// For a parser compared by meaning: whether the first tier differs
+    /// (validity, host or port, scheme, userinfo).
+    pub fn first_tier(&self) -> bool {
+        matches!(self.category, "validity" | "host" | "scheme" | "userinfo")
+    }
+}
+
+/// How `theirs` (parser `peer`) differs from `ours` for `input`: by the
+/// getters for a WHATWG parser, by meaning for the others.
+pub fn compare_with(
+    peer: ParserId,
+    input: &str,
+    ours: &Parsed,
+    theirs: &Parsed,
+) -> Option<Finding> {
+    if peer.reads_meaning() {
+        meaning::compare(input, ours, theirs)
+    } else {
+        compare(input, ours, theirs)
     }
 }
 
@@ -94,7 +116,7 @@ fn scheme(input: &str) -> Option<String> {
 /// A special scheme whose `:` is not followed by exactly two slashes
 /// (`http:/x`, `http:\\x`, `https:x`, `http:///x`): the standard
 /// accepts these forms, many parsers do not.
-fn odd_special_slashes(input: &str) -> bool {
+pub(super) fn odd_special_slashes(input: &str) -> bool {
     let Some(scheme) = scheme(input) else {
         return false;
     };
@@ -112,11 +134,13 @@ fn odd_special_slashes(input: &str) -> bool {
     !usual || after[..slashes].contains('\\')
 }
 
-fn looks_ipv4(host: &str) -> bool {
+/// A host written as numbers: its last label digits or hex (`127.0.0.1`,
+/// `0x7f.1`, `2130706433`).
+pub(super) fn looks_ipv4(host: &str) -> bool {
     let last = host.trim_end_matches('.').rsplit('.').next().unwrap_or("");
-    !last.is_empty()
-        && (last.bytes().all(|b| b.is_ascii_digit())
-            || (last.len() > 1 && last[..2].eq_ignore_ascii_case("0x")))
+    let b = last.as_bytes();
+    !b.is_empty()
+        && (b.iter().all(u8::is_ascii_digit) || b[..b.len().min(2)].eq_ignore_ascii_case(b"0x"))
 }
 
 fn idna(input: &str, values: [&str; 2]) -> bool {
@@ -233,7 +257,10 @@ fn validity_reason(input: &str, ours: &Parsed) -> &'static str {
 
 /// Who is right, as far as is known, when `peer` differs from urlsift.
 pub fn verdict(peer: ParserId) -> &'static str {
-    if peer.is_urlsift() {
+    if peer.reads_meaning() {
+        "another standard: RFC 3986 or the parser's own rules; a difference is \
+         where a program using it reads the URL otherwise than a browser does"
+    } else if peer.is_urlsift() {
         "urlsift bug: urlsift's own paths must agree (please report it)"
     } else if peer == ParserId::WhatwgUrl {
         "a urlsift bug, unless this whatwg-url release lags the standard or has a bug \
@@ -256,10 +283,13 @@ pub struct Sample {
     pub fields: Vec<(&'static str, String, String)>,
 }
 
-/// One side of a sample: every getter, or the failure message.
+/// One side of a sample: every getter, the parts (parsers compared by
+/// meaning), or the failure message.
 #[derive(Clone, Debug)]
 pub enum Shown {
     Values(Vec<String>),
+    /// [`meaning::PARTS`] and the serialization.
+    Parts(Vec<Option<String>>),
     Error(String),
 }
 
@@ -271,10 +301,39 @@ impl Shown {
         }
     }
 
-    /// The href, or `error: message`.
+    /// The parts of `p`, for a sample of a parser compared by meaning.
+    pub fn parts_of(p: &Parsed) -> Shown {
+        match p {
+            Parsed::Urlsift(u) => Shown::Parts(meaning::values(&meaning::parts_of(u))),
+            Parsed::Parts(parts) => Shown::Parts(meaning::values(parts)),
+            other => Shown::of(other),
+        }
+    }
+
+    /// The href, or `error: message`; for parts, the host and port, with
+    /// the userinfo when there is one.
     pub fn summary(&self) -> String {
         match self {
             Shown::Values(v) => v[0].clone(),
+            Shown::Parts(v) => {
+                let part = |i: usize| v[i].as_deref().unwrap_or("");
+                let mut s = match v[3].as_deref() {
+                    Some(h) if !h.is_empty() => format!("host {h}"),
+                    _ => "no host".to_string(),
+                };
+                if !part(4).is_empty() {
+                    s.push_str(&format!(", port {}", part(4)));
+                }
+                let userinfo = match (part(1), part(2)) {
+                    ("", "") => None,
+                    (user, "") => Some(user.to_string()),
+                    (user, password) => Some(format!("{user}:{password}")),
+                };
+                if let Some(u) = userinfo {
+                    s.push_str(&format!(", userinfo {u:?}"));
+                }
+                s
+            }
             Shown::Error(e) => format!("error: {e}"),
         }
     }
@@ -286,6 +345,13 @@ impl Shown {
                 .iter()
                 .zip(v)
                 .map(|(k, v)| (k.to_string(), serde_json::Value::from(v.as_str())))
+                .collect::<serde_json::Map<_, _>>()
+                .into(),
+            Shown::Parts(v) => meaning::PARTS
+                .iter()
+                .chain(&["url"])
+                .zip(v)
+                .map(|(k, v)| (k.to_string(), serde_json::Value::from(v.as_deref())))
                 .collect::<serde_json::Map<_, _>>()
                 .into(),
             Shown::Error(e) => serde_json::json!({ "error": e }),
@@ -314,6 +380,9 @@ pub struct PeerDiff {
     pub only_peer_accepts: u64,
     /// Lines by category.
     pub categories: BTreeMap<&'static str, u64>,
+    /// Parsers compared by meaning: lines where the host or port differs
+    /// (both parsed), by class ([`meaning::HOST_CLASSES`]).
+    pub host_classes: BTreeMap<&'static str, u64>,
     /// Groups in order of first appearance.
     pub groups: Vec<Group>,
 }
@@ -327,8 +396,14 @@ impl PeerDiff {
             only_urlsift_accepts: 0,
             only_peer_accepts: 0,
             categories: BTreeMap::new(),
+            host_classes: BTreeMap::new(),
             groups: Vec::new(),
         }
+    }
+
+    /// Lines where the host or port differs (both parsed).
+    pub fn host_lines(&self) -> u64 {
+        self.host_classes.values().sum()
     }
 
     /// Counts one finding; `sample` builds its sample when the group
@@ -340,10 +415,18 @@ impl PeerDiff {
         samples: usize,
         sample: impl FnOnce() -> Sample,
     ) {
-        if finding.changes_href() {
+        let counted = if self.peer.reads_meaning() {
+            finding.first_tier()
+        } else {
+            finding.changes_href()
+        };
+        if counted {
             self.lines += 1;
         } else {
             self.component_lines += 1;
+        }
+        if self.peer.reads_meaning() && finding.category == "host" {
+            *self.host_classes.entry(finding.reason).or_insert(0) += 1;
         }
         if finding.category == "validity" {
             if ours_ok {
@@ -379,7 +462,12 @@ impl PeerDiff {
     /// Groups by category order, then by count (largest first).
     pub fn sorted_groups(&self) -> Vec<&Group> {
         let mut groups: Vec<&Group> = self.groups.iter().collect();
-        let rank = |c: &str| CATEGORIES.iter().position(|x| *x == c);
+        let order: &[&str] = if self.peer.reads_meaning() {
+            &meaning::CATEGORIES
+        } else {
+            &CATEGORIES
+        };
+        let rank = |c: &str| order.iter().position(|x| *x == c);
         groups.sort_by(|a, b| {
             rank(a.category)
                 .cmp(&rank(b.category))
@@ -388,6 +476,27 @@ impl PeerDiff {
         });
         groups
     }
+}
+
+/// The differing parts of a finding of a parser compared by meaning, with
+/// both sides' values.
+pub fn part_values(
+    finding: &Finding,
+    ours: &Shown,
+    theirs: &Shown,
+) -> Vec<(&'static str, String, String)> {
+    let (Shown::Parts(a), Shown::Parts(b)) = (ours, theirs) else {
+        return Vec::new();
+    };
+    meaning::PARTS
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| finding.fields & (1 << i) != 0)
+        .map(|(i, name)| {
+            let v = |s: &[Option<String>]| s[i].clone().unwrap_or_default();
+            (*name, v(a), v(b))
+        })
+        .collect()
 }
 
 /// The differing getters of a finding with both sides' values.
@@ -416,10 +525,7 @@ mod tests {
     use urlsift::Url;
 
     fn ours(input: &str) -> Parsed {
-        match Url::parse(input) {
-            Ok(u) => Parsed::Urlsift(u),
-            Err(e) => Parsed::Invalid(e),
-        }
+        Url::parse(input).into()
     }
 
     fn names(f: &Finding) -> Vec<&'static str> {

@@ -1,7 +1,11 @@
 //! The parsers `compare` runs, behind one [`Engine`] trait: urlsift's own
 //! paths, the `ada-url` and `url` crates (Cargo feature `compare-peers`),
-//! and, each in a Node.js child process (`node.rs`), Node.js's own
-//! `new URL` and `whatwg-url`, the standard's reference implementation.
+//! each in a Node.js child process (`node.rs`), Node.js's own `new URL`
+//! and `whatwg-url`, the standard's reference implementation; and the
+//! parsers of other families, compared by what they mean (`meaning.rs`):
+//! Python's `urllib.parse` and Java's `java.net.URI` in child processes
+//! (`python.rs`, `java.rs`), libcurl's URL API loaded at run time
+//! (`curl.rs`).
 //!
 //! Each engine answers two questions: what it makes of one URL (all the
 //! `URL` getters, for the differential), and how long one pass over all
@@ -34,11 +38,17 @@ pub enum ParserId {
     /// The `whatwg-url` npm package (the URL Standard's reference
     /// implementation, kept by its editors) in Node.js.
     WhatwgUrl,
+    /// CPython's `urllib.parse.urlsplit`.
+    Python,
+    /// Java's `java.net.URI`.
+    Java,
+    /// libcurl's URL API.
+    Curl,
 }
 
 impl ParserId {
     /// Every parser, in display order.
-    pub const ALL: [ParserId; 7] = [
+    pub const ALL: [ParserId; 10] = [
         ParserId::Urlsift,
         ParserId::UrlsiftMachine,
         ParserId::UrlsiftBatch,
@@ -46,6 +56,9 @@ impl ParserId {
         ParserId::RustUrl,
         ParserId::Node,
         ParserId::WhatwgUrl,
+        ParserId::Python,
+        ParserId::Java,
+        ParserId::Curl,
     ];
 
     /// The name used by `--parsers` and in reports.
@@ -58,12 +71,30 @@ impl ParserId {
             ParserId::RustUrl => "rust-url",
             ParserId::Node => "node",
             ParserId::WhatwgUrl => "whatwg-url",
+            ParserId::Python => "python",
+            ParserId::Java => "java",
+            ParserId::Curl => "curl",
         }
     }
 
-    /// Whether this parser runs in a Node.js child process.
-    pub fn runs_in_node(self) -> bool {
-        matches!(self, ParserId::Node | ParserId::WhatwgUrl)
+    /// Whether this parser runs outside this binary (a child process or a
+    /// library found at run time): it may be missing from a machine.
+    pub fn is_external(self) -> bool {
+        matches!(
+            self,
+            ParserId::Node
+                | ParserId::WhatwgUrl
+                | ParserId::Python
+                | ParserId::Java
+                | ParserId::Curl
+        )
+    }
+
+    /// Whether this parser follows another standard than the WHATWG one
+    /// (RFC 3986 or its own rules): compared by what it means (scheme,
+    /// userinfo, host, port, then path, query, fragment), not by getters.
+    pub fn reads_meaning(self) -> bool {
+        matches!(self, ParserId::Python | ParserId::Java | ParserId::Curl)
     }
 
     /// Whether this is urlsift's own parser on another path: any
@@ -80,27 +111,45 @@ impl ParserId {
     }
 }
 
+/// The parsers chosen, and the ones `all` left out because this machine
+/// lacks them (with why), for the report.
+#[derive(Debug, Default)]
+pub struct Selection {
+    pub ids: Vec<ParserId>,
+    pub missing: Vec<(ParserId, String)>,
+}
+
 /// The comma-separated `--parsers` list (or `all`) as parsers, `urlsift`
 /// first (the others are diffed against it), each once.
-/// `peers_compiled`: whether the `compare-peers` feature is on; `node`:
-/// whether `node` was found on PATH; `reference`: whether Node.js can load
-/// the `whatwg-url` package (asked only for `all`, which then includes it).
+/// `peers_compiled`: whether the `compare-peers` feature is on;
+/// `available(parser, named)`: whether an external parser can run here,
+/// or why not (`named`: it was named, not taken in by `all`). A parser
+/// named but missing is an error; one `all` would take but cannot is
+/// listed in [`Selection::missing`], never passed over in silence.
 pub fn select(
     list: &str,
     peers_compiled: bool,
-    node: bool,
-    reference: impl FnOnce() -> bool,
-) -> Result<Vec<ParserId>, String> {
+    mut available: impl FnMut(ParserId, bool) -> Result<(), String>,
+) -> Result<Selection, String> {
     let mut chosen = vec![ParserId::Urlsift];
-    let mut reference = Some(reference);
+    let mut missing = Vec::new();
+    // External parsers `all` found here, not to be asked about again.
+    let mut verified = Vec::new();
     for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
         if name == "all" {
-            let with_reference = node && reference.take().is_some_and(|f| f());
-            chosen.extend(ParserId::ALL.into_iter().filter(|&p| {
-                (peers_compiled || !p.is_compiled_peer())
-                    && (node || !p.runs_in_node())
-                    && (with_reference || p != ParserId::WhatwgUrl)
-            }));
+            for p in ParserId::ALL {
+                if p.is_compiled_peer() && !peers_compiled {
+                    continue;
+                }
+                if p.is_external() && !verified.contains(&p) {
+                    if let Err(why) = available(p, false) {
+                        missing.push((p, why));
+                        continue;
+                    }
+                    verified.push(p);
+                }
+                chosen.push(p);
+            }
             continue;
         }
         match ParserId::ALL.into_iter().find(|p| p.name() == name) {
@@ -120,28 +169,34 @@ pub fn select(
         seen.push(*p);
         first
     });
-    let missing: Vec<&str> = chosen
+    missing.retain(|(p, _)| !chosen.contains(p));
+    missing.dedup_by_key(|(p, _)| *p);
+    let uncompiled: Vec<&str> = chosen
         .iter()
         .filter(|p| p.is_compiled_peer() && !peers_compiled)
         .map(|p| p.name())
         .collect();
-    if !missing.is_empty() {
+    if !uncompiled.is_empty() {
         return Err(format!(
             "--parsers: {} not compiled into this urlsift: build it with the Cargo feature \
              `compare-peers` (on by default; `cargo build --release --features compare-peers`), \
-             or choose from urlsift, urlsift-machine, urlsift-batch, node, whatwg-url",
-            missing.join(" and ") + if missing.len() == 1 { " is" } else { " are" }
+             or choose from urlsift, urlsift-machine, urlsift-batch, node, whatwg-url, python, \
+             java, curl",
+            uncompiled.join(" and ") + if uncompiled.len() == 1 { " is" } else { " are" }
         ));
     }
-    if let Some(p) = chosen.iter().find(|p| p.runs_in_node())
-        && !node
-    {
-        return Err(format!(
-            "--parsers: node is not on PATH (the {} parser runs in Node.js)",
-            p.name()
-        ));
+    for &p in &chosen {
+        if p.is_external()
+            && !verified.contains(&p)
+            && let Err(why) = available(p, true)
+        {
+            return Err(format!("--parsers: {why}"));
+        }
     }
-    Ok(chosen)
+    Ok(Selection {
+        ids: chosen,
+        missing,
+    })
 }
 
 /// The getters compared, in the order [`Parsed::field`] numbers them.
@@ -162,10 +217,22 @@ pub enum Parsed {
     RustUrl(url::Url),
     /// The getters' values in [`FIELDS`] order (from Node.js).
     Values(Box<[String; 11]>),
+    /// What a parser of another family means by the URL.
+    Parts(Box<Parts>),
     /// urlsift's failure.
     Invalid(urlsift::ParseError),
     /// Another parser's failure, with its message.
     Failed(String),
+}
+
+impl From<Result<Url, urlsift::ParseError>> for Parsed {
+    /// urlsift's reading: the URL, or the error that rejected it.
+    fn from(r: Result<Url, urlsift::ParseError>) -> Self {
+        match r {
+            Ok(u) => Parsed::Urlsift(u),
+            Err(e) => Parsed::Invalid(e),
+        }
+    }
 }
 
 impl Parsed {
@@ -231,6 +298,7 @@ impl Parsed {
                 })
             }
             Parsed::Values(v) => Cow::Borrowed(&v[i]),
+            Parsed::Parts(p) => p.field(i),
             Parsed::Failed(_) | Parsed::Invalid(_) => Cow::Borrowed(""),
         }
     }
@@ -239,6 +307,61 @@ impl Parsed {
     /// timed pass adds up.
     pub fn href_len(&self) -> Option<usize> {
         self.is_ok().then(|| self.field(0).len())
+    }
+}
+
+/// What a parser of another family (RFC 3986, or its own rules) means by
+/// a URL: each part as it reads it, `None` where it sees none.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Parts {
+    pub scheme: Option<String>,
+    pub username: Option<String>,
+    pub password: Option<String>,
+    /// The host as the parser gives it (some lowercase it, some do not;
+    /// IPv6 with or without brackets).
+    pub host: Option<String>,
+    /// An explicit port, as written.
+    pub port: Option<String>,
+    pub path: Option<String>,
+    pub query: Option<String>,
+    pub fragment: Option<String>,
+    /// The parser's own serialization of the URL: the work a timed pass
+    /// counts.
+    pub url: String,
+}
+
+impl Parts {
+    /// The parts in the places of the `URL` getters ([`FIELDS`]), for
+    /// display: `protocol` is the scheme and a colon, `host` the host and
+    /// any port, `search` and `hash` their part after `?` and `#`; no
+    /// origin.
+    pub fn field(&self, i: usize) -> Cow<'_, str> {
+        fn part(p: &Option<String>) -> Cow<'_, str> {
+            Cow::Borrowed(p.as_deref().unwrap_or(""))
+        }
+        let prefixed = |c: char, p: &Option<String>| match p {
+            Some(v) if !v.is_empty() => Cow::Owned(format!("{c}{v}")),
+            _ => Cow::Borrowed(""),
+        };
+        match i {
+            0 => Cow::Borrowed(&self.url),
+            1 => match &self.scheme {
+                Some(s) => Cow::Owned(format!("{s}:")),
+                None => Cow::Borrowed(""),
+            },
+            2 => part(&self.username),
+            3 => part(&self.password),
+            4 => match (&self.host, &self.port) {
+                (Some(h), Some(p)) => Cow::Owned(format!("{h}:{p}")),
+                (h, _) => part(h),
+            },
+            5 => part(&self.host),
+            6 => part(&self.port),
+            7 => part(&self.path),
+            8 => prefixed('?', &self.query),
+            9 => prefixed('#', &self.fragment),
+            _ => Cow::Borrowed(""),
+        }
     }
 }
 
@@ -339,7 +462,7 @@ pub struct Native<'b> {
 impl<'b> Native<'b> {
     /// `id` must not be [`ParserId::Node`].
     pub fn new(id: ParserId, base: &'b Base) -> Native<'b> {
-        assert!(!id.runs_in_node(), "{} runs in a child process", id.name());
+        assert!(!id.is_external(), "{} runs outside this binary", id.name());
         Native {
             id,
             base,
@@ -351,10 +474,7 @@ impl<'b> Native<'b> {
 impl Engine for Native<'_> {
     fn parse(&mut self, _: usize, input: &str) -> Result<Parsed, CliError> {
         let base = self.base.ours.as_ref();
-        let ours = |r: Result<Url, urlsift::ParseError>| match r {
-            Ok(u) => Parsed::Urlsift(u),
-            Err(e) => Parsed::Invalid(e),
-        };
+        let ours = Parsed::from;
         Ok(match self.id {
             ParserId::Urlsift => ours(Url::parse_with_base(input, base)),
             ParserId::UrlsiftMachine => ours(urlsift::paths::machine(input, base)),
@@ -469,15 +589,34 @@ fn nanos(start: Instant) -> u64 {
 mod tests {
     use super::*;
 
+    /// A machine with the given external parsers (and whatwg-url found by
+    /// Node.js when `reference`).
+    fn machine(
+        present: &[ParserId],
+        reference: bool,
+    ) -> impl FnMut(ParserId, bool) -> Result<(), String> {
+        let present = present.to_vec();
+        move |p, named| {
+            let here = present.contains(&p) && (p != ParserId::WhatwgUrl || reference || named);
+            if here {
+                Ok(())
+            } else {
+                Err(format!("{} is not here", p.name()))
+            }
+        }
+    }
+
     #[test]
     fn selection_puts_urlsift_first_once_and_explains_what_is_missing() {
-        let names = |v: Vec<ParserId>| v.into_iter().map(ParserId::name).collect::<Vec<_>>();
+        use ParserId::*;
+        let names = |v: Selection| v.ids.into_iter().map(ParserId::name).collect::<Vec<_>>();
+        let none = || machine(&[], false);
         assert_eq!(
-            names(select("ada,urlsift,ada, rust-url", true, false, || unreachable!()).unwrap()),
+            names(select("ada,urlsift,ada, rust-url", true, none()).unwrap()),
             ["urlsift", "ada", "rust-url"]
         );
         assert_eq!(
-            names(select("all", true, true, || false).unwrap()),
+            names(select("all", true, machine(&[Node], false)).unwrap()),
             [
                 "urlsift",
                 "urlsift-machine",
@@ -487,8 +626,9 @@ mod tests {
                 "node"
             ]
         );
+        let everything = [Node, WhatwgUrl, Python, Java, Curl];
         assert_eq!(
-            names(select("all,node", true, true, || true).unwrap()),
+            names(select("all,node", true, machine(&everything, true)).unwrap()),
             [
                 "urlsift",
                 "urlsift-machine",
@@ -496,26 +636,35 @@ mod tests {
                 "ada",
                 "rust-url",
                 "node",
-                "whatwg-url"
+                "whatwg-url",
+                "python",
+                "java",
+                "curl"
             ]
         );
+        // `all` names what it left out, and why.
+        let some = select("all", false, machine(&[Python], false)).unwrap();
         assert_eq!(
-            names(select("all", false, false, || true).unwrap()),
-            ["urlsift", "urlsift-machine", "urlsift-batch"]
+            some.ids.iter().map(|p| p.name()).collect::<Vec<_>>(),
+            ["urlsift", "urlsift-machine", "urlsift-batch", "python"]
         );
-        let err = select("urlsift,ada", false, true, || true).unwrap_err();
+        let missing: Vec<&str> = some.missing.iter().map(|(p, _)| p.name()).collect();
+        assert_eq!(missing, ["node", "whatwg-url", "java", "curl"]);
+        assert_eq!(some.missing[2].1, "java is not here");
+        // A parser named but missing is an error, with the reason.
+        let err = select("urlsift,ada", false, none()).unwrap_err();
         assert!(err.contains("ada is not compiled in"), "{err}");
         assert!(err.contains("feature `compare-peers`"), "{err}");
-        let err = select(crate::args::DEFAULT_PARSERS, false, true, || true).unwrap_err();
+        let err = select(crate::args::DEFAULT_PARSERS, false, none()).unwrap_err();
         assert!(
             err.contains("ada and rust-url are not compiled in"),
             "{err}"
         );
-        let err = select("node", true, false, || true).unwrap_err();
-        assert!(err.contains("not on PATH"), "{err}");
-        let err = select("whatwg-url", true, false, || true).unwrap_err();
-        assert!(err.contains("whatwg-url parser runs in Node.js"), "{err}");
-        let err = select("chrome", true, true, || true).unwrap_err();
+        let err = select("java", true, none()).unwrap_err();
+        assert_eq!(err, "--parsers: java is not here");
+        let err = select("all,curl", true, machine(&[Node], false)).unwrap_err();
+        assert_eq!(err, "--parsers: curl is not here");
+        let err = select("chrome", true, none()).unwrap_err();
         assert!(err.contains("unknown parser \"chrome\""), "{err}");
     }
 

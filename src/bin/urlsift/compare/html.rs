@@ -5,7 +5,9 @@
 
 use std::fmt::Write;
 
+use super::confusion::{self, HOW};
 use super::diff::verdict;
+use super::meaning::HOST_CLASSES;
 use super::report::{JUDGE, Report, grouped, si};
 
 /// Escapes text for HTML element content and attribute values.
@@ -27,7 +29,8 @@ pub fn escape(s: &str) -> String {
 const STYLE: &str = "body{font:15px/1.4 system-ui,sans-serif;margin:2em auto;max-width:70em;\
 padding:0 1em;color:#222}table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;\
 padding:.25em .5em;vertical-align:top;text-align:left}td.n{text-align:right}\
-code{font:13px ui-monospace,monospace;word-break:break-all}.bad{color:#b00;font-weight:bold}";
+code{font:13px ui-monospace,monospace;word-break:break-all}.bad{color:#b00;font-weight:bold}\
+td.hit{background:#fde2e1;font-weight:bold}";
 
 /// The whole page.
 pub fn page(r: &Report) -> String {
@@ -40,6 +43,7 @@ pub fn page(r: &Report) -> String {
         escape(&r.corpus_line())
     );
     speed(&mut h, r);
+    host_confusion(&mut h, r);
     disagreements(&mut h, r);
     h.push_str("</body>\n</html>\n");
     h
@@ -101,6 +105,14 @@ fn speed(h: &mut String, r: &Report) {
         }
     }
     h.push_str("</tbody>\n</table>\n");
+    for (p, why) in &r.missing {
+        let _ = writeln!(
+            h,
+            "<p>Not on this machine: <code>{}</code>: {}</p>",
+            escape(p.name()),
+            escape(why)
+        );
+    }
 }
 
 /// A horizontal bar per parser, its length the URLs/s.
@@ -137,6 +149,69 @@ fn chart(h: &mut String, bars: &[(&str, f64)]) {
         );
     }
     h.push_str("</svg>\n");
+}
+
+/// The parsers of other families × the classes of host confusion: how
+/// many lines each reads as naming another host, by how the readings
+/// split, with a sample input in each cell's title.
+fn host_confusion(h: &mut String, r: &Report) {
+    if confusion::peers(r).next().is_none() {
+        return;
+    }
+    let _ = write!(
+        h,
+        "<h2>Host confusion</h2>\n<p>{}</p>\n<table class=\"matrix\" id=\"host-confusion\">\n\
+         <thead><tr><th>parser</th><th>another host</th>",
+        escape(HOW)
+    );
+    for class in HOST_CLASSES {
+        let _ = write!(h, "<th>{}</th>", escape(class));
+    }
+    h.push_str(
+        "<th>only urlsift accepts</th><th>only the parser accepts</th></tr></thead>\n<tbody>\n",
+    );
+    for d in confusion::peers(r) {
+        let _ = write!(
+            h,
+            "<tr><td>{}</td><td class=\"n\">{}</td>",
+            escape(d.peer.name()),
+            grouped(d.host_lines())
+        );
+        for class in HOST_CLASSES {
+            let sample = d
+                .groups
+                .iter()
+                .find(|g| g.category == "host" && g.reason == class)
+                .and_then(|g| g.samples.first());
+            match (d.host_classes.get(class), sample) {
+                (Some(n), Some(s)) => {
+                    let _ = write!(
+                        h,
+                        "<td class=\"n hit\" title=\"{}\">{}</td>",
+                        escape(&format!(
+                            "{:?}: urlsift {}; {} {}",
+                            s.input,
+                            s.ours.summary(),
+                            d.peer.name(),
+                            s.theirs.summary()
+                        )),
+                        grouped(*n)
+                    );
+                }
+                (Some(n), None) => {
+                    let _ = write!(h, "<td class=\"n hit\">{}</td>", grouped(*n));
+                }
+                _ => h.push_str("<td class=\"n\"></td>"),
+            }
+        }
+        let _ = writeln!(
+            h,
+            "<td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
+            grouped(d.only_urlsift_accepts),
+            grouped(d.only_peer_accepts)
+        );
+    }
+    h.push_str("</tbody>\n</table>\n");
 }
 
 fn disagreements(h: &mut String, r: &Report) {

@@ -1,15 +1,26 @@
 //! `urlsift compare`: benchmark and diff URL parsers on the user's own
 //! file. The URLs are loaded once (`corpus.rs`); every parser
-//! (`engines.rs`, `node.rs`) parses each of them for the differential
-//! against urlsift (`diff.rs`), then the parsers are timed in interleaved
-//! rounds (`timing.rs`); the result is a table, JSON (`report.rs`) or an
-//! HTML page (`html.rs`), and `--diff-out` gets every disagreement.
+//! (`engines.rs`; outside this binary, found by `peers.rs`: `node.rs`,
+//! `python.rs`, `java.rs` in child processes (`child.rs`), `curl.rs`)
+//! parses each of them for the differential against urlsift (`diff.rs`,
+//! and `meaning.rs` for the parsers of other families), then the parsers
+//! are timed in interleaved rounds (`timing.rs`); the result is a table,
+//! JSON (`report.rs`) or an HTML page (`html.rs`), and `--diff-out` gets
+//! every disagreement.
 
+mod child;
+mod confusion;
 pub mod corpus;
+#[allow(unsafe_code)]
+mod curl;
 mod diff;
 mod engines;
 mod html;
+mod java;
+mod meaning;
 mod node;
+mod peers;
+mod python;
 mod report;
 mod timing;
 
@@ -22,17 +33,25 @@ use crate::output::{CliError, Sink};
 use crate::setup::read_errors;
 use corpus::Corpus;
 use diff::{PeerDiff, Sample, Shown};
-use engines::{Engine, Native, ParserId, Work};
+use engines::{Engine, ParserId, Work};
 
 pub fn run(a: CompareArgs) -> Result<ExitCode, CliError> {
-    let node_path = node::find();
-    let ids = engines::select(
-        &a.parsers,
-        cfg!(feature = "compare-peers"),
-        node_path.is_some(),
-        || node_path.as_deref().is_some_and(node::finds_whatwg_url),
-    )
+    let mut peers = peers::Peers::find();
+    let selection = engines::select(&a.parsers, cfg!(feature = "compare-peers"), |id, named| {
+        peers.available(id, named)
+    })
     .map_err(CliError::Usage)?;
+    let ids = selection.ids;
+    if a.input.base.is_some()
+        && let Some(p) = ids.iter().find(|p| p.reads_meaning())
+    {
+        return Err(CliError::Usage(format!(
+            "--base: the {} parser reads each URL on its own (python, java and curl have \
+             no resolution against a base that matches the standard's): compare them \
+             without --base",
+            p.name()
+        )));
+    }
     let (threads, pool) = threads(a.input.threads)?;
     let base = engines::Base::new(a.input.base.as_deref())?;
     let (mut diff_out, html_out) = outputs(&a)?;
@@ -69,19 +88,9 @@ pub fn run(a: CompareArgs) -> Result<ExitCode, CliError> {
     let mut engines: Vec<Box<dyn Engine + '_>> = Vec::new();
     let mut versions = Vec::new();
     for &id in &ids {
-        if id.runs_in_node() {
-            let path = node_path.as_deref().expect("select checked for node");
-            let flavor = match id {
-                ParserId::WhatwgUrl => node::Flavor::WhatwgUrl,
-                _ => node::Flavor::Builtin,
-            };
-            let child = node::Node::start(path, flavor, &urls, a.input.base.as_deref())?;
-            versions.push(Some(child.version.clone()));
-            engines.push(Box::new(child));
-        } else {
-            versions.push(None);
-            engines.push(Box::new(Native::new(id, &base)));
-        }
+        let (engine, version) = peers.start(id, &urls, &base, a.input.base.as_deref())?;
+        engines.push(engine);
+        versions.push(version);
     }
     let bar = progress(show_progress, urls.len() as u64, "diff");
     let (works, diffs) = differential(
@@ -123,14 +132,17 @@ pub fn run(a: CompareArgs) -> Result<ExitCode, CliError> {
                 version,
             })
             .collect(),
+        missing: selection.missing,
         diffs,
     };
     let text = if a.json {
-        let mut t = serde_json::to_string_pretty(&report::report_json(&report)).expect("json");
+        let mut v = report::report_json(&report);
+        v["host_confusion"] = confusion::json(&report);
+        let mut t = serde_json::to_string_pretty(&v).expect("json");
         t.push('\n');
         t
     } else {
-        report::report_text(&report)
+        report::report_text(&report, &confusion::text(&report))
     };
     if let Some(mut sink) = html_out {
         sink.put(html::page(&report).as_bytes())?;
@@ -224,17 +236,28 @@ fn differential(
         }
         let (ours, peers) = results.split_first().expect("urlsift is first");
         for (theirs, d) in peers.iter().zip(&mut diffs) {
-            let Some(finding) = diff::compare(input, ours, theirs) else {
+            let Some(finding) = diff::compare_with(d.peer, input, ours, theirs) else {
                 continue;
             };
             let (source, number) = corpus.location(i);
-            let sample = || Sample {
-                source: source.to_string(),
-                line: number,
-                input: input.to_string(),
-                ours: Shown::of(ours),
-                theirs: Shown::of(theirs),
-                fields: diff::field_values(&finding, ours, theirs),
+            let by_meaning = d.peer.reads_meaning();
+            let sample = || {
+                let (shown_ours, shown_theirs, fields) = if by_meaning {
+                    let (a, b) = (Shown::parts_of(ours), Shown::parts_of(theirs));
+                    let fields = diff::part_values(&finding, &a, &b);
+                    (a, b, fields)
+                } else {
+                    let fields = diff::field_values(&finding, ours, theirs);
+                    (Shown::of(ours), Shown::of(theirs), fields)
+                };
+                Sample {
+                    source: source.to_string(),
+                    line: number,
+                    input: input.to_string(),
+                    ours: shown_ours,
+                    theirs: shown_theirs,
+                    fields,
+                }
             };
             if let Some(out) = diff_out.as_deref_mut() {
                 let mut v = report::sample_json(&sample());

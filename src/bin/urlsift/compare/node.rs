@@ -6,23 +6,18 @@
 //! `node_modules` directory in or above the working directory, or from
 //! `NODE_PATH`.
 //!
-//! The URLs are streamed to the child once, one JSON string per line, and
-//! it keeps them in memory. Then it answers commands, one at a time, so
-//! neither side ever waits on a full pipe while the other waits on it:
-//! `diff` streams back one line per URL (the getters as a JSON array, or
-//! `{"error": message}`), `round` times one pass in the child with
-//! `process.hrtime` and answers `{"ns", "valid", "bytes"}`. A round's work
-//! is the same as the Rust parsers' (parse, read `href.length`; an href is
-//! ASCII, so its length in UTF-16 units is its length in bytes). The child
-//! runs on one thread whatever `-j` says.
+//! The child speaks `child.rs`'s protocol: `diff` answers the getters as a
+//! JSON array, and `round` times one pass with `process.hrtime`, doing the
+//! Rust parsers' work (parse, read `href.length`; an href is ASCII, so its
+//! length in UTF-16 units is its length in bytes).
 
-use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-use super::engines::{Engine, FIELDS, Parsed, Round, Work};
+use super::child::{Child, failed, on_path};
+use super::engines::{Engine, FIELDS, Parsed, Round};
 use crate::output::CliError;
 
 /// The child's program.
@@ -95,10 +90,7 @@ rl.on('line', (line) => {
 
 /// `node` on PATH, if any.
 pub fn find() -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join("node"))
-        .find(|p| p.is_file())
+    on_path("node")
 }
 
 /// What a child parses with.
@@ -143,18 +135,6 @@ pub fn finds_whatwg_url(program: &Path) -> bool {
 pub struct Node {
     flavor: Flavor,
     child: Child,
-    stdin: BufWriter<ChildStdin>,
-    stdout: BufReader<ChildStdout>,
-    count: usize,
-    /// The index of the next `diff` result.
-    next: usize,
-    line: String,
-    /// `process.version`.
-    pub version: String,
-}
-
-fn failed(flavor: Flavor, what: impl std::fmt::Display) -> CliError {
-    CliError::Usage(format!("{}: {what}", flavor.name()))
 }
 
 impl Node {
@@ -166,37 +146,11 @@ impl Node {
         urls: &[&str],
         base: Option<&str>,
     ) -> Result<Node, CliError> {
-        let mut child = Command::new(program)
-            .args(["-e", SCRIPT])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .map_err(|e| failed(flavor, format!("cannot start {}: {e}", program.display())))?;
-        let stdin = child.stdin.take().expect("piped stdin");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let mut node = Node {
-            flavor,
-            child,
-            stdin: BufWriter::with_capacity(1 << 16, stdin),
-            stdout: BufReader::with_capacity(1 << 16, stdout),
-            count: urls.len(),
-            next: 0,
-            line: String::new(),
-            version: String::new(),
-        };
-        let header =
-            serde_json::json!({ "count": urls.len(), "base": base, "package": flavor.package() });
-        node.send(&header.to_string())?;
-        for url in urls {
-            node.send(&serde_json::to_string(url).expect("a string is JSON"))?;
-        }
-        // The child answers once it holds every URL.
-        node.flush()?;
-        let ready = node.receive()?;
+        let header = serde_json::json!({ "base": base, "package": flavor.package() });
+        let (child, ready) = Child::start(flavor.name(), program, &["-e", SCRIPT], header, urls)?;
         if let Some(error) = ready.get("loadError").and_then(Value::as_str) {
             return Err(failed(
-                flavor,
+                flavor.name(),
                 format!(
                     "Node.js cannot load the whatwg-url package ({error}): install it where \
                      Node.js looks, `npm install whatwg-url` in the working directory, or \
@@ -206,71 +160,22 @@ impl Node {
         }
         if let Some(error) = ready.get("error").and_then(Value::as_str) {
             return Err(failed(
-                flavor,
+                flavor.name(),
                 format!("--base {base:?} is rejected: {error}"),
             ));
         }
-        node.version = ready["version"].as_str().unwrap_or("?").to_string();
-        Ok(node)
+        Ok(Node { flavor, child })
     }
 
-    /// Writes one line (buffered: see [`Node::flush`]).
-    fn send(&mut self, line: &str) -> Result<(), CliError> {
-        self.stdin
-            .write_all(line.as_bytes())
-            .and_then(|()| self.stdin.write_all(b"\n"))
-            .map_err(|e| {
-                failed(
-                    self.flavor,
-                    format!("the child process stopped reading: {e}"),
-                )
-            })
-    }
-
-    fn flush(&mut self) -> Result<(), CliError> {
-        self.stdin.flush().map_err(|e| {
-            failed(
-                self.flavor,
-                format!("the child process stopped reading: {e}"),
-            )
-        })
-    }
-
-    /// Sends a command and makes sure the child sees it.
-    fn command(&mut self, command: &str) -> Result<(), CliError> {
-        self.send(command)?;
-        self.flush()
-    }
-
-    fn receive(&mut self) -> Result<Value, CliError> {
-        self.line.clear();
-        match self.stdout.read_line(&mut self.line) {
-            Ok(0) => Err(failed(
-                self.flavor,
-                "the child process ended early (see its message above)",
-            )),
-            Ok(_) => serde_json::from_str(&self.line).map_err(|e| {
-                failed(
-                    self.flavor,
-                    format!("unexpected answer {:?}: {e}", self.line),
-                )
-            }),
-            Err(e) => Err(failed(
-                self.flavor,
-                format!("cannot read the child's answer: {e}"),
-            )),
-        }
+    /// The version the child reported.
+    pub fn version(&self) -> &str {
+        &self.child.version
     }
 }
 
 impl Engine for Node {
     fn parse(&mut self, index: usize, _: &str) -> Result<Parsed, CliError> {
-        assert_eq!(index, self.next, "node results are read in corpus order");
-        if index == 0 {
-            self.command("diff")?;
-        }
-        self.next = (index + 1) % self.count.max(1);
-        let answer = self.receive()?;
+        let answer = self.child.result(index)?;
         if let Some(message) = answer.get("error") {
             return Ok(Parsed::Failed(message.as_str().unwrap_or("?").to_string()));
         }
@@ -284,42 +189,18 @@ impl Engine for Node {
         };
         let values: [String; 11] = values.try_into().map_err(|_| {
             failed(
-                self.flavor,
-                format!("expected {} getters, got {:?}", FIELDS.len(), self.line),
+                self.flavor.name(),
+                format!(
+                    "expected {} getters, got {:?}",
+                    FIELDS.len(),
+                    self.child.last_line()
+                ),
             )
         })?;
         Ok(Parsed::Values(Box::new(values)))
     }
 
     fn round(&mut self, _: &[&str], _: Option<&rayon::ThreadPool>) -> Result<Round, CliError> {
-        self.command("round")?;
-        let answer = self.receive()?;
-        let number = |key: &str| {
-            answer[key]
-                .as_u64()
-                .ok_or_else(|| failed(self.flavor, format!("no {key} in {:?}", self.line)))
-        };
-        Ok(Round {
-            nanos: number("ns")?,
-            work: Work {
-                valid: number("valid")?,
-                href_bytes: number("bytes")?,
-            },
-        })
-    }
-}
-
-impl Drop for Node {
-    fn drop(&mut self) {
-        // It exits on `quit`; `kill` only if it hangs.
-        let _ = self.command("quit");
-        for _ in 0..200 {
-            if self.child.try_wait().ok().flatten().is_some() {
-                return;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.child.round()
     }
 }

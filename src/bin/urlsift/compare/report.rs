@@ -23,6 +23,8 @@ pub struct Report<'a> {
     pub base: Option<&'a str>,
     pub simd: &'static str,
     pub parsers: Vec<Parser>,
+    /// Parsers `--parsers all` would take that this machine lacks, and why.
+    pub missing: Vec<(ParserId, String)>,
     pub diffs: Vec<PeerDiff>,
 }
 
@@ -87,6 +89,9 @@ impl Report<'_> {
             grouped(c.read.lines),
             grouped(c.read.empty)
         );
+        if c.read.comments > 0 {
+            line.push_str(&format!(", {} comments", grouped(c.read.comments)));
+        }
         if c.read.skipped_total() > 0 {
             line.push_str(&format!(
                 ", {} skipped (not URLs)",
@@ -113,8 +118,9 @@ impl Report<'_> {
     }
 }
 
-/// The readable report.
-pub fn report_text(r: &Report) -> String {
+/// The readable report; `lead` goes before the disagreements (the host
+/// confusion section).
+pub fn report_text(r: &Report, lead: &str) -> String {
     let mut t = format!("urlsift compare: {}\n", r.corpus_line());
     if r.rounds > 0 {
         t.push_str(&format!("speed: {}\n\n", r.timing_line()));
@@ -151,6 +157,18 @@ pub fn report_text(r: &Report) -> String {
              length; vs best: ns/URL over the fastest)\n",
         );
     }
+    for (p, why) in &r.missing {
+        t.push_str(&format!("not on this machine: {}: {why}\n", p.name()));
+    }
+    let versions: Vec<String> = r
+        .parsers
+        .iter()
+        .filter_map(|p| Some(format!("{} {}", p.id.name(), p.version.as_deref()?)))
+        .collect();
+    if !versions.is_empty() {
+        t.push_str(&format!("versions: {}\n", versions.join(", ")));
+    }
+    t.push_str(lead);
     if r.diffs.is_empty() {
         return t;
     }
@@ -173,8 +191,9 @@ pub fn report_text(r: &Report) -> String {
         ));
     }
     t.push_str(
-        "(lines: validity or href differs; only urlsift/only parser: accepted by one side; \
-         same href: another getter differs)\n",
+        "(lines: validity or href differs, or for python, java and curl validity, host, scheme \
+         or userinfo; only urlsift/only parser: accepted by one side; same href: another getter \
+         differs, or another path, query or fragment)\n",
     );
     for d in r.diffs.iter().filter(|d| !d.groups.is_empty()) {
         t.push_str(&format!(
@@ -182,7 +201,12 @@ pub fn report_text(r: &Report) -> String {
             d.peer.name(),
             verdict(d.peer)
         ));
-        for g in d.sorted_groups() {
+        // (Parsers compared by meaning: their host groups lead the report.)
+        for g in d
+            .sorted_groups()
+            .into_iter()
+            .filter(|g| !(d.peer.reads_meaning() && g.category == "host"))
+        {
             t.push_str(&format!(
                 "  {} / {}: {}\n",
                 g.category,
@@ -218,7 +242,7 @@ fn sample_text(t: &mut String, s: &Sample, peer: &str) {
 }
 
 /// Wraps `text` at spaces to lines of at most `width` characters.
-fn wrap(text: &str, width: usize) -> String {
+pub fn wrap(text: &str, width: usize) -> String {
     let mut out = String::new();
     let mut line = 0;
     for word in text.split_whitespace() {
@@ -297,6 +321,7 @@ pub fn report_json(r: &Report) -> Value {
             "sources": c.source_names().collect::<Vec<_>>(),
             "lines": c.read.lines,
             "empty": c.read.empty,
+            "comments": c.read.comments,
             "skipped": skipped,
             "urls": c.len(),
             "bytes": c.bytes(),
@@ -309,6 +334,7 @@ pub fn report_json(r: &Report) -> Value {
         },
         "judge": JUDGE,
         "parsers": parsers,
+        "missing": r.missing.iter().map(|(p, why)| json!({ "parser": p.name(), "why": why })).collect::<Vec<_>>(),
         "disagreements": disagreements,
     })
 }

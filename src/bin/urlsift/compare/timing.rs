@@ -159,10 +159,7 @@ mod tests {
 
     impl Engine for Lazy {
         fn parse(&mut self, _: usize, input: &str) -> Result<Parsed, CliError> {
-            Ok(match urlsift::Url::parse(input) {
-                Ok(u) => Parsed::Urlsift(u),
-                Err(e) => Parsed::Invalid(e),
-            })
+            Ok(urlsift::Url::parse(input).into())
         }
 
         fn round(
