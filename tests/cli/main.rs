@@ -6,6 +6,7 @@
 mod common;
 mod compare;
 mod compressed;
+mod confusion;
 mod csv_tsv;
 mod damaged;
 mod dedup;
