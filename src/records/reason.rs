@@ -55,6 +55,12 @@ pub enum Reason {
     NotALogLine,
     /// A log line whose request line has no target.
     NoRequestTarget,
+    /// A request target in asterisk-form (`OPTIONS *`, RFC 9112): the
+    /// server as a whole, no resource, so no URL.
+    AsteriskForm,
+    /// A `CONNECT` request whose target is not `host:port` (RFC 9112's
+    /// authority-form).
+    BadConnectTarget,
 }
 
 impl Reason {
@@ -82,6 +88,8 @@ impl Reason {
             Reason::WarcBadLength => "bad-WARC-length",
             Reason::NotALogLine => "not-a-log-line",
             Reason::NoRequestTarget => "no-request-target",
+            Reason::AsteriskForm => "asterisk-form-target",
+            Reason::BadConnectTarget => "bad-CONNECT-target",
         }
     }
 }
@@ -112,6 +120,12 @@ impl fmt::Display for Reason {
             ),
             Reason::NotALogLine => f.write_str("not a common or combined log format line"),
             Reason::NoRequestTarget => f.write_str("no request target in the request line"),
+            Reason::AsteriskForm => {
+                f.write_str("request target `*` (asterisk-form: the server, not a resource)")
+            }
+            Reason::BadConnectTarget => {
+                f.write_str("CONNECT request whose target is not host:port")
+            }
         }
     }
 }

@@ -322,3 +322,90 @@ fn csv_line_numbers_count_every_kind_of_line_end_at_any_chunk_size() {
         }
     }
 }
+
+#[test]
+fn delimiter_reads_semicolon_and_pipe_exports_and_writes_them_back() {
+    let wd = Workdir::new();
+    wd.create(
+        "in.csv",
+        "id;url;title\n1;HTTP://A.example/x;\"a; b\"\n2;https://b.example/;c\n",
+    );
+    // Without --delimiter the header is one column, and the error says
+    // which delimiter would split it.
+    let out = wd.run(&["normalize", "in.csv"], None);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("in.csv") && err.contains("--delimiter ';'"),
+        "{err}"
+    );
+    assert_eq!(
+        ok(&wd, &["normalize", "--delimiter", ";", "in.csv"]),
+        "id;url;title\n1;http://a.example/x;\"a; b\"\n2;https://b.example/;c\n"
+    );
+    assert_eq!(
+        ok(
+            &wd,
+            &[
+                "extract",
+                "--delimiter",
+                ";",
+                "--fields",
+                "hostname,@title",
+                "in.csv"
+            ]
+        ),
+        "hostname,title\na.example,a; b\nb.example,c\n"
+    );
+    // A pipe export over many chunks: the same rows at any chunk size.
+    let rows: String = (0..3000)
+        .map(|i| format!("{i}|\"HTTP://H{}.example/|{i}\"|x\n", i % 7))
+        .collect();
+    wd.create("pipe.csv", format!("n|url|z\n{rows}"));
+    let whole = ok(&wd, &["normalize", "--delimiter", "|", "pipe.csv"]);
+    assert!(
+        whole.starts_with("n|url|z\n0|\"http://h0.example/|0\"|x\n"),
+        "{whole}"
+    );
+    assert_eq!(whole.lines().count(), 3001);
+    let chunked = ok(
+        &wd,
+        &[
+            "normalize",
+            "--delimiter",
+            "|",
+            "--chunk-size",
+            "1K",
+            "-j",
+            "2",
+            "pipe.csv",
+        ],
+    );
+    assert_eq!(chunked, whole);
+    // A tab named either way; TSV read with `,` as its delimiter.
+    wd.create("tabs.csv", "url\tn\nHTTP://T.example/\t1\n");
+    for tab in ["\\t", "tab"] {
+        assert_eq!(
+            ok(&wd, &["normalize", "--delimiter", tab, "tabs.csv"]),
+            "url\tn\nhttp://t.example/\t1\n"
+        );
+    }
+}
+
+#[test]
+fn delimiter_is_refused_where_it_means_nothing() {
+    let wd = Workdir::new();
+    wd.create("in.txt", "https://a.example/\n");
+    let out = wd.run(&["normalize", "--delimiter", ";", "in.txt"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("--delimiter is for CSV and TSV input"),
+        "{}",
+        stderr(&out)
+    );
+    for bad in ["ab", "\"", "x", "7", ""] {
+        let out = wd.run(&["normalize", "--delimiter", bad, "in.txt"], None);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+        assert!(stderr(&out).contains("--delimiter"), "{}", stderr(&out));
+    }
+}

@@ -662,3 +662,95 @@ fn a_log_file_is_read_by_its_first_lines() {
         stderr(&out)
     );
 }
+
+/// A `.log` file whose first line is longer than the sniffing window (a
+/// 5 MB request line) is judged on whole lines: still a log.
+#[test]
+fn a_log_files_long_first_line_is_read_whole_before_judging() {
+    let wd = Workdir::new();
+    let long = format!(
+        "1.2.3.4 - - [10/Oct/2000:13:55:36 -0700] \"GET /{} HTTP/1.1\" 414 0\n",
+        "a".repeat(5 << 20)
+    );
+    let rest = "1.2.3.4 - - [10/Oct/2000:13:55:37 -0700] \"GET /c HTTP/1.1\" 200 1\n";
+    wd.create("long.log", format!("{long}{rest}"));
+    let base = ["--base", "http://s.example/"];
+    let out = wd.run(
+        &[&["normalize", "-q"][..], &base, &["long.log"]].concat(),
+        None,
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 2);
+    assert!(lines[0].starts_with("http://s.example/aaaa") && lines[0].len() > 5 << 20);
+    assert_eq!(lines[1], "http://s.example/c");
+    // Longer than --max-line-bytes: judged by its start, counted bad.
+    let out = wd.run(
+        &[
+            &["normalize", "--max-line-bytes", "1M"][..],
+            &base,
+            &["long.log"],
+        ]
+        .concat(),
+        None,
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "http://s.example/c\n");
+    assert!(stderr(&out).contains("1 line-too-long"), "{}", stderr(&out));
+}
+
+/// RFC 9112's request-target forms in a log: a CONNECT's authority-form
+/// target is its host and port; `OPTIONS *` names no resource.
+#[test]
+fn connect_and_asterisk_form_targets_in_logs() {
+    let wd = Workdir::new();
+    let line = |request: &str| {
+        format!("1.2.3.4 - - [10/Oct/2000:13:55:36 -0700] \"{request}\" 200 0 \"-\" \"-\"\n")
+    };
+    let log: String = [
+        "CONNECT api.example.com:443 HTTP/1.1",
+        "CONNECT Proxy.Example:8080 HTTP/1.1",
+        "CONNECT nowhere HTTP/1.1",
+        "OPTIONS * HTTP/1.1",
+        "GET /x HTTP/1.1",
+    ]
+    .iter()
+    .map(|r| line(r))
+    .collect();
+    wd.create("access.log", log);
+    let out = wd.run(
+        &["normalize", "--base", "https://site.example/", "access.log"],
+        None,
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "https://api.example.com/\nhttp://proxy.example:8080/\nhttps://site.example/x\n"
+    );
+    assert!(
+        stderr(&out).contains("1 asterisk-form-target")
+            && stderr(&out).contains("1 bad-CONNECT-target"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// UTF-16 and UTF-32 input (a byte-order mark) is refused with the
+/// encoding named, not read as lines full of NUL bytes.
+#[test]
+fn utf16_input_is_named_not_read_as_nul_bytes() {
+    let wd = Workdir::new();
+    let text: Vec<u8> = "https://a.example/\n"
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    wd.create("wide.txt", [&[0xFF, 0xFE][..], &text].concat());
+    wd.create("wide.csv.gz", gzip(&[&[0xFF, 0xFE][..], &text].concat()));
+    for file in ["wide.txt", "wide.csv.gz"] {
+        let out = wd.run(&["normalize", file], None);
+        assert_eq!(out.status.code(), Some(2), "{file}");
+        let err = stderr(&out);
+        assert!(
+            err.contains(file) && err.contains("UTF-16LE") && err.contains("iconv"),
+            "{err}"
+        );
+    }
+}

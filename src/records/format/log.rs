@@ -198,6 +198,8 @@ pub fn find(field: Field, line: &[u8]) -> Found<'_> {
     };
     let raw = match field {
         Field::Request => match request_parts(parsed.request) {
+            Some((_, b"*", _)) => return Found::Bad(Reason::AsteriskForm),
+            Some((b"CONNECT", target, _)) => return connect_url(target),
             Some((_, target, _)) => target,
             None => return Found::Bad(Reason::NoRequestTarget),
         },
@@ -210,6 +212,53 @@ pub fn find(field: Field, line: &[u8]) -> Found<'_> {
         Some(text) => Found::Url(text),
         None => Found::Bad(Reason::InvalidUtf8),
     }
+}
+
+/// The URL of a `CONNECT` request's authority-form target (`host:port`,
+/// RFC 9112): `https://host:port/` for port 443, `http://host:port/`
+/// otherwise (a tunnel's scheme is not logged; 443 is TLS by convention).
+fn connect_url(target: &[u8]) -> Found<'_> {
+    let Some(target) = unescape(target) else {
+        return Found::Bad(Reason::InvalidUtf8);
+    };
+    let authority = target.rsplit_once(':').filter(|(host, port)| {
+        !host.is_empty()
+            && !host.contains(['/', '?', '#', '@', '\\'])
+            && !port.is_empty()
+            && port.bytes().all(|b| b.is_ascii_digit())
+    });
+    match authority {
+        Some((host, port)) => {
+            let scheme = if port == "443" { "https" } else { "http" };
+            Found::Url(Cow::Owned(format!("{scheme}://{host}:{port}/")))
+        }
+        None => Found::Bad(Reason::BadConnectTarget),
+    }
+}
+
+/// Whether `prefix`, the start of a line too long to read whole, begins
+/// as a log line does: remote, ident and user, a `[time]`, and a quoted
+/// request line's method.
+///
+/// ```
+/// use urlsift::records::format::log;
+///
+/// let start = b"203.0.113.7 - - [01/Jan/2024:00:00:01 +0000] \"GET /aaaaaaaa";
+/// assert!(log::starts_like_log_line(start));
+/// assert!(!log::starts_like_log_line(b"https://example.com/aaaaaaaa"));
+/// ```
+pub fn starts_like_log_line(prefix: &[u8]) -> bool {
+    let request = || {
+        let (_, rest) = split_at_byte(prefix, b' ')?;
+        let (_, rest) = split_at_byte(rest, b' ')?;
+        let (_, rest) = split_at_byte(rest, b' ')?;
+        let rest = rest.strip_prefix(b"[")?;
+        let close = memchr::memchr_iter(b']', rest).find(|&i| rest.get(i + 1) == Some(&b' '))?;
+        rest[close + 2..].strip_prefix(b"\"")
+    };
+    request()
+        .and_then(|r| split_at_byte(r, b' '))
+        .is_some_and(|(method, _)| !method.is_empty() && method.iter().all(u8::is_ascii_uppercase))
 }
 
 /// Field `name` of a log line, escapes decoded: `remote`, `ident`,
@@ -395,6 +444,43 @@ mod tests {
             url(find(Field::Request, b"garbage")),
             "<bad not-a-log-line>"
         );
+        // RFC 9112's other request-target forms: a CONNECT's authority
+        // (host:port) becomes a URL; `*` names no resource.
+        let line = |request: &str| {
+            format!(r#"1.2.3.4 - - [01/Jan/2024:00:00:00 +0000] "{request}" 200 0 "-" "-""#)
+        };
+        for (request, want) in [
+            (
+                "CONNECT api.example.com:443 HTTP/1.1",
+                "https://api.example.com:443/",
+            ),
+            ("CONNECT 10.0.0.1:8080 HTTP/1.1", "http://10.0.0.1:8080/"),
+            (
+                "CONNECT [2001:db8::1]:443 HTTP/1.1",
+                "https://[2001:db8::1]:443/",
+            ),
+            (
+                "CONNECT api.example.com HTTP/1.1",
+                "<bad bad-CONNECT-target>",
+            ),
+            ("CONNECT /x:443 HTTP/1.1", "<bad bad-CONNECT-target>"),
+            ("CONNECT :443 HTTP/1.1", "<bad bad-CONNECT-target>"),
+            ("OPTIONS * HTTP/1.1", "<bad asterisk-form-target>"),
+            ("OPTIONS /* HTTP/1.1", "/*"),
+            ("GET api.example.com:443 HTTP/1.1", "api.example.com:443"),
+        ] {
+            assert_eq!(
+                url(find(Field::Request, line(request).as_bytes())),
+                want,
+                "{request}"
+            );
+        }
+        assert!(starts_like_log_line(line("GET /").as_bytes()));
+        assert!(starts_like_log_line(&line("GET /x").as_bytes()[..50]));
+        assert!(!starts_like_log_line(&line("GET /x").as_bytes()[..44]));
+        assert!(!starts_like_log_line(
+            b"1.2.3.4 - - [01/Jan/2024:00:00:00 +0000] \"get /"
+        ));
         // Only the URL field must be UTF-8: a stray byte elsewhere (here a
         // Latin-1 user agent) costs no URL; in the field, it is the reason.
         let latin1 = b"1.2.3.4 - - [01/Jan/2024:00:00:00 +0000] \"GET /ok HTTP/1.1\" 200 5 \"-\" \"caf\xe9\"";

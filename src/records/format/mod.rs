@@ -148,6 +148,9 @@ pub struct Spec {
     pub field: Option<String>,
     /// CSV/TSV without a header row.
     pub no_header: bool,
+    /// `--delimiter`: the CSV/TSV field delimiter (one ASCII byte, not a
+    /// quote or a line end); `None`: `,` for CSV, a tab for TSV.
+    pub delimiter: Option<u8>,
 }
 
 impl Spec {

@@ -27,13 +27,27 @@ impl Current {
         };
         let more = !self.eof;
         let field = settings.spec.field.as_deref();
+        if let Some(encoding) = utf16_or_32(buf) {
+            return Err(self.usage(format!(
+                "it starts with a {encoding} byte-order mark; urlsift reads UTF-8 \
+                 (convert it first: iconv -f {} -t UTF-8 FILE)",
+                encoding.split(' ').next().unwrap_or(encoding)
+            )));
+        }
         if self.sniff_log {
-            match sniff_log(&buf[bom..], more) {
+            match sniff_log(&buf[bom..], more, settings.max_record) {
                 Sniff::More => return Ok(None),
                 Sniff::Log => self.kind = Kind::Log,
                 Sniff::Lines => {}
             }
             self.sniff_log = false;
+        }
+        if settings.spec.delimiter.is_some() && !matches!(self.kind, Kind::Csv | Kind::Tsv) {
+            return Err(self.usage(format!(
+                "--delimiter is for CSV and TSV input; this input is read as {} \
+                 (name the format with --input-format csv)",
+                self.kind
+            )));
         }
         let (format, head, write_head) = match self.kind {
             Kind::Lines => {
@@ -75,7 +89,10 @@ impl Current {
                 (format, bom, false)
             }
             Kind::Csv | Kind::Tsv => {
-                let delimiter = if self.kind == Kind::Csv { b',' } else { b'\t' };
+                let delimiter = settings
+                    .spec
+                    .delimiter
+                    .unwrap_or(if self.kind == Kind::Csv { b',' } else { b'\t' });
                 // Blank lines before the first row are part of the head.
                 let mut at = bom;
                 let first = loop {
@@ -183,15 +200,26 @@ enum Sniff {
 const SNIFF_LINES: usize = 16;
 
 /// Looks for a log line among the first [`SNIFF_LINES`] non-empty lines of
-/// `buf` (within [`SNIFF_BYTES`]); `more`: the source goes on.
-fn sniff_log(buf: &[u8], more: bool) -> Sniff {
+/// `buf`; `more`: the source goes on. Lines are judged whole: a line not
+/// yet ended is waited for, up to `max_record` bytes (`--max-line-bytes`);
+/// one longer than that (a bad line, whatever the format) is judged by its
+/// start ([`log::starts_like_log_line`]). Past [`SNIFF_BYTES`] of whole
+/// lines, no log line among them means URL lines.
+fn sniff_log(buf: &[u8], more: bool, max_record: usize) -> Sniff {
     let mut rest = buf;
     let mut seen = 0;
     while seen < SNIFF_LINES {
         let (line, next) = match memchr::memchr(b'\n', rest) {
             Some(i) => (&rest[..i], Some(&rest[i + 1..])),
-            None if more && buf.len() < SNIFF_BYTES => return Sniff::More,
-            None if more => return Sniff::Lines,
+            None if more && rest.len() > max_record => {
+                return if log::starts_like_log_line(rest) {
+                    Sniff::Log
+                } else {
+                    Sniff::Lines
+                };
+            }
+            None if more && buf.len() - rest.len() >= SNIFF_BYTES => return Sniff::Lines,
+            None if more => return Sniff::More,
             None => (rest, None),
         };
         let line = line.strip_suffix(b"\r").unwrap_or(line);
@@ -207,4 +235,63 @@ fn sniff_log(buf: &[u8], more: bool) -> Sniff {
         }
     }
     Sniff::Lines
+}
+
+/// The encoding a UTF-16 or UTF-32 byte-order mark at the start of `buf`
+/// names (`iconv`'s name first), if there is one.
+fn utf16_or_32(buf: &[u8]) -> Option<&'static str> {
+    match buf {
+        [0xFF, 0xFE, 0, 0, ..] => Some("UTF-32LE (little-endian UTF-32)"),
+        [0, 0, 0xFE, 0xFF, ..] => Some("UTF-32BE (big-endian UTF-32)"),
+        [0xFF, 0xFE, ..] => Some("UTF-16LE (little-endian UTF-16)"),
+        [0xFE, 0xFF, ..] => Some("UTF-16BE (big-endian UTF-16)"),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LOG: &[u8] = b"1.2.3.4 - - [01/Jan/2024:00:00:00 +0000] \"GET /x HTTP/1.1\" 200 5\n";
+
+    #[test]
+    fn a_long_first_line_is_waited_for_then_judged_whole_or_by_its_start() {
+        let mut long = b"1.2.3.4 - - [01/Jan/2024:00:00:00 +0000] \"GET /".to_vec();
+        long.resize(200_000, b'a');
+        // Not ended yet: read on, past the 64 KiB that whole lines get.
+        assert!(matches!(sniff_log(&long, true, 1 << 20), Sniff::More));
+        // Longer than --max-line-bytes: its start decides.
+        assert!(matches!(sniff_log(&long, true, 100_000), Sniff::Log));
+        let mut urls = b"https://example.com/".to_vec();
+        urls.resize(200_000, b'a');
+        assert!(matches!(sniff_log(&urls, true, 100_000), Sniff::Lines));
+        // Ended: the whole line decides.
+        long.extend_from_slice(b" HTTP/1.1\" 414 0\n");
+        assert!(matches!(sniff_log(&long, true, 1 << 20), Sniff::Log));
+        // Many URL lines, then a log line past the window: URL lines.
+        let mut many = b"https://example.com/\n".repeat(4000);
+        assert!(matches!(sniff_log(&many, true, 1 << 20), Sniff::Lines));
+        many.truncate(40);
+        assert!(matches!(sniff_log(&many, true, 1 << 20), Sniff::More));
+        assert!(matches!(sniff_log(LOG, false, 1 << 20), Sniff::Log));
+    }
+
+    #[test]
+    fn byte_order_marks_of_other_encodings_are_named() {
+        assert_eq!(
+            utf16_or_32(b"\xFF\xFEh\0"),
+            Some("UTF-16LE (little-endian UTF-16)")
+        );
+        assert_eq!(
+            utf16_or_32(b"\xFE\xFF\0h"),
+            Some("UTF-16BE (big-endian UTF-16)")
+        );
+        assert_eq!(
+            utf16_or_32(b"\xFF\xFE\0\0h\0\0\0"),
+            Some("UTF-32LE (little-endian UTF-32)")
+        );
+        assert_eq!(utf16_or_32(b"\xEF\xBB\xBFhttp://e.com/"), None);
+        assert_eq!(utf16_or_32(LOG), None);
+    }
 }

@@ -25,6 +25,7 @@ Examples:
   urlsift check --json urls.txt
   urlsift stats urls.txt.zst
   urlsift normalize export.csv > clean.csv
+  urlsift normalize --delimiter ';' semicolon-export.csv
   urlsift dedup --field request.url events.jsonl.gz
   urlsift extract --fields hostname,@WARC-Date CC-MAIN-00000.warc.gz
   urlsift normalize --input-format log --base https://example.com/ access.log
@@ -32,7 +33,8 @@ Examples:
 
 Input formats (--input-format, by default from the file extension):
   lines   one URL per line (also stdin and unknown extensions)
-  csv     .csv: RFC 4180 rows, the column named `url` (or --field NAME|N)
+  csv     .csv: RFC 4180 rows, the column named `url` (or --field NAME|N);
+          --delimiter ';' (or '|', '\\t', ...) for other delimiters
   tsv     .tsv: tab-separated, quoted like CSV
   jsonl   .jsonl/.ndjson: a JSON object per line, the key `url` (or
           --field KEY or a dotted path such as request.url)
@@ -40,7 +42,10 @@ Input formats (--input-format, by default from the file extension):
   warc    .warc(.gz): the WARC-Target-URI header (or --field HEADER); read-only
   log     .log with a log line in its first 16 (else lines): Apache/nginx
           common/combined logs, the request target (resolved against
-          --base) or --field referer; read-only
+          --base) or --field referer; CONNECT host:port gives
+          https://host:port/ (443) or http://; OPTIONS * is a bad record;
+          read-only
+Input is UTF-8; UTF-16/32 (a byte-order mark) is refused, named.
 normalize and dedup write CSV/TSV/JSONL/CDXJ records back with only the URL
 field changed; read-only formats give URL lines.";
 

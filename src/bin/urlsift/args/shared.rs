@@ -36,6 +36,11 @@ pub struct InputArgs {
     /// no header line either.
     #[arg(long)]
     pub no_header: bool,
+    /// The CSV/TSV field delimiter, one ASCII character (e.g. --delimiter ';'
+    /// for a semicolon export, '|', or '\t'); default `,` for CSV, a tab
+    /// for TSV. Rows written back keep it.
+    #[arg(long, value_name = "CHAR", value_parser = parse_delimiter)]
+    pub delimiter: Option<u8>,
     /// Resolve each line against this base URL (for request paths in logs).
     #[arg(long, value_name = "URL")]
     pub base: Option<String>,
@@ -66,6 +71,7 @@ impl InputArgs {
             kind: self.input_format.kind(),
             field: self.field.clone(),
             no_header: self.no_header,
+            delimiter: self.delimiter,
         }
     }
 
@@ -303,6 +309,28 @@ pub struct EditArgs {
     /// Append a query parameter (repeatable; e.g. --append-param ref=feed).
     #[arg(long, value_name = "K=V")]
     pub append_param: Vec<String>,
+}
+
+/// Parses `--delimiter`: one ASCII character (`\t` or `tab` for a tab),
+/// not a quote, a line end or a letter or digit.
+pub fn parse_delimiter(s: &str) -> Result<u8, String> {
+    let b = match s {
+        "\\t" | "tab" | "TAB" => b'\t',
+        _ => match s.as_bytes() {
+            [b] => *b,
+            _ => {
+                return Err(format!(
+                    "{s:?}: give one character (examples: ';', '|', '\\t')"
+                ));
+            }
+        },
+    };
+    if b == b'"' || b == b'\r' || b == b'\n' || b.is_ascii_alphanumeric() || !b.is_ascii() {
+        return Err(format!(
+            "{s:?} cannot delimit fields: give an ASCII punctuation character, a space or '\\t'"
+        ));
+    }
+    Ok(b)
 }
 
 /// Parses sizes like `64M`, `1G`, `512k`, `1000`.

@@ -31,6 +31,10 @@
 //! // Without `--field`, the column named `url`; without a header, column 1.
 //! assert!(Layout::new(b',', Some(b"id,link\n"), None, 0).unwrap_err().contains("no column named \"url\""));
 //! assert_eq!(Layout::new(b'\t', None, None, 3).unwrap().names, ["1", "2", "3"]);
+//! // A `;` export read with `,` says which delimiter would split it.
+//! let err = Layout::new(b',', Some(b"id;url\n"), None, 0).unwrap_err();
+//! assert!(err.contains("--delimiter ';'"), "{err}");
+//! assert_eq!(Layout::new(b';', Some(b"id;url\n"), None, 0).unwrap().column, 1);
 //! ```
 
 use std::borrow::Cow;
@@ -56,6 +60,22 @@ mod rows;
 
 use rows::terminator_end;
 pub(crate) use rows::{Cut, Scan, cut, cut_fast, scan_row};
+
+/// A hint for a header read as one column that another delimiter would
+/// split (`;` and `|` exports are common): `--delimiter` names it.
+fn delimiter_hint(names: &[String], delimiter: u8) -> String {
+    let [name] = names else {
+        return String::new();
+    };
+    [b';', b'|', b'\t', b',']
+        .into_iter()
+        .filter(|&d| d != delimiter)
+        .find(|&d| name.as_bytes().contains(&d))
+        .map_or_else(String::new, |d| {
+            let shown = if d == b'\t' { "\\t".to_string() } else { (d as char).to_string() };
+            format!("; the header reads as one column: if its delimiter is {shown:?}, say --delimiter '{shown}'")
+        })
+}
 
 impl Layout {
     /// The layout of a source whose header row (when it has one) is
@@ -106,7 +126,13 @@ impl Layout {
                     .iter()
                     .position(|n| n == f)
                     .or_else(|| names.iter().position(|n| n.eq_ignore_ascii_case(f)))
-                    .ok_or_else(|| format!("no column {f:?} (columns: {})", shown()))?,
+                    .ok_or_else(|| {
+                        format!(
+                            "no column {f:?} (columns: {}){}",
+                            shown(),
+                            delimiter_hint(&names, delimiter)
+                        )
+                    })?,
             },
             None if header.is_none() => 0,
             None => names
@@ -114,8 +140,9 @@ impl Layout {
                 .position(|n| n.trim().eq_ignore_ascii_case("url"))
                 .ok_or_else(|| {
                     format!(
-                        "no column named \"url\" (columns: {}); name the URL column with --field",
-                        shown()
+                        "no column named \"url\" (columns: {}); name the URL column with --field{}",
+                        shown(),
+                        delimiter_hint(&names, delimiter)
                     )
                 })?,
         };

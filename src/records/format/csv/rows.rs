@@ -246,6 +246,8 @@ pub fn cut_fast(data: &[u8], delimiter: u8) -> Option<(usize, u64)> {
     let found = match delimiter {
         b',' => simd::with_kernel(QuoteParity::<b','>(data)),
         b'\t' => simd::with_kernel(QuoteParity::<b'\t'>(data)),
+        b';' => simd::with_kernel(QuoteParity::<b';'>(data)),
+        b'|' => simd::with_kernel(QuoteParity::<b'|'>(data)),
         _ => None,
     }?;
     (found.0 > data.len() / 2).then_some(found)
