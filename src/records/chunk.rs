@@ -69,6 +69,10 @@ pub struct Chunk {
     pub bad: Option<Reason>,
     /// A recycled buffer for the worker's output (see [`BufPool`]).
     pub spare: Mutex<Vec<u8>>,
+    /// Parquet chunks: the rows as Arrow read them (the data holds a frame
+    /// per row: its number and URL).
+    #[cfg(feature = "parquet")]
+    pub rows: Option<Arc<super::parquet::Rows>>,
 }
 
 /// A line over `--max-line-bytes` comes in pieces, never held whole: the
@@ -136,6 +140,8 @@ impl Chunk {
             oversize: None,
             bad: None,
             spare: Mutex::new(Vec::new()),
+            #[cfg(feature = "parquet")]
+            rows: None,
         }
     }
 

@@ -13,7 +13,7 @@
 //! let rec = Rec { data, start: 0, end: data.len(), next: data.len(), line: 1, offset: 0, field: (0, data.len()), shape: Shape::Line };
 //! let url = urlsift::Url::parse("https://news.bbc.co.uk:8080/a?b")?;
 //! let list = List::builtin();
-//! let cx = Context { format: &Format::Lines, list: &list };
+//! let cx = Context { format: &Format::Lines, list: &list, rows: None };
 //! let value = |name: &str| Field::parse(name).unwrap().value(&url, "", &rec, &cx).into_owned();
 //! assert_eq!((value("hostname"), value("port"), value("site")), ("news.bbc.co.uk".into(), "8080".into(), "bbc.co.uk".into()));
 //! assert!(Field::parse("nope").is_err());
@@ -25,6 +25,7 @@ use std::borrow::Cow;
 use crate::Url;
 use crate::site::List;
 
+use super::chunk::Chunk;
 use super::format::{Format, Rec};
 
 /// One field of a URL's record.
@@ -143,7 +144,12 @@ impl Field {
     ) -> Option<Cow<'a, str>> {
         let parts = || cx.list.url_parts(url);
         Some(Cow::Borrowed(match self {
-            Field::Record(name) => return cx.format.named(rec, name),
+            Field::Record(name) => {
+                return match cx.rows {
+                    Some(rows) => rows.named(rec.line, name).map(Cow::Owned),
+                    None => cx.format.named(rec, name),
+                };
+            }
             Field::Site => parts()?.registrable_domain()?,
             Field::PublicSuffix => parts()?.public_suffix(),
             Field::Subdomain => parts()?.subdomain()?,
@@ -171,4 +177,37 @@ pub struct Context<'a> {
     pub format: &'a Format,
     /// The Public Suffix List, for the site fields.
     pub list: &'a List,
+    /// Fields the record's chunk holds outside its bytes (a Parquet row's
+    /// other columns), for `@NAME` fields.
+    pub rows: Option<&'a dyn RowFields>,
+}
+
+impl<'a> Context<'a> {
+    /// The context of `chunk`'s records, sites from `list`.
+    pub fn of(chunk: &'a Chunk, list: &'a List) -> Context<'a> {
+        #[cfg(feature = "parquet")]
+        let rows = chunk.rows.as_deref().map(|r| r as &dyn RowFields);
+        #[cfg(not(feature = "parquet"))]
+        let rows = None;
+        Context {
+            format: &chunk.source.format,
+            list,
+            rows,
+        }
+    }
+}
+
+/// A record's fields that live outside its bytes: a Parquet row's other
+/// columns, in its chunk's Arrow batch.
+pub trait RowFields {
+    /// Field `name` of the record at `line`, as text; `None` where it is
+    /// null or there is no such field.
+    fn named(&self, line: u64, name: &str) -> Option<String>;
+}
+
+#[cfg(feature = "parquet")]
+impl RowFields for super::parquet::Rows {
+    fn named(&self, line: u64, name: &str) -> Option<String> {
+        super::parquet::Rows::named(self, line, name)
+    }
 }

@@ -77,6 +77,8 @@ pub mod format;
 pub mod input;
 mod ledger;
 mod line_ends;
+#[cfg(feature = "parquet")]
+pub mod parquet;
 mod policy;
 mod processed;
 pub mod reader;

@@ -35,6 +35,8 @@ pub enum Keep<'a> {
     Bytes(&'a [u8]),
     /// Nothing: read-only formats write URL lines only.
     No,
+    /// These bytes, as they are (a Parquet row's frame).
+    Exact(&'a [u8]),
 }
 
 /// What becomes of bad records. The default skips and counts them.
@@ -86,6 +88,7 @@ impl Policy {
                         p.out.push(b'\n');
                     }
                 }
+                Keep::Exact(b) => p.out.extend_from_slice(b),
                 Keep::No => {}
             }
             if p.out.len() > start {

@@ -356,6 +356,33 @@ impl Job {
                 }
                 p.tally.lines = p.tally.valid + p.tally.empty + p.tally.bad_total();
             }
+            #[cfg(feature = "parquet")]
+            Format::Parquet(_) => {
+                for frame in format::frame::Frames::new(&chunk.data) {
+                    let rec = Rec {
+                        data: &chunk.data,
+                        start: frame.at,
+                        end: frame.at + frame.value.len(),
+                        next: frame.at + frame.value.len(),
+                        line: frame.line,
+                        offset: 0,
+                        field: (frame.at, frame.at + frame.value.len()),
+                        shape: Shape::Row,
+                    };
+                    let found = if frame.value.is_empty() {
+                        Found::Empty
+                    } else {
+                        match simdutf8::basic::from_utf8(frame.value) {
+                            Ok(url) => Found::Url(url.into()),
+                            Err(_) => Found::Bad(Reason::InvalidUtf8),
+                        }
+                    };
+                    p.tally.lines += 1;
+                    if !self.record(&mut p, &mut f, &rec, found) {
+                        break;
+                    }
+                }
+            }
             format => {
                 let mut count = 0;
                 format::walk(
@@ -407,10 +434,10 @@ impl Job {
         };
         p.flush();
         f.bad(p, rec, reason);
-        let keep = if rec.shape == Shape::ReadOnly {
-            Keep::No
-        } else {
-            Keep::Bytes(rec.raw_with_terminator())
+        let keep = match rec.shape {
+            Shape::ReadOnly => Keep::No,
+            Shape::Row => Keep::Exact(rec.frame()),
+            _ => Keep::Bytes(rec.raw_with_terminator()),
         };
         self.policy
             .bad_record(p, rec, keep, reason, self.terminator)

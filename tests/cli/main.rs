@@ -13,6 +13,7 @@ mod dedup;
 mod input;
 mod library;
 mod normalize;
+mod parquet;
 mod readme;
 mod records;
 mod reports;

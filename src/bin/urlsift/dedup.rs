@@ -20,10 +20,15 @@
 use std::process::ExitCode;
 use std::sync::Mutex;
 
+use urlsift::Url;
+use urlsift::records::Job;
 use urlsift::records::dedup::{Keying, Keys, Seen};
+use urlsift::records::format::frame::Frames;
+use urlsift::records::parquet::Layout;
 
 use crate::args::DedupArgs;
 use crate::output::CliError;
+use crate::parquet_out::{FirstRows, WriteBack};
 use crate::setup::{Setup, report};
 
 pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
@@ -57,6 +62,17 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
         stage: &stage,
         terminator: setup.terminator,
     };
+    if let Some(write_back) = setup.parquet.take() {
+        if a.count {
+            return Err(CliError::Usage(
+                "--count prefixes each kept line with its count; Parquet rows written back \
+                 keep their schema (count with `extract --fields href` and `sort | uniq -c`)"
+                    .into(),
+            ));
+        }
+        let budget = a.memory;
+        return parquet_rows(setup, &keying, &job, base.as_ref(), write_back, budget);
+    }
     let mut seen = Seen::new(budget, a.count, a.tmp_dir.clone(), setup.terminator);
     // Key buffers go back and forth between workers and this thread: reusing
     // them keeps the allocator from holding on to freed cross-thread blocks.
@@ -98,6 +114,41 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
     let extra = format!(
         "; dedup: {records} records, {unique} unique, {} duplicates",
         records.saturating_sub(unique)
+    );
+    Ok(report(&tally, files, &settings, &extra, &errors))
+}
+
+/// `dedup` of Parquet input: the first row of each key, written back as
+/// Parquet (keys held in memory, up to `budget`).
+fn parquet_rows(
+    setup: Setup,
+    keying: &Keying<'_>,
+    job: &Job,
+    base: Option<&Url>,
+    mut write_back: WriteBack,
+    budget: u64,
+) -> Result<ExitCode, CliError> {
+    let (files, settings) = (setup.engine.files.len(), setup.report);
+    let mut first = FirstRows::new(budget);
+    let work = |chunk: &_| keying.chunk(job, chunk, base, Keys::default());
+    let mut done = setup.run(work, |ledger, chunk, p| {
+        ledger.tally_mut().merge(&p.tally);
+        let frames = first.chunk(chunk, p)?;
+        if let (Some(rows), Some(layout)) = (&chunk.rows, Layout::of(&chunk.source.format)) {
+            let frames = frames.into_iter().flat_map(Frames::new);
+            write_back.rows(ledger.out(), chunk, rows, layout, frames)?;
+        }
+        ledger.settle(chunk, p)
+    })?;
+    if let Err(e) = write_back.finish(done.ledger.out()) {
+        return Err(done.fail(e));
+    }
+    let (tally, errors) = done.commit()?;
+    let extra = format!(
+        "; dedup: {} records, {} unique, {} duplicates",
+        first.offered,
+        first.kept,
+        first.offered - first.kept
     );
     Ok(report(&tally, files, &settings, &extra, &errors))
 }

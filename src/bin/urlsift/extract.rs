@@ -20,9 +20,10 @@ use urlsift::records::format::quote::{write_field, write_quoted};
 use urlsift::records::stage::Verdict;
 use urlsift::records::{Format as RecordFormat, write_escaped};
 
-use crate::args::ExtractArgs;
+use crate::args::{ExtractArgs, ExtractFormat};
 use crate::output::CliError;
-use crate::setup::Setup;
+use crate::parquet_out::{self, Extracted, push_value};
+use crate::setup::{Setup, report};
 
 /// The field named `name`, or a usage error.
 fn field(name: &str) -> Result<Field, CliError> {
@@ -68,11 +69,13 @@ fn parse_template(t: &str) -> Result<Vec<Piece>, CliError> {
     Ok(pieces)
 }
 
+#[derive(PartialEq)]
 enum Format {
     Csv,
     Tsv,
     Jsonl,
     Template(Vec<Piece>),
+    Parquet,
 }
 
 /// Appends `v` with TSV's escapes (the rejects file's).
@@ -139,12 +142,27 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
         .split(',')
         .map(|f| field(f.trim()))
         .collect::<Result<Vec<_>, _>>()?;
-    let format = match (&a.format, a.tsv, a.jsonl) {
-        (Some(t), _, _) => Format::Template(parse_template(t)?),
-        (None, true, _) => Format::Tsv,
-        (None, _, true) => Format::Jsonl,
+    let named_parquet = a.output.output.as_ref().is_some_and(|o| {
+        o.extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("parquet"))
+    });
+    let format = match (&a.format, a.tsv, a.jsonl, a.output_format) {
+        (_, _, _, Some(ExtractFormat::Parquet)) => Format::Parquet,
+        (_, _, _, Some(ExtractFormat::Csv)) => Format::Csv,
+        (_, _, _, Some(ExtractFormat::Tsv)) => Format::Tsv,
+        (_, _, _, Some(ExtractFormat::Jsonl)) => Format::Jsonl,
+        (Some(t), _, _, None) => Format::Template(parse_template(t)?),
+        (None, true, _, None) => Format::Tsv,
+        (None, _, true, None) => Format::Jsonl,
+        _ if named_parquet && !a.append => Format::Parquet,
         _ => Format::Csv,
     };
+    if format == Format::Parquet {
+        return parquet(a, &fields);
+    }
+    a.output.no_compression(
+        "extract writes text (name a .parquet file with -o, or say --output-format parquet)",
+    )?;
     let mut setup = Setup::new(&a.input, &a.output, Some(&a.policy), a.append)?;
     // A `line` field is printed by the workers: the reader counts lines.
     let line_field = |f: &Field| matches!(f, Field::Line);
@@ -192,10 +210,7 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
     let mut job = setup.job(a.append);
     job.write_heads = false;
     setup.run_chunks(|chunk| {
-        let source = &Context {
-            format: &chunk.source.format,
-            list: &stage.list,
-        };
+        let source = &Context::of(chunk, &stage.list);
         let mut p = job.run_parsed(chunk, base.as_ref(), (), |p, rec, text, parser| {
             let url = parser.last_mut().expect("parsed");
             if stage.apply(url, &mut p.tally) == Verdict::Drop {
@@ -252,6 +267,7 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
                     let values = fields.iter().map(|f| f.value(url, text, rec, source));
                     push_csv_row(out, values, term);
                 }
+                Format::Parquet => unreachable!("written by `parquet`"),
             }
             Ok(())
         });
@@ -265,6 +281,58 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
         }
         p
     })
+}
+
+/// `extract` to a Parquet file: a row per valid URL, the fields typed
+/// columns (see `parquet_out::Extracted`).
+fn parquet(a: ExtractArgs, fields: &[Field]) -> Result<ExitCode, CliError> {
+    parquet_out::check_target(a.output.output.as_deref())?;
+    if a.output.null {
+        return Err(CliError::Usage(
+            "-0 ends text records with NUL; Parquet output has rows".into(),
+        ));
+    }
+    let codec = parquet_out::codec(a.output.compression.as_deref())?;
+    // (The compression is this writer's: the setup's output is the file.)
+    let output = crate::args::OutputArgs {
+        compression: None,
+        ..a.output.clone()
+    };
+    let mut setup = Setup::new(&a.input, &output, Some(&a.policy), false)?;
+    setup.engine.read.count_lines = fields.iter().any(|f| matches!(f, Field::Line));
+    let input = parquet_out::input_schema(&setup.engine, &a.input.format_spec());
+    let mut out = Extracted::new(fields, input.as_ref().map(|(s, _)| s.as_ref()), codec)?;
+    let written: Vec<bool> = (0..fields.len()).map(|i| out.written(i)).collect();
+    let base = a.input.base()?;
+    let stage = a.input.stage(Some(&a.filters), Some(&a.edits))?;
+    let job = setup.job(false);
+    let (files, settings) = (setup.engine.files.len(), setup.report);
+    let work = |chunk: &_| {
+        let source = &Context::of(chunk, &stage.list);
+        let mut payload = Vec::new();
+        job.run_parsed(chunk, base.as_ref(), (), |p, rec, text, parser| {
+            let url = parser.last_mut().expect("parsed");
+            if stage.apply(url, &mut p.tally) == Verdict::Drop {
+                return Ok(());
+            }
+            payload.clear();
+            for (f, _) in fields.iter().zip(&written).filter(|(_, w)| **w) {
+                push_value(&mut payload, f.value_opt(url, text, rec, source).as_deref());
+            }
+            urlsift::records::format::frame::push(p.append(), 0, rec.line, &payload);
+            Ok(())
+        })
+    };
+    let mut done = setup.run(work, |ledger, chunk, p| {
+        ledger.tally_mut().merge(&p.tally);
+        out.chunk(ledger.out(), chunk, p)?;
+        ledger.settle(chunk, p)
+    })?;
+    if let Err(e) = out.finish(done.ledger.out()) {
+        return Err(done.fail(e));
+    }
+    let (tally, errors) = done.commit()?;
+    Ok(report(&tally, files, &settings, "", &errors))
 }
 
 /// The head of a CSV/TSV source with the appended columns' names added

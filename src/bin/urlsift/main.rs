@@ -21,6 +21,7 @@ mod dedup;
 mod extract;
 mod normalize;
 mod output;
+mod parquet_out;
 mod setup;
 mod stats;
 

@@ -12,6 +12,7 @@ use urlsift::records::{self, Chunk, Engine, InputError, Job, Ledger, Policy, Pro
 
 use crate::args::{InputArgs, OutputArgs, PolicyArgs};
 use crate::output::{CliError, Sink};
+use crate::parquet_out::{self, WriteBack};
 
 /// The ledger of a run: output and rejects files.
 pub type Books = Ledger<Sink, Sink>;
@@ -41,6 +42,8 @@ pub struct Setup {
     progress: bool,
     /// The output's and the rejects' names, for their errors.
     names: (String, String),
+    /// Parquet input written back: its rows go out as Parquet.
+    pub parquet: Option<WriteBack>,
 }
 
 /// A run whose records are all read, its files not yet committed.
@@ -78,6 +81,18 @@ impl Setup {
                 o.display()
             )));
         }
+        let parquet = match writes_records && kind == records::Kind::Parquet {
+            true => {
+                parquet_out::check_target(output.output.as_deref())?;
+                let codec = parquet_out::codec(output.compression.as_deref())?;
+                let first = parquet_out::input_schema(&engine, &input.format_spec());
+                Some(WriteBack::new(codec, first))
+            }
+            false => None,
+        };
+        if parquet.is_none() {
+            output.no_compression("this run writes text")?;
+        }
         let sink = Sink::open(output.output.as_deref(), output.null)?;
         let rejects = match policy.and_then(|p| p.rejects.as_deref()) {
             Some(path) => Some(Sink::open(Some(path), false)?),
@@ -104,6 +119,7 @@ impl Setup {
             writes_records,
             progress: !input.quiet && std::io::stderr().is_terminal(),
             names,
+            parquet,
         })
     }
 
@@ -140,11 +156,23 @@ impl Setup {
     /// The engine run with `per_chunk` turning each chunk into its output,
     /// written in input order; the summary report ends the run.
     pub fn run_chunks(
-        self,
+        mut self,
         per_chunk: impl Fn(&Chunk) -> Processed<()> + Sync,
     ) -> Result<ExitCode, CliError> {
         let (files, settings) = (self.engine.files.len(), self.report);
-        let done = self.run(per_chunk, |ledger, chunk, p| ledger.consume(chunk, p))?;
+        let Some(mut parquet) = self.parquet.take() else {
+            let done = self.run(per_chunk, |ledger, chunk, p| ledger.consume(chunk, p))?;
+            let (tally, errors) = done.commit()?;
+            return Ok(report(&tally, files, &settings, "", &errors));
+        };
+        let mut done = self.run(per_chunk, |ledger, chunk, p| {
+            ledger.tally_mut().merge(&p.tally);
+            parquet.chunk(ledger.out(), chunk, p)?;
+            ledger.settle(chunk, p)
+        })?;
+        if let Err(e) = parquet.finish(done.ledger.out()) {
+            return Err(done.fail(e));
+        }
         let (tally, errors) = done.commit()?;
         Ok(report(&tally, files, &settings, "", &errors))
     }

@@ -58,6 +58,46 @@ impl Keys {
         self.keys.clear();
         self.held.clear();
     }
+
+    /// The keyed records of a chunk, in input order, given the chunk's
+    /// output `out` (`Processed::out`) and input `data`: where each record
+    /// starts in the output, its bytes as written (without a URL line's
+    /// terminator), its key and the key's hash.
+    pub fn records<'a>(&'a self, out: &'a [u8], data: &'a [u8]) -> impl Iterator<Item = Keyed<'a>> {
+        self.held.iter().map(move |h| match h.place {
+            Place::Out { end, key } => Keyed {
+                at: h.at,
+                record: &out[h.at..end],
+                key: &self.keys[key.0..key.1],
+                hash: h.hash,
+            },
+            Place::Input {
+                start,
+                end,
+                key_end,
+            } => Keyed {
+                at: h.at,
+                record: &data[start..end],
+                key: &data[start..key_end],
+                hash: h.hash,
+            },
+        })
+    }
+}
+
+/// One keyed record of a chunk (see [`Keys::records`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Keyed<'a> {
+    /// Where the record starts in the chunk's output.
+    pub at: usize,
+    /// The record as written: a URL line with its terminator when it was
+    /// written out, without when it is a line of the input; a Parquet
+    /// row's frame.
+    pub record: &'a [u8],
+    /// Its key.
+    pub key: &'a [u8],
+    /// The key's xxh3-64 hash.
+    pub hash: u64,
 }
 
 /// One record as the writer offers it to the seen-set.

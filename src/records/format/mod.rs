@@ -18,6 +18,7 @@
 //! | `cdxj` | `SURT TIMESTAMP {json}` | the JSON block's `url` | the line, that value replaced |
 //! | `warc` | a WARC record's header block | `WARC-Target-URI` | read-only: URL lines |
 //! | `log` | an Apache/nginx common or combined log line | the request target | read-only: URL lines |
+//! | `parquet` | a row | the column named `url` (or a dotted path into a struct) | Parquet: the row, that column replaced |
 //!
 //! ```
 //! use std::path::Path;
@@ -50,6 +51,7 @@ use std::fmt;
 use std::path::Path;
 
 pub mod csv;
+pub mod frame;
 pub mod json;
 pub mod log;
 pub mod quote;
@@ -77,6 +79,9 @@ pub enum Kind {
     Warc,
     /// Apache/nginx common or combined access log lines; read-only.
     Log,
+    /// Parquet files: a row is a record, a string column its URL (feature
+    /// `parquet`); written back as Parquet.
+    Parquet,
 }
 
 impl Kind {
@@ -90,6 +95,7 @@ impl Kind {
             Kind::Cdxj => "cdxj",
             Kind::Warc => "warc",
             Kind::Log => "log",
+            Kind::Parquet => "parquet",
         }
     }
 
@@ -102,6 +108,7 @@ impl Kind {
             Some("jsonl" | "ndjson") => Kind::Jsonl,
             Some("cdxj") => Kind::Cdxj,
             Some("warc") => Kind::Warc,
+            Some("parquet" | "parq") => Kind::Parquet,
             _ => Kind::Lines,
         }
     }
@@ -109,14 +116,17 @@ impl Kind {
     /// Whether records go back out as they came in (with the URL field
     /// changed); the others write URL lines.
     pub fn writes_records(self) -> bool {
-        matches!(self, Kind::Csv | Kind::Tsv | Kind::Jsonl | Kind::Cdxj)
+        matches!(
+            self,
+            Kind::Csv | Kind::Tsv | Kind::Jsonl | Kind::Cdxj | Kind::Parquet
+        )
     }
 
     /// What one record is called in messages.
     pub fn record_noun(self) -> &'static str {
         match self {
             Kind::Lines => "line",
-            Kind::Csv | Kind::Tsv => "row",
+            Kind::Csv | Kind::Tsv | Kind::Parquet => "row",
             Kind::Warc => "WARC record",
             Kind::Jsonl | Kind::Cdxj | Kind::Log => "record",
         }
@@ -187,6 +197,10 @@ pub enum Format {
     Warc(warc::Field),
     /// Access logs: the field that holds the URL.
     Log(log::Field),
+    /// Parquet: the URL column, the schema and what is kept when rows are
+    /// written back.
+    #[cfg(feature = "parquet")]
+    Parquet(crate::records::parquet::Layout),
 }
 
 impl Format {
@@ -200,6 +214,8 @@ impl Format {
             Format::Cdxj(_) => Kind::Cdxj,
             Format::Warc(_) => Kind::Warc,
             Format::Log(_) => Kind::Log,
+            #[cfg(feature = "parquet")]
+            Format::Parquet(_) => Kind::Parquet,
         }
     }
 
@@ -214,6 +230,10 @@ impl Format {
             Format::Cdxj(_) => json::named(&raw[json::cdxj_json_start(raw)?..], name),
             Format::Warc(_) => warc::named(raw, name),
             Format::Log(_) => log::named(raw, name),
+            // (A row's other columns are in its chunk's batch: see
+            // `fields::Context`.)
+            #[cfg(feature = "parquet")]
+            Format::Parquet(_) => None,
         }
     }
 }
@@ -237,6 +257,8 @@ pub fn walk<'a>(
 ) {
     match format {
         Format::Lines | Format::Warc(_) => unreachable!("walked by their own loops"),
+        #[cfg(feature = "parquet")]
+        Format::Parquet(_) => unreachable!("walked by its own loop"),
         Format::Csv(layout) => csv::walk(layout, data, head, first_line, offset, truncated, each),
         Format::Jsonl(path) | Format::Cdxj(path) => {
             let cdxj = matches!(format, Format::Cdxj(_));

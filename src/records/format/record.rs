@@ -15,6 +15,7 @@
 
 use std::borrow::Cow;
 
+use super::frame::{CHANGED as FRAME_CHANGED, HEAD as FRAME_HEAD, push as write_frame};
 use super::quote;
 use crate::records::reason::Reason;
 
@@ -37,6 +38,9 @@ pub enum Shape {
     },
     /// A read-only format: records go out as URL lines.
     ReadOnly,
+    /// A Parquet row: the record is a [frame](super::frame) of its chunk's data, written back as a frame (the row as it was, or
+    /// with a new URL) that the writer turns into the output row.
+    Row,
 }
 
 /// One record of a chunk, as the operations see it: where it sits, its
@@ -105,7 +109,14 @@ impl<'a> Rec<'a> {
                 out.extend_from_slice(&self.data[self.field.1..self.next]);
                 self.end_line(out);
             }
+            Shape::Row => write_frame(out, FRAME_CHANGED, self.line, url.as_bytes()),
         }
+    }
+
+    /// A row's frame as it came (its header and its value), for a row
+    /// passed on unchanged.
+    pub fn frame(&self) -> &'a [u8] {
+        &self.data[self.start - FRAME_HEAD..self.end]
     }
 
     /// Appends the record exactly as it came in (a last record without a
@@ -116,6 +127,7 @@ impl<'a> Rec<'a> {
                 out.extend_from_slice(self.raw());
                 out.push(terminator);
             }
+            Shape::Row => out.extend_from_slice(self.frame()),
             _ => {
                 out.extend_from_slice(self.raw_with_terminator());
                 self.end_line(out);
@@ -136,6 +148,7 @@ impl<'a> Rec<'a> {
             Shape::Csv { .. } | Shape::Json { .. } if self.next > self.end => {
                 Some(self.start..self.next)
             }
+            Shape::Row => Some(self.start - FRAME_HEAD..self.end),
             _ => None,
         }
     }
@@ -173,7 +186,9 @@ impl<'a> Rec<'a> {
                 out.extend_from_slice(&self.data[close..self.next]);
                 self.end_line(out);
             }
-            Shape::Line | Shape::ReadOnly => unreachable!("--append is refused for URL lines"),
+            Shape::Line | Shape::ReadOnly | Shape::Row => {
+                unreachable!("--append is refused for URL lines and Parquet rows")
+            }
         }
     }
 

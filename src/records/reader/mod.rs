@@ -81,6 +81,9 @@ pub struct ChunkReader {
     handed_out: u64,
     /// The first CSV source's header row, which later ones must repeat.
     first_header: Option<Vec<u8>>,
+    /// The Parquet source being read.
+    #[cfg(feature = "parquet")]
+    parquet: Option<crate::records::parquet::Cursor>,
 }
 
 impl ChunkReader {
@@ -94,6 +97,8 @@ impl ChunkReader {
             done: false,
             handed_out: 0,
             first_header: None,
+            #[cfg(feature = "parquet")]
+            parquet: None,
         }
     }
 
@@ -114,10 +119,33 @@ impl ChunkReader {
             return Some(next);
         }
         while !self.done {
+            #[cfg(feature = "parquet")]
+            if let Some(cursor) = &mut self.parquet {
+                match cursor.next_chunk() {
+                    Some(Ok(chunk)) => return Some(Ok(chunk)),
+                    Some(Err(error)) => {
+                        self.parquet = None;
+                        return Some(Err(error));
+                    }
+                    None => {
+                        self.parquet = None;
+                        continue;
+                    }
+                }
+            }
             let Some(current) = &mut self.current else {
                 let path = self.paths.next()?;
                 let name = input::display_name(&path);
                 let kind = self.settings.spec.kind_for(&path);
+                if kind == Kind::Parquet {
+                    match self.open_parquet(&path, name) {
+                        Ok(()) => continue,
+                        Err(error) => {
+                            self.done |= error.usage;
+                            return Some(Err(error));
+                        }
+                    }
+                }
                 match Current::open(&path, name.clone(), kind) {
                     Ok(mut current) => {
                         current.sniff_log = self.settings.spec.sniffs_log(&path);
@@ -163,6 +191,37 @@ impl ChunkReader {
             }
         }
         None
+    }
+}
+
+impl ChunkReader {
+    /// Opens a Parquet source (the reader of this build permitting).
+    fn open_parquet(&mut self, path: &std::path::Path, name: String) -> Result<(), InputError> {
+        let usage = |message: &str| InputError {
+            name: name.clone(),
+            error: io::Error::other(message.to_string()),
+            usage: true,
+        };
+        if self.settings.spec.delimiter.is_some() {
+            return Err(usage(
+                "--delimiter is for CSV and TSV input; this input is read as parquet",
+            ));
+        }
+        #[cfg(feature = "parquet")]
+        {
+            use crate::records::parquet::{Cursor, rows_per_chunk};
+            let rows = rows_per_chunk(self.settings.chunk_size);
+            let field = self.settings.spec.field.as_deref();
+            self.parquet = Some(Cursor::open(path, name.clone(), field, rows)?);
+            Ok(())
+        }
+        #[cfg(not(feature = "parquet"))]
+        {
+            let _ = path;
+            Err(usage(
+                "this build reads no Parquet (it was built without the `parquet` feature)",
+            ))
+        }
     }
 }
 

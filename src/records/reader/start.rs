@@ -50,6 +50,7 @@ impl Current {
             )));
         }
         let (format, head, write_head) = match self.kind {
+            Kind::Parquet => unreachable!("Parquet sources are read by their own cursor"),
             Kind::Lines => {
                 if field.is_some() {
                     return Err(self.usage(

@@ -249,6 +249,25 @@ pub struct ExtractArgs {
     /// and empty records go out unchanged, so every record is kept.
     #[arg(long, conflicts_with_all = ["tsv", "jsonl", "format"])]
     pub append: bool,
+    /// The output's format: csv (the default), tsv, jsonl, or parquet
+    /// (typed, nullable columns; also chosen by -o NAME.parquet).
+    #[arg(long, value_enum, value_name = "FORMAT", conflicts_with_all = ["tsv", "jsonl", "format", "append"])]
+    pub output_format: Option<ExtractFormat>,
+}
+
+/// `extract --output-format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ExtractFormat {
+    /// Comma-separated values with a header row.
+    Csv,
+    /// Tab-separated values with a header row.
+    Tsv,
+    /// One JSON object per line.
+    Jsonl,
+    /// A Parquet file: `line` UInt64, `port` UInt16, a Parquet input's
+    /// @NAME columns in their own type, the rest strings; null where
+    /// --jsonl gives null (and for a URL without a port).
+    Parquet,
 }
 
 #[derive(Args, Debug)]

@@ -132,6 +132,9 @@ pub enum InputFormat {
     Warc,
     /// Apache/nginx common or combined log lines (read-only: writes URL lines).
     Log,
+    /// Parquet files: a row per record, the URL in a string column
+    /// (normalize and dedup write Parquet back).
+    Parquet,
 }
 
 impl InputFormat {
@@ -145,6 +148,7 @@ impl InputFormat {
             InputFormat::Jsonl => Kind::Jsonl,
             InputFormat::Cdxj => Kind::Cdxj,
             InputFormat::Warc => Kind::Warc,
+            InputFormat::Parquet => Kind::Parquet,
             InputFormat::Log => Kind::Log,
         })
     }
@@ -161,6 +165,22 @@ pub struct OutputArgs {
     /// End output records with NUL instead of newline.
     #[arg(short = '0', long = "null")]
     pub null: bool,
+    /// Parquet output's page compression: zstd (the default), zstd:LEVEL,
+    /// snappy, gzip, lz4, brotli or none (e.g. --compression snappy).
+    #[arg(long, value_name = "CODEC")]
+    pub compression: Option<String>,
+}
+
+impl OutputArgs {
+    /// Refuses `--compression` for a run whose output is not Parquet.
+    pub fn no_compression(&self, why: &str) -> Result<(), CliError> {
+        match &self.compression {
+            Some(_) => Err(CliError::Usage(format!(
+                "--compression is for Parquet output; {why}"
+            ))),
+            None => Ok(()),
+        }
+    }
 }
 
 /// What to do with bad lines.

@@ -1,0 +1,459 @@
+//! Parquet output: the rows of Parquet input written back (`normalize`,
+//! `dedup`), each chunk's output frames turned into an Arrow batch of the
+//! input's schema, and `--compression`.
+//!
+//! The workers write frames (a row as it was, or with a new URL: see
+//! `urlsift::records::format::frame`); this thread builds each chunk's
+//! output batch from them and the chunk's own batch, in input order, and
+//! writes it. A row group of the output ends where the input's ends, so
+//! the output keeps the input's row groups (less the rows dropped).
+
+use std::collections::HashSet;
+use std::io::IsTerminal;
+use std::sync::Arc;
+
+use arrow_array::{ArrayRef, RecordBatch, StringArray, UInt16Array, UInt64Array};
+use arrow_schema::{DataType, SchemaRef};
+use parquet::basic::Compression;
+use urlsift::records::dedup::Keys;
+use urlsift::records::fields::Field;
+use urlsift::records::format::frame::Frames;
+use urlsift::records::parquet::{Cursor, Layout, Rows, Writer, compression};
+use urlsift::records::{self, Chunk, Processed};
+
+use crate::output::{CliError, Sink};
+
+/// `--compression` as given, for a run whose output is Parquet (`None`:
+/// zstd).
+pub fn codec(flag: Option<&str>) -> Result<Compression, CliError> {
+    compression(flag.unwrap_or("zstd")).map_err(|e| CliError::Usage(format!("--compression {e}")))
+}
+
+/// The schema and key-value metadata of the first input, when the run
+/// reads Parquet (for the output's schema before any row is read, and the
+/// types of `extract`'s `@NAME` columns); `None` otherwise, or when it
+/// cannot be opened (the run will say why).
+pub fn input_schema(engine: &records::Engine, spec: &records::Spec) -> Option<InputSchema> {
+    if engine.kind() != records::Kind::Parquet {
+        return None;
+    }
+    let first = engine.files.first()?;
+    let cursor = Cursor::open(first, String::new(), spec.field.as_deref(), 1).ok()?;
+    let layout = Layout::of(&cursor.source().format)?;
+    Some((Arc::clone(&layout.schema), layout.metadata.clone()))
+}
+
+/// A Parquet input's schema and key-value metadata.
+pub type InputSchema = (SchemaRef, Vec<(String, Option<String>)>);
+
+/// Parquet to a terminal is refused: it is binary.
+pub fn check_target(output: Option<&std::path::Path>) -> Result<(), CliError> {
+    if output.is_none() && std::io::stdout().is_terminal() {
+        return Err(CliError::Usage(
+            "the output is Parquet (binary): name a file with -o FILE, or redirect standard \
+             output"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
+fn output_error(e: impl std::fmt::Display) -> records::Error {
+    records::Error::Output(std::io::Error::other(e.to_string()))
+}
+
+/// The rows of Parquet input, written back as Parquet.
+pub struct WriteBack {
+    compression: Compression,
+    writer: Option<Writer>,
+    schema: Option<SchemaRef>,
+    /// The source and row group the last rows came from.
+    at: Option<(Arc<records::Source>, usize)>,
+}
+
+impl WriteBack {
+    /// Rows written back with `compression`; `first` is the first input's
+    /// schema, when it could be read before the run (so that an input
+    /// without rows still gives a Parquet file of its schema).
+    pub fn new(compression: Compression, first: Option<InputSchema>) -> WriteBack {
+        let mut back = WriteBack {
+            compression,
+            writer: None,
+            schema: None,
+            at: None,
+        };
+        if let Some((schema, metadata)) = first
+            && let Ok(writer) = Writer::new(Arc::clone(&schema), compression, &metadata)
+        {
+            back.writer = Some(writer);
+            back.schema = Some(schema);
+        }
+        back
+    }
+
+    /// Writes the rows of `chunk` that its output `p` names (its frames).
+    pub fn chunk<X>(
+        &mut self,
+        out: &mut Sink,
+        chunk: &Chunk,
+        p: &Processed<X>,
+    ) -> Result<(), records::Error> {
+        let (Some(rows), Some(layout)) = (&chunk.rows, Layout::of(&chunk.source.format)) else {
+            return Ok(());
+        };
+        let frames = p.output(&chunk.data).flat_map(Frames::new);
+        self.rows(out, chunk, rows, layout, frames)
+    }
+
+    /// Writes the rows `frames` name of `rows`, from `chunk`.
+    pub fn rows<'a>(
+        &mut self,
+        out: &mut Sink,
+        chunk: &Chunk,
+        rows: &Rows,
+        layout: &Layout,
+        frames: impl Iterator<Item = records::format::frame::Frame<'a>>,
+    ) -> Result<(), records::Error> {
+        self.start(out, chunk, rows, layout)?;
+        let batch = rows.write_back(layout, frames).map_err(output_error)?;
+        let writer = self.writer.as_mut().expect("started");
+        writer.write(&batch, out).map_err(records::Error::Output)
+    }
+
+    /// The writer made (from the first source's schema), a later source's
+    /// schema checked against it, and the row group ended where the
+    /// input's does.
+    fn start(
+        &mut self,
+        out: &mut Sink,
+        chunk: &Chunk,
+        rows: &Rows,
+        layout: &Layout,
+    ) -> Result<(), records::Error> {
+        match &self.schema {
+            None => {
+                let writer = Writer::new(
+                    Arc::clone(&layout.schema),
+                    self.compression,
+                    &layout.metadata,
+                )
+                .map_err(output_error)?;
+                self.writer = Some(writer);
+                self.schema = Some(Arc::clone(&layout.schema));
+            }
+            Some(schema) if schema.fields() != layout.schema.fields() => {
+                return Err(records::Error::Usage(format!(
+                    "{}: its schema differs from the first input's; rows written back share one \
+                     schema (run the files separately)",
+                    chunk.source.name
+                )));
+            }
+            Some(_) => {}
+        }
+        let here = (Arc::clone(&chunk.source), rows.row_group);
+        let moved = self
+            .at
+            .as_ref()
+            .is_some_and(|(s, g)| !Arc::ptr_eq(s, &here.0) || *g != here.1);
+        if moved {
+            let writer = self.writer.as_mut().expect("started");
+            writer.end_row_group(out).map_err(records::Error::Output)?;
+        }
+        self.at = Some(here);
+        Ok(())
+    }
+
+    /// Ends the file (nothing is written when no input had rows to read:
+    /// its schema was never seen).
+    pub fn finish(self, out: &mut Sink) -> Result<(), records::Error> {
+        match self.writer {
+            Some(w) => w.finish(out).map_err(records::Error::Output),
+            None => Ok(()),
+        }
+    }
+}
+
+/// `dedup` of Parquet rows: the first row of each key, in input order. The
+/// keys are held in memory (exact bytes; the hash only picks a slot), up
+/// to the `--memory` budget: Parquet rows are not spilled.
+pub struct FirstRows {
+    seen: HashSet<Box<[u8]>, Seeded>,
+    bytes: u64,
+    budget: u64,
+    /// Rows offered, and rows kept.
+    pub offered: u64,
+    pub kept: u64,
+    raw: Vec<u8>,
+}
+
+/// Marks the keys of bad rows passed through (keyed by their value):
+/// 0xFF never starts UTF-8, so they never meet a URL's key.
+const RAW_KEY: u8 = 0xFF;
+
+impl FirstRows {
+    pub fn new(budget: u64) -> FirstRows {
+        FirstRows {
+            seen: HashSet::default(),
+            bytes: 0,
+            budget,
+            offered: 0,
+            kept: 0,
+            raw: Vec::new(),
+        }
+    }
+
+    /// The frames of `chunk`'s first occurrences, in input order: the
+    /// keyed rows and the bad rows passed through (`--keep-invalid`).
+    pub fn chunk<'p>(
+        &mut self,
+        chunk: &'p Chunk,
+        p: &'p Processed<Keys>,
+    ) -> Result<Vec<&'p [u8]>, records::Error> {
+        let mut first = Vec::new();
+        let mut kept = p.kept.iter().peekable();
+        for k in p.extra.records(&p.out, &chunk.data) {
+            while let Some(&(start, end)) = kept.next_if(|&&(_, end)| end <= k.at) {
+                self.offer_raw(&p.out[start..end], &mut first)?;
+            }
+            if self.offer(k.key)? {
+                first.push(k.record);
+            }
+        }
+        for &(start, end) in kept {
+            self.offer_raw(&p.out[start..end], &mut first)?;
+        }
+        Ok(first)
+    }
+
+    /// A bad row's frame, keyed by its value.
+    fn offer_raw<'p>(
+        &mut self,
+        frame: &'p [u8],
+        first: &mut Vec<&'p [u8]>,
+    ) -> Result<(), records::Error> {
+        let mut raw = std::mem::take(&mut self.raw);
+        raw.clear();
+        raw.push(RAW_KEY);
+        raw.extend(Frames::new(frame).flat_map(|f| f.value.iter().copied()));
+        let new = self.offer(&raw);
+        self.raw = raw;
+        if new? {
+            first.push(frame);
+        }
+        Ok(())
+    }
+
+    /// Whether `key` is new (and now seen).
+    fn offer(&mut self, key: &[u8]) -> Result<bool, records::Error> {
+        self.offered += 1;
+        if self.seen.contains(key) {
+            return Ok(false);
+        }
+        // The key, its allocation's header and its table slot.
+        self.bytes += key.len() as u64 + 40;
+        if self.bytes > self.budget {
+            return Err(records::Error::Usage(format!(
+                "dedup of Parquet rows holds its keys in memory, and {} keys ({} MiB) are over \
+                 --memory {} MiB: raise --memory (Parquet rows are not spilled to disk)",
+                self.seen.len() + 1,
+                self.bytes >> 20,
+                self.budget >> 20
+            )));
+        }
+        self.seen.insert(key.into());
+        self.kept += 1;
+        Ok(true)
+    }
+}
+
+/// Hashes keys with xxh3, seeded per run (crafted keys cannot collide on
+/// purpose).
+#[derive(Clone)]
+pub struct Seeded(u64);
+
+impl Default for Seeded {
+    fn default() -> Seeded {
+        use std::hash::BuildHasher;
+        Seeded(std::collections::hash_map::RandomState::new().hash_one(0u8))
+    }
+}
+
+impl std::hash::BuildHasher for Seeded {
+    type Hasher = OneShot;
+    fn build_hasher(&self) -> OneShot {
+        OneShot(self.0)
+    }
+}
+
+/// A key's hash, in one call over its bytes.
+pub struct OneShot(u64);
+
+impl std::hash::Hasher for OneShot {
+    fn write(&mut self, bytes: &[u8]) {
+        self.0 = xxhash_rust::xxh3::xxh3_64_with_seed(bytes, self.0);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// `extract`'s fields as typed Parquet columns: `line` a UInt64, `port` a
+/// UInt16 (null where the URL has none), a Parquet input's `@NAME` its own
+/// column (same type), the rest strings, null where `--jsonl` gives null.
+pub struct Extracted {
+    columns: Vec<Column>,
+    schema: SchemaRef,
+    writer: Writer,
+}
+
+/// How one field becomes a column.
+enum Column {
+    /// Text the workers wrote (a URL part, `input`, a site part, a text
+    /// record's `@NAME`).
+    Text,
+    /// The port, as a number.
+    Port,
+    /// The record's line (a Parquet row's number).
+    Line,
+    /// A Parquet input's column, taken from the chunk's rows.
+    Rows(String),
+}
+
+impl Extracted {
+    /// The columns of `fields`; `input` is a Parquet input's schema (for
+    /// the `@NAME` columns' types), if the input is Parquet.
+    pub fn new(
+        fields: &[Field],
+        input: Option<&arrow_schema::Schema>,
+        compression: Compression,
+    ) -> Result<Extracted, CliError> {
+        let mut columns = Vec::new();
+        let mut schema = Vec::new();
+        for f in fields {
+            let (column, data_type) = match f {
+                Field::Line => (Column::Line, DataType::UInt64),
+                Field::Port => (Column::Port, DataType::UInt16),
+                Field::Record(name) => match input {
+                    Some(input) => {
+                        let empty = RecordBatch::new_empty(Arc::new(input.clone()));
+                        let rows = Rows::new(empty, 1, 0);
+                        let column = rows.column(name).ok_or_else(|| {
+                            CliError::Usage(format!(
+                                "@{name}: the Parquet input has no such column"
+                            ))
+                        })?;
+                        (Column::Rows(name.clone()), column.data_type().clone())
+                    }
+                    None => (Column::Text, DataType::Utf8),
+                },
+                _ => (Column::Text, DataType::Utf8),
+            };
+            columns.push(column);
+            schema.push(arrow_schema::Field::new(f.name(), data_type, true));
+        }
+        let schema = Arc::new(arrow_schema::Schema::new(schema));
+        let writer = Writer::new(Arc::clone(&schema), compression, &[])
+            .map_err(|e| CliError::Usage(format!("Parquet output: {e}")))?;
+        Ok(Extracted {
+            columns,
+            schema,
+            writer,
+        })
+    }
+
+    /// Whether the workers write field `i` (the writer takes the others
+    /// from the frame's line or the chunk's rows).
+    pub fn written(&self, i: usize) -> bool {
+        matches!(self.columns[i], Column::Text | Column::Port)
+    }
+
+    /// Writes one chunk's rows: a frame per row (its line, then each
+    /// written field's value, see [`push_value`]).
+    pub fn chunk<X>(
+        &mut self,
+        out: &mut Sink,
+        chunk: &Chunk,
+        p: &Processed<X>,
+    ) -> Result<(), records::Error> {
+        let frames: Vec<_> = p.output(&chunk.data).flat_map(Frames::new).collect();
+        let mut arrays: Vec<ArrayRef> = Vec::with_capacity(self.columns.len());
+        let mut values: Vec<Vec<Option<&[u8]>>> =
+            vec![Vec::with_capacity(frames.len()); self.columns.len()];
+        for frame in &frames {
+            let mut rest = frame.value;
+            for (i, column) in self.columns.iter().enumerate() {
+                if matches!(column, Column::Text | Column::Port) {
+                    let (value, after) = take_value(rest);
+                    values[i].push(value);
+                    rest = after;
+                }
+            }
+        }
+        for (i, column) in self.columns.iter().enumerate() {
+            let array: ArrayRef =
+                match column {
+                    Column::Text => {
+                        Arc::new(StringArray::from_iter(values[i].iter().map(|v| {
+                            v.map(|b| std::str::from_utf8(b).expect("UTF-8 values"))
+                        })))
+                    }
+                    Column::Port => Arc::new(UInt16Array::from_iter(values[i].iter().map(|v| {
+                        v.and_then(|b| std::str::from_utf8(b).ok()?.parse::<u16>().ok())
+                    }))),
+                    Column::Line => {
+                        Arc::new(UInt64Array::from_iter_values(frames.iter().map(|f| f.line)))
+                    }
+                    Column::Rows(name) => {
+                        let rows = chunk.rows.as_ref().expect("Parquet input");
+                        let column = rows.column(name).ok_or_else(|| {
+                            records::Error::Usage(format!(
+                                "{}: @{name}: no such column (its schema differs from the first \
+                             input's)",
+                                chunk.source.name
+                            ))
+                        })?;
+                        let indices = arrow_array::UInt32Array::from_iter_values(
+                            frames.iter().map(|f| (f.line - rows.first_line) as u32),
+                        );
+                        arrow_select::take::take(column.as_ref(), &indices, None)
+                            .map_err(output_error)?
+                    }
+                };
+            arrays.push(array);
+        }
+        let batch = RecordBatch::try_new(Arc::clone(&self.schema), arrays).map_err(output_error)?;
+        self.writer
+            .write(&batch, out)
+            .map_err(records::Error::Output)
+    }
+
+    /// Ends the file.
+    pub fn finish(self, out: &mut Sink) -> Result<(), records::Error> {
+        self.writer.finish(out).map_err(records::Error::Output)
+    }
+}
+
+/// Appends one field's value to a row's frame payload: absent (null), or
+/// its length and bytes.
+pub fn push_value(out: &mut Vec<u8>, value: Option<&str>) {
+    match value {
+        None => out.push(0),
+        Some(v) => {
+            out.push(1);
+            out.extend_from_slice(&(v.len() as u32).to_le_bytes());
+            out.extend_from_slice(v.as_bytes());
+        }
+    }
+}
+
+/// The value at the start of `payload` (see [`push_value`]) and the rest.
+fn take_value(payload: &[u8]) -> (Option<&[u8]>, &[u8]) {
+    match payload.first() {
+        Some(1) => {
+            let len = u32::from_le_bytes(payload[1..5].try_into().expect("4 bytes")) as usize;
+            (Some(&payload[5..5 + len]), &payload[5 + len..])
+        }
+        _ => (None, payload.get(1..).unwrap_or_default()),
+    }
+}
