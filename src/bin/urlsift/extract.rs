@@ -301,7 +301,8 @@ fn parquet(a: ExtractArgs, fields: &[Field]) -> Result<ExitCode, CliError> {
     let mut setup = Setup::new(&a.input, &output, Some(&a.policy), false)?;
     setup.engine.read.count_lines = fields.iter().any(|f| matches!(f, Field::Line));
     let input = parquet_out::input_schema(&setup.engine, &a.input.format_spec());
-    let mut out = Extracted::new(fields, input.as_ref().map(|(s, _)| s.as_ref()), codec)?;
+    let schema = input.as_ref().map(|(s, _)| s.as_ref());
+    let mut out = Extracted::new(fields, schema, codec, setup.engine.threads())?;
     let written: Vec<bool> = (0..fields.len()).map(|i| out.written(i)).collect();
     let base = a.input.base()?;
     let stage = a.input.stage(Some(&a.filters), Some(&a.edits))?;

@@ -5,17 +5,16 @@
 //! The workers write frames (a row as it was, or with a new URL: see
 //! `urlsift::records::format::frame`); this thread builds each chunk's
 //! output batch from them and the chunk's own batch, in input order, and
-//! writes it. A row group of the output ends where the input's ends, so
-//! the output keeps the input's row groups (less the rows dropped).
+//! hands it to the writer, which gathers row groups of 128Ki rows and
+//! encodes them on the thread pool.
 
-use std::collections::HashSet;
 use std::io::IsTerminal;
 use std::sync::Arc;
 
 use arrow_array::{ArrayRef, RecordBatch, StringArray, UInt16Array, UInt64Array};
 use arrow_schema::{DataType, SchemaRef};
 use parquet::basic::Compression;
-use urlsift::records::dedup::Keys;
+use urlsift::records::dedup::{KeySet, Keys};
 use urlsift::records::fields::Field;
 use urlsift::records::format::frame::Frames;
 use urlsift::records::parquet::{Cursor, Layout, Rows, Writer, compression};
@@ -67,25 +66,25 @@ pub struct WriteBack {
     compression: Compression,
     writer: Option<Writer>,
     schema: Option<SchemaRef>,
-    /// The source and row group the last rows came from.
-    at: Option<(Arc<records::Source>, usize)>,
+    /// Row groups encoded at once.
+    jobs: usize,
 }
 
 impl WriteBack {
     /// Rows written back with `compression`; `first` is the first input's
     /// schema, when it could be read before the run (so that an input
     /// without rows still gives a Parquet file of its schema).
-    pub fn new(compression: Compression, first: Option<InputSchema>) -> WriteBack {
+    pub fn new(compression: Compression, first: Option<InputSchema>, jobs: usize) -> WriteBack {
         let mut back = WriteBack {
             compression,
             writer: None,
             schema: None,
-            at: None,
+            jobs,
         };
         if let Some((schema, metadata)) = first
             && let Ok(writer) = Writer::new(Arc::clone(&schema), compression, &metadata)
         {
-            back.writer = Some(writer);
+            back.writer = Some(writer.parallel(jobs));
             back.schema = Some(schema);
         }
         back
@@ -114,22 +113,15 @@ impl WriteBack {
         layout: &Layout,
         frames: impl Iterator<Item = records::format::frame::Frame<'a>>,
     ) -> Result<(), records::Error> {
-        self.start(out, chunk, rows, layout)?;
+        self.start(chunk, layout)?;
         let batch = rows.write_back(layout, frames).map_err(output_error)?;
         let writer = self.writer.as_mut().expect("started");
         writer.write(&batch, out).map_err(records::Error::Output)
     }
 
     /// The writer made (from the first source's schema), a later source's
-    /// schema checked against it, and the row group ended where the
-    /// input's does.
-    fn start(
-        &mut self,
-        out: &mut Sink,
-        chunk: &Chunk,
-        rows: &Rows,
-        layout: &Layout,
-    ) -> Result<(), records::Error> {
+    /// schema checked against it.
+    fn start(&mut self, chunk: &Chunk, layout: &Layout) -> Result<(), records::Error> {
         match &self.schema {
             None => {
                 let writer = Writer::new(
@@ -138,7 +130,7 @@ impl WriteBack {
                     &layout.metadata,
                 )
                 .map_err(output_error)?;
-                self.writer = Some(writer);
+                self.writer = Some(writer.parallel(self.jobs));
                 self.schema = Some(Arc::clone(&layout.schema));
             }
             Some(schema) if schema.fields() != layout.schema.fields() => {
@@ -150,16 +142,6 @@ impl WriteBack {
             }
             Some(_) => {}
         }
-        let here = (Arc::clone(&chunk.source), rows.row_group);
-        let moved = self
-            .at
-            .as_ref()
-            .is_some_and(|(s, g)| !Arc::ptr_eq(s, &here.0) || *g != here.1);
-        if moved {
-            let writer = self.writer.as_mut().expect("started");
-            writer.end_row_group(out).map_err(records::Error::Output)?;
-        }
-        self.at = Some(here);
         Ok(())
     }
 
@@ -177,8 +159,7 @@ impl WriteBack {
 /// keys are held in memory (exact bytes; the hash only picks a slot), up
 /// to the `--memory` budget: Parquet rows are not spilled.
 pub struct FirstRows {
-    seen: HashSet<Box<[u8]>, Seeded>,
-    bytes: u64,
+    seen: KeySet,
     budget: u64,
     /// Rows offered, and rows kept.
     pub offered: u64,
@@ -190,11 +171,13 @@ pub struct FirstRows {
 /// 0xFF never starts UTF-8, so they never meet a URL's key.
 const RAW_KEY: u8 = 0xFF;
 
+/// How many rows ahead the key set's slots are prefetched.
+const AHEAD: usize = 16;
+
 impl FirstRows {
     pub fn new(budget: u64) -> FirstRows {
         FirstRows {
-            seen: HashSet::default(),
-            bytes: 0,
+            seen: KeySet::default(),
             budget,
             offered: 0,
             kept: 0,
@@ -211,11 +194,19 @@ impl FirstRows {
     ) -> Result<Vec<&'p [u8]>, records::Error> {
         let mut first = Vec::new();
         let mut kept = p.kept.iter().peekable();
-        for k in p.extra.records(&p.out, &chunk.data) {
+        let records = || p.extra.records(&p.out, &chunk.data);
+        let mut ahead = records().map(|k| k.hash);
+        for hash in ahead.by_ref().take(AHEAD) {
+            self.seen.prefetch(hash);
+        }
+        for k in records() {
             while let Some(&(start, end)) = kept.next_if(|&&(_, end)| end <= k.at) {
                 self.offer_raw(&p.out[start..end], &mut first)?;
             }
-            if self.offer(k.key)? {
+            if let Some(hash) = ahead.next() {
+                self.seen.prefetch(hash);
+            }
+            if self.offer(k.hash, k.key)? {
                 first.push(k.record);
             }
         }
@@ -235,7 +226,7 @@ impl FirstRows {
         raw.clear();
         raw.push(RAW_KEY);
         raw.extend(Frames::new(frame).flat_map(|f| f.value.iter().copied()));
-        let new = self.offer(&raw);
+        let new = self.offer(xxhash_rust::xxh3::xxh3_64(&raw), &raw);
         self.raw = raw;
         if new? {
             first.push(frame);
@@ -244,57 +235,28 @@ impl FirstRows {
     }
 
     /// Whether `key` is new (and now seen).
-    fn offer(&mut self, key: &[u8]) -> Result<bool, records::Error> {
+    fn offer(&mut self, hash: u64, key: &[u8]) -> Result<bool, records::Error> {
         self.offered += 1;
-        if self.seen.contains(key) {
-            return Ok(false);
-        }
-        // The key, its allocation's header and its table slot.
-        self.bytes += key.len() as u64 + 40;
-        if self.bytes > self.budget {
-            return Err(records::Error::Usage(format!(
+        let over = |set: &KeySet, budget: u64| {
+            records::Error::Usage(format!(
                 "dedup of Parquet rows holds its keys in memory, and {} keys ({} MiB) are over \
                  --memory {} MiB: raise --memory (Parquet rows are not spilled to disk)",
-                self.seen.len() + 1,
-                self.bytes >> 20,
-                self.budget >> 20
-            )));
+                set.len(),
+                set.bytes() >> 20,
+                budget >> 20
+            ))
+        };
+        let new = self
+            .seen
+            .insert(hash, key)
+            .ok_or_else(|| over(&self.seen, self.budget))?;
+        if new {
+            self.kept += 1;
+            if self.seen.bytes() > self.budget {
+                return Err(over(&self.seen, self.budget));
+            }
         }
-        self.seen.insert(key.into());
-        self.kept += 1;
-        Ok(true)
-    }
-}
-
-/// Hashes keys with xxh3, seeded per run (crafted keys cannot collide on
-/// purpose).
-#[derive(Clone)]
-pub struct Seeded(u64);
-
-impl Default for Seeded {
-    fn default() -> Seeded {
-        use std::hash::BuildHasher;
-        Seeded(std::collections::hash_map::RandomState::new().hash_one(0u8))
-    }
-}
-
-impl std::hash::BuildHasher for Seeded {
-    type Hasher = OneShot;
-    fn build_hasher(&self) -> OneShot {
-        OneShot(self.0)
-    }
-}
-
-/// A key's hash, in one call over its bytes.
-pub struct OneShot(u64);
-
-impl std::hash::Hasher for OneShot {
-    fn write(&mut self, bytes: &[u8]) {
-        self.0 = xxhash_rust::xxh3::xxh3_64_with_seed(bytes, self.0);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
+        Ok(new)
     }
 }
 
@@ -327,6 +289,7 @@ impl Extracted {
         fields: &[Field],
         input: Option<&arrow_schema::Schema>,
         compression: Compression,
+        jobs: usize,
     ) -> Result<Extracted, CliError> {
         let mut columns = Vec::new();
         let mut schema = Vec::new();
@@ -354,7 +317,8 @@ impl Extracted {
         }
         let schema = Arc::new(arrow_schema::Schema::new(schema));
         let writer = Writer::new(Arc::clone(&schema), compression, &[])
-            .map_err(|e| CliError::Usage(format!("Parquet output: {e}")))?;
+            .map_err(|e| CliError::Usage(format!("Parquet output: {e}")))?
+            .parallel(jobs);
         Ok(Extracted {
             columns,
             schema,

@@ -86,7 +86,7 @@ impl Setup {
                 parquet_out::check_target(output.output.as_deref())?;
                 let codec = parquet_out::codec(output.compression.as_deref())?;
                 let first = parquet_out::input_schema(&engine, &input.format_spec());
-                Some(WriteBack::new(codec, first))
+                Some(WriteBack::new(codec, first, engine.threads()))
             }
             false => None,
         };

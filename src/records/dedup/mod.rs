@@ -43,7 +43,7 @@ mod spill;
 mod table;
 
 pub use keys::{Key, Keyed, Keys, Names, href_key_len, write_key, write_pattern};
-pub use seen::Seen;
+pub use seen::{KeySet, Seen};
 pub use spill::{Spill, merge};
 
 use xxhash_rust::xxh3::xxh3_64;

@@ -413,3 +413,64 @@ fn spill_err(error: std::io::Error) -> Error {
         error,
     }
 }
+
+/// A set of keys in memory: the seen-set's hash table and arena without
+/// its records, spill or counts (for callers that keep the records
+/// themselves, such as Parquet rows). Keys are compared as exact bytes.
+///
+/// ```
+/// use urlsift::records::dedup::KeySet;
+/// use xxhash_rust::xxh3::xxh3_64;
+///
+/// let mut set = KeySet::default();
+/// assert_eq!(set.insert(xxh3_64(b"a.example"), b"a.example"), Some(true));
+/// assert_eq!(set.insert(xxh3_64(b"a.example"), b"a.example"), Some(false));
+/// assert_eq!(set.len(), 1);
+/// ```
+#[derive(Default)]
+pub struct KeySet {
+    table: Table,
+    arena: Arena,
+    len: u64,
+}
+
+impl KeySet {
+    /// Adds `key` (whose xxh3-64 hash is `hash`): `Some(true)` if it is
+    /// new, `Some(false)` if it was there; `None` for a key of 32 MiB or
+    /// more (or an arena past 256 GiB), which the set cannot hold.
+    pub fn insert(&mut self, hash: u64, key: &[u8]) -> Option<bool> {
+        let arena = &self.arena;
+        let found = self.table.find(hash, |slot| {
+            slot.hash == hash && arena.get(Span::of(slot)) == key
+        });
+        if found.is_some() {
+            return Some(false);
+        }
+        let span = self.arena.push(key);
+        let slot = Slot::new(hash, span.block, span.start, span.len)?;
+        self.table.insert(slot);
+        self.len += 1;
+        Some(true)
+    }
+
+    /// Starts loading the table slot a lookup of `hash` will read.
+    #[inline]
+    pub fn prefetch(&self, hash: u64) {
+        self.table.prefetch(hash);
+    }
+
+    /// How many keys it holds.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether it holds no key.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Estimated memory held: arena blocks and table slots.
+    pub fn bytes(&self) -> u64 {
+        (self.arena.allocated + self.table.bytes()) as u64
+    }
+}

@@ -118,6 +118,12 @@ impl MapSlice {
     }
 }
 
+impl AsRef<[u8]> for MapSlice {
+    fn as_ref(&self) -> &[u8] {
+        self.bytes()
+    }
+}
+
 impl Drop for MapSlice {
     fn drop(&mut self) {
         self.map.release(self.range.clone());

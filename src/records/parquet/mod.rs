@@ -45,17 +45,17 @@
 //! // Read back: the column named `url` in any case, a chunk of rows.
 //! let mut cursor = Cursor::open(&path, "urls.parquet".into(), None, 1024)?;
 //! assert_eq!(Layout::of(&cursor.source().format).unwrap().name, "URL");
-//! let chunk = cursor.next_chunk().unwrap()?;
+//! let pool = urlsift::records::BufPool::new(4, 1 << 16);
+//! let chunk = cursor.next_chunk(&pool).unwrap()?;
 //! let rows = chunk.rows.as_ref().unwrap();
 //! assert_eq!((chunk.first_line, rows.batch.num_rows()), (1, 2));
-//! assert!(cursor.next_chunk().is_none());
+//! assert!(cursor.next_chunk(&pool).is_none());
 //! # std::fs::remove_dir_all(&dir)?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 use std::fs::File;
-use std::io::{self, Read};
-use std::os::unix::fs::FileExt;
+use std::io;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -68,9 +68,10 @@ use parquet::arrow::arrow_reader::{
 };
 use parquet::file::reader::{ChunkReader, Length};
 
-use super::chunk::{Chunk, Data, Source};
+use super::chunk::{BufPool, Chunk, Data, Source};
 use super::format::Format;
 use super::input::InputError;
+use super::input::mmap::{Map, MapSlice};
 
 pub use super::format::frame;
 mod rows;
@@ -144,18 +145,6 @@ impl Layout {
     /// The URL column's Arrow field.
     pub fn field(&self) -> &Field {
         field_at(self.schema.fields(), &self.path)
-    }
-
-    /// The row group that row `line` (1-based) is in.
-    pub fn row_group_of(&self, line: u64) -> usize {
-        let mut end = 0;
-        for (i, rows) in self.row_groups.iter().enumerate() {
-            end += rows;
-            if line <= end {
-                return i;
-            }
-        }
-        self.row_groups.len().saturating_sub(1)
     }
 }
 
@@ -233,17 +222,19 @@ fn shown(fields: &Fields) -> String {
     out.join(", ")
 }
 
-/// The rows a chunk holds, from the chunk size in bytes: about 64 bytes a
-/// row, at most 64Ki rows.
+/// The rows a chunk holds, from the chunk size in bytes: a row for every
+/// 256 bytes, at most 16Ki rows (a row holds all its columns, not only
+/// its URL: smaller chunks keep memory down, and arrow-rs decodes 16Ki
+/// rows as fast a row as more).
 pub fn rows_per_chunk(chunk_size: usize) -> usize {
-    (chunk_size / 64).clamp(16, 1 << 16)
+    (chunk_size / 256).clamp(16, 1 << 14)
 }
 
 /// Reads one Parquet file's rows in order, a row group at a time, in
 /// chunks of at most so many rows.
 pub struct Cursor {
     source: Arc<Source>,
-    file: Positional,
+    file: Mapped,
     meta: ArrowReaderMetadata,
     rows: usize,
     /// The next row group to open.
@@ -281,10 +272,19 @@ impl Cursor {
             ));
         }
         let file = File::open(path).map_err(|e| fail(e, false))?;
-        let len = file.metadata().map_err(|e| fail(e, false))?.len();
-        let file = Positional(Arc::new(file), len);
-        let mut magic = [0u8; 4];
-        let got = file.0.read_at(&mut magic, 0).map_err(|e| fail(e, false))?;
+        let not_parquet = || {
+            fail(
+                io::Error::other("not a Parquet file (it does not start with PAR1)"),
+                false,
+            )
+        };
+        let map = Map::new(&file)
+            .map_err(|e| fail(e, false))?
+            .ok_or_else(not_parquet)?;
+        let file = Mapped(map);
+        let magic: [u8; 4] = file.0.bytes()[..4.min(file.0.bytes().len())]
+            .try_into()
+            .unwrap_or_default();
         if magic[..2] == [0x1f, 0x8b] || magic == [0x28, 0xb5, 0x2f, 0xfd] {
             return Err(usage(
                 "a compressed Parquet file: Parquet compresses its own pages, so urlsift reads \
@@ -292,11 +292,8 @@ impl Cursor {
                     .into(),
             ));
         }
-        if got < 4 || &magic != b"PAR1" {
-            return Err(fail(
-                io::Error::other("not a Parquet file (it does not start with PAR1)"),
-                false,
-            ));
+        if &magic != b"PAR1" {
+            return Err(not_parquet());
         }
         let meta =
             ArrowReaderMetadata::load(&file, ArrowReaderOptions::default()).map_err(|e| {
@@ -344,7 +341,7 @@ impl Cursor {
 
     /// The next chunk of rows, in order; an error ends the file (it names
     /// the row group, after every row before it).
-    pub fn next_chunk(&mut self) -> Option<Result<Chunk, InputError>> {
+    pub fn next_chunk(&mut self, pool: &BufPool) -> Option<Result<Chunk, InputError>> {
         while !self.done {
             let layout = Layout::of(&self.source.format).expect("a Parquet source");
             let group_start = |g: usize| layout.row_groups[..g].iter().sum::<u64>();
@@ -389,7 +386,8 @@ impl Cursor {
                 Some(Ok(batch)) => {
                     let first_line = self.next_row + 1;
                     self.next_row += batch.num_rows() as u64;
-                    return Some(Ok(chunk_of(&self.source, layout, batch, first_line, g)));
+                    let chunk = chunk_of(&self.source, layout, batch, first_line, g, pool);
+                    return Some(Ok(chunk));
                 }
                 Some(Err(e)) => {
                     self.done = true;
@@ -411,45 +409,44 @@ impl Cursor {
     }
 }
 
-/// A file read at positions (`pread`), so readers of different row groups
-/// share one open file without sharing a file offset.
+/// A Parquet file, mapped: the column chunks arrow-rs asks for are slices
+/// of the page cache (nothing copied, nothing zeroed), each released from
+/// the process once decoded, so resident memory stays at the row groups in
+/// flight however large the file is.
 #[derive(Clone)]
-struct Positional(Arc<File>, u64);
+struct Mapped(Arc<Map>);
 
-impl Length for Positional {
+impl Length for Mapped {
     fn len(&self) -> u64 {
-        self.1
+        self.0.bytes().len() as u64
     }
 }
 
-impl ChunkReader for Positional {
-    type T = PositionalRead;
+impl ChunkReader for Mapped {
+    type T = io::Cursor<MapSlice>;
 
-    fn get_read(&self, start: u64) -> parquet::errors::Result<PositionalRead> {
-        Ok(PositionalRead {
-            file: Arc::clone(&self.0),
-            at: start,
-        })
+    fn get_read(&self, start: u64) -> parquet::errors::Result<Self::T> {
+        let start = (start as usize).min(self.0.bytes().len());
+        let slice = MapSlice::new(Arc::clone(&self.0), start..self.0.bytes().len());
+        Ok(io::Cursor::new(slice))
     }
 
     fn get_bytes(&self, start: u64, length: usize) -> parquet::errors::Result<Bytes> {
-        let mut buf = vec![0; length];
-        self.0.read_exact_at(&mut buf, start)?;
-        Ok(buf.into())
-    }
-}
-
-/// [`Positional`]'s reader from a position on.
-struct PositionalRead {
-    file: Arc<File>,
-    at: u64,
-}
-
-impl Read for PositionalRead {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.file.read_at(buf, self.at)?;
-        self.at += n as u64;
-        Ok(n)
+        let len = self.0.bytes().len();
+        let start = start as usize;
+        let end = start
+            .checked_add(length)
+            .filter(|&e| e <= len)
+            .ok_or_else(|| {
+                parquet::errors::ParquetError::EOF(format!(
+                    "bytes {start}..{} of a file of {len}",
+                    start.saturating_add(length)
+                ))
+            })?;
+        Ok(Bytes::from_owner(MapSlice::new(
+            Arc::clone(&self.0),
+            start..end,
+        )))
     }
 }
 
@@ -461,10 +458,11 @@ fn chunk_of(
     batch: RecordBatch,
     first_line: u64,
     row_group: usize,
+    pool: &BufPool,
 ) -> Chunk {
     let rows = Rows::new(batch, first_line, row_group);
     let urls = rows.urls(layout);
-    let mut data = Vec::with_capacity(urls.value_bytes() + rows.batch.num_rows() * frame::HEAD);
+    let mut data = pool.get(urls.value_bytes() + rows.batch.num_rows() * frame::HEAD);
     for i in 0..rows.batch.num_rows() {
         let value = urls.get(i).unwrap_or_default();
         frame::push(&mut data, frame::UNCHANGED, first_line + i as u64, value);

@@ -181,8 +181,14 @@ impl Rows {
         if all && !changed {
             return Ok(self.batch.clone());
         }
-        let indices = UInt32Array::from_iter_values(frames.iter().map(|f| index(f) as u32));
-        let taken = arrow_select::take::take_record_batch(&self.batch, &indices)?;
+        // Every row, in order (normalize's usual case): the batch's own
+        // columns, only the URL column made anew.
+        let taken = if all {
+            self.batch.clone()
+        } else {
+            let indices = UInt32Array::from_iter_values(frames.iter().map(|f| index(f) as u32));
+            arrow_select::take::take_record_batch(&self.batch, &indices)?
+        };
         if !changed {
             return Ok(taken);
         }

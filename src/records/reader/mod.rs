@@ -121,7 +121,7 @@ impl ChunkReader {
         while !self.done {
             #[cfg(feature = "parquet")]
             if let Some(cursor) = &mut self.parquet {
-                match cursor.next_chunk() {
+                match cursor.next_chunk(pool) {
                     Some(Ok(chunk)) => return Some(Ok(chunk)),
                     Some(Err(error)) => {
                         self.parquet = None;
