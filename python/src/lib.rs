@@ -7,6 +7,7 @@
 
 mod column;
 mod kernel;
+mod read;
 mod url;
 
 use pyo3::exceptions::PyValueError;
@@ -94,6 +95,7 @@ fn _pools_built() -> usize {
 #[pymodule]
 fn _urlsift(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<url::PyUrl>()?;
+    m.add_class::<read::Reader>()?;
     m.add("ParseError", m.py().get_type::<url::ParseError>())?;
     m.add_function(wrap_pyfunction!(url::parse, m)?)?;
     m.add_function(wrap_pyfunction!(url::can_parse, m)?)?;

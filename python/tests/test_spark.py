@@ -66,3 +66,33 @@ def test_bad_column_names_fail_early(spark):
     with pytest.raises(ValueError, match="unknown fields"):
         with_url_columns(df, "url", prefix="u_", fields=["hostnme"])
     assert with_url_columns(df, "url", prefix="u_", fields=["hostname"]).first()["u_hostname"] == "e.com"
+
+
+def test_read_records_reads_each_file_in_a_task(spark, corpora_dir, tmp_path):
+    """Files read inside the executors, one task each, give the rows
+    `urlsift.read` gives on the driver, file after file."""
+    import pyarrow as pa
+
+    from conftest import REPO
+    from urlsift.spark import read_records
+
+    lines = read_lines(corpora_dir / "iscx_url2016_malicious.txt")
+    paths = []
+    for i in range(3):
+        path = tmp_path / f"part-{i}.csv"
+        part = lines[i * 5000 : (i + 1) * 5000]
+        path.write_text("n,url\n" + "".join(f'{j},"{u.replace(chr(34), chr(34) * 2)}"\n' for j, u in enumerate(part)))
+        paths.append(str(path))
+    fields = ["href", "site", "port", "@n"]
+    df = read_records(spark, paths, fields=fields, provenance=True)
+    assert df.rdd.getNumPartitions() == 3
+    assert [f.name for f in df.schema.fields] == ["href", "site", "port", "n", "line", "offset"]
+    got = df.toPandas()
+    want = pa.concat_tables([urlsift.read(p, fields=fields, provenance=True).read_all() for p in paths]).to_pandas()
+    assert len(got) == len(want) > 14000
+    for column in ["href", "site", "n", "line", "offset"]:
+        assert list(got[column]) == list(want[column]), column
+    assert [None if pd.isna(v) else int(v) for v in got["port"]] == [None if pd.isna(v) else int(v) for v in want["port"]]
+    # A WARC file read in an executor, its headers as columns.
+    warc = read_records(spark, str(REPO / "corpora" / "examples" / "capture.warc.gz"), fields=["href", "@WARC-Date"])
+    assert warc.collect()[0]["WARC-Date"] == "2024-01-01T00:00:01Z"

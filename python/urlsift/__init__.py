@@ -9,12 +9,16 @@ One URL at a time::
     ('https://example.com/c?q#f', '/c')
 
 Whole Arrow columns at a time (``urlsift.arrow``, re-exported here):
-``normalize``, ``surt``, ``components``, ``is_valid``. Spark helpers live in
-``urlsift.spark``.
+``normalize``, ``surt``, ``components``, ``is_valid``. Whole files at a
+time, in any format the command reads: ``read`` (``urlsift.read``, a
+``pyarrow.RecordBatchReader``). Spark helpers live in ``urlsift.spark``,
+DuckDB functions in ``urlsift.duckdb``, a Polars namespace in
+``urlsift.polars``.
 """
 
 from ._urlsift import URL, ParseError, can_parse, parse
 from .arrow import FIELDS, SITE_FIELDS, components, is_valid, normalize, surt
+from .records import read
 
 __all__ = [
     "URL",
@@ -27,4 +31,5 @@ __all__ = [
     "surt",
     "components",
     "is_valid",
+    "read",
 ]

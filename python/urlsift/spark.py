@@ -1,4 +1,5 @@
-"""Apache Spark helpers: add URL columns to a DataFrame, dedup by URL.
+"""Apache Spark helpers: add URL columns to a DataFrame, dedup by URL, and
+read record files (WARC, CDXJ, CSV, ...) inside the executors.
 
 ``with_url_columns`` runs urlsift over Arrow record batches with
 ``DataFrame.mapInArrow``: no Python object per row, the GIL released while
@@ -11,18 +12,32 @@ values::
     out = with_url_columns(df, "url", fields=["hostname"], strip_fragment=True)
     # + url_normalized, url_surt, url_hostname, url_error
 
+``read_records`` reads files where they live (a Common Crawl job without
+warcio): each file is one task, read by ``urlsift.read`` on its executor::
+
+    from urlsift.spark import read_records
+    df = read_records(spark, warc_paths, fields=["href", "site", "@WARC-Date"])
+
 The executors need the ``urlsift`` package installed (it is one wheel, no
 JVM side). A URL that does not parse gives nulls and its reason in
 ``<prefix>error``; nothing raises, so one bad row never kills a job.
 """
 
+import os
 from typing import Iterator, List, Optional, Sequence
 
 import pyarrow as pa
 
 from . import arrow
+from .records import read
 
-__all__ = ["UrlColumns", "with_url_columns", "with_url_columns_pandas", "dedup_by_normalized"]
+__all__ = [
+    "UrlColumns",
+    "with_url_columns",
+    "with_url_columns_pandas",
+    "dedup_by_normalized",
+    "read_records",
+]
 
 
 class UrlColumns:
@@ -136,3 +151,44 @@ def dedup_by_normalized(df, column: str, **options):
     key = UrlColumns(column, **options).names[0]
     out = with_url_columns(df, column, **options)
     return out.where(F.col(key).isNotNull()).dropDuplicates([key])
+
+
+def _spark_types(schema: pa.Schema) -> pa.Schema:
+    """``schema`` with the unsigned integers Spark lacks widened to the
+    signed ones that hold them (``port``: int, ``line``/``offset``: long)."""
+    wider = {pa.uint8(): pa.int16(), pa.uint16(): pa.int32(), pa.uint32(): pa.int64(), pa.uint64(): pa.int64()}
+    return pa.schema([f.with_type(wider.get(f.type, f.type)) for f in schema])
+
+
+def read_records(spark, paths, *, format: Optional[str] = None, field: Optional[str] = None, fields: Sequence[str] = ("href",), **options):
+    """A DataFrame of the records of ``paths`` (a path or a list of paths,
+    which the executors can open), read inside the executors: one task per
+    file, each read by ``urlsift.read`` with one thread (Spark runs a task
+    per core). ``format``, ``field``, ``fields`` and ``options`` are
+    ``urlsift.read``'s (``with_reasons``, ``provenance``, ``base``, the
+    profile flags, ...). Rows are the valid records (and the bad ones with
+    ``with_reasons=True``); the columns are ``read``'s, unsigned integers
+    widened for Spark. A file that cannot be read to its end fails its
+    task, as Spark's own readers do.
+
+    Files are not split: a task reads one whole file (gzip and WARC files
+    cannot be split anyway; a big plain file is one task).
+    """
+    from pyspark.sql.pandas.types import from_arrow_schema
+
+    paths = [os.fspath(paths)] if isinstance(paths, (str, os.PathLike)) else [os.fspath(p) for p in paths]
+    if not paths:
+        raise ValueError("read_records: no paths")
+    settings = dict(format=format, field=field, fields=list(fields), threads=1, **options)
+    # The columns, from the first file (its header, or a Parquet footer).
+    schema = _spark_types(read(paths[0], **settings).schema)
+    rows = spark.sparkContext.parallelize([(p,) for p in paths], len(paths))
+    files = spark.createDataFrame(rows, "path string")
+
+    def batches(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        for batch in batches:
+            for path in batch.column("path").to_pylist():
+                for records in read(path, **settings):
+                    yield records.cast(schema)
+
+    return files.mapInArrow(batches, from_arrow_schema(schema))

@@ -22,7 +22,7 @@ use urlsift::records::{Format as RecordFormat, write_escaped};
 
 use crate::args::{ExtractArgs, ExtractFormat};
 use crate::output::CliError;
-use crate::parquet_out::{self, Extracted, push_value};
+use crate::parquet_out::{self, Extracted};
 use crate::setup::{Setup, report};
 
 /// The field named `name`, or a usage error.
@@ -303,24 +303,21 @@ fn parquet(a: ExtractArgs, fields: &[Field]) -> Result<ExitCode, CliError> {
     let input = parquet_out::input_schema(&setup.engine, &a.input.format_spec());
     let schema = input.as_ref().map(|(s, _)| s.as_ref());
     let mut out = Extracted::new(fields, schema, codec, setup.engine.threads())?;
-    let written: Vec<bool> = (0..fields.len()).map(|i| out.written(i)).collect();
+    let columns = out.columns();
     let base = a.input.base()?;
     let stage = a.input.stage(Some(&a.filters), Some(&a.edits))?;
     let job = setup.job(false);
     let (files, settings) = (setup.engine.files.len(), setup.report);
     let work = |chunk: &_| {
         let source = &Context::of(chunk, &stage.list);
-        let mut payload = Vec::new();
         job.run_parsed(chunk, base.as_ref(), (), |p, rec, text, parser| {
             let url = parser.last_mut().expect("parsed");
             if stage.apply(url, &mut p.tally) == Verdict::Drop {
                 return Ok(());
             }
-            payload.clear();
-            for (f, _) in fields.iter().zip(&written).filter(|(_, w)| **w) {
-                push_value(&mut payload, f.value_opt(url, text, rec, source).as_deref());
-            }
-            urlsift::records::format::frame::push(p.append(), 0, rec.line, &payload);
+            let url = &*url;
+            let mut value = |f: &Field| f.value_opt(url, text, rec, source);
+            columns.push_row(p.append(), rec.line, rec.offset, &mut value, None);
             Ok(())
         })
     };

@@ -11,13 +11,12 @@
 use std::io::IsTerminal;
 use std::sync::Arc;
 
-use arrow_array::{ArrayRef, RecordBatch, StringArray, UInt16Array, UInt64Array};
-use arrow_schema::{DataType, SchemaRef};
+use arrow_schema::SchemaRef;
 use parquet::basic::Compression;
 use urlsift::records::dedup::{KeySet, Keys};
 use urlsift::records::fields::Field;
 use urlsift::records::format::frame::Frames;
-use urlsift::records::parquet::{Cursor, Layout, Rows, Writer, compression};
+use urlsift::records::parquet::{Columns, Cursor, Layout, Rows, Writer, compression};
 use urlsift::records::{self, Chunk, Processed};
 
 use crate::output::{CliError, Sink};
@@ -260,26 +259,11 @@ impl FirstRows {
     }
 }
 
-/// `extract`'s fields as typed Parquet columns: `line` a UInt64, `port` a
-/// UInt16 (null where the URL has none), a Parquet input's `@NAME` its own
-/// column (same type), the rest strings, null where `--jsonl` gives null.
+/// `extract`'s fields written as a Parquet file (the columns are the
+/// library's `Columns`: typed, nullable).
 pub struct Extracted {
-    columns: Vec<Column>,
-    schema: SchemaRef,
+    columns: Arc<Columns>,
     writer: Writer,
-}
-
-/// How one field becomes a column.
-enum Column {
-    /// Text the workers wrote (a URL part, `input`, a site part, a text
-    /// record's `@NAME`).
-    Text,
-    /// The port, as a number.
-    Port,
-    /// The record's line (a Parquet row's number).
-    Line,
-    /// A Parquet input's column, taken from the chunk's rows.
-    Rows(String),
 }
 
 impl Extracted {
@@ -291,102 +275,33 @@ impl Extracted {
         compression: Compression,
         jobs: usize,
     ) -> Result<Extracted, CliError> {
-        let mut columns = Vec::new();
-        let mut schema = Vec::new();
-        for f in fields {
-            let (column, data_type) = match f {
-                Field::Line => (Column::Line, DataType::UInt64),
-                Field::Port => (Column::Port, DataType::UInt16),
-                Field::Record(name) => match input {
-                    Some(input) => {
-                        let empty = RecordBatch::new_empty(Arc::new(input.clone()));
-                        let rows = Rows::new(empty, 1, 0);
-                        let column = rows.column(name).ok_or_else(|| {
-                            CliError::Usage(format!(
-                                "@{name}: the Parquet input has no such column"
-                            ))
-                        })?;
-                        (Column::Rows(name.clone()), column.data_type().clone())
-                    }
-                    None => (Column::Text, DataType::Utf8),
-                },
-                _ => (Column::Text, DataType::Utf8),
-            };
-            columns.push(column);
-            schema.push(arrow_schema::Field::new(f.name(), data_type, true));
-        }
-        let schema = Arc::new(arrow_schema::Schema::new(schema));
-        let writer = Writer::new(Arc::clone(&schema), compression, &[])
+        let columns = Columns::new(fields, input, false, false).map_err(CliError::Usage)?;
+        let writer = Writer::new(Arc::clone(columns.schema()), compression, &[])
             .map_err(|e| CliError::Usage(format!("Parquet output: {e}")))?
             .parallel(jobs);
         Ok(Extracted {
-            columns,
-            schema,
+            columns: Arc::new(columns),
             writer,
         })
     }
 
-    /// Whether the workers write field `i` (the writer takes the others
-    /// from the frame's line or the chunk's rows).
-    pub fn written(&self, i: usize) -> bool {
-        matches!(self.columns[i], Column::Text | Column::Port)
+    /// The columns, for the workers to write rows with.
+    pub fn columns(&self) -> Arc<Columns> {
+        Arc::clone(&self.columns)
     }
 
-    /// Writes one chunk's rows: a frame per row (its line, then each
-    /// written field's value, see [`push_value`]).
+    /// Writes one chunk's rows (a frame per row, see `Columns::push_row`).
     pub fn chunk<X>(
         &mut self,
         out: &mut Sink,
         chunk: &Chunk,
         p: &Processed<X>,
     ) -> Result<(), records::Error> {
-        let frames: Vec<_> = p.output(&chunk.data).flat_map(Frames::new).collect();
-        let mut arrays: Vec<ArrayRef> = Vec::with_capacity(self.columns.len());
-        let mut values: Vec<Vec<Option<&[u8]>>> =
-            vec![Vec::with_capacity(frames.len()); self.columns.len()];
-        for frame in &frames {
-            let mut rest = frame.value;
-            for (i, column) in self.columns.iter().enumerate() {
-                if matches!(column, Column::Text | Column::Port) {
-                    let (value, after) = take_value(rest);
-                    values[i].push(value);
-                    rest = after;
-                }
-            }
-        }
-        for (i, column) in self.columns.iter().enumerate() {
-            let array: ArrayRef =
-                match column {
-                    Column::Text => {
-                        Arc::new(StringArray::from_iter(values[i].iter().map(|v| {
-                            v.map(|b| std::str::from_utf8(b).expect("UTF-8 values"))
-                        })))
-                    }
-                    Column::Port => Arc::new(UInt16Array::from_iter(values[i].iter().map(|v| {
-                        v.and_then(|b| std::str::from_utf8(b).ok()?.parse::<u16>().ok())
-                    }))),
-                    Column::Line => {
-                        Arc::new(UInt64Array::from_iter_values(frames.iter().map(|f| f.line)))
-                    }
-                    Column::Rows(name) => {
-                        let rows = chunk.rows.as_ref().expect("Parquet input");
-                        let column = rows.column(name).ok_or_else(|| {
-                            records::Error::Usage(format!(
-                                "{}: @{name}: no such column (its schema differs from the first \
-                             input's)",
-                                chunk.source.name
-                            ))
-                        })?;
-                        let indices = arrow_array::UInt32Array::from_iter_values(
-                            frames.iter().map(|f| (f.line - rows.first_line) as u32),
-                        );
-                        arrow_select::take::take(column.as_ref(), &indices, None)
-                            .map_err(output_error)?
-                    }
-                };
-            arrays.push(array);
-        }
-        let batch = RecordBatch::try_new(Arc::clone(&self.schema), arrays).map_err(output_error)?;
+        let frames = p.output(&chunk.data).flat_map(Frames::new);
+        let batch = self
+            .columns
+            .batch(chunk.rows.as_deref(), frames)
+            .map_err(|e| records::Error::Usage(format!("{}: {e}", chunk.source.name)))?;
         self.writer
             .write(&batch, out)
             .map_err(records::Error::Output)
@@ -395,29 +310,5 @@ impl Extracted {
     /// Ends the file.
     pub fn finish(self, out: &mut Sink) -> Result<(), records::Error> {
         self.writer.finish(out).map_err(records::Error::Output)
-    }
-}
-
-/// Appends one field's value to a row's frame payload: absent (null), or
-/// its length and bytes.
-pub fn push_value(out: &mut Vec<u8>, value: Option<&str>) {
-    match value {
-        None => out.push(0),
-        Some(v) => {
-            out.push(1);
-            out.extend_from_slice(&(v.len() as u32).to_le_bytes());
-            out.extend_from_slice(v.as_bytes());
-        }
-    }
-}
-
-/// The value at the start of `payload` (see [`push_value`]) and the rest.
-fn take_value(payload: &[u8]) -> (Option<&[u8]>, &[u8]) {
-    match payload.first() {
-        Some(1) => {
-            let len = u32::from_le_bytes(payload[1..5].try_into().expect("4 bytes")) as usize;
-            (Some(&payload[5..5 + len]), &payload[5 + len..])
-        }
-        _ => (None, payload.get(1..).unwrap_or_default()),
     }
 }

@@ -73,10 +73,12 @@ use super::format::Format;
 use super::input::InputError;
 use super::input::mmap::{Map, MapSlice};
 
+mod columns;
 pub use super::format::frame;
 mod rows;
 mod write;
 
+pub use columns::Columns;
 pub use rows::{Rows, Strings};
 pub use write::{Writer, compression};
 

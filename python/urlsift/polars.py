@@ -1,0 +1,102 @@
+"""A Polars expression namespace: ``import urlsift.polars`` registers
+``urlsift`` on expressions, backed by the Arrow functions of
+``urlsift.arrow`` (the same parser and profiles as the command):
+
+- ``.urlsift.normalize(base=None, *, strip_fragment=False, sort_query=False,
+  strip_params=None)``: the href in that profile;
+- ``.urlsift.component(name, base=None)``: a getter (``hostname``,
+  ``port``, ``pathname``, ...) or site field (``site``, ``public_suffix``,
+  ``subdomain``, ``domain``);
+- ``.urlsift.site()``, ``.urlsift.host()``: the registrable domain, the
+  hostname;
+- ``.urlsift.surt(base=None, *, sort_query=False, strip_params=None)``: the
+  SURT key;
+- ``.urlsift.is_valid(base=None)``: whether the row is a URL.
+
+A row that is not a URL gives null (``is_valid``: false); null gives null.
+Each call hands Polars' column to Rust as Arrow, a batch at a time.
+
+>>> import polars as pl
+>>> import urlsift.polars
+>>> df = pl.DataFrame({"url": ["HTTP://News.BBC.co.uk/a/../b", "nope"]})
+>>> df.select(pl.col("url").urlsift.normalize(), pl.col("url").urlsift.site().alias("site")).rows()
+[('http://news.bbc.co.uk/b', 'bbc.co.uk'), (None, None)]
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import polars as pl
+import pyarrow as pa
+
+from . import arrow
+from .arrow import Base, Globs
+
+__all__ = ["UrlNamespace"]
+
+
+def _arrow(series: pl.Series) -> pa.Array:
+    """The series as an Arrow string array (Polars' string views as
+    ``large_string``, which urlsift reads without another cast)."""
+    array = series.to_arrow()
+    if isinstance(array, pa.ChunkedArray):
+        array = array.combine_chunks()
+    if pa.types.is_string_view(array.type) or pa.types.is_null(array.type):
+        array = array.cast(pa.large_string())
+    return array
+
+
+def _series(name: str, array: pa.Array) -> pl.Series:
+    return pl.Series(name, array)
+
+
+@pl.api.register_expr_namespace("urlsift")
+class UrlNamespace:
+    """The ``urlsift`` namespace of a Polars expression (see the module)."""
+
+    def __init__(self, expr: pl.Expr):
+        self._expr = expr
+
+    def _strings(self, compute) -> pl.Expr:
+        return self._expr.map_batches(
+            lambda s: _series(s.name, compute(_arrow(s))), return_dtype=pl.String
+        )
+
+    def normalize(
+        self,
+        base: Base = None,
+        *,
+        strip_fragment: bool = False,
+        sort_query: bool = False,
+        strip_params: Globs = None,
+    ) -> pl.Expr:
+        """Each URL's href in the profile the flags name."""
+        options = dict(strip_fragment=strip_fragment, sort_query=sort_query, strip_params=strip_params)
+        return self._strings(lambda a: arrow.normalize(a, base, **options))
+
+    def component(self, name: str, base: Base = None) -> pl.Expr:
+        """One getter or site field of each URL."""
+        known = arrow.FIELDS + arrow.SITE_FIELDS
+        if name not in known:
+            raise ValueError(f"component {name!r} (known: {', '.join(known)})")
+        return self._strings(lambda a: arrow.run(a, [name], base)[0][0])
+
+    def site(self, base: Base = None) -> pl.Expr:
+        """Each URL's registrable domain (null where the host has none)."""
+        return self.component("site", base)
+
+    def host(self, base: Base = None) -> pl.Expr:
+        """Each URL's hostname."""
+        return self.component("hostname", base)
+
+    def surt(self, base: Base = None, *, sort_query: bool = False, strip_params: Globs = None) -> pl.Expr:
+        """Each URL's SURT key."""
+        options = dict(sort_query=sort_query, strip_params=strip_params)
+        return self._strings(lambda a: arrow.surt(a, base, **options))
+
+    def is_valid(self, base: Base = None) -> pl.Expr:
+        """Whether each row is a URL (null for null)."""
+        return self._expr.map_batches(
+            lambda s: _series(s.name, arrow.is_valid(_arrow(s), base)), return_dtype=pl.Boolean
+        )
