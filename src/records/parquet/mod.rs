@@ -62,18 +62,17 @@ use std::sync::Arc;
 use arrow_array::RecordBatch;
 use arrow_schema::{DataType, Field, Fields, SchemaRef};
 use bytes::Bytes;
-use parquet::arrow::arrow_reader::{
-    ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReader,
-    ParquetRecordBatchReaderBuilder,
-};
+use parquet::arrow::arrow_reader::{ArrowReaderMetadata, ArrowReaderOptions};
 use parquet::file::reader::{ChunkReader, Length};
 
 use super::chunk::{BufPool, Chunk, Data, Source};
 use super::format::Format;
 use super::input::InputError;
 use super::input::mmap::{Map, MapSlice};
+use decode::Decoders;
 
 mod columns;
+mod decode;
 pub use super::format::frame;
 mod rows;
 mod write;
@@ -236,13 +235,8 @@ pub fn rows_per_chunk(chunk_size: usize) -> usize {
 /// chunks of at most so many rows.
 pub struct Cursor {
     source: Arc<Source>,
-    file: Mapped,
-    meta: ArrowReaderMetadata,
-    rows: usize,
-    /// The next row group to open.
-    group: usize,
-    /// The row group being read, and its reader.
-    reader: Option<(usize, ParquetRecordBatchReader)>,
+    /// The row groups' batches, decoded in parallel.
+    decoders: Decoders,
     /// The 0-based number of the next row.
     next_row: u64,
     done: bool,
@@ -321,16 +315,13 @@ impl Cursor {
             .filter(|kv| kv.key != "ARROW:schema")
             .map(|kv| (kv.key.clone(), kv.value.clone()))
             .collect();
+        let decoders = Decoders::start(file, meta, layout.row_groups.len(), rows.max(1));
         Ok(Cursor {
             source: Arc::new(Source {
                 name,
                 format: Format::Parquet(layout),
             }),
-            file,
-            meta,
-            rows: rows.max(1),
-            group: 0,
-            reader: None,
+            decoders,
             next_row: 0,
             done: false,
         })
@@ -360,31 +351,11 @@ impl Cursor {
                     usage: false,
                 }
             };
-            let Some((g, reader)) = &mut self.reader else {
-                if self.group >= layout.row_groups.len() {
-                    self.done = true;
-                    return None;
-                }
-                let g = self.group;
-                self.group += 1;
-                let built = ParquetRecordBatchReaderBuilder::new_with_metadata(
-                    self.file.clone(),
-                    self.meta.clone(),
-                )
-                .with_row_groups(vec![g])
-                .with_batch_size(self.rows)
-                .build();
-                match built {
-                    Ok(reader) => self.reader = Some((g, reader)),
-                    Err(e) => {
-                        self.done = true;
-                        return Some(Err(fail(g, format!("cannot be read: {e}"))));
-                    }
-                }
-                continue;
+            let Some((g, item)) = self.decoders.next() else {
+                self.done = true;
+                return None;
             };
-            let g = *g;
-            match reader.next() {
+            match item {
                 Some(Ok(batch)) => {
                     let first_line = self.next_row + 1;
                     self.next_row += batch.num_rows() as u64;
@@ -393,10 +364,9 @@ impl Cursor {
                 }
                 Some(Err(e)) => {
                     self.done = true;
-                    return Some(Err(fail(g, format!("cannot be read: {e}"))));
+                    return Some(Err(fail(g, e)));
                 }
                 None => {
-                    self.reader = None;
                     let end = group_start(g + 1);
                     if self.next_row != end {
                         self.done = true;
