@@ -62,7 +62,14 @@ def _strings(array) -> Union[pa.Array, pa.ChunkedArray]:
 
 
 def _column_arg(array: pa.Array):
-    """The array as `column.rs` takes it: its buffers as bytes, its slice."""
+    """The array as `column.rs` takes it: its buffers as bytes, its slice.
+
+    A slice of a larger array (a Polars chunk, ``table.slice``, a batch of
+    a bigger one) is compacted first: its buffers span the whole parent,
+    and copying them would cost the parent's size on every call.
+    """
+    if array.offset or array.get_total_buffer_size() > array.nbytes + 64:
+        array = pa.concat_arrays([array])
     validity, offsets, data = array.buffers()
     if not array.null_count:
         validity = None
