@@ -25,6 +25,8 @@ pub mod edit;
 pub mod error;
 pub mod form;
 pub mod host;
+#[cfg(feature = "links")]
+pub mod links;
 mod parser;
 pub mod percent;
 pub mod profile;

@@ -224,3 +224,8 @@ pub fn ratchet(name: &str, failures: &[String]) {
         fixed.iter().map(|s| **s).collect::<Vec<_>>().join("\n"),
     );
 }
+
+/// The html5lib-tests directory (tokenizer and encoding test data).
+pub fn html5lib_dir() -> PathBuf {
+    shared_dir("URLSIFT_HTML5LIB_DIR", "../shared/html5lib-tests")
+}

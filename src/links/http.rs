@@ -1,0 +1,249 @@
+//! An HTTP response as a WARC `response` record holds it: the status
+//! line, the headers, and the body with any chunked transfer coding and
+//! gzip, deflate or brotli content coding undone, never more than a
+//! limit of decoded bytes.
+//!
+//! ```
+//! use urlsift::links::http::Response;
+//!
+//! let raw = b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=ISO-8859-1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n<p>hi\r\n0\r\n\r\n";
+//! let r = Response::parse(raw, 1 << 20).unwrap();
+//! assert_eq!(r.status, 200);
+//! assert_eq!(r.body.as_ref(), b"<p>hi");
+//! assert_eq!(r.charset(), Some("ISO-8859-1"));
+//! assert!(r.is_html());
+//! ```
+
+use std::borrow::Cow;
+use std::io::Read;
+
+/// A parsed response.
+#[derive(Debug)]
+pub struct Response<'a> {
+    /// The status code.
+    pub status: u16,
+    /// The header fields in order, names as sent.
+    pub headers: Vec<(&'a str, &'a str)>,
+    /// The body, decoded.
+    pub body: Cow<'a, [u8]>,
+}
+
+/// Why a response cannot be read; each is a bad record's reason.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HttpError {
+    /// No `HTTP/x.y NNN` status line, or headers without their end.
+    BadHttp,
+    /// A chunked body whose chunk sizes do not add up.
+    BadChunked,
+    /// A gzip, deflate or brotli body that does not decode.
+    BadContentCoding,
+    /// A content coding other than gzip, deflate, br or identity.
+    UnknownContentCoding,
+    /// The decoded body is larger than the limit.
+    TooLarge,
+}
+
+impl HttpError {
+    /// The reason's name in rejects and the summary.
+    pub fn reason(self) -> &'static str {
+        match self {
+            HttpError::BadHttp => "bad-http-response",
+            HttpError::BadChunked => "bad-chunked-body",
+            HttpError::BadContentCoding => "bad-content-coding",
+            HttpError::UnknownContentCoding => "unknown-content-coding",
+            HttpError::TooLarge => "page-too-large",
+        }
+    }
+}
+
+impl<'a> Response<'a> {
+    /// Parses `raw`, decoding at most `max` body bytes.
+    pub fn parse(raw: &'a [u8], max: usize) -> Result<Response<'a>, HttpError> {
+        let head_end = memchr::memmem::find(raw, b"\r\n\r\n")
+            .map(|e| (e, e + 4))
+            .or_else(|| memchr::memmem::find(raw, b"\n\n").map(|e| (e, e + 2)))
+            .ok_or(HttpError::BadHttp)?;
+        let head = std::str::from_utf8(&raw[..head_end.0]).map_err(|_| HttpError::BadHttp)?;
+        let mut lines = head.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l));
+        let status_line = lines.next().ok_or(HttpError::BadHttp)?;
+        let mut parts = status_line.split(' ');
+        if !parts.next().is_some_and(|v| v.starts_with("HTTP/")) {
+            return Err(HttpError::BadHttp);
+        }
+        let status = parts
+            .next()
+            .and_then(|s| s.parse::<u16>().ok())
+            .ok_or(HttpError::BadHttp)?;
+        let headers: Vec<(&str, &str)> = lines
+            .filter_map(|l| l.split_once(':'))
+            .map(|(n, v)| (n.trim(), v.trim()))
+            .collect();
+        let mut response = Response {
+            status,
+            headers,
+            body: Cow::Borrowed(&raw[head_end.1..]),
+        };
+        if response
+            .header("transfer-encoding")
+            .is_some_and(|t| t.to_ascii_lowercase().contains("chunked"))
+        {
+            response.body = Cow::Owned(dechunk(&response.body)?);
+        }
+        let coding = response
+            .header("content-encoding")
+            .map(|c| c.trim().to_ascii_lowercase());
+        match coding.as_deref() {
+            None | Some("" | "identity") => {
+                if response.body.len() > max {
+                    return Err(HttpError::TooLarge);
+                }
+            }
+            Some("gzip" | "x-gzip") => {
+                response.body = Cow::Owned(bounded(
+                    flate2::read::MultiGzDecoder::new(&response.body[..]),
+                    max,
+                )?)
+            }
+            Some("deflate") => {
+                // Servers send zlib-wrapped and raw deflate both.
+                let zlib = bounded(flate2::read::ZlibDecoder::new(&response.body[..]), max);
+                response.body = Cow::Owned(match zlib {
+                    Err(HttpError::BadContentCoding) => {
+                        bounded(flate2::read::DeflateDecoder::new(&response.body[..]), max)?
+                    }
+                    other => other?,
+                });
+            }
+            Some("br") => {
+                response.body = Cow::Owned(bounded(
+                    brotli_decompressor::Decompressor::new(&response.body[..], 4096),
+                    max,
+                )?)
+            }
+            Some(_) => return Err(HttpError::UnknownContentCoding),
+        }
+        Ok(response)
+    }
+
+    /// The first header field named `name` (any case).
+    pub fn header(&self, name: &str) -> Option<&'a str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|&(_, v)| v)
+    }
+
+    /// The `charset` parameter of `Content-Type`.
+    pub fn charset(&self) -> Option<&'a str> {
+        charset(self.header("content-type")?)
+    }
+
+    /// Whether the body is HTML: by `Content-Type` (`text/html`,
+    /// `application/xhtml+xml`), or, without one, by its first bytes.
+    pub fn is_html(&self) -> bool {
+        match self.header("content-type") {
+            Some(t) => {
+                let mime = t
+                    .split(';')
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .to_ascii_lowercase();
+                mime == "text/html" || mime == "application/xhtml+xml"
+            }
+            None => looks_like_html(&self.body),
+        }
+    }
+}
+
+/// The `charset` parameter of a `Content-Type` value.
+///
+/// ```
+/// assert_eq!(urlsift::links::http::charset("text/html; Charset=\"utf-8\""), Some("utf-8"));
+/// assert_eq!(urlsift::links::http::charset("text/html"), None);
+/// ```
+pub fn charset(content_type: &str) -> Option<&str> {
+    content_type.split(';').skip(1).find_map(|p| {
+        let (k, v) = p.split_once('=')?;
+        k.trim()
+            .eq_ignore_ascii_case("charset")
+            .then(|| v.trim().trim_matches('"'))
+            .filter(|v| !v.is_empty())
+    })
+}
+
+/// Whether `body` starts (after whitespace) like an HTML document, as the
+/// MIME sniffing standard's HTML patterns do.
+///
+/// ```
+/// assert!(urlsift::links::http::looks_like_html(b"\n <!DOCTYPE html><p>"));
+/// assert!(!urlsift::links::http::looks_like_html(b"{\"a\": 1}"));
+/// ```
+pub fn looks_like_html(body: &[u8]) -> bool {
+    let start = body
+        .iter()
+        .position(|c| !c.is_ascii_whitespace())
+        .unwrap_or(body.len());
+    let b = &body[start..];
+    const TAGS: [&[u8]; 17] = [
+        b"<!doctype html",
+        b"<html",
+        b"<head",
+        b"<script",
+        b"<iframe",
+        b"<h1",
+        b"<div",
+        b"<font",
+        b"<table",
+        b"<a",
+        b"<style",
+        b"<title",
+        b"<b",
+        b"<body",
+        b"<br",
+        b"<p",
+        b"<!--",
+    ];
+    TAGS.iter().any(|t| {
+        b.len() > t.len()
+            && b[..t.len()].eq_ignore_ascii_case(t)
+            && (t == b"<!--" || matches!(b[t.len()], b' ' | b'>'))
+    })
+}
+
+/// A chunked body's data.
+fn dechunk(mut body: &[u8]) -> Result<Vec<u8>, HttpError> {
+    let mut out = Vec::with_capacity(body.len());
+    loop {
+        let line_end = memchr::memchr(b'\n', body).ok_or(HttpError::BadChunked)?;
+        let line = std::str::from_utf8(&body[..line_end]).map_err(|_| HttpError::BadChunked)?;
+        let size = line.split(';').next().unwrap_or("").trim();
+        let size = usize::from_str_radix(size, 16).map_err(|_| HttpError::BadChunked)?;
+        body = &body[line_end + 1..];
+        if size == 0 {
+            return Ok(out);
+        }
+        if body.len() < size {
+            return Err(HttpError::BadChunked);
+        }
+        out.extend_from_slice(&body[..size]);
+        body = &body[size..];
+        body = body
+            .strip_prefix(b"\r\n")
+            .or_else(|| body.strip_prefix(b"\n"))
+            .unwrap_or(body);
+    }
+}
+
+/// All of `reader`'s bytes, if they are at most `max`.
+fn bounded(reader: impl Read, max: usize) -> Result<Vec<u8>, HttpError> {
+    let mut out = Vec::new();
+    reader
+        .take(max as u64 + 1)
+        .read_to_end(&mut out)
+        .map_err(|_| HttpError::BadContentCoding)?;
+    if out.len() > max {
+        return Err(HttpError::TooLarge);
+    }
+    Ok(out)
+}

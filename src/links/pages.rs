@@ -1,0 +1,238 @@
+//! Pages to take links from, read in order from one input: the `response`
+//! and `resource` records of a WARC file (plain, gzip or zstd, through
+//! [`crate::records::input::open`]), or one HTML file. A record's block
+//! is held whole up to a limit; a larger one is skipped, unread, and
+//! reported as a bad record (`page-too-large`), so memory stays at the
+//! limit whatever the file holds. A header block that is not a WARC
+//! header is a bad record, and reading resumes at the next `WARC/` line.
+//!
+//! ```
+//! use urlsift::links::pages::{Item, Pages};
+//!
+//! let warc = b"WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: http://e.com/\r\nContent-Length: 5\r\n\r\nHELLO\r\n\r\n";
+//! let mut pages = Pages::warc(&warc[..], 1 << 20);
+//! match pages.next().unwrap() {
+//!     Item::Page(p) => assert_eq!((p.offset, p.url.as_str(), p.block.as_slice()), (0, "http://e.com/", &b"HELLO"[..])),
+//!     other => panic!("{other:?}"),
+//! }
+//! assert!(pages.next().is_none());
+//! ```
+
+use std::io::{self, BufRead, BufReader, Read};
+
+/// A record to take links from.
+#[derive(Debug)]
+pub struct Page {
+    /// Where the record starts in its (decompressed) input.
+    pub offset: u64,
+    /// The page's URL (`WARC-Target-URI`, or the base given for a file).
+    pub url: String,
+    /// Whether the block is an HTTP response (a WARC `response` record of
+    /// `application/http`, or whose block starts `HTTP/`) rather than the
+    /// document itself.
+    pub http: bool,
+    /// The record's block.
+    pub block: Vec<u8>,
+}
+
+/// What the reader gives.
+#[derive(Debug)]
+pub enum Item {
+    /// A page.
+    Page(Page),
+    /// A WARC record of another type (`request`, `metadata`, ...).
+    Other,
+    /// A record that cannot be a page, at `offset`, and why.
+    Bad {
+        /// Where the record starts.
+        offset: u64,
+        /// The reason's name.
+        reason: &'static str,
+    },
+}
+
+/// The pages of one input.
+pub struct Pages<R> {
+    reader: BufReader<R>,
+    offset: u64,
+    max: usize,
+    line: Vec<u8>,
+    /// A record found while skipping damage, given on the next call.
+    pending: Option<Item>,
+    /// Skip to the next `WARC/` line silently (after a record whose
+    /// length is unknown: its block is part of that bad record).
+    resync: bool,
+    failed: Option<io::Error>,
+}
+
+impl<R: Read> Pages<R> {
+    /// The `response` and `resource` records of a WARC stream, blocks of at
+    /// most `max` bytes.
+    pub fn warc(reader: R, max: usize) -> Pages<R> {
+        Pages {
+            reader: BufReader::with_capacity(1 << 16, reader),
+            offset: 0,
+            max,
+            line: Vec::new(),
+            pending: None,
+            resync: false,
+            failed: None,
+        }
+    }
+
+    /// The read error that ended the input early, if one did.
+    pub fn error(&mut self) -> Option<io::Error> {
+        self.failed.take()
+    }
+
+    /// Reads a line into `self.line` (without its end); `false` at the end.
+    fn read_line(&mut self) -> bool {
+        self.line.clear();
+        match self.reader.read_until(b'\n', &mut self.line) {
+            Ok(0) => false,
+            Ok(n) => {
+                self.offset += n as u64;
+                while self.line.last().is_some_and(|&c| c == b'\n' || c == b'\r') {
+                    self.line.pop();
+                }
+                true
+            }
+            Err(e) => {
+                self.failed = Some(e);
+                false
+            }
+        }
+    }
+
+    /// Skips `n` bytes; `false` if the input ended first.
+    fn skip(&mut self, n: u64) -> bool {
+        match io::copy(&mut (&mut self.reader).take(n), &mut io::sink()) {
+            Ok(k) => {
+                self.offset += k;
+                k == n
+            }
+            Err(e) => {
+                self.failed = Some(e);
+                false
+            }
+        }
+    }
+
+    /// The record whose `WARC/` line is in `self.line`, starting at `start`.
+    fn record(&mut self, start: u64) -> Item {
+        let bad = |reason| Item::Bad {
+            offset: start,
+            reason,
+        };
+        let (mut kind, mut target, mut length, mut http) = (Vec::new(), None, None, false);
+        loop {
+            if !self.read_line() {
+                return bad("truncated-record");
+            }
+            if self.line.is_empty() {
+                break;
+            }
+            let Some(colon) = memchr::memchr(b':', &self.line) else {
+                continue;
+            };
+            let (name, value) = (&self.line[..colon], trim(&self.line[colon + 1..]));
+            if name.eq_ignore_ascii_case(b"WARC-Type") {
+                kind = value.to_ascii_lowercase();
+            } else if name.eq_ignore_ascii_case(b"WARC-Target-URI") {
+                let v = value
+                    .strip_prefix(b"<")
+                    .and_then(|v| v.strip_suffix(b">"))
+                    .unwrap_or(value);
+                target = Some(String::from_utf8_lossy(v).into_owned());
+            } else if name.eq_ignore_ascii_case(b"Content-Length") {
+                length = std::str::from_utf8(value)
+                    .ok()
+                    .and_then(|v| v.parse::<u64>().ok());
+            } else if name.eq_ignore_ascii_case(b"Content-Type") {
+                http = value.to_ascii_lowercase().starts_with(b"application/http");
+            }
+        }
+        let Some(length) = length else {
+            self.resync = true;
+            return bad("bad-warc-header");
+        };
+        let page = kind == b"response" || kind == b"resource";
+        if !page || length > self.max as u64 {
+            if !self.skip(length) {
+                return bad("truncated-record");
+            }
+            return if page {
+                bad("page-too-large")
+            } else {
+                Item::Other
+            };
+        }
+        let mut block = vec![0; length as usize];
+        match self.reader.read_exact(&mut block) {
+            Ok(()) => self.offset += length,
+            Err(e) => {
+                if e.kind() != io::ErrorKind::UnexpectedEof {
+                    self.failed = Some(e);
+                }
+                return bad("truncated-record");
+            }
+        }
+        Item::Page(Page {
+            offset: start,
+            url: target.unwrap_or_default(),
+            http: kind == b"response" && (http || block.starts_with(b"HTTP/")),
+            block,
+        })
+    }
+}
+
+fn trim(s: &[u8]) -> &[u8] {
+    let start = s
+        .iter()
+        .position(|c| !c.is_ascii_whitespace())
+        .unwrap_or(s.len());
+    let end = s
+        .iter()
+        .rposition(|c| !c.is_ascii_whitespace())
+        .map_or(start, |e| e + 1);
+    &s[start..end]
+}
+
+impl<R: Read> Iterator for Pages<R> {
+    type Item = Item;
+
+    fn next(&mut self) -> Option<Item> {
+        if let Some(item) = self.pending.take() {
+            return Some(item);
+        }
+        let start = loop {
+            let start = self.offset;
+            if !self.read_line() {
+                return None;
+            }
+            if self.line.starts_with(b"WARC/") {
+                self.resync = false;
+                return Some(self.record(start));
+            }
+            if !self.line.is_empty() && !self.resync {
+                break start;
+            }
+        };
+        // Not a record's start: the bytes to the next `WARC/` line are a
+        // bad record; the record there comes next.
+        loop {
+            let at = self.offset;
+            if !self.read_line() {
+                break;
+            }
+            if self.line.starts_with(b"WARC/") {
+                self.pending = Some(self.record(at));
+                break;
+            }
+        }
+        Some(Item::Bad {
+            offset: start,
+            reason: "bad-warc-header",
+        })
+    }
+}
