@@ -12,6 +12,7 @@ mod damaged;
 mod dedup;
 mod input;
 mod library;
+mod links;
 mod normalize;
 mod parquet;
 mod readme;

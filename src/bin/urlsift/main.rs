@@ -19,6 +19,7 @@ mod check;
 mod compare;
 mod dedup;
 mod extract;
+mod links;
 mod normalize;
 mod output;
 mod parquet_out;
@@ -50,6 +51,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Command::Extract(a) => extract::run(a),
         Command::Check(a) => check::run(a),
         Command::Stats(a) => stats::run(a),
+        Command::Links(a) => links::run(a),
         Command::Compare(a) => compare::run(a),
         Command::Completions { shell } => {
             let mut out = Vec::new();

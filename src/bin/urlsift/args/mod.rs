@@ -30,6 +30,7 @@ Examples:
   urlsift extract --fields hostname,@WARC-Date CC-MAIN-00000.warc.gz
   urlsift normalize --input-format log --base https://example.com/ access.log
   urlsift compare --parsers urlsift,ada,rust-url urls.txt
+  urlsift links --fields from,to,kind CC-MAIN-00000.warc.gz
 
 Input formats (--input-format, by default from the file extension):
   lines   one URL per line (also stdin and unknown extensions)
@@ -127,6 +128,34 @@ target, protocol, status, bytes, referer, user_agent).")]
   urlsift stats --json --top 20 crawl.txt.gz
   urlsift stats CC-MAIN-00000.warc.gz")]
     Stats(StatsArgs),
+    /// The links inside crawled pages: HTML in WARC response and resource
+    /// records (HTTP chunked, gzip, deflate and br bodies decoded), or
+    /// HTML files with --base; resolved against each page's URL and
+    /// <base href>, one per line or with --fields.
+    #[command(after_help = "Examples:
+  urlsift links CC-MAIN-00000.warc.gz > outlinks.txt
+  urlsift links --fields from,to,kind,rel --tsv crawl.warc.gz
+  urlsift links --kinds a,link --jsonl --fields from,to,rel crawl.warc.zst
+  urlsift links --base https://example.com/docs/ page.html
+  urlsift links --kinds all --rejects bad-links.tsv crawl.warc.gz
+
+Kinds (--kinds, default all but css): a (a, area href), img (img src),
+script, link (link href, see rel), form (form action), iframe, media
+(embed, video, audio, source, track src; video poster), meta-refresh,
+srcset (img/source srcset candidates), css (url() in style attributes).
+
+Fields: to (the link resolved and serialized), from (the page's URL), tag,
+attribute, rel, kind, offset (the record's byte offset in its input).
+
+Pages: a WARC record of type response (application/http) or resource whose
+Content-Type is text/html or application/xhtml+xml (else its first bytes
+look like HTML); the encoding from a byte-order mark, the HTTP charset, a
+<meta> charset, else UTF-8 if the bytes are UTF-8, else windows-1252; link
+queries are encoded in it. Bad records (bad-http-response, bad-chunked-body,
+bad-content-coding, unknown-content-coding, page-too-large, bad-warc-header,
+truncated-record) and bad links (invalid-url, javascript-url) are counted
+and go to --rejects as FILE, OFFSET, REASON, VALUE.")]
+    Links(LinksArgs),
     /// Benchmark URL parsers on your URLs and show where they disagree with urlsift.
     #[command(after_help = COMPARE_EXAMPLES)]
     Compare(CompareArgs),
@@ -368,6 +397,128 @@ pub struct CompareArgs {
     /// Sample lines shown per kind of disagreement.
     #[arg(long, value_name = "N", default_value_t = 3)]
     pub samples: usize,
+}
+
+/// `urlsift links`' fields.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinkField {
+    /// The link, resolved and serialized.
+    To,
+    /// The page's URL.
+    From,
+    /// The element's name.
+    Tag,
+    /// The attribute's name.
+    Attribute,
+    /// The element's rel attribute.
+    Rel,
+    /// The link's kind.
+    Kind,
+    /// The page record's byte offset in its input.
+    Offset,
+}
+
+impl LinkField {
+    /// The field's name in headers and JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            LinkField::To => "to",
+            LinkField::From => "from",
+            LinkField::Tag => "tag",
+            LinkField::Attribute => "attribute",
+            LinkField::Rel => "rel",
+            LinkField::Kind => "kind",
+            LinkField::Offset => "offset",
+        }
+    }
+}
+
+/// `urlsift links`' output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinksFormat {
+    Tsv,
+    Csv,
+    Jsonl,
+}
+
+#[derive(Args, Debug)]
+pub struct LinksArgs {
+    /// WARC files (.warc, .warc.gz, .warc.zst; - for standard input) or
+    /// HTML files (.html, .htm, .xhtml).
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// The URL of the HTML files named (a WARC record's URL is its
+    /// WARC-Target-URI).
+    #[arg(long, value_name = "URL")]
+    pub base: Option<String>,
+    /// Comma-separated kinds of links, or `all` (default: all but css).
+    #[arg(long, value_name = "LIST")]
+    pub kinds: Option<String>,
+    /// Comma-separated fields of each link.
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_enum,
+        value_delimiter = ',',
+        default_value = "to"
+    )]
+    pub fields: Vec<LinkField>,
+    /// Comma-separated values (with a header line unless --no-header).
+    #[arg(long, conflicts_with_all = ["tsv", "jsonl"])]
+    pub csv: bool,
+    /// Tab-separated values, the default (a header line with --header).
+    #[arg(long, conflicts_with = "jsonl")]
+    pub tsv: bool,
+    /// One JSON object per line.
+    #[arg(long)]
+    pub jsonl: bool,
+    /// A header line (CSV: on unless --no-header; TSV: off unless --header).
+    #[arg(long = "header", conflicts_with = "no_header")]
+    pub header_line: bool,
+    /// No header line with --csv.
+    #[arg(long)]
+    pub no_header: bool,
+    /// Keep javascript: links (counted as bad links otherwise).
+    #[arg(long)]
+    pub javascript: bool,
+    /// The largest page body read (decoded); a larger record is a bad
+    /// record, page-too-large.
+    #[arg(long, value_name = "SIZE", default_value = "32M", value_parser = parse_size)]
+    pub max_page_size: u64,
+    /// Write to FILE instead of standard output (replaced when done).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Write bad records and bad links to FILE: input, byte offset, reason, value.
+    #[arg(long, value_name = "FILE")]
+    pub rejects: Option<PathBuf>,
+    /// Worker threads (default: one per core).
+    #[arg(short = 'j', long = "threads", value_name = "N")]
+    pub threads: Option<usize>,
+    /// No summary on standard error.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+impl LinksArgs {
+    /// The output format the flags choose.
+    pub fn format(&self) -> LinksFormat {
+        if self.csv {
+            LinksFormat::Csv
+        } else if self.jsonl {
+            LinksFormat::Jsonl
+        } else {
+            LinksFormat::Tsv
+        }
+    }
+
+    /// Whether a header line goes first.
+    pub fn header(&self) -> bool {
+        match self.format() {
+            LinksFormat::Csv => !self.no_header,
+            LinksFormat::Tsv => self.header_line,
+            LinksFormat::Jsonl => false,
+        }
+    }
 }
 
 #[cfg(test)]

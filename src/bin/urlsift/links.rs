@@ -1,0 +1,373 @@
+//! `urlsift links`: the links inside crawled pages. Each input's pages
+//! (`urlsift::links::pages`) are read in batches on this thread; a batch's
+//! pages are parsed, their links extracted and resolved on rayon's pool,
+//! and the results written in input order. Every record is a page, not a
+//! page (counted), or a bad record (counted, in `--rejects`); every link
+//! is written or is a bad link (counted, in `--rejects`).
+
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::path::Path;
+use std::process::ExitCode;
+
+use rayon::prelude::*;
+use urlsift::links::pages::{Item, Page as Record, Pages};
+use urlsift::links::{Kinds, Page};
+use urlsift::records::input::{self, InputError, Opened};
+
+use crate::args::{LinkField, LinksArgs, LinksFormat};
+use crate::output::{CliError, Sink};
+
+/// A batch of pages is cut at this many block bytes (or 512 records).
+const BATCH_BYTES: usize = 32 << 20;
+
+/// What was done, for the summary.
+#[derive(Default)]
+struct Tally {
+    pages: u64,
+    not_html: u64,
+    other_records: u64,
+    links: u64,
+    bad_links: BTreeMap<&'static str, u64>,
+    bad_records: BTreeMap<&'static str, u64>,
+}
+
+/// One record's results.
+#[derive(Default)]
+struct Done {
+    out: Vec<u8>,
+    rejects: Vec<u8>,
+    tally: Tally,
+}
+
+struct Settings<'a> {
+    kinds: Kinds,
+    fields: &'a [LinkField],
+    format: LinksFormat,
+    javascript: bool,
+    max: usize,
+    name: String,
+    /// The input is an HTML file (read as HTML, not sniffed).
+    html_file: bool,
+}
+
+pub fn run(args: LinksArgs) -> Result<ExitCode, CliError> {
+    let kinds = match &args.kinds {
+        Some(list) => Kinds::parse(list).map_err(CliError::Usage)?,
+        None => Kinds::default(),
+    };
+    if let Some(e) = input::missing(&args.files) {
+        return Err(CliError::Input(e));
+    }
+    if let Some(base) = &args.base {
+        urlsift::Url::parse(base)
+            .map_err(|e| CliError::Usage(format!("--base {base:?} is not a URL: {e}")))?;
+    }
+    if let Some(n) = args.threads {
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(n.max(1))
+            .build_global();
+    }
+    let mut out = Sink::open(args.output.as_deref(), false)?;
+    let mut rejects = match &args.rejects {
+        Some(path) => Some(Sink::open(Some(path), false)?),
+        None => None,
+    };
+    if args.header() {
+        let names: Vec<&str> = args.fields.iter().map(|f| f.name()).collect();
+        let mut row = Vec::new();
+        write_row(&mut row, args.format(), &names);
+        out.put(&row)?;
+    }
+    let mut tally = Tally::default();
+    for path in &args.files {
+        let settings = Settings {
+            kinds,
+            fields: &args.fields,
+            format: args.format(),
+            javascript: args.javascript,
+            max: usize::try_from(args.max_page_size).unwrap_or(usize::MAX),
+            name: input::display_name(path),
+            html_file: is_html_file(path),
+        };
+        let error = read_input(
+            path,
+            &args,
+            &settings,
+            &mut out,
+            rejects.as_mut(),
+            &mut tally,
+        )?;
+        if let Some(e) = error {
+            out.commit()?;
+            if let Some(r) = rejects {
+                r.commit()?;
+            }
+            summary(&args, &tally);
+            return Err(CliError::Input(e));
+        }
+    }
+    out.commit()?;
+    if let Some(r) = rejects {
+        r.commit()?;
+    }
+    summary(&args, &tally);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Whether `path` is an HTML file (by its extension).
+fn is_html_file(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| matches!(e.to_ascii_lowercase().as_str(), "html" | "htm" | "xhtml"))
+}
+
+/// Reads one input's pages and writes their links; a read error that
+/// ended the input early is returned (after what came before it).
+fn read_input(
+    path: &Path,
+    args: &LinksArgs,
+    settings: &Settings<'_>,
+    out: &mut Sink,
+    mut rejects: Option<&mut Sink>,
+    tally: &mut Tally,
+) -> Result<Option<InputError>, CliError> {
+    let name = &settings.name;
+    let input_error = |error| InputError {
+        name: name.clone(),
+        error,
+        usage: false,
+    };
+    let reader: Box<dyn Read + Send> =
+        match input::open(path).map_err(|e| CliError::Input(input_error(e)))? {
+            Opened::Mapped(map) => Box::new(std::io::Cursor::new(MapBytes(map))),
+            Opened::Read(r) => r,
+        };
+    if settings.html_file {
+        let mut block = Vec::new();
+        let read = reader.take(settings.max as u64 + 1).read_to_end(&mut block);
+        if let Err(e) = read {
+            return Ok(Some(input_error(e)));
+        }
+        let item = if block.len() > settings.max {
+            Item::Bad {
+                offset: 0,
+                reason: "page-too-large",
+            }
+        } else {
+            Item::Page(Record {
+                offset: 0,
+                url: args.base.clone().unwrap_or_default(),
+                http: false,
+                block,
+            })
+        };
+        write_batch(&[item], settings, out, rejects.as_deref_mut(), tally)?;
+        return Ok(None);
+    }
+    let mut pages = Pages::warc(reader, settings.max);
+    let mut batch = Vec::new();
+    let mut bytes = 0;
+    loop {
+        let item = pages.next();
+        let end = item.is_none();
+        if let Some(item) = item {
+            if let Item::Page(p) = &item {
+                bytes += p.block.len();
+            }
+            batch.push(item);
+        }
+        if end || bytes >= BATCH_BYTES || batch.len() >= 512 {
+            write_batch(&batch, settings, out, rejects.as_deref_mut(), tally)?;
+            batch.clear();
+            bytes = 0;
+        }
+        if end {
+            break;
+        }
+    }
+    Ok(pages.error().map(input_error))
+}
+
+/// A mapped file's bytes as a `Cursor` takes them.
+struct MapBytes(std::sync::Arc<urlsift::records::input::mmap::Map>);
+
+impl AsRef<[u8]> for MapBytes {
+    fn as_ref(&self) -> &[u8] {
+        self.0.bytes()
+    }
+}
+
+fn write_batch(
+    batch: &[Item],
+    settings: &Settings<'_>,
+    out: &mut Sink,
+    rejects: Option<&mut Sink>,
+    tally: &mut Tally,
+) -> Result<(), CliError> {
+    let done: Vec<Done> = batch.par_iter().map(|item| one(item, settings)).collect();
+    let mut rejects = rejects;
+    for d in done {
+        out.put(&d.out)?;
+        if let Some(r) = rejects.as_deref_mut() {
+            r.put(&d.rejects)?;
+        }
+        tally.pages += d.tally.pages;
+        tally.not_html += d.tally.not_html;
+        tally.other_records += d.tally.other_records;
+        tally.links += d.tally.links;
+        for (k, v) in d.tally.bad_links {
+            *tally.bad_links.entry(k).or_default() += v;
+        }
+        for (k, v) in d.tally.bad_records {
+            *tally.bad_records.entry(k).or_default() += v;
+        }
+    }
+    Ok(())
+}
+
+/// The links of one record.
+fn one(item: &Item, s: &Settings<'_>) -> Done {
+    let mut done = Done::default();
+    let reject = |done: &mut Done, offset: u64, reason: &'static str, value: &str| {
+        let _ = writeln!(
+            done.rejects,
+            "{}\t{offset}\t{reason}\t{}",
+            s.name,
+            value.replace(['\t', '\n', '\r'], " ")
+        );
+    };
+    let record = match item {
+        Item::Other => {
+            done.tally.other_records += 1;
+            return done;
+        }
+        Item::Bad { offset, reason } => {
+            *done.tally.bad_records.entry(reason).or_default() += 1;
+            reject(&mut done, *offset, reason, "");
+            return done;
+        }
+        Item::Page(p) => p,
+    };
+    let page = if s.html_file {
+        Ok(Some(Page::from_html(
+            &record.block,
+            &record.url,
+            None,
+            &s.kinds,
+        )))
+    } else {
+        Page::from_block(&record.block, &record.url, record.http, s.max, &s.kinds)
+    };
+    let page = match page {
+        Ok(Some(page)) => page,
+        Ok(None) => {
+            done.tally.not_html += 1;
+            return done;
+        }
+        Err(reason) => {
+            *done.tally.bad_records.entry(reason).or_default() += 1;
+            reject(&mut done, record.offset, reason, &record.url);
+            return done;
+        }
+    };
+    done.tally.pages += 1;
+    let from = page
+        .url
+        .as_ref()
+        .map_or(record.url.as_str(), |u| u.href())
+        .to_string();
+    let offset = record.offset.to_string();
+    for link in page.resolve() {
+        let url = match link.to {
+            Ok(url) => url,
+            Err(e) => {
+                *done.tally.bad_links.entry("invalid-url").or_default() += 1;
+                let _ = e;
+                reject(&mut done, record.offset, "invalid-url", &link.raw.value);
+                continue;
+            }
+        };
+        if url.protocol() == "javascript:" && !s.javascript {
+            *done.tally.bad_links.entry("javascript-url").or_default() += 1;
+            reject(&mut done, record.offset, "javascript-url", &link.raw.value);
+            continue;
+        }
+        done.tally.links += 1;
+        let values: Vec<&str> = s
+            .fields
+            .iter()
+            .map(|f| match f {
+                LinkField::To => url.href(),
+                LinkField::From => from.as_str(),
+                LinkField::Tag => link.raw.tag.as_str(),
+                LinkField::Attribute => link.raw.attribute.as_str(),
+                LinkField::Rel => link.raw.rel.as_deref().unwrap_or(""),
+                LinkField::Kind => link.raw.kind.name(),
+                LinkField::Offset => offset.as_str(),
+            })
+            .collect();
+        if s.format == LinksFormat::Jsonl {
+            let mut map = serde_json::Map::new();
+            for (f, v) in s.fields.iter().zip(&values) {
+                let value = match f {
+                    LinkField::Rel if link.raw.rel.is_none() => serde_json::Value::Null,
+                    LinkField::Offset => serde_json::Value::from(record.offset),
+                    _ => serde_json::Value::from(*v),
+                };
+                map.insert(f.name().to_string(), value);
+            }
+            let _ = serde_json::to_writer(&mut done.out, &map);
+            done.out.push(b'\n');
+        } else {
+            write_row(&mut done.out, s.format, &values);
+        }
+    }
+    done
+}
+
+/// One CSV or TSV row (quoted by the csv crate where a value needs it).
+fn write_row(out: &mut Vec<u8>, format: LinksFormat, values: &[&str]) {
+    let delimiter = if format == LinksFormat::Csv {
+        b','
+    } else {
+        b'\t'
+    };
+    let mut w = csv::WriterBuilder::new()
+        .delimiter(delimiter)
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(out);
+    let _ = w.write_record(values);
+    let _ = w.flush();
+}
+
+fn summary(args: &LinksArgs, t: &Tally) {
+    if args.quiet {
+        return;
+    }
+    let list = |m: &BTreeMap<&str, u64>| {
+        m.iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut line = format!("urlsift links: {} pages, {} links", t.pages, t.links);
+    let bad_links: u64 = t.bad_links.values().sum();
+    if bad_links > 0 {
+        line.push_str(&format!("; {bad_links} bad links ({})", list(&t.bad_links)));
+    }
+    let bad_records: u64 = t.bad_records.values().sum();
+    if bad_records > 0 {
+        line.push_str(&format!(
+            "; {bad_records} bad records ({})",
+            list(&t.bad_records)
+        ));
+    }
+    if t.not_html + t.other_records > 0 {
+        line.push_str(&format!(
+            "; {} records not HTML, {} not responses",
+            t.not_html, t.other_records
+        ));
+    }
+    eprintln!("{line}");
+}

@@ -1,0 +1,253 @@
+//! `urlsift links`: links out of WARC response records and HTML files,
+//! resolved against each page's URL and `<base>`, in input order; every
+//! record and link written or accounted for.
+
+use std::io::Write;
+use std::path::Path;
+
+use crate::workdir::{Workdir, stderr};
+
+/// A WARC record (uncompressed).
+fn record(kind: &str, uri: &str, block: &[u8]) -> Vec<u8> {
+    let mut r = format!(
+        "WARC/1.1\r\nWARC-Type: {kind}\r\nWARC-Target-URI: {uri}\r\nContent-Length: {}\r\n\r\n",
+        block.len()
+    )
+    .into_bytes();
+    r.extend_from_slice(block);
+    r.extend_from_slice(b"\r\n\r\n");
+    r
+}
+
+/// An HTTP response of `content_type` with `body` (and extra headers).
+fn response(content_type: &str, headers: &str, body: &[u8]) -> Vec<u8> {
+    let mut r =
+        format!("HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\n{headers}\r\n").into_bytes();
+    r.extend_from_slice(body);
+    r
+}
+
+fn example() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("corpora/examples/pages.warc.gz")
+        .display()
+        .to_string()
+}
+
+#[test]
+fn links_of_the_example_crawl_resolve_against_base_and_page() {
+    let w = Workdir::new();
+    let out = w.run(&["links", &example()], None);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        String::from_utf8(out.stdout.clone()).unwrap(),
+        "https://shop.example.com/catalog/index.html\n\
+         https://shop.example.com/css/site.css\n\
+         https://shop.example.com/js/app.js\n\
+         https://shop.example.com/catalog/shoes?size=42&color=red\n\
+         https://partner.example.org/offer#top\n\
+         https://shop.example.com/catalog/img/logo.png\n\
+         https://shop.example.com/catalog/img/logo-2x.png\n\
+         https://shop.example.com/catalog/img/logo-3x.png\n\
+         https://shop.example.com/search\n\
+         http://nouvelles.example.fr/nouvelles\n\
+         http://nouvelles.example.fr/recherche?q=caf%E9\n\
+         http://video.example.net/embed/1\n"
+    );
+    assert!(
+        stderr(&out).contains(
+            "2 pages, 12 links; 2 bad links (invalid-url 1, javascript-url 1); 1 records not HTML, 1 not responses"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    let csv = w.stdout(&[
+        "links",
+        "-q",
+        "--csv",
+        "--fields",
+        "to,tag,attribute,rel,kind",
+        "--kinds",
+        "a,meta-refresh",
+        &example(),
+    ]);
+    assert_eq!(
+        csv,
+        "to,tag,attribute,rel,kind\n\
+         https://shop.example.com/catalog/shoes?size=42&color=red,a,href,,a\n\
+         https://partner.example.org/offer#top,a,href,nofollow sponsored,a\n\
+         http://nouvelles.example.fr/nouvelles,meta,content,,meta-refresh\n\
+         http://nouvelles.example.fr/recherche?q=caf%E9,a,href,,a\n"
+    );
+}
+
+#[test]
+fn bad_links_go_to_rejects_and_javascript_is_kept_when_asked() {
+    let w = Workdir::new();
+    let out = w.run(&["links", "--rejects", "bad.tsv", &example()], None);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let rejects = String::from_utf8(w.read("bad.tsv")).unwrap();
+    let lines: Vec<Vec<&str>> = rejects.lines().map(|l| l.split('\t').collect()).collect();
+    assert_eq!(lines.len(), 2, "{rejects}");
+    assert_eq!(lines[0][2..], ["javascript-url", "javascript:void(0)"]);
+    assert_eq!(lines[1][2..], ["invalid-url", "http://[::1"]);
+    assert!(
+        lines
+            .iter()
+            .all(|l| l[0].ends_with("pages.warc.gz") && l[1] == lines[0][1])
+    );
+    let all = w.stdout(&["links", "-q", "--javascript", &example()]);
+    assert!(all.contains("javascript:void(0)\n"), "{all}");
+}
+
+#[test]
+fn damaged_and_oversized_records_are_counted_never_read_as_pages() {
+    let w = Workdir::new();
+    let page = |href: &str| {
+        response(
+            "text/html",
+            "",
+            format!("<a href='{href}'>x</a>").as_bytes(),
+        )
+    };
+    let mut warc = record("response", "http://a.example/", &page("/1"));
+    let garbage_at = warc.len();
+    warc.extend_from_slice(b"this is not a WARC header\r\nnor this\r\n");
+    warc.extend_from_slice(&record("response", "http://b.example/", &page("/2")));
+    warc.extend_from_slice(&record(
+        "response",
+        "http://big.example/",
+        &page(&"x".repeat(5000)),
+    ));
+    let mut cut = record("response", "http://c.example/", &page("/3"));
+    cut.truncate(cut.len() - 20);
+    warc.extend_from_slice(&cut);
+    w.create("crawl.warc", &warc);
+    let out = w.run(
+        &[
+            "links",
+            "--max-page-size",
+            "4K",
+            "--rejects",
+            "bad.tsv",
+            "crawl.warc",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        String::from_utf8(out.stdout.clone()).unwrap(),
+        "http://a.example/1\nhttp://b.example/2\n"
+    );
+    assert!(
+        stderr(&out).contains("2 pages, 2 links; 3 bad records (bad-warc-header 1, page-too-large 1, truncated-record 1)"),
+        "{}",
+        stderr(&out)
+    );
+    let rejects = String::from_utf8(w.read("bad.tsv")).unwrap();
+    assert!(
+        rejects.starts_with(&format!("crawl.warc\t{garbage_at}\tbad-warc-header\t")),
+        "{rejects}"
+    );
+}
+
+#[test]
+fn http_codings_and_legacy_encodings_are_undone() {
+    let w = Workdir::new();
+    let html = "<meta charset=iso-8859-2><a href='/s?q=\u{159}'>r</a>";
+    let (latin2, _, _) = encoding_rs::ISO_8859_2.encode(html);
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(&latin2).unwrap();
+    let gz = gz.finish().unwrap();
+    let mut chunked = format!("{:x}\r\n", gz.len()).into_bytes();
+    chunked.extend_from_slice(&gz);
+    chunked.extend_from_slice(b"\r\n0\r\n\r\n");
+    let mut deflate = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
+    deflate.write_all(b"<a href=/raw-deflate>").unwrap();
+    let deflate = deflate.finish().unwrap();
+    let mut warc = record(
+        "response",
+        "http://cz.example/",
+        &response(
+            "text/html",
+            "Content-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n",
+            &chunked,
+        ),
+    );
+    warc.extend_from_slice(&record(
+        "response",
+        "http://d.example/",
+        &response("text/html", "Content-Encoding: deflate\r\n", &deflate),
+    ));
+    warc.extend_from_slice(&record(
+        "response",
+        "http://e.example/",
+        &response(
+            "text/html",
+            "Content-Encoding: gzip\r\n",
+            b"not gzip at all",
+        ),
+    ));
+    w.create("codings.warc", &warc);
+    let out = w.run(&["links", "codings.warc"], None);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // U+0159 is 0xF8 in ISO-8859-2: the query is encoded in the page's encoding.
+    assert_eq!(
+        String::from_utf8(out.stdout.clone()).unwrap(),
+        "http://cz.example/s?q=%F8\nhttp://d.example/raw-deflate\n"
+    );
+    assert!(
+        stderr(&out).contains("1 bad records (bad-content-coding 1)"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn html_files_take_their_url_from_base_and_write_json_lines() {
+    let w = Workdir::new();
+    w.create(
+        "page.html",
+        "<link rel=alternate href=feed.xml><img srcset='a.png 1x, b.png 2x'>\
+         <div style=\"background: url('bg.png')\"></div><video poster=p.jpg src=v.mp4></video>",
+    );
+    let out = w.stdout(&[
+        "links",
+        "-q",
+        "--jsonl",
+        "--fields",
+        "from,to,rel,kind",
+        "--kinds",
+        "link,srcset,css,media",
+        "--base",
+        "https://e.example/dir/",
+        "page.html",
+    ]);
+    let rows: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let to: Vec<&str> = rows.iter().map(|r| r["to"].as_str().unwrap()).collect();
+    assert_eq!(
+        to,
+        [
+            "https://e.example/dir/feed.xml",
+            "https://e.example/dir/a.png",
+            "https://e.example/dir/b.png",
+            "https://e.example/dir/bg.png",
+            "https://e.example/dir/p.jpg",
+            "https://e.example/dir/v.mp4",
+        ]
+    );
+    assert_eq!(rows[0]["rel"], "alternate");
+    assert_eq!(rows[1]["rel"], serde_json::Value::Null);
+    assert_eq!(rows[3]["kind"], "css");
+    assert!(rows.iter().all(|r| r["from"] == "https://e.example/dir/"));
+    let bad = w.run(&["links", "--kinds", "a,links", "page.html"], None);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        stderr(&bad).contains("unknown link kind \"links\""),
+        "{}",
+        stderr(&bad)
+    );
+}
