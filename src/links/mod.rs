@@ -31,6 +31,8 @@ pub mod encoding;
 pub mod html;
 pub mod http;
 pub mod pages;
+pub mod wat;
+pub mod xml;
 
 use crate::{ParseError, Url};
 
@@ -57,11 +59,17 @@ pub enum Kind {
     Srcset,
     /// `url(...)` in a `style` attribute (not extracted unless asked for).
     Css,
+    /// A sitemap's `<loc>` (or `<xhtml:link href>`).
+    Sitemap,
+    /// A feed's `<link>`, `<guid>` or `<enclosure url>`.
+    Feed,
+    /// A link listed in a Common Crawl WAT record.
+    Wat,
 }
 
 impl Kind {
     /// Every kind, in the order `--help` lists them.
-    pub const ALL: [Kind; 10] = [
+    pub const ALL: [Kind; 13] = [
         Kind::A,
         Kind::Img,
         Kind::Script,
@@ -72,6 +80,9 @@ impl Kind {
         Kind::MetaRefresh,
         Kind::Srcset,
         Kind::Css,
+        Kind::Sitemap,
+        Kind::Feed,
+        Kind::Wat,
     ];
 
     /// The kind's name in output and in `--kinds`.
@@ -93,6 +104,9 @@ impl Kind {
             Kind::MetaRefresh => "meta-refresh",
             Kind::Srcset => "srcset",
             Kind::Css => "css",
+            Kind::Sitemap => "sitemap",
+            Kind::Feed => "feed",
+            Kind::Wat => "wat",
         }
     }
 

@@ -1,5 +1,6 @@
 //! Pages to take links from, read in order from one input: the `response`
-//! and `resource` records of a WARC file (plain, gzip or zstd, through
+//! and `resource` records of a WARC file, and the `metadata` records of a
+//! WAT file (plain, gzip or zstd, through
 //! [`crate::records::input::open`]), or one HTML file. A record's block
 //! is held whole up to a limit; a larger one is skipped, unread, and
 //! reported as a bad record (`page-too-large`), so memory stays at the
@@ -31,6 +32,9 @@ pub struct Page {
     /// `application/http`, or whose block starts `HTTP/`) rather than the
     /// document itself.
     pub http: bool,
+    /// Whether the block is a WAT record's JSON (a `metadata` record of
+    /// `application/json`; see [`super::wat`]).
+    pub json: bool,
     /// The record's block.
     pub block: Vec<u8>,
 }
@@ -124,7 +128,8 @@ impl<R: Read> Pages<R> {
             offset: start,
             reason,
         };
-        let (mut kind, mut target, mut length, mut http) = (Vec::new(), None, None, false);
+        let (mut kind, mut target, mut length, mut http, mut json) =
+            (Vec::new(), None, None, false, false);
         loop {
             if !self.read_line() {
                 return bad("truncated-record");
@@ -149,14 +154,17 @@ impl<R: Read> Pages<R> {
                     .ok()
                     .and_then(|v| v.parse::<u64>().ok());
             } else if name.eq_ignore_ascii_case(b"Content-Type") {
-                http = value.to_ascii_lowercase().starts_with(b"application/http");
+                let value = value.to_ascii_lowercase();
+                http = value.starts_with(b"application/http");
+                json = value.starts_with(b"application/json");
             }
         }
         let Some(length) = length else {
             self.resync = true;
             return bad("bad-warc-header");
         };
-        let page = kind == b"response" || kind == b"resource";
+        let json = json && kind == b"metadata";
+        let page = kind == b"response" || kind == b"resource" || json;
         if !page || length > self.max as u64 {
             if !self.skip(length) {
                 return bad("truncated-record");
@@ -181,6 +189,7 @@ impl<R: Read> Pages<R> {
             offset: start,
             url: target.unwrap_or_default(),
             http: kind == b"response" && (http || block.starts_with(b"HTTP/")),
+            json,
             block,
         })
     }

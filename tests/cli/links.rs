@@ -251,3 +251,176 @@ fn html_files_take_their_url_from_base_and_write_json_lines() {
         stderr(&bad)
     );
 }
+
+#[test]
+fn wat_records_give_the_links_they_list() {
+    let w = Workdir::new();
+    let json = br#"{"Envelope":{"WARC-Header-Metadata":{"WARC-Type":"response","WARC-Target-URI":"http://w.example/a/"},
+        "Payload-Metadata":{"HTTP-Response-Metadata":{"HTML-Metadata":{"Head":{"Base":"/b/",
+        "Link":[{"path":"LINK@/href","url":"style.css","rel":"stylesheet"}],
+        "Scripts":[{"path":"SCRIPT@/src","url":"/app.js"}]},
+        "Links":[{"path":"A@/href","url":"next.html","rel":"next","text":"Next"},{"path":"IMG@/src","url":"http://[bad"}]}}}}}"#;
+    let request = br#"{"Envelope":{"WARC-Header-Metadata":{"WARC-Type":"request"}}}"#;
+    let mut wat = Vec::new();
+    for block in [&json[..], &request[..], &b"{not json"[..]] {
+        let mut r = format!(
+            "WARC/1.0\r\nWARC-Type: metadata\r\nWARC-Target-URI: http://w.example/a/\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+            block.len()
+        )
+        .into_bytes();
+        r.extend_from_slice(block);
+        r.extend_from_slice(b"\r\n\r\n");
+        wat.extend_from_slice(&r);
+    }
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(&wat).unwrap();
+    w.create("crawl.warc.wat.gz", gz.finish().unwrap());
+    let out = w.run(
+        &[
+            "links",
+            "--csv",
+            "--fields",
+            "from,to,tag,attribute,rel,kind",
+            "crawl.warc.wat.gz",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        String::from_utf8(out.stdout.clone()).unwrap(),
+        "from,to,tag,attribute,rel,kind\n\
+         http://w.example/a/,http://w.example/b/style.css,link,href,stylesheet,wat\n\
+         http://w.example/a/,http://w.example/app.js,script,src,,wat\n\
+         http://w.example/a/,http://w.example/b/next.html,a,href,next,wat\n"
+    );
+    assert!(
+        stderr(&out).contains("1 pages, 3 links; 1 bad links (invalid-url 1); 1 bad records (bad-wat-json 1); 1 records not HTML"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn sitemaps_and_feeds_give_their_urls_and_a_cut_one_is_a_bad_record() {
+    let w = Workdir::new();
+    w.create(
+        "sitemap.xml",
+        r#"<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">
+  <url><loc> https://www.example.com/catalog?item=12&amp;desc=vacation </loc>
+    <xhtml:link rel="alternate" hreflang="de" href="https://www.example.com/de/"/><lastmod>2004-11-23</lastmod></url>
+  <url><loc><![CDATA[HTTPS://WWW.EXAMPLE.COM/a/./b]]></loc></url>
+</urlset>"#,
+    );
+    w.create(
+        "index.xml",
+        "<sitemapindex><sitemap><loc>https://e.example/s1.xml.gz</loc></sitemap></sitemapindex>",
+    );
+    w.create(
+        "feed.atom",
+        r#"<feed xmlns="http://www.w3.org/2005/Atom"><link href="https://blog.example/" rel="alternate"/>
+<entry><link href="https://blog.example/post&#x31;"/><id>urn:uuid:1</id></entry></feed>"#,
+    );
+    w.create(
+        "news.rss",
+        r#"<rss version="2.0"><channel><link>https://news.example/</link>
+<item><link>https://news.example/one</link><guid>https://news.example/?p=1</guid><enclosure url="https://cdn.example/one.mp3"/></item>
+<item><guid isPermaLink="false">tag:news,2</guid></item></channel></rss>"#,
+    );
+    let out = w.stdout(&[
+        "links",
+        "-q",
+        "--tsv",
+        "--fields",
+        "to,tag,attribute,kind",
+        "sitemap.xml",
+        "index.xml",
+        "feed.atom",
+        "news.rss",
+    ]);
+    assert_eq!(
+        out,
+        "https://www.example.com/catalog?item=12&desc=vacation\tloc\t\tsitemap\n\
+         https://www.example.com/de/\tlink\thref\tsitemap\n\
+         https://www.example.com/a/b\tloc\t\tsitemap\n\
+         https://e.example/s1.xml.gz\tloc\t\tsitemap\n\
+         https://blog.example/\tlink\thref\tfeed\n\
+         https://blog.example/post1\tlink\thref\tfeed\n\
+         https://news.example/\tlink\t\tfeed\n\
+         https://news.example/one\tlink\t\tfeed\n\
+         https://news.example/?p=1\tguid\t\tfeed\n\
+         https://cdn.example/one.mp3\tenclosure\turl\tfeed\n"
+    );
+    w.create(
+        "cut.xml",
+        "<urlset><url><loc>https://e.example/x</loc></url><url><loc>https://e.example/y",
+    );
+    let out = w.run(&["links", "--rejects", "bad.tsv", "cut.xml"], None);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        String::from_utf8(out.stdout.clone()).unwrap(),
+        "https://e.example/x\n"
+    );
+    assert!(
+        stderr(&out).contains("1 bad records (bad-xml 1)"),
+        "{}",
+        stderr(&out)
+    );
+    let rejects = String::from_utf8(w.read("bad.tsv")).unwrap();
+    assert!(
+        rejects.starts_with("cut.xml\t")
+            && rejects.contains("bad-xml\tthe document ends inside <loc>"),
+        "{rejects}"
+    );
+}
+
+#[test]
+fn filters_profiles_and_sites_apply_to_links() {
+    let w = Workdir::new();
+    let external = w.stdout(&[
+        "links",
+        "-q",
+        "--external",
+        "--strip-fragment",
+        "--fields",
+        "from,to",
+        &example(),
+    ]);
+    assert_eq!(
+        external,
+        "https://shop.example.com/catalog/index.html\thttps://partner.example.org/offer\n\
+         http://nouvelles.example.fr/accueil\thttp://video.example.net/embed/1\n"
+    );
+    let same = w.run(
+        &[
+            "links",
+            "--same-site",
+            "--not-ext",
+            "png,css",
+            "--kinds",
+            "a,img,link",
+            &example(),
+        ],
+        None,
+    );
+    assert_eq!(
+        String::from_utf8(same.stdout.clone()).unwrap(),
+        "https://shop.example.com/catalog/index.html\n\
+         https://shop.example.com/catalog/shoes?size=42&color=red\n\
+         http://nouvelles.example.fr/recherche?q=caf%E9\n"
+    );
+    assert!(stderr(&same).contains("; 3 filtered"), "{}", stderr(&same));
+    let surt = w.stdout(&[
+        "links",
+        "-q",
+        "--surt",
+        "--kinds",
+        "a",
+        "--site",
+        "example.org",
+        &example(),
+    ]);
+    assert_eq!(surt, "org,example,partner)/offer\n");
+    let both = w.run(&["links", "--same-site", "--external", &example()], None);
+    assert_eq!(both.status.code(), Some(2));
+}

@@ -11,9 +11,13 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use rayon::prelude::*;
+use urlsift::Url;
 use urlsift::links::pages::{Item, Page as Record, Pages};
-use urlsift::links::{Kinds, Page};
+use urlsift::links::{Kinds, Page, wat, xml};
+use urlsift::profile::Profile;
 use urlsift::records::input::{self, InputError, Opened};
+use urlsift::records::stage::{Stage, Verdict};
+use urlsift::site::List;
 
 use crate::args::{LinkField, LinksArgs, LinksFormat};
 use crate::output::{CliError, Sink};
@@ -28,6 +32,7 @@ struct Tally {
     not_html: u64,
     other_records: u64,
     links: u64,
+    filtered: u64,
     bad_links: BTreeMap<&'static str, u64>,
     bad_records: BTreeMap<&'static str, u64>,
 }
@@ -40,15 +45,50 @@ struct Done {
     tally: Tally,
 }
 
+/// What an input is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    /// WARC (or WAT) records.
+    Warc,
+    /// One HTML document.
+    Html,
+    /// A sitemap or feed.
+    Xml,
+}
+
+/// The shape of `path` by its extension (after `.gz` or `.zst`).
+fn shape(path: &Path) -> Shape {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    let name = [".gz", ".zst", ".zstd"]
+        .iter()
+        .find_map(|c| name.strip_suffix(c))
+        .unwrap_or(&name);
+    let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
+    match ext {
+        "html" | "htm" | "xhtml" => Shape::Html,
+        "xml" | "rss" | "atom" => Shape::Xml,
+        _ => Shape::Warc,
+    }
+}
+
 struct Settings<'a> {
     kinds: Kinds,
+    stage: &'a Stage,
+    profile: &'a Profile,
+    /// The list that says which site a host is in, for --same-site and
+    /// --external (None: neither asked for).
+    sites: Option<&'a List>,
+    /// --same-site (true) or --external (false).
+    same_site: bool,
     fields: &'a [LinkField],
     format: LinksFormat,
     javascript: bool,
     max: usize,
     name: String,
-    /// The input is an HTML file (read as HTML, not sniffed).
-    html_file: bool,
+    shape: Shape,
 }
 
 pub fn run(args: LinksArgs) -> Result<ExitCode, CliError> {
@@ -63,6 +103,15 @@ pub fn run(args: LinksArgs) -> Result<ExitCode, CliError> {
         urlsift::Url::parse(base)
             .map_err(|e| CliError::Usage(format!("--base {base:?} is not a URL: {e}")))?;
     }
+    let stage = args.sites.list().and_then(|list| {
+        Stage::new(list, &args.filters.filters(), &args.edits.edits()).map_err(CliError::Usage)
+    })?;
+    let profile = args.profile.profile()?;
+    let list = if args.same_site || args.external {
+        Some(args.sites.list()?)
+    } else {
+        None
+    };
     if let Some(n) = args.threads {
         let _ = rayon::ThreadPoolBuilder::new()
             .num_threads(n.max(1))
@@ -83,12 +132,16 @@ pub fn run(args: LinksArgs) -> Result<ExitCode, CliError> {
     for path in &args.files {
         let settings = Settings {
             kinds,
+            stage: &stage,
+            profile: &profile,
+            sites: list.as_ref(),
+            same_site: args.same_site,
             fields: &args.fields,
             format: args.format(),
             javascript: args.javascript,
             max: usize::try_from(args.max_page_size).unwrap_or(usize::MAX),
             name: input::display_name(path),
-            html_file: is_html_file(path),
+            shape: shape(path),
         };
         let error = read_input(
             path,
@@ -115,13 +168,6 @@ pub fn run(args: LinksArgs) -> Result<ExitCode, CliError> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Whether `path` is an HTML file (by its extension).
-fn is_html_file(path: &Path) -> bool {
-    path.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| matches!(e.to_ascii_lowercase().as_str(), "html" | "htm" | "xhtml"))
-}
-
 /// Reads one input's pages and writes their links; a read error that
 /// ended the input early is returned (after what came before it).
 fn read_input(
@@ -143,7 +189,10 @@ fn read_input(
             Opened::Mapped(map) => Box::new(std::io::Cursor::new(MapBytes(map))),
             Opened::Read(r) => r,
         };
-    if settings.html_file {
+    if settings.shape == Shape::Xml {
+        return read_xml(reader, args, settings, out, rejects, tally);
+    }
+    if settings.shape == Shape::Html {
         let mut block = Vec::new();
         let read = reader.take(settings.max as u64 + 1).read_to_end(&mut block);
         if let Err(e) = read {
@@ -159,6 +208,7 @@ fn read_input(
                 offset: 0,
                 url: args.base.clone().unwrap_or_default(),
                 http: false,
+                json: false,
                 block,
             })
         };
@@ -208,20 +258,7 @@ fn write_batch(
     let done: Vec<Done> = batch.par_iter().map(|item| one(item, settings)).collect();
     let mut rejects = rejects;
     for d in done {
-        out.put(&d.out)?;
-        if let Some(r) = rejects.as_deref_mut() {
-            r.put(&d.rejects)?;
-        }
-        tally.pages += d.tally.pages;
-        tally.not_html += d.tally.not_html;
-        tally.other_records += d.tally.other_records;
-        tally.links += d.tally.links;
-        for (k, v) in d.tally.bad_links {
-            *tally.bad_links.entry(k).or_default() += v;
-        }
-        for (k, v) in d.tally.bad_records {
-            *tally.bad_records.entry(k).or_default() += v;
-        }
+        add(tally, d, out, rejects.as_deref_mut())?;
     }
     Ok(())
 }
@@ -249,13 +286,15 @@ fn one(item: &Item, s: &Settings<'_>) -> Done {
         }
         Item::Page(p) => p,
     };
-    let page = if s.html_file {
+    let page = if s.shape == Shape::Html {
         Ok(Some(Page::from_html(
             &record.block,
             &record.url,
             None,
             &s.kinds,
         )))
+    } else if record.json {
+        wat::page(&record.block, &s.kinds)
     } else {
         Page::from_block(&record.block, &record.url, record.http, s.max, &s.kinds)
     };
@@ -272,39 +311,71 @@ fn one(item: &Item, s: &Settings<'_>) -> Done {
         }
     };
     done.tally.pages += 1;
+    write_links(&mut done, &page, record.offset, &record.url, s);
+    done
+}
+
+/// The site of `url` for --same-site and --external: its registrable
+/// domain, or its host where it has none.
+fn site_of<'u>(list: &List, url: &'u Url) -> &'u str {
+    let host = url.hostname();
+    list.registrable_domain(host).unwrap_or(host)
+}
+
+/// Writes `page`'s links (found in the record at `offset`; `url`: the
+/// page's URL as the input gave it).
+fn write_links(done: &mut Done, page: &Page, offset: u64, url: &str, s: &Settings<'_>) {
+    let reject = |done: &mut Done, reason: &'static str, value: &str| {
+        *done.tally.bad_links.entry(reason).or_default() += 1;
+        let value = value.replace(['\t', '\n', '\r'], " ");
+        let _ = writeln!(done.rejects, "{}\t{offset}\t{reason}\t{value}", s.name);
+    };
     let from = page
         .url
         .as_ref()
-        .map_or(record.url.as_str(), |u| u.href())
-        .to_string();
-    let offset = record.offset.to_string();
+        .map_or_else(|| url.to_string(), |u| s.profile.apply_to_string(u));
+    let page_site = match (s.sites, &page.url) {
+        (Some(list), Some(u)) => Some(site_of(list, u)),
+        _ => None,
+    };
+    let offset_text = offset.to_string();
+    let mut scratch = urlsift::records::Tally::default();
     for link in page.resolve() {
-        let url = match link.to {
+        let mut url = match link.to {
             Ok(url) => url,
-            Err(e) => {
-                *done.tally.bad_links.entry("invalid-url").or_default() += 1;
-                let _ = e;
-                reject(&mut done, record.offset, "invalid-url", &link.raw.value);
+            Err(_) => {
+                reject(done, "invalid-url", &link.raw.value);
                 continue;
             }
         };
         if url.protocol() == "javascript:" && !s.javascript {
-            *done.tally.bad_links.entry("javascript-url").or_default() += 1;
-            reject(&mut done, record.offset, "javascript-url", &link.raw.value);
+            reject(done, "javascript-url", &link.raw.value);
             continue;
         }
+        if s.stage.apply(&mut url, &mut scratch) == Verdict::Drop {
+            done.tally.filtered += 1;
+            continue;
+        }
+        if let Some(list) = s.sites {
+            let same = page_site.is_some_and(|p| p == site_of(list, &url));
+            if same != s.same_site {
+                done.tally.filtered += 1;
+                continue;
+            }
+        }
         done.tally.links += 1;
+        let to = s.profile.apply_to_string(&url);
         let values: Vec<&str> = s
             .fields
             .iter()
             .map(|f| match f {
-                LinkField::To => url.href(),
+                LinkField::To => to.as_str(),
                 LinkField::From => from.as_str(),
                 LinkField::Tag => link.raw.tag.as_str(),
                 LinkField::Attribute => link.raw.attribute.as_str(),
                 LinkField::Rel => link.raw.rel.as_deref().unwrap_or(""),
                 LinkField::Kind => link.raw.kind.name(),
-                LinkField::Offset => offset.as_str(),
+                LinkField::Offset => offset_text.as_str(),
             })
             .collect();
         if s.format == LinksFormat::Jsonl {
@@ -312,7 +383,7 @@ fn one(item: &Item, s: &Settings<'_>) -> Done {
             for (f, v) in s.fields.iter().zip(&values) {
                 let value = match f {
                     LinkField::Rel if link.raw.rel.is_none() => serde_json::Value::Null,
-                    LinkField::Offset => serde_json::Value::from(record.offset),
+                    LinkField::Offset => serde_json::Value::from(offset),
                     _ => serde_json::Value::from(*v),
                 };
                 map.insert(f.name().to_string(), value);
@@ -323,7 +394,79 @@ fn one(item: &Item, s: &Settings<'_>) -> Done {
             write_row(&mut done.out, s.format, &values);
         }
     }
-    done
+}
+
+/// A sitemap or feed: its links, streamed, written in batches; an XML
+/// error is a bad record at its offset, after the links before it.
+fn read_xml(
+    reader: Box<dyn Read + Send>,
+    args: &LinksArgs,
+    s: &Settings<'_>,
+    out: &mut Sink,
+    mut rejects: Option<&mut Sink>,
+    tally: &mut Tally,
+) -> Result<Option<InputError>, CliError> {
+    const BATCH: usize = 8192;
+    let base = args.base.as_deref().and_then(|b| Url::parse(b).ok());
+    let mut page = Page {
+        url: base,
+        links: Vec::new(),
+        base_href: None,
+        encoding: encoding_rs::UTF_8,
+    };
+    let mut failed: Result<(), CliError> = Ok(());
+    let mut flush = |page: &mut Page, rejects: &mut Option<&mut Sink>, tally: &mut Tally| {
+        let mut done = Done::default();
+        write_links(&mut done, page, 0, args.base.as_deref().unwrap_or(""), s);
+        page.links.clear();
+        add(tally, done, out, rejects.as_deref_mut())
+    };
+    let result = xml::links(
+        std::io::BufReader::with_capacity(1 << 16, reader),
+        &s.kinds,
+        |link| {
+            page.links.push(link);
+            if page.links.len() >= BATCH && failed.is_ok() {
+                failed = flush(&mut page, &mut rejects, tally);
+            }
+        },
+    );
+    failed?;
+    flush(&mut page, &mut rejects, tally)?;
+    tally.pages += 1;
+    if let Err(e) = result {
+        *tally.bad_records.entry("bad-xml").or_default() += 1;
+        if let Some(r) = rejects {
+            let message = e.message.replace(['\t', '\n', '\r'], " ");
+            r.put(format!("{}\t{}\tbad-xml\t{message}\n", s.name, e.offset).as_bytes())?;
+        }
+    }
+    Ok(None)
+}
+
+/// Writes one record's results and adds its counts.
+fn add(
+    tally: &mut Tally,
+    d: Done,
+    out: &mut Sink,
+    rejects: Option<&mut Sink>,
+) -> Result<(), CliError> {
+    out.put(&d.out)?;
+    if let Some(r) = rejects {
+        r.put(&d.rejects)?;
+    }
+    tally.pages += d.tally.pages;
+    tally.not_html += d.tally.not_html;
+    tally.other_records += d.tally.other_records;
+    tally.links += d.tally.links;
+    tally.filtered += d.tally.filtered;
+    for (k, v) in d.tally.bad_links {
+        *tally.bad_links.entry(k).or_default() += v;
+    }
+    for (k, v) in d.tally.bad_records {
+        *tally.bad_records.entry(k).or_default() += v;
+    }
+    Ok(())
 }
 
 /// One CSV or TSV row (quoted by the csv crate where a value needs it).
@@ -362,6 +505,9 @@ fn summary(args: &LinksArgs, t: &Tally) {
             "; {bad_records} bad records ({})",
             list(&t.bad_records)
         ));
+    }
+    if t.filtered > 0 {
+        line.push_str(&format!("; {} filtered", t.filtered));
     }
     if t.not_html + t.other_records > 0 {
         line.push_str(&format!(

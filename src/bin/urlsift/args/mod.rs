@@ -10,7 +10,7 @@ use urlsift::records::dedup::Key;
 mod shared;
 
 pub use shared::{
-    EditArgs, FilterArgs, InputArgs, OutputArgs, PolicyArgs, ProfileArgs, parse_size,
+    EditArgs, FilterArgs, InputArgs, OutputArgs, PolicyArgs, ProfileArgs, SiteArgs, parse_size,
 };
 
 const EXAMPLES: &str = "\
@@ -138,11 +138,28 @@ target, protocol, status, bytes, referer, user_agent).")]
   urlsift links --kinds a,link --jsonl --fields from,to,rel crawl.warc.zst
   urlsift links --base https://example.com/docs/ page.html
   urlsift links --kinds all --rejects bad-links.tsv crawl.warc.gz
+  urlsift links --external --strip-fragment --fields from,to crawl.warc.gz
+  urlsift links --same-site --not-ext jpg,png,css,js CC-MAIN-00000.warc.gz
+  urlsift links sitemap.xml.gz
+  urlsift links --fields from,to,tag CC-MAIN-00000.warc.wat.gz
+
+Inputs: WARC files (response and resource records), WAT files (metadata
+records of application/json: Common Crawl's link lists), HTML files
+(.html, .htm, .xhtml; their URL is --base), sitemaps and feeds (.xml,
+.rss, .atom: <loc>, RSS <link>, <guid>, <enclosure url>, Atom <link
+href>); plain, .gz or .zst.
 
 Kinds (--kinds, default all but css): a (a, area href), img (img src),
 script, link (link href, see rel), form (form action), iframe, media
 (embed, video, audio, source, track src; video poster), meta-refresh,
-srcset (img/source srcset candidates), css (url() in style attributes).
+srcset (img/source srcset candidates), css (url() in style attributes),
+sitemap, feed, wat (links a WAT record lists).
+
+The profile flags (--strip-fragment, --sort-query, --strip-params,
+--surt), the edits (--set, --append-param), the site filters (--site,
+--not-site, ...) and the other filters (--scheme, --ext, ...) apply to
+each link (to); --same-site and --external compare its site with the
+page's.
 
 Fields: to (the link resolved and serialized), from (the page's URL), tag,
 attribute, rel, kind, offset (the record's byte offset in its input).
@@ -153,7 +170,8 @@ look like HTML); the encoding from a byte-order mark, the HTTP charset, a
 <meta> charset, else UTF-8 if the bytes are UTF-8, else windows-1252; link
 queries are encoded in it. Bad records (bad-http-response, bad-chunked-body,
 bad-content-coding, unknown-content-coding, page-too-large, bad-warc-header,
-truncated-record) and bad links (invalid-url, javascript-url) are counted
+truncated-record, bad-wat-json, bad-xml) and bad links (invalid-url,
+javascript-url) are counted
 and go to --rejects as FILE, OFFSET, REASON, VALUE.")]
     Links(LinksArgs),
     /// Benchmark URL parsers on your URLs and show where they disagree with urlsift.
@@ -443,8 +461,9 @@ pub enum LinksFormat {
 
 #[derive(Args, Debug)]
 pub struct LinksArgs {
-    /// WARC files (.warc, .warc.gz, .warc.zst; - for standard input) or
-    /// HTML files (.html, .htm, .xhtml).
+    /// WARC or WAT files (.warc, .warc.gz, .warc.zst; - for standard
+    /// input), HTML files (.html, .htm, .xhtml), sitemaps and feeds (.xml,
+    /// .rss, .atom).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// The URL of the HTML files named (a WARC record's URL is its
@@ -497,6 +516,20 @@ pub struct LinksArgs {
     /// No summary on standard error.
     #[arg(short, long)]
     pub quiet: bool,
+    /// Only links to the page's own site (registrable domain).
+    #[arg(long, conflicts_with = "external")]
+    pub same_site: bool,
+    /// Only links to another site than the page's.
+    #[arg(long)]
+    pub external: bool,
+    #[command(flatten)]
+    pub sites: SiteArgs,
+    #[command(flatten)]
+    pub filters: FilterArgs,
+    #[command(flatten)]
+    pub edits: EditArgs,
+    #[command(flatten)]
+    pub profile: ProfileArgs,
 }
 
 impl LinksArgs {
