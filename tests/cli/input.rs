@@ -754,3 +754,19 @@ fn utf16_input_is_named_not_read_as_nul_bytes() {
         );
     }
 }
+
+#[test]
+fn output_files_on_dev_shm_are_replaced_not_appended_to() {
+    let shm = std::path::Path::new("/dev/shm");
+    assert!(shm.is_dir(), "this test needs /dev/shm (a tmpfs) on the machine");
+    let wd = Workdir::new();
+    wd.create("in.txt", "HTTP://A.example/x\n");
+    let out = shm.join(format!("urlsift-test-{}.txt", std::process::id()));
+    let out_s = out.display().to_string();
+    for _ in 0..2 {
+        wd.stdout(&["normalize", "-q", "-o", &out_s, "in.txt"]);
+    }
+    let written = std::fs::read_to_string(&out).unwrap();
+    std::fs::remove_file(&out).unwrap();
+    assert_eq!(written, "http://a.example/x\n");
+}

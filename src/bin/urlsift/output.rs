@@ -288,7 +288,10 @@ fn destination(path: &Path) -> io::Result<Destination> {
             // even when it is a file (`-o /dev/stdout >> log`): write to
             // it, do not replace it.
             let real = fs::canonicalize(path)?;
-            let stream = |p: &Path| p.starts_with("/proc") || p.starts_with("/dev");
+            // (/dev/shm is a file system of ordinary files: replaced.)
+            let stream = |p: &Path| {
+                p.starts_with("/proc") || (p.starts_with("/dev") && !p.starts_with("/dev/shm"))
+            };
             if stream(path) || stream(&real) {
                 Ok(Destination::InPlace)
             } else {
