@@ -17,8 +17,7 @@
 
 use std::convert::Infallible;
 
-use html5gum::emitters::callback::{CallbackEmitter, CallbackEvent};
-use html5gum::{Span, Tokenizer};
+use html5gum::{Emitter, Error, State, Tokenizer, naive_next_state};
 
 use super::{Kind, Kinds, RawLink};
 
@@ -31,16 +30,107 @@ pub struct Document {
     pub base_href: Option<String>,
 }
 
-/// The start tag being read: its name and its attributes so far (the
-/// first of each name).
-#[derive(Default)]
-struct Tag {
+/// The tokenizer's receiver: only start tags and their attributes are
+/// kept (text, comments and doctypes cost nothing), and no parse errors
+/// are looked for. The raw-text elements switch the tokenizer's state as
+/// a browser's tree builder makes it (`script`, `style`, `textarea`,
+/// `title`, ...: html5gum's `naive_next_state`).
+struct Tags<F> {
+    /// The current tag's name and whether it is a start tag.
     name: Vec<u8>,
+    start: bool,
+    /// The current tag's attributes: names and values, in `bytes`.
+    bytes: Vec<u8>,
+    spans: Vec<(usize, usize, usize, usize)>,
+    /// The last start tag's name (for the end tag of a raw-text element).
+    last_start: Vec<u8>,
+    /// The attributes handed on (the first of each name).
     attributes: Vec<(Vec<u8>, Vec<u8>)>,
-    /// The attribute being read is a duplicate (its value is dropped).
-    duplicate: bool,
-    /// Inside a start tag (attributes of end tags are not read).
-    open: bool,
+    f: F,
+}
+
+impl<F: FnMut(&[u8], &[(Vec<u8>, Vec<u8>)])> Emitter for Tags<F> {
+    type Token = Infallible;
+
+    fn set_last_start_tag(&mut self, last_start_tag: Option<&[u8]>) {
+        self.last_start.clear();
+        self.last_start
+            .extend_from_slice(last_start_tag.unwrap_or_default());
+    }
+    fn emit_eof(&mut self) {}
+    fn emit_error(&mut self, _: Error) {}
+    fn should_emit_errors(&mut self) -> bool {
+        false
+    }
+    fn pop_token(&mut self) -> Option<Infallible> {
+        None
+    }
+    fn emit_string(&mut self, _: &[u8]) {}
+    fn init_start_tag(&mut self) {
+        self.name.clear();
+        self.bytes.clear();
+        self.spans.clear();
+        self.start = true;
+    }
+    fn init_end_tag(&mut self) {
+        self.name.clear();
+        self.bytes.clear();
+        self.spans.clear();
+        self.start = false;
+    }
+    fn init_comment(&mut self) {}
+    fn emit_current_tag(&mut self) -> Option<State> {
+        if !self.start {
+            self.last_start.clear();
+            return None;
+        }
+        self.last_start.clear();
+        self.last_start.extend_from_slice(&self.name);
+        self.attributes.clear();
+        for &(ns, ne, vs, ve) in &self.spans {
+            let name = &self.bytes[ns..ne];
+            if !self.attributes.iter().any(|(n, _)| n == name) {
+                self.attributes
+                    .push((name.to_vec(), self.bytes[vs..ve].to_vec()));
+            }
+        }
+        (self.f)(&self.name, &self.attributes);
+        naive_next_state(&self.name)
+    }
+    fn emit_current_comment(&mut self) {}
+    fn emit_current_doctype(&mut self) {}
+    fn set_self_closing(&mut self) {}
+    fn set_force_quirks(&mut self) {}
+    fn push_tag_name(&mut self, s: &[u8]) {
+        self.name.extend_from_slice(s);
+    }
+    fn push_comment(&mut self, _: &[u8]) {}
+    fn push_doctype_name(&mut self, _: &[u8]) {}
+    fn init_doctype(&mut self) {}
+    fn init_attribute(&mut self) {
+        let at = self.bytes.len();
+        self.spans.push((at, at, at, at));
+    }
+    fn push_attribute_name(&mut self, s: &[u8]) {
+        self.bytes.extend_from_slice(s);
+        if let Some(span) = self.spans.last_mut() {
+            span.1 = self.bytes.len();
+            (span.2, span.3) = (span.1, span.1);
+        }
+    }
+    fn push_attribute_value(&mut self, s: &[u8]) {
+        self.bytes.extend_from_slice(s);
+        if let Some(span) = self.spans.last_mut() {
+            span.3 = self.bytes.len();
+        }
+    }
+    fn set_doctype_public_identifier(&mut self, _: &[u8]) {}
+    fn set_doctype_system_identifier(&mut self, _: &[u8]) {}
+    fn push_doctype_public_identifier(&mut self, _: &[u8]) {}
+    fn push_doctype_system_identifier(&mut self, _: &[u8]) {}
+    fn current_is_appropriate_end_tag_token(&mut self) -> bool {
+        !self.start && !self.last_start.is_empty() && self.name == self.last_start
+    }
 }
 
 /// Calls `f` with each start tag of `html` (UTF-8; see
@@ -52,7 +142,7 @@ struct Tag {
 /// use urlsift::links::html::start_tags;
 ///
 /// let mut tags = Vec::new();
-/// start_tags(b"<P CLASS=a class=b data-x='&lt;'><style>p{}</style><br/>", |name, attributes| {
+/// start_tags(b"<P CLASS=a class=b data-x='&lt;'><style>p{<a>}</style><br/>", |name, attributes| {
 ///     tags.push((name.to_vec(), attributes.to_vec()));
 /// });
 /// assert_eq!(tags, [
@@ -61,39 +151,16 @@ struct Tag {
 ///     (b"br".to_vec(), vec![]),
 /// ]);
 /// ```
-pub fn start_tags(html: &[u8], mut f: impl FnMut(&[u8], &[(Vec<u8>, Vec<u8>)])) {
-    let mut tag = Tag::default();
-    let mut emitter = CallbackEmitter::new(
-        |event: CallbackEvent<'_>, _: Span<()>| -> Option<Infallible> {
-            match event {
-                CallbackEvent::OpenStartTag { name } => {
-                    tag.name.clear();
-                    tag.name.extend_from_slice(name);
-                    tag.attributes.clear();
-                    tag.open = true;
-                }
-                CallbackEvent::AttributeName { name } if tag.open => {
-                    tag.duplicate = tag.attributes.iter().any(|(n, _)| n == name);
-                    if !tag.duplicate {
-                        tag.attributes.push((name.to_vec(), Vec::new()));
-                    }
-                }
-                CallbackEvent::AttributeValue { value } if tag.open && !tag.duplicate => {
-                    if let Some((_, v)) = tag.attributes.last_mut() {
-                        v.extend_from_slice(value);
-                    }
-                }
-                CallbackEvent::CloseStartTag { .. } if tag.open => {
-                    tag.open = false;
-                    f(&tag.name, &tag.attributes);
-                }
-                CallbackEvent::EndTag { .. } => tag.open = false,
-                _ => {}
-            }
-            None
-        },
-    );
-    emitter.naively_switch_states(true);
+pub fn start_tags(html: &[u8], f: impl FnMut(&[u8], &[(Vec<u8>, Vec<u8>)])) {
+    let emitter = Tags {
+        name: Vec::new(),
+        start: false,
+        bytes: Vec::new(),
+        spans: Vec::new(),
+        last_start: Vec::new(),
+        attributes: Vec::new(),
+        f,
+    };
     for _ in Tokenizer::new_with_emitter(html, emitter) {}
 }
 

@@ -175,13 +175,17 @@ impl<R: Read> Pages<R> {
                 Item::Other
             };
         }
-        let mut block = vec![0; length as usize];
-        match self.reader.read_exact(&mut block) {
-            Ok(()) => self.offset += length,
+        // Read into spare capacity: no zeroing of a buffer about to be
+        // overwritten.
+        let mut block = Vec::with_capacity(length as usize);
+        match (&mut self.reader).take(length).read_to_end(&mut block) {
+            Ok(n) if n as u64 == length => self.offset += length,
+            Ok(n) => {
+                self.offset += n as u64;
+                return bad("truncated-record");
+            }
             Err(e) => {
-                if e.kind() != io::ErrorKind::UnexpectedEof {
-                    self.failed = Some(e);
-                }
+                self.failed = Some(e);
                 return bad("truncated-record");
             }
         }

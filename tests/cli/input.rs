@@ -758,7 +758,10 @@ fn utf16_input_is_named_not_read_as_nul_bytes() {
 #[test]
 fn output_files_on_dev_shm_are_replaced_not_appended_to() {
     let shm = std::path::Path::new("/dev/shm");
-    assert!(shm.is_dir(), "this test needs /dev/shm (a tmpfs) on the machine");
+    assert!(
+        shm.is_dir(),
+        "this test needs /dev/shm (a tmpfs) on the machine"
+    );
     let wd = Workdir::new();
     wd.create("in.txt", "HTTP://A.example/x\n");
     let out = shm.join(format!("urlsift-test-{}.txt", std::process::id()));
