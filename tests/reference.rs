@@ -13,6 +13,10 @@
 //! `URLSearchParams` parsed, serialized and sorted, against the package's
 //! `URL` and `URLSearchParams` in one Node.js process.
 //!
+//! A third resolves the links of generated pages as `urlsift links` does
+//! (`urlsift::links::Page`: the first `<base href>` against the page's URL,
+//! each link against that base) and compares with the package's `URL`.
+//!
 //! Ignored by default, since it needs Node.js and the package:
 //! `scripts/reference-tests` installs the release it pins into
 //! `target/reference` and runs this with `NODE_PATH` pointing there (CI
@@ -459,6 +463,153 @@ fn setters_and_search_params_agree_with_the_reference_implementation() {
     );
     eprintln!(
         "{} setter and URLSearchParams cases agree ({by_op:?})",
+        cases.len()
+    );
+}
+
+/// Resolves each case's links as a browser resolves a document's: the
+/// base is the first `<base href>` parsed against the page's URL (the
+/// page's URL when there is none or it fails), each link parsed against
+/// it; `null` where a link does not parse.
+const LINKS_SCRIPT: &str = r#"
+'use strict';
+const { URL } = require('whatwg-url');
+const rl = require('readline').createInterface({ input: process.stdin, crlfDelay: Infinity });
+const parse = (s, b) => { try { return new URL(s, b); } catch (e) { return null; } };
+rl.on('line', (line) => {
+  const c = JSON.parse(line);
+  const page = new URL(c.page);
+  const base = (c.base === null ? null : parse(c.base, page)) || page;
+  process.stdout.write(JSON.stringify(c.links.map((l) => { const u = parse(l, base); return u && u.href; })) + '\n');
+});
+"#;
+
+/// HTML attribute text for `value` (double-quoted).
+fn attribute_text(value: &str) -> String {
+    value.replace('&', "&amp;").replace('"', "&quot;")
+}
+
+/// `urlsift links`' resolution (`urlsift::links::Page`) against the
+/// reference implementation: generated pages (corpus URLs as page URLs, a
+/// `<base href>` or none, corpus lines, relative pieces and hostile
+/// mutations as links, written into the HTML with character references)
+/// must resolve every link to the same URL, or fail alike.
+#[test]
+#[ignore = "needs Node.js and the whatwg-url package: scripts/reference-tests"]
+fn link_resolution_against_base_agrees_with_the_reference_implementation() {
+    use urlsift::links::{Kinds, Page};
+    let mut rng = Rng::new();
+    let mut lines = Vec::new();
+    for file in common::corpus_files() {
+        let bytes = std::fs::read(&file).expect("read corpus");
+        for line in String::from_utf8_lossy(&bytes).lines() {
+            if rng.below(97) == 0 {
+                lines.push(line.to_string());
+            }
+        }
+    }
+    // The HTML input stream turns CR into LF and NUL into U+FFFD: values
+    // with them are not what the page says; leave them out.
+    let clean = |s: String| s.replace(['\r', '\0'], "");
+    let relative = [
+        "",
+        ".",
+        "..",
+        "../x",
+        "./a/../b",
+        "?q=1",
+        "#f",
+        "//h.example/p",
+        "/abs",
+        "x y",
+        "\\\\a\\b",
+        "%2e%2E/",
+        "::",
+        "a:b",
+    ];
+    let mut cases = Vec::new();
+    for (i, page) in lines.iter().enumerate() {
+        if Url::parse(page).is_err() {
+            continue;
+        }
+        let base = match rng.below(4) {
+            0 => None,
+            1 => Some(relative[rng.below(relative.len())].to_string()),
+            2 => Some(clean(lines[rng.below(lines.len())].clone())),
+            _ => Some(clean(mutate(&mut rng, &lines[(i + 1) % lines.len()]))),
+        };
+        let links: Vec<String> = (0..8)
+            .map(|_| match rng.below(3) {
+                0 => relative[rng.below(relative.len())].to_string(),
+                1 => clean(lines[rng.below(lines.len())].clone()),
+                _ => {
+                    let piece = relative[rng.below(relative.len())];
+                    clean(mutate(&mut rng, piece))
+                }
+            })
+            .collect();
+        cases.push((page.clone(), base, links));
+    }
+    assert!(cases.len() > 5_000, "only {} pages", cases.len());
+    let input: String = cases
+        .iter()
+        .map(|(page, base, links)| {
+            serde_json::json!({ "page": page, "base": base, "links": links }).to_string() + "\n"
+        })
+        .collect();
+    let mut child = Command::new("node")
+        .args(["-e", LINKS_SCRIPT])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("start node (scripts/reference-tests needs Node.js)");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let feeder = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output().expect("node");
+    feeder.join().unwrap().expect("write the cases");
+    assert!(
+        out.status.success(),
+        "node failed (is the whatwg-url package on NODE_PATH? scripts/reference-tests): {}",
+        out.status
+    );
+    let theirs: Vec<Vec<Option<String>>> = String::from_utf8(out.stdout)
+        .expect("UTF-8")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    assert_eq!(theirs.len(), cases.len(), "one answer per page");
+    let mut differ = Vec::new();
+    let mut links = 0;
+    for ((page, base, values), theirs) in cases.iter().zip(&theirs) {
+        let mut html = String::from("<!doctype html><html><head>");
+        if let Some(b) = base {
+            html.push_str(&format!("<base href=\"{}\">", attribute_text(b)));
+        }
+        html.push_str("</head><body>");
+        for v in values {
+            html.push_str(&format!("<a href=\"{}\">x</a>\n", attribute_text(v)));
+        }
+        let doc = Page::from_html(html.as_bytes(), page, None, &Kinds::parse("a").unwrap());
+        let ours: Vec<Option<String>> = doc
+            .resolve()
+            .map(|l| l.to.ok().map(|u| u.href().to_string()))
+            .collect();
+        links += ours.len();
+        if &ours != theirs {
+            differ.push(format!(
+                "page {page:?} base {base:?} links {values:?}: ours {ours:?}, whatwg-url {theirs:?}"
+            ));
+        }
+    }
+    assert!(
+        differ.is_empty(),
+        "{} of {} pages differ:\n{}",
+        differ.len(),
+        cases.len(),
+        differ[..differ.len().min(10)].join("\n")
+    );
+    eprintln!(
+        "{} pages, {links} links resolve as whatwg-url resolves them",
         cases.len()
     );
 }
