@@ -424,3 +424,62 @@ fn filters_profiles_and_sites_apply_to_links() {
     let both = w.run(&["links", "--same-site", "--external", &example()], None);
     assert_eq!(both.status.code(), Some(2));
 }
+
+#[test]
+fn parquet_output_has_a_column_per_field() {
+    use arrow_array::{Array, StringArray, UInt64Array};
+    let w = Workdir::new();
+    let out = w.run(
+        &[
+            "links",
+            "-q",
+            "--fields",
+            "from,to,rel,kind,offset",
+            "-o",
+            "links.parquet",
+            &example(),
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let file = std::fs::File::open(w.path("links.parquet")).unwrap();
+    let reader = parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file)
+        .unwrap()
+        .build()
+        .unwrap();
+    let batches: Vec<_> = reader.map(|b| b.unwrap()).collect();
+    let batch = arrow_select::concat::concat_batches(&batches[0].schema(), &batches).unwrap();
+    let names: Vec<String> = batch
+        .schema()
+        .fields()
+        .iter()
+        .map(|f| f.name().clone())
+        .collect();
+    assert_eq!(names, ["from", "to", "rel", "kind", "offset"]);
+    assert_eq!(batch.num_rows(), 12);
+    let text = |i: usize| {
+        batch
+            .column(i)
+            .as_any()
+            .downcast_ref::<StringArray>()
+            .unwrap()
+            .clone()
+    };
+    let (to, rel, kind) = (text(1), text(2), text(3));
+    assert_eq!(to.value(0), "https://shop.example.com/catalog/index.html");
+    assert_eq!(rel.value(0), "canonical");
+    assert!(rel.is_null(2), "a script has no rel: null");
+    assert_eq!(kind.value(11), "iframe");
+    let offsets = batch
+        .column(4)
+        .as_any()
+        .downcast_ref::<UInt64Array>()
+        .unwrap();
+    assert!(offsets.value(11) > offsets.value(0));
+    // The text output has the same links.
+    let lines = w.stdout(&["links", "-q", &example()]);
+    let from_parquet: Vec<&str> = (0..to.len()).map(|i| to.value(i)).collect();
+    assert_eq!(lines.lines().collect::<Vec<_>>(), from_parquet);
+    let bad = w.run(&["links", "--compression", "snappy", &example()], None);
+    assert_eq!(bad.status.code(), Some(2));
+}

@@ -6,9 +6,14 @@
 //! is written or is a bad link (counted, in `--rejects`).
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use arrow_array::{ArrayRef, RecordBatch, StringArray, UInt64Array};
+use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use std::io::{Read, Write};
 use std::path::Path;
 use std::process::ExitCode;
+use urlsift::records::parquet::Writer;
 
 use rayon::prelude::*;
 use urlsift::Url;
@@ -21,6 +26,7 @@ use urlsift::site::List;
 
 use crate::args::{LinkField, LinksArgs, LinksFormat};
 use crate::output::{CliError, Sink};
+use crate::parquet_out;
 
 /// A batch of pages is cut at this many block bytes (or 512 records).
 const BATCH_BYTES: usize = 32 << 20;
@@ -41,8 +47,79 @@ struct Tally {
 #[derive(Default)]
 struct Done {
     out: Vec<u8>,
+    /// Parquet output: each field's values (`None`: null).
+    columns: Vec<Vec<Option<String>>>,
     rejects: Vec<u8>,
     tally: Tally,
+}
+
+/// Where links go: text to the sink, or Parquet rows through a writer.
+struct Output {
+    sink: Sink,
+    parquet: Option<(Writer, SchemaRef)>,
+}
+
+impl Output {
+    /// Writes one record's links.
+    fn put(&mut self, d: &Done, fields: &[LinkField]) -> Result<(), CliError> {
+        let Some((writer, schema)) = &mut self.parquet else {
+            return self.sink.put(&d.out);
+        };
+        let Some(first) = d.columns.first() else {
+            return Ok(());
+        };
+        if first.is_empty() {
+            return Ok(());
+        }
+        let arrays: Vec<ArrayRef> = fields
+            .iter()
+            .zip(&d.columns)
+            .map(|(f, values)| -> ArrayRef {
+                if *f == LinkField::Offset {
+                    Arc::new(UInt64Array::from_iter(
+                        values
+                            .iter()
+                            .map(|v| v.as_deref().and_then(|v| v.parse::<u64>().ok())),
+                    ))
+                } else {
+                    Arc::new(StringArray::from_iter(values.iter().map(|v| v.as_deref())))
+                }
+            })
+            .collect();
+        let batch = RecordBatch::try_new(Arc::clone(schema), arrays).map_err(|e| {
+            CliError::output(self.sink.name(), std::io::Error::other(e.to_string()))
+        })?;
+        let name = self.sink.name().to_string();
+        writer
+            .write(&batch, &mut self.sink)
+            .map_err(|e| CliError::output(&name, e))
+    }
+
+    fn commit(self) -> Result<(), CliError> {
+        let Output { mut sink, parquet } = self;
+        if let Some((writer, _)) = parquet {
+            let name = sink.name().to_string();
+            writer
+                .finish(&mut sink)
+                .map_err(|e| CliError::output(&name, e))?;
+        }
+        sink.commit()
+    }
+}
+
+/// The Parquet schema of `fields`: strings (`rel` nullable), `offset` a
+/// 64-bit unsigned integer.
+fn schema(fields: &[LinkField]) -> SchemaRef {
+    Arc::new(Schema::new(
+        fields
+            .iter()
+            .map(|f| match f {
+                LinkField::Offset => Field::new("offset", DataType::UInt64, false),
+                LinkField::Rel => Field::new("rel", DataType::Utf8, true),
+                other => Field::new(other.name(), DataType::Utf8, false),
+            })
+            .collect::<Vec<_>>(),
+    ))
 }
 
 /// What an input is.
@@ -117,7 +194,25 @@ pub fn run(args: LinksArgs) -> Result<ExitCode, CliError> {
             .num_threads(n.max(1))
             .build_global();
     }
-    let mut out = Sink::open(args.output.as_deref(), false)?;
+    let parquet = if args.format() == LinksFormat::Parquet {
+        parquet_out::check_target(args.output.as_deref())?;
+        let codec = parquet_out::codec(args.compression.as_deref())?;
+        let schema = schema(&args.fields);
+        let writer = Writer::new(Arc::clone(&schema), codec, &[])
+            .map_err(|e| CliError::Usage(e.to_string()))?;
+        Some((writer, schema))
+    } else {
+        if args.compression.is_some() {
+            return Err(CliError::Usage(
+                "--compression is for Parquet output (--parquet, or -o NAME.parquet)".into(),
+            ));
+        }
+        None
+    };
+    let mut out = Output {
+        sink: Sink::open(args.output.as_deref(), false)?,
+        parquet,
+    };
     let mut rejects = match &args.rejects {
         Some(path) => Some(Sink::open(Some(path), false)?),
         None => None,
@@ -126,7 +221,7 @@ pub fn run(args: LinksArgs) -> Result<ExitCode, CliError> {
         let names: Vec<&str> = args.fields.iter().map(|f| f.name()).collect();
         let mut row = Vec::new();
         write_row(&mut row, args.format(), &names);
-        out.put(&row)?;
+        out.sink.put(&row)?;
     }
     let mut tally = Tally::default();
     for path in &args.files {
@@ -174,7 +269,7 @@ fn read_input(
     path: &Path,
     args: &LinksArgs,
     settings: &Settings<'_>,
-    out: &mut Sink,
+    out: &mut Output,
     mut rejects: Option<&mut Sink>,
     tally: &mut Tally,
 ) -> Result<Option<InputError>, CliError> {
@@ -251,14 +346,14 @@ impl AsRef<[u8]> for MapBytes {
 fn write_batch(
     batch: &[Item],
     settings: &Settings<'_>,
-    out: &mut Sink,
+    out: &mut Output,
     rejects: Option<&mut Sink>,
     tally: &mut Tally,
 ) -> Result<(), CliError> {
     let done: Vec<Done> = batch.par_iter().map(|item| one(item, settings)).collect();
     let mut rejects = rejects;
     for d in done {
-        add(tally, d, out, rejects.as_deref_mut())?;
+        add(tally, settings.fields, d, out, rejects.as_deref_mut())?;
     }
     Ok(())
 }
@@ -378,7 +473,17 @@ fn write_links(done: &mut Done, page: &Page, offset: u64, url: &str, s: &Setting
                 LinkField::Offset => offset_text.as_str(),
             })
             .collect();
-        if s.format == LinksFormat::Jsonl {
+        if s.format == LinksFormat::Parquet {
+            if done.columns.is_empty() {
+                done.columns = vec![Vec::new(); s.fields.len()];
+            }
+            for ((f, v), column) in s.fields.iter().zip(&values).zip(&mut done.columns) {
+                column.push(match f {
+                    LinkField::Rel if link.raw.rel.is_none() => None,
+                    _ => Some(v.to_string()),
+                });
+            }
+        } else if s.format == LinksFormat::Jsonl {
             let mut map = serde_json::Map::new();
             for (f, v) in s.fields.iter().zip(&values) {
                 let value = match f {
@@ -402,7 +507,7 @@ fn read_xml(
     reader: Box<dyn Read + Send>,
     args: &LinksArgs,
     s: &Settings<'_>,
-    out: &mut Sink,
+    out: &mut Output,
     mut rejects: Option<&mut Sink>,
     tally: &mut Tally,
 ) -> Result<Option<InputError>, CliError> {
@@ -419,7 +524,7 @@ fn read_xml(
         let mut done = Done::default();
         write_links(&mut done, page, 0, args.base.as_deref().unwrap_or(""), s);
         page.links.clear();
-        add(tally, done, out, rejects.as_deref_mut())
+        add(tally, s.fields, done, out, rejects.as_deref_mut())
     };
     let result = xml::links(
         std::io::BufReader::with_capacity(1 << 16, reader),
@@ -447,11 +552,12 @@ fn read_xml(
 /// Writes one record's results and adds its counts.
 fn add(
     tally: &mut Tally,
+    fields: &[LinkField],
     d: Done,
-    out: &mut Sink,
+    out: &mut Output,
     rejects: Option<&mut Sink>,
 ) -> Result<(), CliError> {
-    out.put(&d.out)?;
+    out.put(&d, fields)?;
     if let Some(r) = rejects {
         r.put(&d.rejects)?;
     }

@@ -142,6 +142,7 @@ target, protocol, status, bytes, referer, user_agent).")]
   urlsift links --same-site --not-ext jpg,png,css,js CC-MAIN-00000.warc.gz
   urlsift links sitemap.xml.gz
   urlsift links --fields from,to,tag CC-MAIN-00000.warc.wat.gz
+  urlsift links --fields from,to,kind,rel -o links.parquet CC-MAIN-00000.warc.gz
 
 Inputs: WARC files (response and resource records), WAT files (metadata
 records of application/json: Common Crawl's link lists), HTML files
@@ -457,6 +458,7 @@ pub enum LinksFormat {
     Tsv,
     Csv,
     Jsonl,
+    Parquet,
 }
 
 #[derive(Args, Debug)]
@@ -489,8 +491,16 @@ pub struct LinksArgs {
     #[arg(long, conflicts_with = "jsonl")]
     pub tsv: bool,
     /// One JSON object per line.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "parquet")]
     pub jsonl: bool,
+    /// Parquet (also chosen by -o NAME.parquet): a column per field,
+    /// strings (rel nullable) and offset an unsigned 64-bit integer.
+    #[arg(long, conflicts_with_all = ["csv", "tsv"])]
+    pub parquet: bool,
+    /// Parquet output's page compression: zstd (the default), zstd:LEVEL,
+    /// snappy, gzip, lz4, brotli or none.
+    #[arg(long, value_name = "CODEC")]
+    pub compression: Option<String>,
     /// A header line (CSV: on unless --no-header; TSV: off unless --header).
     #[arg(long = "header", conflicts_with = "no_header")]
     pub header_line: bool,
@@ -535,7 +545,14 @@ pub struct LinksArgs {
 impl LinksArgs {
     /// The output format the flags choose.
     pub fn format(&self) -> LinksFormat {
-        if self.csv {
+        let parquet_name = self
+            .output
+            .as_ref()
+            .and_then(|o| o.extension())
+            .is_some_and(|e| e.eq_ignore_ascii_case("parquet"));
+        if self.parquet || (parquet_name && !self.csv && !self.tsv && !self.jsonl) {
+            LinksFormat::Parquet
+        } else if self.csv {
             LinksFormat::Csv
         } else if self.jsonl {
             LinksFormat::Jsonl
@@ -549,7 +566,7 @@ impl LinksArgs {
         match self.format() {
             LinksFormat::Csv => !self.no_header,
             LinksFormat::Tsv => self.header_line,
-            LinksFormat::Jsonl => false,
+            LinksFormat::Jsonl | LinksFormat::Parquet => false,
         }
     }
 }
