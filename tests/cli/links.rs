@@ -483,3 +483,61 @@ fn parquet_output_has_a_column_per_field() {
     let bad = w.run(&["links", "--compression", "snappy", &example()], None);
     assert_eq!(bad.status.code(), Some(2));
 }
+
+#[test]
+fn dedup_keeps_the_first_link_of_each_key_per_run_or_per_page() {
+    let w = Workdir::new();
+    let page = |links: &str| response("text/html", "", links.as_bytes());
+    let mut warc = record(
+        "response",
+        "http://a.example/",
+        &page("<a href=/x></a><a href=/x#f></a><a href=http://b.example/y>"),
+    );
+    warc.extend_from_slice(&record(
+        "response",
+        "http://c.example/",
+        &page("<a href=http://a.example/x></a><a href=http://b.example/z>"),
+    ));
+    w.create("two.warc", &warc);
+    let run = |args: &[&str]| w.stdout(&[&["links", "-q"], args, &["two.warc"]].concat());
+    assert_eq!(
+        run(&["--dedup", "href"]),
+        "http://a.example/x\nhttp://a.example/x#f\nhttp://b.example/y\nhttp://b.example/z\n"
+    );
+    assert_eq!(
+        run(&["--dedup", "no-fragment"]),
+        "http://a.example/x\nhttp://b.example/y\nhttp://b.example/z\n"
+    );
+    assert_eq!(
+        run(&["--dedup", "site", "--per-page", "--fields", "from,to"]),
+        "http://a.example/\thttp://a.example/x\n\
+         http://a.example/\thttp://b.example/y\n\
+         http://c.example/\thttp://a.example/x\n\
+         http://c.example/\thttp://b.example/z\n"
+    );
+    let out = w.run(
+        &[
+            "links",
+            "--dedup",
+            "host",
+            "--parquet",
+            "-o",
+            "d.parquet",
+            "two.warc",
+        ],
+        None,
+    );
+    assert!(
+        stderr(&out).contains("2 links") && stderr(&out).contains("3 duplicates"),
+        "{}",
+        stderr(&out)
+    );
+    let file = std::fs::File::open(w.path("d.parquet")).unwrap();
+    let rows: usize = parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file)
+        .unwrap()
+        .build()
+        .unwrap()
+        .map(|b| b.unwrap().num_rows())
+        .sum();
+    assert_eq!(rows, 2);
+}

@@ -20,6 +20,7 @@ use urlsift::Url;
 use urlsift::links::pages::{Item, Page as Record, Pages};
 use urlsift::links::{Kinds, Page, wat, xml};
 use urlsift::profile::Profile;
+use urlsift::records::dedup::{Key, write_key};
 use urlsift::records::input::{self, InputError, Opened};
 use urlsift::records::stage::{Stage, Verdict};
 use urlsift::site::List;
@@ -39,6 +40,7 @@ struct Tally {
     other_records: u64,
     links: u64,
     filtered: u64,
+    duplicates: u64,
     bad_links: BTreeMap<&'static str, u64>,
     bad_records: BTreeMap<&'static str, u64>,
 }
@@ -47,6 +49,9 @@ struct Tally {
 #[derive(Default)]
 struct Done {
     out: Vec<u8>,
+    /// With --dedup: each written link's key, and where its output ends.
+    keys: Vec<Vec<u8>>,
+    ends: Vec<usize>,
     /// Parquet output: each field's values (`None`: null).
     columns: Vec<Vec<Option<String>>>,
     rejects: Vec<u8>,
@@ -57,6 +62,8 @@ struct Done {
 struct Output {
     sink: Sink,
     parquet: Option<(Writer, SchemaRef)>,
+    /// With --dedup: the keys written so far.
+    seen: Option<std::collections::HashSet<Vec<u8>>>,
 }
 
 impl Output {
@@ -96,7 +103,9 @@ impl Output {
     }
 
     fn commit(self) -> Result<(), CliError> {
-        let Output { mut sink, parquet } = self;
+        let Output {
+            mut sink, parquet, ..
+        } = self;
         if let Some((writer, _)) = parquet {
             let name = sink.name().to_string();
             writer
@@ -166,6 +175,10 @@ struct Settings<'a> {
     max: usize,
     name: String,
     shape: Shape,
+    /// --dedup's key, and whether it holds per page.
+    dedup: Option<(Key, bool)>,
+    /// The list --dedup site uses.
+    list: &'a List,
 }
 
 pub fn run(args: LinksArgs) -> Result<ExitCode, CliError> {
@@ -189,6 +202,7 @@ pub fn run(args: LinksArgs) -> Result<ExitCode, CliError> {
     } else {
         None
     };
+    let key_list = args.sites.list()?;
     if let Some(n) = args.threads {
         let _ = rayon::ThreadPoolBuilder::new()
             .num_threads(n.max(1))
@@ -212,6 +226,7 @@ pub fn run(args: LinksArgs) -> Result<ExitCode, CliError> {
     let mut out = Output {
         sink: Sink::open(args.output.as_deref(), false)?,
         parquet,
+        seen: args.dedup.map(|_| Default::default()),
     };
     let mut rejects = match &args.rejects {
         Some(path) => Some(Sink::open(Some(path), false)?),
@@ -237,6 +252,8 @@ pub fn run(args: LinksArgs) -> Result<ExitCode, CliError> {
             max: usize::try_from(args.max_page_size).unwrap_or(usize::MAX),
             name: input::display_name(path),
             shape: shape(path),
+            dedup: args.dedup.map(|k| (k.key(), args.per_page)),
+            list: &key_list,
         };
         let error = read_input(
             path,
@@ -435,6 +452,7 @@ fn write_links(done: &mut Done, page: &Page, offset: u64, url: &str, s: &Setting
     };
     let offset_text = offset.to_string();
     let mut scratch = urlsift::records::Tally::default();
+    let mut names = Vec::new();
     for link in page.resolve() {
         let mut url = match link.to {
             Ok(url) => url,
@@ -460,6 +478,15 @@ fn write_links(done: &mut Done, page: &Page, offset: u64, url: &str, s: &Setting
         }
         done.tally.links += 1;
         let to = s.profile.apply_to_string(&url);
+        if let Some((kind, per_page)) = s.dedup {
+            let mut key = Vec::new();
+            if per_page {
+                key.extend_from_slice(from.as_bytes());
+                key.push(0);
+            }
+            write_key(kind, &url, to.as_bytes(), &mut key, &mut names, s.list);
+            done.keys.push(key);
+        }
         let values: Vec<&str> = s
             .fields
             .iter()
@@ -497,6 +524,9 @@ fn write_links(done: &mut Done, page: &Page, offset: u64, url: &str, s: &Setting
             done.out.push(b'\n');
         } else {
             write_row(&mut done.out, s.format, &values);
+        }
+        if s.dedup.is_some() {
+            done.ends.push(done.out.len());
         }
     }
 }
@@ -549,14 +579,48 @@ fn read_xml(
     Ok(None)
 }
 
+/// Leaves out of `d` the links whose key was seen before (in an earlier
+/// record, or earlier in this one).
+fn drop_seen(d: &mut Done, seen: &mut std::collections::HashSet<Vec<u8>>) {
+    let keep: Vec<bool> = d.keys.drain(..).map(|k| seen.insert(k)).collect();
+    let dropped = keep.iter().filter(|k| !**k).count() as u64;
+    if dropped == 0 {
+        return;
+    }
+    d.tally.links -= dropped;
+    d.tally.duplicates += dropped;
+    if !d.columns.is_empty() {
+        for column in &mut d.columns {
+            let mut i = 0;
+            column.retain(|_| {
+                i += 1;
+                keep[i - 1]
+            });
+        }
+        return;
+    }
+    let mut out = Vec::with_capacity(d.out.len());
+    let mut start = 0;
+    for (&end, &k) in d.ends.iter().zip(&keep) {
+        if k {
+            out.extend_from_slice(&d.out[start..end]);
+        }
+        start = end;
+    }
+    d.out = out;
+}
+
 /// Writes one record's results and adds its counts.
 fn add(
     tally: &mut Tally,
     fields: &[LinkField],
-    d: Done,
+    mut d: Done,
     out: &mut Output,
     rejects: Option<&mut Sink>,
 ) -> Result<(), CliError> {
+    if let Some(seen) = out.seen.as_mut() {
+        drop_seen(&mut d, seen);
+    }
     out.put(&d, fields)?;
     if let Some(r) = rejects {
         r.put(&d.rejects)?;
@@ -566,6 +630,7 @@ fn add(
     tally.other_records += d.tally.other_records;
     tally.links += d.tally.links;
     tally.filtered += d.tally.filtered;
+    tally.duplicates += d.tally.duplicates;
     for (k, v) in d.tally.bad_links {
         *tally.bad_links.entry(k).or_default() += v;
     }
@@ -614,6 +679,9 @@ fn summary(args: &LinksArgs, t: &Tally) {
     }
     if t.filtered > 0 {
         line.push_str(&format!("; {} filtered", t.filtered));
+    }
+    if t.duplicates > 0 {
+        line.push_str(&format!("; {} duplicates", t.duplicates));
     }
     if t.not_html + t.other_records > 0 {
         line.push_str(&format!(

@@ -143,6 +143,8 @@ target, protocol, status, bytes, referer, user_agent).")]
   urlsift links sitemap.xml.gz
   urlsift links --fields from,to,tag CC-MAIN-00000.warc.wat.gz
   urlsift links --fields from,to,kind,rel -o links.parquet CC-MAIN-00000.warc.gz
+  urlsift links --dedup href --external CC-MAIN-00000.warc.gz
+  urlsift links --dedup site --per-page --fields from,to crawl.warc.gz
 
 Inputs: WARC files (response and resource records), WAT files (metadata
 records of application/json: Common Crawl's link lists), HTML files
@@ -526,6 +528,13 @@ pub struct LinksArgs {
     /// No summary on standard error.
     #[arg(short, long)]
     pub quiet: bool,
+    /// Write each link once: the first of each key (href, no-fragment,
+    /// origin, host, pattern, site; as in dedup --key), over the whole run.
+    #[arg(long, value_enum, value_name = "KEY")]
+    pub dedup: Option<DedupKey>,
+    /// With --dedup: once per page instead of once per run.
+    #[arg(long, requires = "dedup")]
+    pub per_page: bool,
     /// Only links to the page's own site (registrable domain).
     #[arg(long, conflicts_with = "external")]
     pub same_site: bool,
