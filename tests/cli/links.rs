@@ -179,6 +179,18 @@ fn http_codings_and_legacy_encodings_are_undone() {
         "http://d.example/",
         &response("text/html", "Content-Encoding: deflate\r\n", &deflate),
     ));
+    let mut br = Vec::new();
+    brotli::BrotliCompress(
+        &mut &b"<a href=/brotli>"[..],
+        &mut br,
+        &brotli::enc::BrotliEncoderParams::default(),
+    )
+    .unwrap();
+    warc.extend_from_slice(&record(
+        "response",
+        "http://br.example/",
+        &response("text/html", "Content-Encoding: br\r\n", &br),
+    ));
     warc.extend_from_slice(&record(
         "response",
         "http://e.example/",
@@ -194,7 +206,7 @@ fn http_codings_and_legacy_encodings_are_undone() {
     // U+0159 is 0xF8 in ISO-8859-2: the query is encoded in the page's encoding.
     assert_eq!(
         String::from_utf8(out.stdout.clone()).unwrap(),
-        "http://cz.example/s?q=%F8\nhttp://d.example/raw-deflate\n"
+        "http://cz.example/s?q=%F8\nhttp://d.example/raw-deflate\nhttp://br.example/brotli\n"
     );
     assert!(
         stderr(&out).contains("1 bad records (bad-content-coding 1)"),
