@@ -422,26 +422,7 @@ fn setters_and_search_params_agree_with_the_reference_implementation() {
             serde_json::json!({ "url": url, "op": op, "value": value }).to_string() + "\n"
         })
         .collect();
-    let mut child = Command::new("node")
-        .args(["-e", API_SCRIPT])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("start node (scripts/reference-tests needs Node.js)");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let feeder = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let out = child.wait_with_output().expect("node");
-    feeder.join().unwrap().expect("write the cases");
-    assert!(
-        out.status.success(),
-        "node failed (is the whatwg-url package on NODE_PATH? scripts/reference-tests): {}",
-        out.status
-    );
-    let theirs: Vec<Vec<String>> = String::from_utf8(out.stdout)
-        .expect("UTF-8")
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("JSON"))
-        .collect();
+    let theirs: Vec<Vec<String>> = node_json_lines(API_SCRIPT, input);
     assert_eq!(theirs.len(), cases.len(), "one answer per case");
     let mut differ = Vec::new();
     let mut by_op = std::collections::BTreeMap::<&str, usize>::new();
@@ -557,26 +538,7 @@ fn link_resolution_against_base_agrees_with_the_reference_implementation() {
             serde_json::json!({ "page": page, "base": base, "links": links }).to_string() + "\n"
         })
         .collect();
-    let mut child = Command::new("node")
-        .args(["-e", LINKS_SCRIPT])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("start node (scripts/reference-tests needs Node.js)");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let feeder = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let out = child.wait_with_output().expect("node");
-    feeder.join().unwrap().expect("write the cases");
-    assert!(
-        out.status.success(),
-        "node failed (is the whatwg-url package on NODE_PATH? scripts/reference-tests): {}",
-        out.status
-    );
-    let theirs: Vec<Vec<Option<String>>> = String::from_utf8(out.stdout)
-        .expect("UTF-8")
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("JSON"))
-        .collect();
+    let theirs: Vec<Vec<Option<String>>> = node_json_lines(LINKS_SCRIPT, input);
     assert_eq!(theirs.len(), cases.len(), "one answer per page");
     let mut differ = Vec::new();
     let mut links = 0;
@@ -612,4 +574,29 @@ fn link_resolution_against_base_agrees_with_the_reference_implementation() {
         "{} pages, {links} links resolve as whatwg-url resolves them",
         cases.len()
     );
+}
+
+/// Runs `script` in Node.js with `input` on its standard input and reads
+/// one JSON value per output line.
+fn node_json_lines<T: serde::de::DeserializeOwned>(script: &str, input: String) -> Vec<T> {
+    let mut child = Command::new("node")
+        .args(["-e", script])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("start node (scripts/reference-tests needs Node.js)");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let feeder = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output().expect("node");
+    feeder.join().unwrap().expect("write the cases");
+    assert!(
+        out.status.success(),
+        "node failed (is the whatwg-url package on NODE_PATH? scripts/reference-tests): {}",
+        out.status
+    );
+    String::from_utf8(out.stdout)
+        .expect("UTF-8")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect()
 }
