@@ -26,10 +26,13 @@
 
 #![cfg(feature = "links")]
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
+use common::Rng;
 use urlsift::links::html::start_tags;
 
 /// The URL-valued attributes compared.
@@ -52,24 +55,6 @@ const URL_ATTRIBUTES: [(&str, &str); 17] = [
     ("track", "src"),
     ("meta", "content"),
 ];
-
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
-        xs[self.below(xs.len())]
-    }
-}
 
 fn value(r: &mut Rng) -> String {
     let parts = [
@@ -238,7 +223,7 @@ type Triple = (String, String, String);
 #[test]
 #[ignore = "needs Python with html5lib: cargo test --test links_html5lib -- --ignored"]
 fn url_attributes_agree_with_html5lib_on_hostile_pages() {
-    let mut r = Rng(0x5eed_1234_abcd_0001);
+    let mut r = Rng::new();
     let pages: Vec<String> = (0..400).map(|_| page(&mut r)).collect();
     let python = std::env::var("URLSIFT_PYTHON")
         .unwrap_or_else(|_| format!("{}/target/pyenv/bin/python", env!("CARGO_MANIFEST_DIR")));

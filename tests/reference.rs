@@ -28,8 +28,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::Command;
 
-use proptest::prelude::RngCore;
-use proptest::test_runner::{RngAlgorithm, TestRng};
+use common::Rng;
 use serde_json::Value;
 use urlsift::{Url, UrlSearchParams};
 
@@ -113,19 +112,6 @@ const PIECES: &[&str] = &[
     "\u{5d0}",
     "\u{627}1",
 ];
-
-/// A deterministic generator: the same mutations every run.
-struct Rng(TestRng);
-
-impl Rng {
-    fn new() -> Rng {
-        Rng(TestRng::deterministic_rng(RngAlgorithm::ChaCha))
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.0.next_u64() % n as u64) as usize
-    }
-}
 
 /// `line` with one to three pieces inserted, put over a few characters, or
 /// put in front.

@@ -126,7 +126,7 @@ fn meta(b: &[u8], pos: &mut usize) -> Option<&'static Encoding> {
                 }
             }
             b"charset" => {
-                charset = Encoding::for_label(trim_space(&value));
+                charset = Encoding::for_label(value.trim_ascii());
                 need_pragma = Some(false);
             }
             _ => {}
@@ -244,17 +244,9 @@ fn attribute(b: &[u8], pos: &mut usize) -> Option<(Vec<u8>, Vec<u8>)> {
     }
 }
 
-fn is_space(c: u8) -> bool {
+/// ASCII whitespace as the HTML standard has it (tab, LF, FF, CR, space).
+pub(super) fn is_space(c: u8) -> bool {
     matches!(c, b'\t' | b'\n' | b'\x0c' | b'\r' | b' ')
-}
-
-fn trim_space(s: &[u8]) -> &[u8] {
-    let start = s.iter().position(|&c| !is_space(c)).unwrap_or(s.len());
-    let end = s
-        .iter()
-        .rposition(|&c| !is_space(c))
-        .map_or(start, |e| e + 1);
-    &s[start..end]
 }
 
 fn starts_with_ci(s: &[u8], prefix: &[u8]) -> bool {

@@ -19,6 +19,7 @@ use std::convert::Infallible;
 
 use html5gum::{Emitter, Error, State, Tokenizer, naive_next_state};
 
+use super::encoding::is_space;
 use super::{Kind, Kinds, RawLink};
 
 /// What [`extract`] finds in a document.
@@ -238,10 +239,6 @@ fn start_tag(name: &[u8], attributes: &[(Vec<u8>, Vec<u8>)], kinds: &Kinds, doc:
         let attribute = String::from_utf8_lossy(attribute);
         push(&attribute, value, kind);
     }
-}
-
-fn is_space(c: u8) -> bool {
-    matches!(c, b'\t' | b'\n' | b'\x0c' | b'\r' | b' ')
 }
 
 /// The URLs of a `srcset` value's image candidates, as the HTML

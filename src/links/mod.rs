@@ -34,6 +34,7 @@ pub mod pages;
 pub mod wat;
 pub mod xml;
 
+use crate::percent::{SPECIAL_QUERY, push_encoded_byte};
 use crate::{ParseError, Url};
 
 /// What kind of reference a link is (`--kinds`).
@@ -214,8 +215,14 @@ impl Page {
     /// charset, or UTF-8 (see [`encoding::sniff`]).
     pub fn from_html(html: &[u8], url: &str, http_charset: Option<&str>, kinds: &Kinds) -> Page {
         let encoding = encoding::sniff(html, http_charset);
-        let text = encoding::decode(html, encoding);
-        let doc = html::extract(text.as_bytes(), kinds);
+        // The tokenizer reads UTF-8 bytes as they are (an invalid sequence
+        // in a value becomes U+FFFD when the value is taken, as decoding
+        // would make it): only other encodings are decoded first.
+        let doc = if encoding == encoding_rs::UTF_8 {
+            html::extract(html.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(html), kinds)
+        } else {
+            html::extract(encoding::decode(html, encoding).as_bytes(), kinds)
+        };
         Page {
             url: Url::parse(url).ok(),
             links: doc.links,
@@ -341,9 +348,8 @@ pub fn parse_in(
     let mut encoded = String::with_capacity(query.len() * 3);
     let push = |encoded: &mut String, bytes: &[u8]| {
         for &b in bytes {
-            // The special-query percent-encode set.
-            if !(0x21..=0x7e).contains(&b) || matches!(b, b'"' | b'#' | b'<' | b'>' | b'\'') {
-                encoded.push_str(&format!("%{b:02X}"));
+            if SPECIAL_QUERY.contains(b) {
+                push_encoded_byte(b, encoded);
             } else {
                 encoded.push(b as char);
             }

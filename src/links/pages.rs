@@ -140,7 +140,7 @@ impl<R: Read> Pages<R> {
             let Some(colon) = memchr::memchr(b':', &self.line) else {
                 continue;
             };
-            let (name, value) = (&self.line[..colon], trim(&self.line[colon + 1..]));
+            let (name, value) = (&self.line[..colon], self.line[colon + 1..].trim_ascii());
             if name.eq_ignore_ascii_case(b"WARC-Type") {
                 kind = value.to_ascii_lowercase();
             } else if name.eq_ignore_ascii_case(b"WARC-Target-URI") {
@@ -197,18 +197,6 @@ impl<R: Read> Pages<R> {
             block,
         })
     }
-}
-
-fn trim(s: &[u8]) -> &[u8] {
-    let start = s
-        .iter()
-        .position(|c| !c.is_ascii_whitespace())
-        .unwrap_or(s.len());
-    let end = s
-        .iter()
-        .rposition(|c| !c.is_ascii_whitespace())
-        .map_or(start, |e| e + 1);
-    &s[start..end]
 }
 
 impl<R: Read> Iterator for Pages<R> {

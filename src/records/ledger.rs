@@ -293,12 +293,35 @@ pub fn write_reject<W: Write + ?Sized>(
     out.write_all(b"\n")
 }
 
+/// One rejects record of any reader (as `urlsift links` writes its bad
+/// records and links): `source`, `line` (`-` for 0), `offset`, `reason`
+/// and `raw` escaped, tab-separated (see the module's docs).
+///
+/// ```
+/// let mut out = Vec::new();
+/// urlsift::records::write_reject_line(&mut out, "a.warc", 0, 42, "bad-xml", b"x\ty")?;
+/// assert_eq!(out, b"a.warc\t-\t42\tbad-xml\tx\\ty\n");
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn write_reject_line<W: Write + ?Sized>(
+    out: &mut W,
+    source: &str,
+    line: u64,
+    offset: u64,
+    reason: impl std::fmt::Display,
+    raw: &[u8],
+) -> io::Result<()> {
+    write_reject_head(out, source, line, offset, reason)?;
+    write_escaped(out, raw)?;
+    out.write_all(b"\n")
+}
+
 fn write_reject_head<W: Write + ?Sized>(
     out: &mut W,
     source: &str,
     line: u64,
     offset: u64,
-    reason: Reason,
+    reason: impl std::fmt::Display,
 ) -> io::Result<()> {
     let line = if line > 0 {
         line.to_string()

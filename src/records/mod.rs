@@ -92,7 +92,7 @@ pub use engine::{Engine, Options};
 pub use error::{Error, Location, Stop};
 pub use format::{Format, Found, Kind, Rec, Shape, Spec};
 pub use input::InputError;
-pub use ledger::{Ledger, LineBase, write_escaped, write_pieces, write_reject};
+pub use ledger::{Ledger, LineBase, write_escaped, write_pieces, write_reject, write_reject_line};
 pub use line_ends::LineEnds;
 pub use policy::{Keep, Policy};
 pub use processed::{Processed, Rejected};

@@ -89,12 +89,14 @@ fn bad_links_go_to_rejects_and_javascript_is_kept_when_asked() {
     let rejects = String::from_utf8(w.read("bad.tsv")).unwrap();
     let lines: Vec<Vec<&str>> = rejects.lines().map(|l| l.split('\t').collect()).collect();
     assert_eq!(lines.len(), 2, "{rejects}");
-    assert_eq!(lines[0][2..], ["javascript-url", "javascript:void(0)"]);
-    assert_eq!(lines[1][2..], ["invalid-url", "http://[::1"]);
+    // The rejects layout of every subcommand: source, line (- here),
+    // byte offset, reason, value.
+    assert_eq!(lines[0][3..], ["javascript-url", "javascript:void(0)"]);
+    assert_eq!(lines[1][3..], ["invalid-url", "http://[::1"]);
     assert!(
         lines
             .iter()
-            .all(|l| l[0].ends_with("pages.warc.gz") && l[1] == lines[0][1])
+            .all(|l| l[0].ends_with("pages.warc.gz") && l[1] == "-" && l[2] == lines[0][2])
     );
     let all = w.stdout(&["links", "-q", "--javascript", &example()]);
     assert!(all.contains("javascript:void(0)\n"), "{all}");
@@ -146,7 +148,7 @@ fn damaged_and_oversized_records_are_counted_never_read_as_pages() {
     );
     let rejects = String::from_utf8(w.read("bad.tsv")).unwrap();
     assert!(
-        rejects.starts_with(&format!("crawl.warc\t{garbage_at}\tbad-warc-header\t")),
+        rejects.starts_with(&format!("crawl.warc\t-\t{garbage_at}\tbad-warc-header\t")),
         "{rejects}"
     );
 }
@@ -380,7 +382,7 @@ fn sitemaps_and_feeds_give_their_urls_and_a_cut_one_is_a_bad_record() {
     );
     let rejects = String::from_utf8(w.read("bad.tsv")).unwrap();
     assert!(
-        rejects.starts_with("cut.xml\t")
+        rejects.starts_with("cut.xml\t-\t")
             && rejects.contains("bad-xml\tthe document ends inside <loc>"),
         "{rejects}"
     );

@@ -229,3 +229,25 @@ pub fn ratchet(name: &str, failures: &[String]) {
 pub fn html5lib_dir() -> PathBuf {
     shared_dir("URLSIFT_HTML5LIB_DIR", "../shared/html5lib-tests")
 }
+
+/// A deterministic generator for generated test inputs: the same sequence
+/// every run (proptest's ChaCha test RNG).
+pub struct Rng(proptest::test_runner::TestRng);
+
+impl Rng {
+    pub fn new() -> Rng {
+        use proptest::test_runner::{RngAlgorithm, TestRng};
+        Rng(TestRng::deterministic_rng(RngAlgorithm::ChaCha))
+    }
+
+    /// A number below `n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        use proptest::prelude::RngCore;
+        (self.0.next_u64() % n as u64) as usize
+    }
+
+    /// One of `xs`.
+    pub fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
+        xs[self.below(xs.len())]
+    }
+}

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use arrow_array::{ArrayRef, RecordBatch, StringArray, UInt64Array};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::Path;
 use std::process::ExitCode;
 use urlsift::records::parquet::Writer;
@@ -21,8 +21,11 @@ use urlsift::links::pages::{Item, Page as Record, Pages};
 use urlsift::links::{Kinds, Page, wat, xml};
 use urlsift::profile::Profile;
 use urlsift::records::dedup::{Key, write_key};
+use urlsift::records::format::{extension, quote};
+use urlsift::records::input::mmap::MapSlice;
 use urlsift::records::input::{self, InputError, Opened};
 use urlsift::records::stage::{Stage, Verdict};
+use urlsift::records::write_reject_line;
 use urlsift::site::List;
 
 use crate::args::{LinkField, LinksArgs, LinksFormat};
@@ -52,10 +55,40 @@ struct Done {
     /// With --dedup: each written link's key, and where its output ends.
     keys: Vec<Vec<u8>>,
     ends: Vec<usize>,
-    /// Parquet output: each field's values (`None`: null).
+    /// Parquet output: each text field's values (`None`: null), and the
+    /// record's offset once per link.
     columns: Vec<Vec<Option<String>>>,
+    offsets: Vec<u64>,
     rejects: Vec<u8>,
     tally: Tally,
+}
+
+impl Done {
+    /// A bad record at `offset`, counted and in the rejects.
+    fn bad_record(&mut self, s: &Settings<'_>, offset: u64, reason: &'static str, value: &str) {
+        *self.tally.bad_records.entry(reason).or_default() += 1;
+        let _ = write_reject_line(
+            &mut self.rejects,
+            &s.name,
+            0,
+            offset,
+            reason,
+            value.as_bytes(),
+        );
+    }
+
+    /// A bad link of the record at `offset`, counted and in the rejects.
+    fn bad_link(&mut self, s: &Settings<'_>, offset: u64, reason: &'static str, value: &str) {
+        *self.tally.bad_links.entry(reason).or_default() += 1;
+        let _ = write_reject_line(
+            &mut self.rejects,
+            &s.name,
+            0,
+            offset,
+            reason,
+            value.as_bytes(),
+        );
+    }
 }
 
 /// Where links go: text to the sink, or Parquet rows through a writer.
@@ -72,24 +105,19 @@ impl Output {
         let Some((writer, schema)) = &mut self.parquet else {
             return self.sink.put(&d.out);
         };
-        let Some(first) = d.columns.first() else {
-            return Ok(());
-        };
-        if first.is_empty() {
+        if d.offsets.is_empty() {
             return Ok(());
         }
+        let mut text = d.columns.iter();
         let arrays: Vec<ArrayRef> = fields
             .iter()
-            .zip(&d.columns)
-            .map(|(f, values)| -> ArrayRef {
-                if *f == LinkField::Offset {
-                    Arc::new(UInt64Array::from_iter(
-                        values
-                            .iter()
-                            .map(|v| v.as_deref().and_then(|v| v.parse::<u64>().ok())),
-                    ))
-                } else {
-                    Arc::new(StringArray::from_iter(values.iter().map(|v| v.as_deref())))
+            .map(|f| -> ArrayRef {
+                match (f, text.next()) {
+                    (LinkField::Offset, _) => Arc::new(UInt64Array::from(d.offsets.clone())),
+                    (_, Some(values)) => {
+                        Arc::new(StringArray::from_iter(values.iter().map(|v| v.as_deref())))
+                    }
+                    (_, None) => unreachable!("a column per field"),
                 }
             })
             .collect();
@@ -144,16 +172,7 @@ enum Shape {
 
 /// The shape of `path` by its extension (after `.gz` or `.zst`).
 fn shape(path: &Path) -> Shape {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().to_ascii_lowercase())
-        .unwrap_or_default();
-    let name = [".gz", ".zst", ".zstd"]
-        .iter()
-        .find_map(|c| name.strip_suffix(c))
-        .unwrap_or(&name);
-    let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
-    match ext {
+    match extension(path).as_deref().unwrap_or("") {
         "html" | "htm" | "xhtml" => Shape::Html,
         "xml" | "rss" | "atom" => Shape::Xml,
         _ => Shape::Warc,
@@ -164,11 +183,11 @@ struct Settings<'a> {
     kinds: Kinds,
     stage: &'a Stage,
     profile: &'a Profile,
-    /// The list that says which site a host is in, for --same-site and
-    /// --external (None: neither asked for).
-    sites: Option<&'a List>,
-    /// --same-site (true) or --external (false).
-    same_site: bool,
+    /// The list that says which site a host is in (--same-site,
+    /// --external, --dedup site).
+    list: &'a List,
+    /// --same-site (`Some(true)`) or --external (`Some(false)`).
+    same_site: Option<bool>,
     fields: &'a [LinkField],
     format: LinksFormat,
     javascript: bool,
@@ -177,8 +196,6 @@ struct Settings<'a> {
     shape: Shape,
     /// --dedup's key, and whether it holds per page.
     dedup: Option<(Key, bool)>,
-    /// The list --dedup site uses.
-    list: &'a List,
 }
 
 pub fn run(args: LinksArgs) -> Result<ExitCode, CliError> {
@@ -197,12 +214,7 @@ pub fn run(args: LinksArgs) -> Result<ExitCode, CliError> {
         Stage::new(list, &args.filters.filters(), &args.edits.edits()).map_err(CliError::Usage)
     })?;
     let profile = args.profile.profile()?;
-    let list = if args.same_site || args.external {
-        Some(args.sites.list()?)
-    } else {
-        None
-    };
-    let key_list = args.sites.list()?;
+    let list = args.sites.list()?;
     if let Some(n) = args.threads {
         let _ = rayon::ThreadPoolBuilder::new()
             .num_threads(n.max(1))
@@ -233,19 +245,23 @@ pub fn run(args: LinksArgs) -> Result<ExitCode, CliError> {
         None => None,
     };
     if args.header() {
-        let names: Vec<&str> = args.fields.iter().map(|f| f.name()).collect();
         let mut row = Vec::new();
-        write_row(&mut row, args.format(), &names);
+        write_row(
+            &mut row,
+            args.format(),
+            args.fields.iter().map(|f| f.name()),
+        );
         out.sink.put(&row)?;
     }
     let mut tally = Tally::default();
+    let mut failed = None;
     for path in &args.files {
         let settings = Settings {
             kinds,
             stage: &stage,
             profile: &profile,
-            sites: list.as_ref(),
-            same_site: args.same_site,
+            list: &list,
+            same_site: (args.same_site || args.external).then_some(args.same_site),
             fields: &args.fields,
             format: args.format(),
             javascript: args.javascript,
@@ -253,9 +269,8 @@ pub fn run(args: LinksArgs) -> Result<ExitCode, CliError> {
             name: input::display_name(path),
             shape: shape(path),
             dedup: args.dedup.map(|k| (k.key(), args.per_page)),
-            list: &key_list,
         };
-        let error = read_input(
+        failed = read_input(
             path,
             &args,
             &settings,
@@ -263,21 +278,20 @@ pub fn run(args: LinksArgs) -> Result<ExitCode, CliError> {
             rejects.as_mut(),
             &mut tally,
         )?;
-        if let Some(e) = error {
-            out.commit()?;
-            if let Some(r) = rejects {
-                r.commit()?;
-            }
-            summary(&args, &tally);
-            return Err(CliError::Input(e));
+        if failed.is_some() {
+            break;
         }
     }
+    // What was read before a read error is kept.
     out.commit()?;
     if let Some(r) = rejects {
         r.commit()?;
     }
     summary(&args, &tally);
-    Ok(ExitCode::SUCCESS)
+    match failed {
+        Some(e) => Err(CliError::Input(e)),
+        None => Ok(ExitCode::SUCCESS),
+    }
 }
 
 /// Reads one input's pages and writes their links; a read error that
@@ -298,7 +312,10 @@ fn read_input(
     };
     let reader: Box<dyn Read + Send> =
         match input::open(path).map_err(|e| CliError::Input(input_error(e)))? {
-            Opened::Mapped(map) => Box::new(std::io::Cursor::new(MapBytes(map))),
+            Opened::Mapped(map) => {
+                let len = map.bytes().len();
+                Box::new(std::io::Cursor::new(MapSlice::new(map, 0..len)))
+            }
             Opened::Read(r) => r,
         };
     if settings.shape == Shape::Xml {
@@ -351,15 +368,6 @@ fn read_input(
     Ok(pages.error().map(input_error))
 }
 
-/// A mapped file's bytes as a `Cursor` takes them.
-struct MapBytes(std::sync::Arc<urlsift::records::input::mmap::Map>);
-
-impl AsRef<[u8]> for MapBytes {
-    fn as_ref(&self) -> &[u8] {
-        self.0.bytes()
-    }
-}
-
 fn write_batch(
     batch: &[Item],
     settings: &Settings<'_>,
@@ -378,22 +386,13 @@ fn write_batch(
 /// The links of one record.
 fn one(item: &Item, s: &Settings<'_>) -> Done {
     let mut done = Done::default();
-    let reject = |done: &mut Done, offset: u64, reason: &'static str, value: &str| {
-        let _ = writeln!(
-            done.rejects,
-            "{}\t{offset}\t{reason}\t{}",
-            s.name,
-            value.replace(['\t', '\n', '\r'], " ")
-        );
-    };
     let record = match item {
         Item::Other => {
             done.tally.other_records += 1;
             return done;
         }
         Item::Bad { offset, reason } => {
-            *done.tally.bad_records.entry(reason).or_default() += 1;
-            reject(&mut done, *offset, reason, "");
+            done.bad_record(s, *offset, reason, "");
             return done;
         }
         Item::Page(p) => p,
@@ -417,8 +416,7 @@ fn one(item: &Item, s: &Settings<'_>) -> Done {
             return done;
         }
         Err(reason) => {
-            *done.tally.bad_records.entry(reason).or_default() += 1;
-            reject(&mut done, record.offset, reason, &record.url);
+            done.bad_record(s, record.offset, reason, &record.url);
             return done;
         }
     };
@@ -437,19 +435,11 @@ fn site_of<'u>(list: &List, url: &'u Url) -> &'u str {
 /// Writes `page`'s links (found in the record at `offset`; `url`: the
 /// page's URL as the input gave it).
 fn write_links(done: &mut Done, page: &Page, offset: u64, url: &str, s: &Settings<'_>) {
-    let reject = |done: &mut Done, reason: &'static str, value: &str| {
-        *done.tally.bad_links.entry(reason).or_default() += 1;
-        let value = value.replace(['\t', '\n', '\r'], " ");
-        let _ = writeln!(done.rejects, "{}\t{offset}\t{reason}\t{value}", s.name);
-    };
     let from = page
         .url
         .as_ref()
         .map_or_else(|| url.to_string(), |u| s.profile.apply_to_string(u));
-    let page_site = match (s.sites, &page.url) {
-        (Some(list), Some(u)) => Some(site_of(list, u)),
-        _ => None,
-    };
+    let page_site = page.url.as_ref().map(|u| site_of(s.list, u));
     let offset_text = offset.to_string();
     let mut scratch = urlsift::records::Tally::default();
     let mut names = Vec::new();
@@ -457,21 +447,21 @@ fn write_links(done: &mut Done, page: &Page, offset: u64, url: &str, s: &Setting
         let mut url = match link.to {
             Ok(url) => url,
             Err(_) => {
-                reject(done, "invalid-url", &link.raw.value);
+                done.bad_link(s, offset, "invalid-url", &link.raw.value);
                 continue;
             }
         };
         if url.protocol() == "javascript:" && !s.javascript {
-            reject(done, "javascript-url", &link.raw.value);
+            done.bad_link(s, offset, "javascript-url", &link.raw.value);
             continue;
         }
         if s.stage.apply(&mut url, &mut scratch) == Verdict::Drop {
             done.tally.filtered += 1;
             continue;
         }
-        if let Some(list) = s.sites {
-            let same = page_site.is_some_and(|p| p == site_of(list, &url));
-            if same != s.same_site {
+        if let Some(wanted) = s.same_site {
+            let same = page_site.is_some_and(|p| p == site_of(s.list, &url));
+            if same != wanted {
                 done.tally.filtered += 1;
                 continue;
             }
@@ -487,43 +477,49 @@ fn write_links(done: &mut Done, page: &Page, offset: u64, url: &str, s: &Setting
             write_key(kind, &url, to.as_bytes(), &mut key, &mut names, s.list);
             done.keys.push(key);
         }
-        let values: Vec<&str> = s
-            .fields
-            .iter()
-            .map(|f| match f {
-                LinkField::To => to.as_str(),
-                LinkField::From => from.as_str(),
-                LinkField::Tag => link.raw.tag.as_str(),
-                LinkField::Attribute => link.raw.attribute.as_str(),
-                LinkField::Rel => link.raw.rel.as_deref().unwrap_or(""),
-                LinkField::Kind => link.raw.kind.name(),
-                LinkField::Offset => offset_text.as_str(),
-            })
-            .collect();
-        if s.format == LinksFormat::Parquet {
-            if done.columns.is_empty() {
-                done.columns = vec![Vec::new(); s.fields.len()];
+        // A field's value; `None` for a missing rel (null in JSON and
+        // Parquet, empty in CSV and TSV).
+        let value = |f: &LinkField| match f {
+            LinkField::To => Some(to.as_str()),
+            LinkField::From => Some(from.as_str()),
+            LinkField::Tag => Some(link.raw.tag.as_str()),
+            LinkField::Attribute => Some(link.raw.attribute.as_str()),
+            LinkField::Rel => link.raw.rel.as_deref(),
+            LinkField::Kind => Some(link.raw.kind.name()),
+            LinkField::Offset => Some(offset_text.as_str()),
+        };
+        match s.format {
+            LinksFormat::Parquet => {
+                if done.columns.is_empty() {
+                    let text = s.fields.iter().filter(|f| **f != LinkField::Offset).count();
+                    done.columns = vec![Vec::new(); text];
+                }
+                let text = s.fields.iter().filter(|f| **f != LinkField::Offset);
+                for (f, column) in text.zip(&mut done.columns) {
+                    column.push(value(f).map(str::to_string));
+                }
+                done.offsets.push(offset);
             }
-            for ((f, v), column) in s.fields.iter().zip(&values).zip(&mut done.columns) {
-                column.push(match f {
-                    LinkField::Rel if link.raw.rel.is_none() => None,
-                    _ => Some(v.to_string()),
-                });
+            LinksFormat::Jsonl => {
+                for (i, f) in s.fields.iter().enumerate() {
+                    done.out.push(if i == 0 { b'{' } else { b',' });
+                    quote::write_string(&mut done.out, f.name());
+                    done.out.push(b':');
+                    match value(f) {
+                        Some(v) if *f == LinkField::Offset => {
+                            done.out.extend_from_slice(v.as_bytes())
+                        }
+                        Some(v) => quote::write_string(&mut done.out, v),
+                        None => done.out.extend_from_slice(b"null"),
+                    }
+                }
+                done.out.extend_from_slice(b"}\n");
             }
-        } else if s.format == LinksFormat::Jsonl {
-            let mut map = serde_json::Map::new();
-            for (f, v) in s.fields.iter().zip(&values) {
-                let value = match f {
-                    LinkField::Rel if link.raw.rel.is_none() => serde_json::Value::Null,
-                    LinkField::Offset => serde_json::Value::from(offset),
-                    _ => serde_json::Value::from(*v),
-                };
-                map.insert(f.name().to_string(), value);
-            }
-            let _ = serde_json::to_writer(&mut done.out, &map);
-            done.out.push(b'\n');
-        } else {
-            write_row(&mut done.out, s.format, &values);
+            format => write_row(
+                &mut done.out,
+                format,
+                s.fields.iter().map(|f| value(f).unwrap_or("")),
+            ),
         }
         if s.dedup.is_some() {
             done.ends.push(done.out.len());
@@ -572,8 +568,16 @@ fn read_xml(
     if let Err(e) = result {
         *tally.bad_records.entry("bad-xml").or_default() += 1;
         if let Some(r) = rejects {
-            let message = e.message.replace(['\t', '\n', '\r'], " ");
-            r.put(format!("{}\t{}\tbad-xml\t{message}\n", s.name, e.offset).as_bytes())?;
+            let mut line = Vec::new();
+            let _ = write_reject_line(
+                &mut line,
+                &s.name,
+                0,
+                e.offset,
+                "bad-xml",
+                e.message.as_bytes(),
+            );
+            r.put(&line)?;
         }
     }
     Ok(None)
@@ -640,19 +644,28 @@ fn add(
     Ok(())
 }
 
-/// One CSV or TSV row (quoted by the csv crate where a value needs it).
-fn write_row(out: &mut Vec<u8>, format: LinksFormat, values: &[&str]) {
+/// One CSV or TSV row, quoted where the csv crate's writer quotes (a
+/// value holding the delimiter, a quote, CR or LF; a lone empty field as
+/// `""`, or the row would read back as a blank line).
+fn write_row<'v>(out: &mut Vec<u8>, format: LinksFormat, values: impl Iterator<Item = &'v str>) {
     let delimiter = if format == LinksFormat::Csv {
         b','
     } else {
         b'\t'
     };
-    let mut w = csv::WriterBuilder::new()
-        .delimiter(delimiter)
-        .terminator(csv::Terminator::Any(b'\n'))
-        .from_writer(out);
-    let _ = w.write_record(values);
-    let _ = w.flush();
+    let start = out.len();
+    let mut fields = 0;
+    for v in values {
+        if fields > 0 {
+            out.push(delimiter);
+        }
+        quote::write_field(out, v.as_bytes(), delimiter, false);
+        fields += 1;
+    }
+    if fields == 1 && out.len() == start {
+        out.extend_from_slice(b"\"\"");
+    }
+    out.push(b'\n');
 }
 
 fn summary(args: &LinksArgs, t: &Tally) {

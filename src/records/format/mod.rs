@@ -134,7 +134,14 @@ impl Kind {
 }
 
 /// A file name's extension after any `.gz` or `.zst`, lowercase.
-fn extension(path: &Path) -> Option<String> {
+///
+/// ```
+/// use std::path::Path;
+/// use urlsift::records::format::extension;
+/// assert_eq!(extension(Path::new("a/Sitemap.XML.gz")).as_deref(), Some("xml"));
+/// assert_eq!(extension(Path::new("crawl.warc.zst")).as_deref(), Some("warc"));
+/// ```
+pub fn extension(path: &Path) -> Option<String> {
     let name = path.file_name()?.to_string_lossy().to_ascii_lowercase();
     let name = name
         .strip_suffix(".gz")

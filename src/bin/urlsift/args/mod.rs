@@ -175,7 +175,7 @@ queries are encoded in it. Bad records (bad-http-response, bad-chunked-body,
 bad-content-coding, unknown-content-coding, page-too-large, bad-warc-header,
 truncated-record, bad-wat-json, bad-xml) and bad links (invalid-url,
 javascript-url) are counted
-and go to --rejects as FILE, OFFSET, REASON, VALUE.")]
+and go to --rejects as FILE, -, OFFSET, REASON, VALUE.")]
     Links(LinksArgs),
     /// Benchmark URL parsers on your URLs and show where they disagree with urlsift.
     #[command(after_help = COMPARE_EXAMPLES)]
@@ -519,7 +519,8 @@ pub struct LinksArgs {
     /// Write to FILE instead of standard output (replaced when done).
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Write bad records and bad links to FILE: input, byte offset, reason, value.
+    /// Write bad records and bad links to FILE: input, line (-), byte offset,
+    /// reason, value.
     #[arg(long, value_name = "FILE")]
     pub rejects: Option<PathBuf>,
     /// Worker threads (default: one per core).
