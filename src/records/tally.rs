@@ -70,6 +70,11 @@ impl Tally {
     /// ```
     pub fn summary(&self, files: usize, noun: &str, kept: bool) -> String {
         let t = self;
+        // `1 line`, `2 lines`.
+        let noun = match t.lines {
+            1 => noun.strip_suffix('s').unwrap_or(noun),
+            _ => noun,
+        };
         let mut s = format!(
             "{} {noun} from {} input{}: {} valid, {} empty, {} bad",
             t.lines,

@@ -56,7 +56,7 @@ fn links_of_the_example_crawl_resolve_against_base_and_page() {
     );
     assert!(
         stderr(&out).contains(
-            "2 pages, 12 links; 2 bad links (invalid-url 1, javascript-url 1); 1 records not HTML, 1 not responses"
+            "2 pages, 12 links; 2 bad links (invalid-url 1, javascript-url 1); 1 record not HTML, 1 not responses"
         ),
         "{}",
         stderr(&out)
@@ -211,7 +211,7 @@ fn http_codings_and_legacy_encodings_are_undone() {
         "http://cz.example/s?q=%F8\nhttp://d.example/raw-deflate\nhttp://br.example/brotli\n"
     );
     assert!(
-        stderr(&out).contains("1 bad records (bad-content-coding 1)"),
+        stderr(&out).contains("1 bad record (bad-content-coding 1)"),
         "{}",
         stderr(&out)
     );
@@ -308,7 +308,7 @@ fn wat_records_give_the_links_they_list() {
          http://w.example/a/,http://w.example/b/next.html,a,href,next,wat\n"
     );
     assert!(
-        stderr(&out).contains("1 pages, 3 links; 1 bad links (invalid-url 1); 1 bad records (bad-wat-json 1); 1 records not HTML"),
+        stderr(&out).contains("1 page, 3 links; 1 bad link (invalid-url 1); 1 bad record (bad-wat-json 1); 1 record not HTML"),
         "{}",
         stderr(&out)
     );
@@ -376,7 +376,7 @@ fn sitemaps_and_feeds_give_their_urls_and_a_cut_one_is_a_bad_record() {
         "https://e.example/x\n"
     );
     assert!(
-        stderr(&out).contains("1 bad records (bad-xml 1)"),
+        stderr(&out).contains("1 bad record (bad-xml 1)"),
         "{}",
         stderr(&out)
     );

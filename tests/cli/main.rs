@@ -14,6 +14,7 @@ mod input;
 mod library;
 mod links;
 mod normalize;
+mod output;
 mod parquet;
 mod readme;
 mod records;

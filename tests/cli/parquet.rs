@@ -595,9 +595,14 @@ fn errors_name_the_file_and_the_row_group() {
         err.contains("broken.parquet") && err.contains("row group 1 (rows 201-400)"),
         "{err}"
     );
-    // The first row group's rows were processed (and written: the file is
-    // committed with what was read, as for a cut text input).
-    let (out, _, _) = read(&wd.path("out.parquet"));
+    // `-o` is all or nothing: no file. Standard output has the first row
+    // group's rows, processed and written (a Parquet file of them), as it
+    // has the lines before the cut of a text input.
+    assert!(!wd.path("out.parquet").exists(), "{:?}", wd.files());
+    let streamed = wd.run(&["normalize", "--keep-invalid", "broken.parquet"], None);
+    assert_eq!(streamed.status.code(), Some(2));
+    wd.create("streamed.parquet", &streamed.stdout);
+    let (out, _, _) = read(&wd.path("streamed.parquet"));
     assert_eq!(out.num_rows(), 200);
     // A cut file, a missing column, standard input, a compressed file.
     wd.create("cut.parquet", &bytes[..bytes.len() / 2]);

@@ -18,8 +18,9 @@ use urlsift::simd::Runtime;
 use urlsift::{Url, ValidationError};
 
 use crate::args::CheckArgs;
+use crate::naming::Named;
 use crate::output::CliError;
-use crate::setup::Setup;
+use crate::setup::{Setup, Text};
 
 /// One reported record.
 struct Finding<'a> {
@@ -79,7 +80,16 @@ fn report(out: &mut Vec<u8>, json: bool, f: Finding<'_>, term: u8) {
 }
 
 pub fn run(a: CheckArgs) -> Result<ExitCode, CliError> {
-    let mut setup = Setup::new(&a.input, &a.output, None, false)?;
+    let mut setup = Setup::new(
+        &a.input,
+        &a.output,
+        None,
+        false,
+        match a.json {
+            true => Text(Some(Named::Jsonl), "JSON lines"),
+            false => Text(None, "a text report"),
+        },
+    )?;
     // Reports carry line numbers, printed by the workers.
     setup.engine.read.count_lines = true;
     let base = a.input.base()?;

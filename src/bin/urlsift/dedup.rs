@@ -27,20 +27,22 @@ use urlsift::records::format::frame::Frames;
 use urlsift::records::parquet::Layout;
 
 use crate::args::DedupArgs;
+use crate::interrupt;
 use crate::output::CliError;
 use crate::parquet_out::{FirstRows, WriteBack};
-use crate::setup::{Setup, report};
+use crate::setup::{Setup, URL_LINES, report};
 
 pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
-    if let Some(dir) = &a.tmp_dir {
-        // Spilling starts mid-run, after output has gone out: a --tmp-dir
-        // that cannot take a spill directory fails now, before any.
-        tempfile::Builder::new()
-            .prefix("urlsift-dedup-")
-            .tempdir_in(dir)
-            .map_err(|e| CliError::Usage(format!("--tmp-dir {}: {e}", dir.display())))?;
-    }
-    let mut setup = Setup::new(&a.input, &a.output, Some(&a.policy), true)?;
+    // The run's spill directory, made now: spilling starts mid-run, after
+    // output has gone out, so a --tmp-dir that cannot take one fails
+    // before any; and a signal removes it with everything in it.
+    let tmp_dir = a.tmp_dir.clone().unwrap_or_else(std::env::temp_dir);
+    let spill_dir = tempfile::Builder::new()
+        .prefix("urlsift-dedup-")
+        .tempdir_in(&tmp_dir)
+        .map_err(|e| CliError::Usage(format!("--tmp-dir {}: {e}", tmp_dir.display())))?;
+    let _registered = interrupt::Registered::new(spill_dir.path());
+    let mut setup = Setup::new(&a.input, &a.output, Some(&a.policy), true, URL_LINES)?;
     // In-flight chunks count against the budget too: keep them to about a
     // tenth of it when the budget is small.
     let in_flight = (setup.engine.threads() * 6) as u64;
@@ -73,7 +75,12 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
         let budget = a.memory;
         return parquet_rows(setup, &keying, &job, base.as_ref(), write_back, budget);
     }
-    let mut seen = Seen::new(budget, a.count, a.tmp_dir.clone(), setup.terminator);
+    let mut seen = Seen::new(
+        budget,
+        a.count,
+        Some(spill_dir.path().to_path_buf()),
+        setup.terminator,
+    );
     // Key buffers go back and forth between workers and this thread: reusing
     // them keeps the allocator from holding on to freed cross-thread blocks.
     let spare_keys: Mutex<Vec<Keys>> = Mutex::new(Vec::new());

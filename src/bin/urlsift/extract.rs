@@ -21,9 +21,10 @@ use urlsift::records::stage::Verdict;
 use urlsift::records::{Format as RecordFormat, write_escaped};
 
 use crate::args::{ExtractArgs, ExtractFormat};
+use crate::naming::{Named, OutputName};
 use crate::output::CliError;
 use crate::parquet_out::{self, Extracted};
-use crate::setup::{Setup, report};
+use crate::setup::{Setup, Text, report};
 
 /// The field named `name`, or a usage error.
 fn field(name: &str) -> Result<Field, CliError> {
@@ -142,10 +143,8 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
         .split(',')
         .map(|f| field(f.trim()))
         .collect::<Result<Vec<_>, _>>()?;
-    let named_parquet = a.output.output.as_ref().is_some_and(|o| {
-        o.extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("parquet"))
-    });
+    // The flags pick the format; without them, the -o name (`naming`).
+    let named = OutputName::of(a.output.output.as_deref()).format;
     let format = match (&a.format, a.tsv, a.jsonl, a.output_format) {
         (_, _, _, Some(ExtractFormat::Parquet)) => Format::Parquet,
         (_, _, _, Some(ExtractFormat::Csv)) => Format::Csv,
@@ -154,8 +153,13 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
         (Some(t), _, _, None) => Format::Template(parse_template(t)?),
         (None, true, _, None) => Format::Tsv,
         (None, _, true, None) => Format::Jsonl,
-        _ if named_parquet && !a.append => Format::Parquet,
-        _ => Format::Csv,
+        _ if a.append => Format::Csv,
+        _ => match named {
+            Some(Named::Parquet) => Format::Parquet,
+            Some(Named::Tsv) => Format::Tsv,
+            Some(Named::Jsonl | Named::Json) => Format::Jsonl,
+            _ => Format::Csv,
+        },
     };
     if format == Format::Parquet {
         return parquet(a, &fields);
@@ -163,7 +167,13 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
     a.output.no_compression(
         "extract writes text (name a .parquet file with -o, or say --output-format parquet)",
     )?;
-    let mut setup = Setup::new(&a.input, &a.output, Some(&a.policy), a.append)?;
+    let text = match &format {
+        Format::Csv => Text(Some(Named::Csv), "CSV"),
+        Format::Tsv => Text(Some(Named::Tsv), "TSV"),
+        Format::Jsonl => Text(Some(Named::Jsonl), "JSON lines"),
+        _ => Text(None, "text from a template"),
+    };
+    let mut setup = Setup::new(&a.input, &a.output, Some(&a.policy), a.append, text)?;
     // A `line` field is printed by the workers: the reader counts lines.
     let line_field = |f: &Field| matches!(f, Field::Line);
     setup.engine.read.count_lines = fields.iter().any(line_field)
@@ -298,7 +308,13 @@ fn parquet(a: ExtractArgs, fields: &[Field]) -> Result<ExitCode, CliError> {
         compression: None,
         ..a.output.clone()
     };
-    let mut setup = Setup::new(&a.input, &output, Some(&a.policy), false)?;
+    let mut setup = Setup::new(
+        &a.input,
+        &output,
+        Some(&a.policy),
+        false,
+        Text(Some(Named::Parquet), "Parquet"),
+    )?;
     setup.engine.read.count_lines = fields.iter().any(|f| matches!(f, Field::Line));
     let input = parquet_out::input_schema(&setup.engine, &a.input.format_spec());
     let schema = input.as_ref().map(|(s, _)| s.as_ref());

@@ -29,6 +29,7 @@ use urlsift::records::write_reject_line;
 use urlsift::site::List;
 
 use crate::args::{LinkField, LinksArgs, LinksFormat};
+use crate::naming::{Named, OutputName};
 use crate::output::{CliError, Sink};
 use crate::parquet_out;
 
@@ -130,10 +131,15 @@ impl Output {
             .map_err(|e| CliError::output(&name, e))
     }
 
-    fn commit(self) -> Result<(), CliError> {
+    /// Commits the output of a run that read all its input; after a read
+    /// error, abandons it (`-o` is all or nothing).
+    fn commit(self, whole: bool) -> Result<(), CliError> {
         let Output {
             mut sink, parquet, ..
         } = self;
+        if !whole {
+            return sink.abandon();
+        }
         if let Some((writer, _)) = parquet {
             let name = sink.name().to_string();
             writer
@@ -220,6 +226,17 @@ pub fn run(args: LinksArgs) -> Result<ExitCode, CliError> {
             .num_threads(n.max(1))
             .build_global();
     }
+    let writes = match args.format() {
+        LinksFormat::Parquet => (Named::Parquet, "Parquet"),
+        LinksFormat::Csv => (Named::Csv, "CSV"),
+        LinksFormat::Tsv => (Named::Tsv, "TSV"),
+        LinksFormat::Jsonl => (Named::Jsonl, "JSON lines"),
+    };
+    OutputName::of(args.output.as_deref()).check(
+        args.output.as_deref(),
+        Some(writes.0),
+        writes.1,
+    )?;
     let parquet = if args.format() == LinksFormat::Parquet {
         parquet_out::check_target(args.output.as_deref())?;
         let codec = parquet_out::codec(args.compression.as_deref())?;
@@ -282,8 +299,9 @@ pub fn run(args: LinksArgs) -> Result<ExitCode, CliError> {
             break;
         }
     }
-    // What was read before a read error is kept.
-    out.commit()?;
+    // A read error: the rejects file is kept (it explains the failure),
+    // the output file is not written.
+    out.commit(failed.is_none())?;
     if let Some(r) = rejects {
         r.commit()?;
     }
@@ -678,15 +696,29 @@ fn summary(args: &LinksArgs, t: &Tally) {
             .collect::<Vec<_>>()
             .join(", ")
     };
-    let mut line = format!("urlsift links: {} pages, {} links", t.pages, t.links);
+    // `1 page`, `2 pages`.
+    let n = |count: u64, noun: &str| match count {
+        1 => format!("1 {noun}"),
+        _ => format!("{count} {noun}s"),
+    };
+    let mut line = format!(
+        "urlsift links: {}, {}",
+        n(t.pages, "page"),
+        n(t.links, "link")
+    );
     let bad_links: u64 = t.bad_links.values().sum();
     if bad_links > 0 {
-        line.push_str(&format!("; {bad_links} bad links ({})", list(&t.bad_links)));
+        line.push_str(&format!(
+            "; {} ({})",
+            n(bad_links, "bad link"),
+            list(&t.bad_links)
+        ));
     }
     let bad_records: u64 = t.bad_records.values().sum();
     if bad_records > 0 {
         line.push_str(&format!(
-            "; {bad_records} bad records ({})",
+            "; {} ({})",
+            n(bad_records, "bad record"),
             list(&t.bad_records)
         ));
     }
@@ -694,12 +726,13 @@ fn summary(args: &LinksArgs, t: &Tally) {
         line.push_str(&format!("; {} filtered", t.filtered));
     }
     if t.duplicates > 0 {
-        line.push_str(&format!("; {} duplicates", t.duplicates));
+        line.push_str(&format!("; {}", n(t.duplicates, "duplicate")));
     }
     if t.not_html + t.other_records > 0 {
         line.push_str(&format!(
-            "; {} records not HTML, {} not responses",
-            t.not_html, t.other_records
+            "; {} not HTML, {} not responses",
+            n(t.not_html, "record"),
+            t.other_records
         ));
     }
     eprintln!("{line}");

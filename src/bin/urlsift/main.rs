@@ -19,7 +19,9 @@ mod check;
 mod compare;
 mod dedup;
 mod extract;
+mod interrupt;
 mod links;
+mod naming;
 mod normalize;
 mod output;
 mod parquet_out;
@@ -34,6 +36,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    interrupt::watch();
     match run(cli) {
         Ok(code) => code,
         Err(CliError::BrokenPipe) => ExitCode::SUCCESS,
@@ -58,14 +61,37 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             clap_complete::generate(shell, &mut Cli::command(), "urlsift", &mut out);
             write_stdout(&out)
         }
-        Command::Man => {
-            let mut out = Vec::new();
-            clap_mangen::Man::new(Cli::command())
-                .render(&mut out)
-                .map_err(|e| CliError::output("<stdout>", e))?;
-            write_stdout(&out)
-        }
+        Command::Man { subcommand, dir } => man(subcommand.as_deref(), dir.as_deref()),
     }
+}
+
+/// `urlsift man [SUB]`, or every page into `dir`.
+fn man(subcommand: Option<&str>, dir: Option<&std::path::Path>) -> Result<ExitCode, CliError> {
+    let mut cli = Cli::command().disable_help_subcommand(true);
+    if let Some(dir) = dir {
+        clap_mangen::generate_to(cli, dir)
+            .map_err(|e| CliError::output(&dir.display().to_string(), e))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    cli.build();
+    let page = match subcommand {
+        None => cli,
+        Some(name) => match cli.find_subcommand(name) {
+            Some(sub) => sub.clone(),
+            None => {
+                let names: Vec<&str> = cli.get_subcommands().map(|s| s.get_name()).collect();
+                return Err(CliError::Usage(format!(
+                    "no subcommand {name:?}; the pages are for: {}",
+                    names.join(", ")
+                )));
+            }
+        },
+    };
+    let mut out = Vec::new();
+    clap_mangen::Man::new(page)
+        .render(&mut out)
+        .map_err(|e| CliError::output("<stdout>", e))?;
+    write_stdout(&out)
 }
 
 fn write_stdout(bytes: &[u8]) -> Result<ExitCode, CliError> {

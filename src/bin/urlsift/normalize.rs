@@ -13,10 +13,10 @@ use urlsift::{ParseError, Url, UrlRef};
 
 use crate::args::NormalizeArgs;
 use crate::output::CliError;
-use crate::setup::Setup;
+use crate::setup::{Setup, URL_LINES};
 
 pub fn run(a: NormalizeArgs) -> Result<ExitCode, CliError> {
-    let setup = Setup::new(&a.input, &a.output, Some(&a.policy), true)?;
+    let setup = Setup::new(&a.input, &a.output, Some(&a.policy), true, URL_LINES)?;
     let profile = a.profile.profile()?;
     let base = a.input.base()?;
     let stage = a.input.stage(Some(&a.filters), Some(&a.edits))?;

@@ -1,9 +1,12 @@
 //! Output: stdout or an atomically written file, the record terminator, and
 //! the error type that carries the exit status.
 //!
-//! `-o FILE` writes to a temp file in FILE's directory, fsyncs it, renames
-//! it over FILE and fsyncs the directory; a run that fails or is stopped
-//! never leaves a partial FILE behind. A FILE that is a symbolic link to a
+//! `-o FILE` is all or nothing: output goes to a temp file in FILE's
+//! directory, which is fsynced, renamed over FILE and its directory fsynced
+//! once the run succeeds. A run that fails (an input not read to its end,
+//! an error) or is stopped by a signal (`interrupt`) leaves neither FILE
+//! nor its temp file behind; standard output streams. A name ending `.gz`
+//! or `.zst` gets the output compressed (`naming`). A FILE that is a symbolic link to a
 //! file gets the output in the file linked to (the link stays a link). A
 //! FILE that exists and is not a regular file (`/dev/null`, a FIFO, a
 //! terminal, `/dev/stdout`) is written in place: renaming over it would
@@ -16,6 +19,9 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use urlsift::records::{self, InputError};
+
+use crate::interrupt;
+use crate::naming::{OutputName, Packing};
 
 /// Why a run stops early, and with which exit status.
 #[derive(Debug)]
@@ -89,10 +95,11 @@ impl fmt::Display for CliError {
     }
 }
 
-/// Stdout, or a temp file that becomes `path` on [`Sink::commit`].
+/// Stdout, or a temp file that becomes `path` on [`Sink::commit`]; gzip
+/// or zstd compressed when the name ends `.gz` or `.zst`.
 pub struct Sink {
     name: String,
-    inner: BufWriter<Target>,
+    inner: BufWriter<Packed>,
     terminator: u8,
 }
 
@@ -101,9 +108,51 @@ enum Target {
     File {
         temp: tempfile::NamedTempFile,
         path: PathBuf,
+        registered: interrupt::Registered,
     },
     /// Not a regular file: written in place.
     Device(File),
+}
+
+/// The target, through the compression the output's name asks for.
+enum Packed {
+    Plain(Target),
+    Gzip(flate2::write::GzEncoder<Target>),
+    Zstd(zstd::stream::write::Encoder<'static, Target>),
+}
+
+impl Packed {
+    fn get_mut(&mut self) -> &mut dyn Write {
+        match self {
+            Packed::Plain(t) => t,
+            Packed::Gzip(e) => e,
+            Packed::Zstd(e) => e,
+        }
+    }
+
+    /// Ends the compressed stream; the target.
+    fn finish(self) -> io::Result<Target> {
+        match self {
+            Packed::Plain(t) => Ok(t),
+            Packed::Gzip(e) => e.finish(),
+            Packed::Zstd(e) => e.finish(),
+        }
+    }
+}
+
+impl Write for Packed {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.get_mut().write(buf)
+    }
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.get_mut().write_all(buf)
+    }
+    fn write_vectored(&mut self, bufs: &[io::IoSlice<'_>]) -> io::Result<usize> {
+        self.get_mut().write_vectored(bufs)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.get_mut().flush()
+    }
 }
 
 impl Write for Target {
@@ -138,7 +187,8 @@ impl Write for Target {
 }
 
 impl Sink {
-    /// Opens stdout (`None` or `-`) or a temp file beside `path`.
+    /// Opens stdout (`None` or `-`) or a temp file beside `path`, gzip or
+    /// zstd compressed when `path` ends `.gz` or `.zst`.
     pub fn open(path: Option<&Path>, null: bool) -> Result<Sink, CliError> {
         let terminator = if null { 0 } else { b'\n' };
         let (name, target) = match path {
@@ -166,20 +216,43 @@ impl Sink {
                             Some(d) if !d.as_os_str().is_empty() => d,
                             _ => Path::new("."),
                         };
+                        // The error names the directory the file was to
+                        // go in, not the temp file's own name.
                         let temp = tempfile::Builder::new()
                             .prefix(".urlsift-")
                             .suffix(".tmp")
                             .tempfile_in(dir)
-                            .map_err(failed)?;
-                        Target::File { temp, path }
+                            .map_err(|error| CliError::Output {
+                                name: format!("{name} (in {})", dir.display()),
+                                error: io::Error::new(error.kind(), bare(&error)),
+                            })?;
+                        let registered = interrupt::Registered::new(temp.path());
+                        Target::File {
+                            temp,
+                            path,
+                            registered,
+                        }
                     }
                 };
                 (name, target)
             }
         };
+        let packed = match OutputName::of(path).packing {
+            Packing::Plain => Packed::Plain(target),
+            Packing::Gzip => Packed::Gzip(flate2::write::GzEncoder::new(
+                target,
+                flate2::Compression::default(),
+            )),
+            Packing::Zstd => Packed::Zstd(zstd::stream::write::Encoder::new(target, 0).map_err(
+                |error| CliError::Output {
+                    name: name.clone(),
+                    error,
+                },
+            )?),
+        };
         Ok(Sink {
             name,
-            inner: BufWriter::with_capacity(1 << 17, target),
+            inner: BufWriter::with_capacity(1 << 17, packed),
             terminator,
         })
     }
@@ -212,17 +285,21 @@ impl Sink {
     pub fn commit(self) -> Result<(), CliError> {
         let name = self.name;
         let err = |error: io::Error| CliError::output(&name, error);
-        let target = self
+        let packed = self
             .inner
             .into_inner()
             .map_err(|e| CliError::output(&name, e.into_error()))?;
-        match target {
+        match packed.finish().map_err(err)? {
             Target::Stdout(mut s) => s.flush().map_err(err),
             Target::Device(mut f) => f.flush().map_err(err),
-            Target::File { temp, path } => {
+            Target::File {
+                temp,
+                path,
+                registered,
+            } => {
                 set_permissions(&temp, &path).map_err(err)?;
                 temp.as_file().sync_all().map_err(err)?;
-                temp.persist(&path).map_err(|e| err(e.error))?;
+                registered.commit(|| temp.persist(&path).map_err(|e| err(e.error)))?;
                 let dir = match path.parent() {
                     Some(d) if !d.as_os_str().is_empty() => d,
                     _ => Path::new("."),
@@ -231,6 +308,42 @@ impl Sink {
                 File::open(dir).and_then(|d| d.sync_all()).map_err(err)
             }
         }
+    }
+
+    /// Ends a run that could not read all its input: `-o` is all or
+    /// nothing, so a file is not written (its temp file goes, and a note
+    /// says so); a stream (stdout, a device) has had what came before the
+    /// fault, and is flushed.
+    pub fn abandon(self) -> Result<(), CliError> {
+        let name = self.name;
+        let mut packed = match self.inner.into_inner() {
+            Ok(p) => p,
+            // The temp file is dropped, and with it removed.
+            Err(_) => return Ok(()),
+        };
+        let stream = match &mut packed {
+            Packed::Plain(t) => !matches!(t, Target::File { .. }),
+            Packed::Gzip(e) => !matches!(e.get_ref(), Target::File { .. }),
+            Packed::Zstd(e) => !matches!(e.get_ref(), Target::File { .. }),
+        };
+        if stream {
+            let mut target = packed.finish().map_err(|e| CliError::output(&name, e))?;
+            return target.flush().map_err(|e| CliError::output(&name, e));
+        }
+        let _ = writeln!(
+            io::stderr(),
+            "urlsift: {name} not written: an input was not read to its end"
+        );
+        Ok(())
+    }
+}
+
+/// An I/O error's message without the path tempfile adds to it.
+fn bare(error: &io::Error) -> String {
+    let text = error.to_string();
+    match text.find(" at path ") {
+        Some(i) => text[..i].to_string(),
+        None => text,
     }
 }
 

@@ -11,6 +11,7 @@ use std::time::Instant;
 use urlsift::records::{self, Chunk, Engine, InputError, Job, Ledger, Policy, Processed, Tally};
 
 use crate::args::{InputArgs, OutputArgs, PolicyArgs};
+use crate::naming::{Named, OutputName};
 use crate::output::{CliError, Sink};
 use crate::parquet_out::{self, WriteBack};
 
@@ -46,6 +47,27 @@ pub struct Setup {
     pub parquet: Option<WriteBack>,
 }
 
+/// What a subcommand writes when it does not write records back: the
+/// format an `-o` name may name (`None`: none of them), and its words.
+pub struct Text(pub Option<Named>, pub &'static str);
+
+/// URL lines (normalize and dedup of formats that are not written back).
+pub const URL_LINES: Text = Text(None, "URL lines");
+
+/// The name of the format records of `kind` are written back as.
+fn named(kind: records::Kind) -> Named {
+    match kind {
+        records::Kind::Csv => Named::Csv,
+        records::Kind::Tsv => Named::Tsv,
+        records::Kind::Jsonl => Named::Jsonl,
+        records::Kind::Cdxj => Named::Cdxj,
+        records::Kind::Parquet => Named::Parquet,
+        records::Kind::Lines | records::Kind::Warc | records::Kind::Log => {
+            unreachable!("{kind} records are not written back")
+        }
+    }
+}
+
 /// A run whose records are all read, its files not yet committed.
 pub struct Done {
     pub ledger: Books,
@@ -55,17 +77,26 @@ pub struct Done {
 
 impl Setup {
     /// `writes_records`: the subcommand writes the input's records back
-    /// (normalize and dedup do, for the formats that can be written back).
+    /// (normalize and dedup do, for the formats that can be written back);
+    /// `text`: what it writes otherwise. An `-o` name that names another
+    /// format is refused.
     pub fn new(
         input: &InputArgs,
         output: &OutputArgs,
         policy: Option<&PolicyArgs>,
         writes_records: bool,
+        text: Text,
     ) -> Result<Setup, CliError> {
         let mut engine = Engine::new(input.files.clone(), &input.options())?;
         let kind = engine.kind();
         let writes_records = writes_records && kind.writes_records();
         engine.read.writes_records = writes_records;
+        let path = output.output.as_deref();
+        let name = OutputName::of(path);
+        match writes_records {
+            true => name.check(path, Some(named(kind)), format_args!("{kind} records"))?,
+            false => name.check(path, text.0, text.1)?,
+        }
         if writes_records && output.null {
             return Err(CliError::Usage(format!(
                 "-0 ends URL lines with NUL; {kind} records are written back with their own \
@@ -193,7 +224,7 @@ impl Setup {
             progress,
             ..
         } = self;
-        let bar = progress.then(progress_bar);
+        let bar = progress.then(|| progress_bar(plain_size(&engine)));
         let started = Instant::now();
         let (mut lines, mut bytes) = (0u64, 0u64);
         let result = engine.run(work, |chunk, p| {
@@ -247,11 +278,16 @@ impl Done {
         CliError::from_run(e, out, rejects)
     }
 
-    /// Commits the outputs of a successful run; the tally and the read
-    /// errors.
+    /// Commits the outputs of a run that read all its input; after a read
+    /// error, the output file is not written (`-o` is all or nothing) but
+    /// the rejects file is. The tally and the read errors.
     pub fn commit(self) -> Result<(Tally, Vec<InputError>), CliError> {
         let (out, rejects, tally) = self.ledger.into_parts();
-        out.commit()?;
+        if self.errors.is_empty() {
+            out.commit()?;
+        } else {
+            out.abandon()?;
+        }
         if let Some(r) = rejects {
             r.commit()?;
         }
@@ -259,13 +295,44 @@ impl Done {
     }
 }
 
-fn progress_bar() -> indicatif::ProgressBar {
-    let pb = indicatif::ProgressBar::new_spinner();
-    pb.set_style(
-        indicatif::ProgressStyle::with_template(
+/// The bytes the run will read, when that is known before it starts:
+/// every input a regular file that is not compressed (the count is of
+/// decoded bytes) nor Parquet (whose rows are counted, not its bytes).
+fn plain_size(engine: &Engine) -> Option<u64> {
+    if engine.kind() == records::Kind::Parquet {
+        return None;
+    }
+    let mut total = 0;
+    for path in &engine.files {
+        let meta = std::fs::metadata(path).ok().filter(|m| m.is_file())?;
+        let mut magic = [0u8; 4];
+        let n = std::fs::File::open(path)
+            .and_then(|mut f| std::io::Read::read(&mut f, &mut magic))
+            .ok()?;
+        if magic[..n].starts_with(&[0x1f, 0x8b]) || magic[..n] == [0x28, 0xb5, 0x2f, 0xfd] {
+            return None;
+        }
+        total += meta.len();
+    }
+    Some(total)
+}
+
+/// A progress line on stderr: with the input's size known, a bar, the
+/// share done and the time left; else what was read so far, and the rate.
+fn progress_bar(size: Option<u64>) -> indicatif::ProgressBar {
+    let (pb, template) = match size {
+        Some(n) => (
+            indicatif::ProgressBar::new(n),
+            "{spinner} {percent:>3}% [{bar:24}] {binary_bytes}/{binary_total_bytes}, \
+             {binary_bytes_per_sec}, {eta} left ({msg})",
+        ),
+        None => (
+            indicatif::ProgressBar::new_spinner(),
             "{spinner} {binary_bytes} read, {binary_bytes_per_sec} ({msg}) {elapsed}",
-        )
-        .expect("valid progress template"),
+        ),
+    };
+    pb.set_style(
+        indicatif::ProgressStyle::with_template(template).expect("valid progress template"),
     );
     pb.set_message("starting");
     pb.enable_steady_tick(std::time::Duration::from_millis(200));

@@ -15,8 +15,9 @@ use xxhash_rust::xxh3::xxh3_64_with_seed;
 use urlsift::records::stage::Verdict;
 
 use crate::args::StatsArgs;
+use crate::naming::Named;
 use crate::output::CliError;
-use crate::setup::{ReportSettings, Setup, report};
+use crate::setup::{ReportSettings, Setup, Text, report};
 
 /// Counts by name. Names are hashed in one call (xxh3, seeded per run so
 /// crafted names cannot collide on purpose): SipHash over short hosts, and
@@ -114,7 +115,16 @@ fn pct(part: u64, whole: u64) -> f64 {
 
 pub fn run(a: StatsArgs) -> Result<ExitCode, CliError> {
     let started = Instant::now();
-    let setup = Setup::new(&a.input, &a.output, None, false)?;
+    let setup = Setup::new(
+        &a.input,
+        &a.output,
+        None,
+        false,
+        match a.json {
+            true => Text(Some(Named::Json), "JSON"),
+            false => Text(None, "a text report"),
+        },
+    )?;
     let base = a.input.base()?;
     let stage = a.input.stage(Some(&a.filters), None)?;
     let job = setup.job(false);

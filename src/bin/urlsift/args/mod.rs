@@ -46,12 +46,20 @@ Input formats (--input-format, by default from the file extension):
           --base) or --field referer; CONNECT host:port gives
           https://host:port/ (443) or http://; OPTIONS * is a bad record;
           read-only
+  parquet .parquet: a row per record, the URL in a string column (`url`,
+          or --field NAME, a dotted path into a struct)
 Input is UTF-8; UTF-16/32 (a byte-order mark) is refused, named.
-normalize and dedup write CSV/TSV/JSONL/CDXJ records back with only the URL
-field changed; read-only formats give URL lines.";
+normalize and dedup write CSV/TSV/JSONL/CDXJ records and Parquet rows back
+with only the URL field changed; read-only formats give URL lines.
+
+Output (-o FILE) is written all or nothing; its name picks the format
+(.parquet, .csv, .tsv, .jsonl where the subcommand writes it; another is
+refused) and .gz/.zst compress it. Exit status: 0 success, 1 a bad record
+under --strict, 2 a usage error or an input not read to its end, 130/143
+stopped by SIGINT/SIGTERM.";
 
 /// Parallel WHATWG URL processing for URL files: one URL per line, or a
-/// field of CSV/TSV, JSON lines, CDXJ, WARC or access-log records.
+/// field of CSV/TSV, JSON lines, CDXJ, WARC, access-log or Parquet records.
 ///
 /// Input files may be gzip or zstd compressed (any number of members or
 /// frames); `-` or no file reads standard input. Bad records (invalid UTF-8,
@@ -186,9 +194,19 @@ and go to --rejects as FILE, -, OFFSET, REASON, VALUE.")]
         /// The shell to complete for.
         shell: clap_complete::Shell,
     },
-    /// Print the man page (roff) to standard output.
-    #[command(after_help = "Example:\n  urlsift man | man -l -")]
-    Man,
+    /// Print a man page (roff): urlsift(1), or a subcommand's page
+    /// (urlsift-normalize(1), ...); or write every page into a directory.
+    #[command(after_help = "Examples:
+  urlsift man | man -l -
+  urlsift man dedup | man -l -
+  urlsift man --dir ~/.local/share/man/man1    # every page; then `man urlsift-dedup`")]
+    Man {
+        /// The subcommand whose page to print (`normalize`, `dedup`, ...).
+        subcommand: Option<String>,
+        /// Write urlsift.1 and a page per subcommand into DIR instead.
+        #[arg(long, value_name = "DIR", conflicts_with = "subcommand")]
+        dir: Option<PathBuf>,
+    },
 }
 
 #[derive(Args, Debug)]
@@ -553,21 +571,25 @@ pub struct LinksArgs {
 }
 
 impl LinksArgs {
-    /// The output format the flags choose.
+    /// The output format the flags choose; without a format flag, the one
+    /// the `-o` name names (`naming`), else TSV.
     pub fn format(&self) -> LinksFormat {
-        let parquet_name = self
-            .output
-            .as_ref()
-            .and_then(|o| o.extension())
-            .is_some_and(|e| e.eq_ignore_ascii_case("parquet"));
-        if self.parquet || (parquet_name && !self.csv && !self.tsv && !self.jsonl) {
+        use crate::naming::{Named, OutputName};
+        if self.parquet {
             LinksFormat::Parquet
         } else if self.csv {
             LinksFormat::Csv
         } else if self.jsonl {
             LinksFormat::Jsonl
-        } else {
+        } else if self.tsv {
             LinksFormat::Tsv
+        } else {
+            match OutputName::of(self.output.as_deref()).format {
+                Some(Named::Parquet) => LinksFormat::Parquet,
+                Some(Named::Csv) => LinksFormat::Csv,
+                Some(Named::Jsonl | Named::Json) => LinksFormat::Jsonl,
+                _ => LinksFormat::Tsv,
+            }
         }
     }
 

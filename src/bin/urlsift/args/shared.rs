@@ -21,8 +21,8 @@ pub struct InputArgs {
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// The input's format: `auto` picks by file extension after .gz/.zst
-    /// (.csv, .tsv, .jsonl/.ndjson, .cdxj, .warc; .log by its first lines:
-    /// `log` if that is an access-log line), else `lines`.
+    /// (.csv, .tsv, .jsonl/.ndjson, .cdxj, .warc, .parquet; .log by its
+    /// first lines: `log` if that is an access-log line), else `lines`.
     #[arg(long, value_name = "FORMAT", value_enum, default_value = "auto")]
     pub input_format: InputFormat,
     /// Which field of each record holds the URL: a CSV/TSV column name or
@@ -157,9 +157,12 @@ impl InputFormat {
 /// Where results go.
 #[derive(Args, Debug, Clone)]
 pub struct OutputArgs {
-    /// Write to FILE atomically (temp file, fsync, rename) instead of stdout;
-    /// a FILE that is not a regular file (/dev/null, a FIFO) is written in
-    /// place.
+    /// Write to FILE instead of stdout, all or nothing: a temp file renamed
+    /// into place once the run succeeds (nothing left after an error, an
+    /// unreadable input or Ctrl-C). The name picks the format: .parquet,
+    /// .csv, .tsv, .jsonl where the subcommand writes it (another is
+    /// refused), and .gz/.zst compress (e.g. -o unique.txt.zst). A FILE
+    /// that is not a regular file (/dev/null, a FIFO) is written in place.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// End output records with NUL instead of newline.
