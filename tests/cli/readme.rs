@@ -3,9 +3,10 @@
 //! - every ```console block in `docs/*.md` is a `$ urlsift ...` command
 //!   line and the exact standard output it must print, run from the
 //!   repository root;
-//! - every `urlsift ...` line of the README's ```sh blocks runs, as
-//!   written, in a scratch directory that holds the repository's
-//!   `corpora/`, and exits with status 0;
+//! - every line of the README's ```sh blocks runs, as written, in a
+//!   scratch directory that holds the repository's `corpora/` and is its
+//!   HOME, and exits with status 0 (but `cargo` and `pip` lines: building
+//!   and installing are what the test itself stands on);
 //! - every `urlsift ...` command of the docs' ```sh blocks, whose files
 //!   are examples, is one the command takes: its flags and values parse,
 //!   and it fails, if at all, only because its input is not there.
@@ -143,15 +144,20 @@ fn readme_quick_start_commands_run_as_written() {
         std::env::var("PATH").unwrap_or_default()
     );
     let mut ran = 0;
+    let mut shell = 0;
     for block in blocks(&readme, "sh") {
         for line in block.lines() {
             // (A trailing `# comment` is the shell's to drop.)
-            if !line.starts_with("urlsift ") {
+            if line.starts_with("cargo ") || line.starts_with("pip ") || line.is_empty() {
                 continue;
+            }
+            if !line.starts_with("urlsift ") {
+                shell += 1;
             }
             let out = Command::new("bash")
                 .args(["-c", line])
                 .env("PATH", &path)
+                .env("HOME", scratch.path())
                 .current_dir(scratch.path())
                 .output()
                 .expect("run bash");
@@ -165,6 +171,13 @@ fn readme_quick_start_commands_run_as_written() {
         }
     }
     assert!(ran >= 15, "{ran} README commands run");
+    assert!(shell >= 1, "the install block's shell lines ran too");
+    // The install block's completions and man pages were written.
+    let home = scratch.path().join(".local/share");
+    assert!(home.join("bash-completion/completions/urlsift").is_file());
+    for page in ["urlsift.1", "urlsift-normalize.1", "urlsift-links.1"] {
+        assert!(home.join("man/man1").join(page).is_file(), "{page}");
+    }
     // The files the examples name were written.
     for file in ["normal.txt", "rejects.tsv", "report.html"] {
         let len = std::fs::metadata(scratch.path().join(file))
