@@ -32,10 +32,12 @@ pub mod percent;
 pub mod profile;
 #[cfg(feature = "records")]
 pub mod records;
+pub mod safe_browsing;
 mod setters;
 #[allow(unsafe_code)]
 pub mod simd;
 pub mod site;
+pub mod surt;
 mod units;
 mod url;
 

@@ -232,6 +232,31 @@ pub fn percent_decode(input: &[u8]) -> Cow<'_, [u8]> {
     Cow::Owned(out)
 }
 
+/// Percent-decodes `input` until nothing changes (`%2541` is `A`): how web
+/// archives and Safe Browsing read a URL's parts before escaping them
+/// once ([`escape_unsafe`]).
+pub(crate) fn decode_repeatedly(input: &[u8]) -> Vec<u8> {
+    let mut current = input.to_vec();
+    while let Cow::Owned(next) = percent_decode(&current) {
+        current = next;
+    }
+    current
+}
+
+/// Escapes, as `%XX` in upper case, the bytes web archives' keys and Safe
+/// Browsing's canonical form escape: up to and including the space, from
+/// 0x7F on, `#` and `%`.
+pub(crate) fn escape_unsafe(input: &[u8], out: &mut Vec<u8>) {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    for &b in input {
+        if b <= b' ' || b >= 0x7f || b == b'#' || b == b'%' {
+            out.extend_from_slice(&[b'%', HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]]);
+        } else {
+            out.push(b);
+        }
+    }
+}
+
 /// Percent-decodes `input` and decodes the bytes as UTF-8 with replacement
 /// ("UTF-8 decode without BOM").
 pub fn percent_decode_str(input: &str) -> Cow<'_, str> {

@@ -9,26 +9,33 @@
 //!   before percent-decoding); a query left empty loses its `?`.
 //! - [`Profile::sort_query`] orders the pairs stably by name bytes.
 //! - [`Profile::strip_fragment`] drops `#...`.
-//! - [`Profile::surt`] gives the SURT key web archives use: for http(s),
-//!   scheme, userinfo and fragment dropped, a leading `www` label dropped,
-//!   host labels reversed and comma-joined, then the non-default port, `)`,
-//!   path and query (`com,example)/a?b`). Other schemes with a host keep
-//!   their scheme (`ftp://(org,example)/`); URLs without a host give their
-//!   href. A SURT key is not a URL: it is stable (the key of a normalized
-//!   URL is the key of the original) rather than re-parsable.
+//! - [`Profile::surt`] gives the SURT key web archives use, as the
+//!   `surt` package and the archives' indexes write it
+//!   ([`crate::surt`]: `com,example)/a?b`), and [`Profile::surt_form`]
+//!   its options or [`SurtForm::Plain`], the key without the archives'
+//!   canonicalization: scheme, userinfo and fragment dropped, a leading
+//!   `www` label dropped, host labels reversed and comma-joined, then the
+//!   non-default port, `)`, and the path and query as the URL Standard
+//!   serializes them; other schemes with a host keep their scheme
+//!   (`ftp://(org,example)/`), URLs without a host give their href. A
+//!   SURT key is not a URL: it is stable (the key of a normalized URL is
+//!   the key of the original) rather than re-parsable.
 //!
 //! ```
-//! use urlsift::{Url, profile::Profile};
+//! use urlsift::{Url, profile::{Profile, SurtForm}};
 //!
 //! let url = Url::parse("https://www.Example.com/p?utm_source=x&b=2&a=1#top").unwrap();
 //! let clean = Profile::new().strip_params(["utm_*"]).unwrap().sort_query(true);
 //! assert_eq!(clean.apply_to_string(&url), "https://www.example.com/p?a=1&b=2#top");
-//! assert_eq!(Profile::new().surt(true).apply_to_string(&url), "com,example)/p?utm_source=x&b=2&a=1");
+//! assert_eq!(Profile::new().surt(true).apply_to_string(&url), "com,example)/p?a=1&b=2&utm_source=x");
+//! let plain = Profile::new().surt_form(Some(SurtForm::Plain));
+//! assert_eq!(plain.apply_to_string(&url), "com,example)/p?utm_source=x&b=2&a=1");
 //! ```
 
 use std::borrow::Cow;
 use std::fmt;
 
+use crate::surt::SurtOptions;
 use crate::{HostKind, Url};
 
 /// A set of normalization steps applied to a parsed URL's serialization.
@@ -38,7 +45,36 @@ pub struct Profile {
     strip_fragment: bool,
     sort_query: bool,
     strip: Vec<Vec<u8>>,
-    surt: bool,
+    surt: Option<SurtForm>,
+    canonical: Option<Canonical>,
+}
+
+/// A canonical form of the URL other than the href.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Canonical {
+    /// Google Safe Browsing's canonical form ([`crate::safe_browsing`]).
+    SafeBrowsing,
+}
+
+impl Canonical {
+    /// The form named `name` (`safe-browsing`).
+    pub fn from_name(name: &str) -> Option<Canonical> {
+        match name {
+            "safe-browsing" => Some(Canonical::SafeBrowsing),
+            _ => None,
+        }
+    }
+}
+
+/// Which SURT key a profile gives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SurtForm {
+    /// The archives' key ([`crate::surt`]), with the `surt` package's
+    /// options.
+    Archive(SurtOptions),
+    /// The key without the archives' canonicalization (see the module
+    /// docs).
+    Plain,
 }
 
 /// Why a profile could not be built.
@@ -95,23 +131,58 @@ impl Profile {
         Ok(self)
     }
 
-    /// Give the SURT key instead of a URL (implies no fragment).
+    /// Give the archives' SURT key instead of a URL (implies no
+    /// fragment): [`crate::surt`] with the default options.
     pub fn surt(mut self, on: bool) -> Profile {
-        self.surt = on;
+        self.surt = on.then_some(SurtForm::Archive(SurtOptions::default()));
         self
+    }
+
+    /// Give this SURT key instead of a URL (`None`: the URL); it takes
+    /// the place of a [`Profile::canonical`] form.
+    pub fn surt_form(mut self, form: Option<SurtForm>) -> Profile {
+        self.surt = form;
+        if form.is_some() {
+            self.canonical = None;
+        }
+        self
+    }
+
+    /// Give this canonical form instead of the href (`None`: the href),
+    /// after the query steps; it takes the place of a SURT key.
+    ///
+    /// ```
+    /// use urlsift::{Url, profile::{Canonical, Profile}};
+    /// let sb = Profile::new().canonical(Some(Canonical::SafeBrowsing));
+    /// let url = Url::parse("http://www.GOOgle.com:8080//a/%2525/b/../c#f").unwrap();
+    /// assert_eq!(sb.apply_to_string(&url), "http://www.google.com/a/%25/c");
+    /// ```
+    pub fn canonical(mut self, form: Option<Canonical>) -> Profile {
+        self.canonical = form;
+        if form.is_some() {
+            self.surt = None;
+        }
+        self
+    }
+
+    /// True when the output needs the parsed URL (a SURT key or a
+    /// canonical form); every other form can be made from the href alone
+    /// ([`Profile::apply_href`]).
+    pub fn needs_url(&self) -> bool {
+        self.surt.is_some() || self.canonical.is_some()
     }
 
     /// True when the output is the plain href.
     #[inline]
     pub fn is_identity(&self) -> bool {
-        !self.surt && !self.strip_fragment && self.plain_query()
+        !self.needs_url() && !self.strip_fragment && self.plain_query()
     }
 
     /// True when the output is the SURT key, which needs the parsed URL
     /// (every other form can be made from the href alone:
     /// [`Profile::apply_href`]).
     pub fn is_surt(&self) -> bool {
-        self.surt
+        self.surt.is_some()
     }
 
     #[inline]
@@ -147,7 +218,7 @@ impl Profile {
     // URL, in the command's hot loop); the work is out of line.
     #[inline]
     pub fn apply_href<'a>(&self, href: &'a str) -> Option<Cow<'a, str>> {
-        if self.surt {
+        if self.needs_url() {
             None
         } else if self.is_identity() {
             Some(Cow::Borrowed(href))
@@ -183,8 +254,31 @@ impl Profile {
         Cow::Owned(String::from_utf8(out).expect("cut at ASCII delimiters"))
     }
 
-    /// The SURT form (see the module docs).
+    /// The query after this profile's query steps, without its `?`;
+    /// `None` when there is none (or none is left).
+    fn kept_query(&self, url: &Url) -> Option<Vec<u8>> {
+        let q = url.query()?;
+        if self.query_unchanged(q) {
+            return Some(q.as_bytes().to_vec());
+        }
+        let mut kept = Vec::with_capacity(q.len() + 1);
+        self.write_query(q, &mut kept);
+        // (Without its `?`; none when every pair went.)
+        (!kept.is_empty()).then(|| kept.split_off(1))
+    }
+
+    /// The SURT form (see the module docs), or the canonical form.
     fn write_surt(&self, url: &Url, out: &mut Vec<u8>) {
+        if self.canonical == Some(Canonical::SafeBrowsing) {
+            let query = self.kept_query(url);
+            crate::safe_browsing::write_canonical(url, query.as_deref(), out);
+            return;
+        }
+        if let Some(SurtForm::Archive(options)) = &self.surt {
+            let query = self.kept_query(url);
+            crate::surt::write_key(url, query.as_deref(), options, out);
+            return;
+        }
         if !write_surt_head(url, out) {
             // No host: the href, less its query and fragment, is the key.
             let href = url.href();
@@ -243,7 +337,7 @@ impl Profile {
     }
 }
 
-/// The SURT key of `url` (see the module docs).
+/// The archives' SURT key of `url` ([`crate::surt`], default options).
 pub fn surt(url: &Url) -> String {
     Profile::new().surt(true).apply_to_string(url)
 }
@@ -455,8 +549,9 @@ mod tests {
     }
 
     #[test]
-    fn surt_keys() {
-        let s = |input: &str| surt(&Url::parse(input).unwrap());
+    fn plain_surt_keys() {
+        let plain = Profile::new().surt_form(Some(SurtForm::Plain));
+        let s = |input: &str| plain.apply_to_string(&Url::parse(input).unwrap());
         assert_eq!(
             s("https://www.Example.com/Path?q=1#f"),
             "com,example)/Path?q=1"
@@ -469,6 +564,9 @@ mod tests {
         assert_eq!(s("http://10.0.0.1/x"), "10.0.0.1)/x");
         assert_eq!(s("ftp://example.org/f"), "ftp://(org,example)/f");
         assert_eq!(s("mailto:a@b.c"), "mailto:a@b.c");
+        // The archives' key canonicalizes where the plain one does not.
+        let archive = surt(&Url::parse("https://www.Example.com/Path/?b=1&a=2").unwrap());
+        assert_eq!(archive, "com,example)/path?a=2&b=1");
     }
 
     #[test]

@@ -112,3 +112,34 @@ fn profiles_equal_their_model_on_every_corpus_line() {
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The `urlkey` pywb's indexer wrote for each capture of its sample
+/// archive (`../shared/crawl-samples/pywb/*.cdxj`) is the SURT key of the
+/// capture's `url`; the keys of POST captures, which carry the request
+/// body (`__wb_method=post&...`), are an indexer's, not a URL's.
+#[test]
+fn surt_keys_equal_the_urlkeys_of_pywbs_indexes() {
+    let dir = common::crawl_samples_dir().join("pywb");
+    let (mut checked, mut failures) = (0, Vec::new());
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "cdxj") {
+            continue;
+        }
+        for line in std::fs::read_to_string(&path).unwrap().lines() {
+            let (urlkey, rest) = line.split_once(' ').unwrap();
+            if urlkey.contains("__wb_method=") {
+                continue;
+            }
+            let json: serde_json::Value =
+                serde_json::from_str(rest.split_once(' ').unwrap().1).unwrap();
+            let url = Url::parse(json["url"].as_str().unwrap()).unwrap();
+            checked += 1;
+            if surt(&url) != urlkey {
+                failures.push(format!("{}: {urlkey} != {}", path.display(), surt(&url)));
+            }
+        }
+    }
+    assert!(checked >= 180, "only {checked} index lines");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -13,7 +13,7 @@ mod url;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
-use urlsift::profile::Profile;
+use urlsift::profile::{Canonical, Profile};
 use urlsift::site::List;
 
 use crate::column::{Column, ColumnArg};
@@ -63,6 +63,9 @@ fn columns<'py>(
         .map(|name| match name.as_str() {
             "normalized" => Ok(Output::Profile(profile.clone())),
             "surt" => Ok(Output::Profile(profile.clone().surt(true))),
+            "safe-browsing" => Ok(Output::Profile(
+                profile.clone().canonical(Some(Canonical::SafeBrowsing)),
+            )),
             _ => Output::getter(name)
                 .or_else(|| Output::site(name, &list))
                 .ok_or_else(|| PyValueError::new_err(format!("unknown field {name:?}"))),

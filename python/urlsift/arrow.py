@@ -192,11 +192,22 @@ def normalize(
     strip_params: Globs = None,
     threads: Optional[int] = None,
     with_reasons: bool = False,
+    canonical: Optional[str] = None,
 ):
     """Each URL's href, in the normalization profile the flags name
-    (``urlsift normalize --strip-fragment --sort-query --strip-params``)."""
+    (``urlsift normalize --strip-fragment --sort-query --strip-params``);
+    ``canonical="safe-browsing"`` gives Google Safe Browsing's canonical
+    form instead (``urlsift normalize --canonical safe-browsing``).
+
+    >>> import pyarrow as pa, urlsift
+    >>> urlsift.normalize(pa.array(["http://www.GOOgle.com:8080/a/%2525#f"]), canonical="safe-browsing").to_pylist()
+    ['http://www.google.com/a/%25']
+    """
+    if canonical not in (None, "safe-browsing"):
+        raise ValueError(f"canonical: {canonical!r} is not a form (known: 'safe-browsing')")
     profile = dict(strip_fragment=strip_fragment, sort_query=sort_query, strip_params=strip_params)
-    return _one(array, "normalized", base, with_reasons, threads=threads, **profile)
+    output = "normalized" if canonical is None else canonical
+    return _one(array, output, base, with_reasons, threads=threads, **profile)
 
 
 def surt(

@@ -67,6 +67,15 @@ pub enum Field {
     Subdomain,
     /// The label before the public suffix (tldextract's `domain`).
     Domain,
+    /// The SURT key web archives index by ([`crate::surt`]).
+    Surt,
+    /// `true` when the public suffix came from the list's private section
+    /// (`github.io`), `false` from its ICANN section or the implicit rule.
+    IsPrivate,
+    /// The host-suffix / path-prefix expressions Google Safe Browsing
+    /// looks the URL up by ([`crate::safe_browsing::expressions`]),
+    /// space-separated (they hold no space).
+    SbExpressions,
 }
 
 const FIELDS: &[(&str, Field)] = &[
@@ -87,6 +96,9 @@ const FIELDS: &[(&str, Field)] = &[
     ("public_suffix", Field::PublicSuffix),
     ("subdomain", Field::Subdomain),
     ("domain", Field::Domain),
+    ("surt", Field::Surt),
+    ("is_private", Field::IsPrivate),
+    ("sb_expressions", Field::SbExpressions),
 ];
 
 impl Field {
@@ -154,8 +166,20 @@ impl Field {
             Field::PublicSuffix => parts()?.public_suffix(),
             Field::Subdomain => parts()?.subdomain()?,
             Field::Domain => parts()?.domain()?,
+            Field::SbExpressions => {
+                let all = crate::safe_browsing::expressions(url);
+                return Some(Cow::Owned(all.join(" ")));
+            }
+            Field::IsPrivate => match parts()?.is_private() {
+                true => "true",
+                false => "false",
+            },
             Field::Line => return Some(Cow::Owned(rec.line.to_string())),
             Field::Origin => return Some(Cow::Owned(url.origin().to_string())),
+            Field::Surt => {
+                let options = crate::surt::SurtOptions::default();
+                return Some(Cow::Owned(crate::surt::key(url, &options)));
+            }
             Field::Input => input,
             Field::Href => url.href(),
             Field::Protocol => url.protocol(),

@@ -190,12 +190,31 @@ impl List {
         self.include_private
     }
 
-    /// Where the rules come from: `"builtin (psl crate 2.1.247)"` or
-    /// `"loaded (N rules)"`.
+    /// Where the rules come from: `"builtin (psl crate 2.1.247)"`, or
+    /// `"loaded (N rules)"` with the file's `VERSION` and `COMMIT` header
+    /// lines where it has them (`"loaded (9680 rules; VERSION
+    /// 2026-11-20_10-04-11_UTC; COMMIT 6f1e...)"`).
+    ///
+    /// ```
+    /// use urlsift::site::List;
+    /// assert!(List::builtin().provenance().starts_with("builtin (psl crate "));
+    /// let list = List::parse("// VERSION: 2026-01-01_00-00-00_UTC\n// COMMIT: abc123\ncom\n").unwrap();
+    /// assert_eq!(list.provenance(), "loaded (1 rules; VERSION 2026-01-01_00-00-00_UTC; COMMIT abc123)");
+    /// ```
     pub fn provenance(&self) -> String {
         match &self.rules {
             Rules::Builtin => format!("builtin (psl crate {})", builtin::PSL_VERSION),
-            Rules::Table(t) => format!("loaded ({} rules)", t.rules()),
+            Rules::Table(t) => {
+                let mut s = format!("loaded ({} rules", t.rules());
+                if let Some(v) = &t.version {
+                    s.push_str(&format!("; VERSION {v}"));
+                }
+                if let Some(c) = &t.commit {
+                    s.push_str(&format!("; COMMIT {c}"));
+                }
+                s.push(')');
+                s
+            }
         }
     }
 
@@ -327,6 +346,19 @@ impl<'a> Parts<'a> {
     /// The section of the prevailing rule; `None` for the implicit rule.
     pub fn section(&self) -> Option<Section> {
         self.section
+    }
+
+    /// Whether the prevailing rule is in the list's private section
+    /// (`github.io`, `blogspot.com`): the site is a customer's of a
+    /// provider, not a registrant's.
+    ///
+    /// ```
+    /// let list = urlsift::site::List::builtin();
+    /// assert!(list.parts("user.github.io").unwrap().is_private());
+    /// assert!(!list.parts("www.bbc.co.uk").unwrap().is_private());
+    /// ```
+    pub fn is_private(&self) -> bool {
+        self.section == Some(Section::Private)
     }
 
     /// Whether the host had a trailing dot.

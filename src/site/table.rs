@@ -50,6 +50,9 @@ impl std::error::Error for ListError {}
 pub(crate) struct Table {
     nodes: SuffixMap<u8>,
     rules: usize,
+    /// The list's `// VERSION:` and `// COMMIT:` header values.
+    pub(crate) version: Option<String>,
+    pub(crate) commit: Option<String>,
 }
 
 impl Table {
@@ -61,11 +64,22 @@ impl Table {
         let mut table = Table {
             nodes: SuffixMap::with_capacity(16 * 1024),
             rules: 0,
+            version: None,
+            commit: None,
         };
         let mut private = false;
         for (i, line) in text.lines().enumerate() {
             let line = line.trim_start_matches('\u{FEFF}').trim();
             if let Some(comment) = line.strip_prefix("//") {
+                let header = |name: &str| {
+                    let value = comment.trim().strip_prefix(name)?.trim();
+                    (!value.is_empty()).then(|| value.to_string())
+                };
+                if let Some(v) = header("VERSION:") {
+                    table.version.get_or_insert(v);
+                } else if let Some(c) = header("COMMIT:") {
+                    table.commit.get_or_insert(c);
+                }
                 if comment.contains("===BEGIN PRIVATE DOMAINS===") {
                     private = true;
                 } else if comment.contains("===BEGIN ICANN DOMAINS===")

@@ -116,10 +116,23 @@ fn normalize_surt() {
         "in.txt",
         "https://www.Example.com/Path?q=1#f\nhttp://u:p@a.b.example.org:8080/\nftp://example.org/f\nmailto:a@b.c\n",
     );
+    // The archives' key: their canonicalization, then the host reversed.
     assert_eq!(
         wd.stdout(&["normalize", "--surt", "in.txt"]),
+        "com,example)/path?q=1\norg,example,b,a:8080)/\norg,example)/f\nmailto:a@b.c\n"
+    );
+    assert_eq!(
+        wd.stdout(&["normalize", "--surt", "--surt-scheme", "--surt-trailing-comma", "in.txt"]),
+        "https://(com,example,)/path?q=1\nhttp://(org,example,b,a:8080,)/\nftp://(org,example,)/f\nmailto:a@b.c\n"
+    );
+    // The key without it.
+    assert_eq!(
+        wd.stdout(&["normalize", "--surt=plain", "in.txt"]),
         "com,example)/Path?q=1\norg,example,b,a:8080)/\nftp://(org,example)/f\nmailto:a@b.c\n"
     );
+    let out = wd.run(&["normalize", "--surt=plain", "--surt-keep-www", "in.txt"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--surt=plain has none"), "{}", stderr(&out));
 }
 
 /// Every URL profile is idempotent: its output, parsed and profiled again,
@@ -173,4 +186,53 @@ fn profiles_are_idempotent_on_the_sample() {
         .map(|(out, _)| out)
         .collect();
     assert_eq!(direct_valid, after.lines().collect::<Vec<_>>());
+}
+
+/// `--canonical safe-browsing` and the `sb_expressions` field: Google Safe
+/// Browsing's form and lookup expressions; what the URL Standard rejects
+/// stays a bad record, counted.
+#[test]
+fn safe_browsing_form_and_expressions() {
+    let wd = Workdir::new();
+    wd.create(
+        "urls.txt",
+        "http://host/%25%32%35\nhttp://www.GOOgle.com:1234/q?\nhttp://a.b.c/1/2.html?param=1\nwww.google.com/\n",
+    );
+    let out = wd.run(
+        &["normalize", "--canonical", "safe-browsing", "urls.txt"],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(out.stdout.clone()).unwrap(),
+        "http://host/%25\nhttp://www.google.com/q?\nhttp://a.b.c/1/2.html?param=1\n"
+    );
+    assert!(stderr(&out).contains("1 bad"), "{}", stderr(&out));
+    let jsonl = wd.stdout(&[
+        "extract",
+        "-q",
+        "--jsonl",
+        "--fields",
+        "sb_expressions",
+        "urls.txt",
+    ]);
+    let third = jsonl.lines().nth(2).unwrap();
+    assert_eq!(
+        third,
+        "{\"sb_expressions\":[\"a.b.c/1/2.html?param=1\",\"a.b.c/1/2.html\",\"a.b.c/\",\"a.b.c/1/\",\
+         \"b.c/1/2.html?param=1\",\"b.c/1/2.html\",\"b.c/\",\"b.c/1/\"]}"
+    );
+    let text = wd.stdout(&["extract", "-q", "--format", "{sb_expressions}", "urls.txt"]);
+    assert_eq!(text.lines().next().unwrap(), "host/%25 host/");
+    let out = wd.run(
+        &[
+            "normalize",
+            "--canonical",
+            "safe-browsing",
+            "--surt",
+            "urls.txt",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2), "one form at a time");
 }

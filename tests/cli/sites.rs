@@ -327,3 +327,50 @@ fn sites_and_edits_in_records() {
         "id,url,url_site\n1,HTTP://News.BBC.co.uk/x,bbc.co.uk\n2,https://example.org/,example.org\n"
     );
 }
+
+/// Which list is in use is said (`--version`, stats' JSON, a loaded
+/// file's VERSION and COMMIT lines); `is_private` names the private
+/// section's suffixes; `dedup --key site` reads `example.com.` as
+/// `example.com`.
+#[test]
+fn the_list_in_use_is_named_and_private_suffixes_are_told_apart() {
+    let wd = Workdir::new();
+    let version = wd.stdout(&["--version"]);
+    assert!(
+        version.starts_with("urlsift ")
+            && version.contains("Public Suffix List: builtin (psl crate 2."),
+        "{version}"
+    );
+    wd.create(
+        "urls.txt",
+        "https://user.github.io/x\nhttps://www.bbc.co.uk/\nhttp://10.0.0.1/\n",
+    );
+    let stats = wd.stdout(&["stats", "--json", "urls.txt"]);
+    assert!(
+        stats.contains("\"public_suffix_list\": \"builtin (psl crate 2."),
+        "{stats}"
+    );
+    wd.create(
+        "list.dat",
+        "// VERSION: 2026-11-20_10-04-11_UTC\n// COMMIT: 0123abcd\n// ===BEGIN ICANN DOMAINS===\nuk\nco.uk\n\
+         // ===END ICANN DOMAINS===\n// ===BEGIN PRIVATE DOMAINS===\ngithub.io\n// ===END PRIVATE DOMAINS===\n",
+    );
+    let stats = wd.stdout(&["stats", "--json", "--psl", "list.dat", "urls.txt"]);
+    assert!(
+        stats.contains("\"loaded (3 rules; VERSION 2026-11-20_10-04-11_UTC; COMMIT 0123abcd)\""),
+        "{stats}"
+    );
+    let fields = wd.stdout(&["extract", "--fields", "site,is_private", "urls.txt"]);
+    assert_eq!(
+        fields,
+        "site,is_private\nuser.github.io,true\nbbc.co.uk,false\n,\n"
+    );
+    wd.create(
+        "dots.txt",
+        "https://example.com./a\nhttps://example.com/b\nhttps://www.example.com./c\n",
+    );
+    assert_eq!(
+        wd.stdout(&["dedup", "--key", "site", "dots.txt"]),
+        "https://example.com./a\n"
+    );
+}

@@ -225,6 +225,11 @@ pub fn ratchet(name: &str, failures: &[String]) {
     );
 }
 
+/// Real crawl files written by web-archiving projects (WARC, CDXJ, ...).
+pub fn crawl_samples_dir() -> PathBuf {
+    shared_dir("URLSIFT_CRAWL_SAMPLES_DIR", "../shared/crawl-samples")
+}
+
 /// The html5lib-tests directory (tokenizer and encoding test data).
 pub fn html5lib_dir() -> PathBuf {
     shared_dir("URLSIFT_HTML5LIB_DIR", "../shared/html5lib-tests")

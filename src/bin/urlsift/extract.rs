@@ -257,6 +257,17 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
                             (Field::Line, _) => {
                                 out.extend_from_slice(rec.line.to_string().as_bytes())
                             }
+                            // A JSON array of the expressions.
+                            (Field::SbExpressions, Some(v)) => {
+                                out.push(b'[');
+                                for (i, e) in v.split(' ').enumerate() {
+                                    if i > 0 {
+                                        out.push(b',');
+                                    }
+                                    push_json(out, e);
+                                }
+                                out.push(b']');
+                            }
                             (_, Some(v)) => push_json(out, &v),
                             (_, None) => out.extend_from_slice(b"null"),
                         }

@@ -20,7 +20,7 @@ pub fn run(a: NormalizeArgs) -> Result<ExitCode, CliError> {
     let profile = a.profile.profile()?;
     let base = a.input.base()?;
     let stage = a.input.stage(Some(&a.filters), Some(&a.edits))?;
-    if !profile.is_surt() && !stage.has_edits() {
+    if !profile.needs_url() && !stage.has_edits() {
         // Filters alone read the URL where it lies: the href path.
         let filters = stage.filters().then_some(&stage);
         return run_hrefs(setup, base.as_ref(), &profile, filters);

@@ -220,6 +220,7 @@ pub fn run(a: StatsArgs) -> Result<ExitCode, CliError> {
             "seconds": secs,
             "bytes_per_second": tally.bytes as f64 / secs,
             "lines_per_second": tally.lines as f64 / secs,
+            "public_suffix_list": stage.list.provenance(),
         });
         text.push_str(&serde_json::to_string_pretty(&v).expect("json"));
         text.push('\n');

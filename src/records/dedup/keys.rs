@@ -159,8 +159,9 @@ pub fn write_key(
         },
         // A host without a site (an IP address, a public suffix) is its
         // own site.
+        // `example.com.` is the site `example.com`.
         Key::Site => match list.url_parts(url).and_then(|p| p.registrable_domain()) {
-            Some(site) => out.extend_from_slice(site.as_bytes()),
+            Some(site) => out.extend_from_slice(site.strip_suffix('.').unwrap_or(site).as_bytes()),
             None => write_key(Key::Host, url, line, out, names, list),
         },
         Key::Pattern => {

@@ -88,7 +88,7 @@ impl Keying<'_> {
         keys: Keys,
     ) -> Processed<Keys> {
         let href_keys = matches!(self.key, Key::Href | Key::NoFragment)
-            && !self.profile.is_surt()
+            && !self.profile.needs_url()
             && !self.stage.has_edits();
         if href_keys {
             let href_keys = HrefKeys {

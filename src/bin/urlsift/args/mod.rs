@@ -58,6 +58,15 @@ refused) and .gz/.zst compress it. Exit status: 0 success, 1 a bad record
 under --strict, 2 a usage error or an input not read to its end, 130/143
 stopped by SIGINT/SIGTERM.";
 
+/// `urlsift --version`: the crate's, and the built-in Public Suffix List's.
+fn version() -> &'static str {
+    static VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    VERSION.get_or_init(|| {
+        let list = urlsift::site::List::builtin().provenance();
+        format!("{} (Public Suffix List: {list})", env!("CARGO_PKG_VERSION"))
+    })
+}
+
 /// Parallel WHATWG URL processing for URL files: one URL per line, or a
 /// field of CSV/TSV, JSON lines, CDXJ, WARC, access-log or Parquet records.
 ///
@@ -75,7 +84,7 @@ stopped by SIGINT/SIGTERM.";
 /// `damaged-input` records (in --rejects). Exit status 2 also means a
 /// usage error.
 #[derive(Parser, Debug)]
-#[command(name = "urlsift", version, after_help = EXAMPLES, propagate_version = true)]
+#[command(name = "urlsift", version = version(), after_help = EXAMPLES, propagate_version = true)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -89,6 +98,9 @@ pub enum Command {
   urlsift normalize urls.txt
   urlsift normalize --strip-fragment --sort-query --strip-params 'utm_*,fbclid' urls.txt
   urlsift normalize --surt urls.txt.gz
+  urlsift normalize --surt --surt-scheme --surt-trailing-comma urls.txt
+  urlsift normalize --surt=plain urls.txt
+  urlsift normalize --canonical safe-browsing phishing-feed.txt
   urlsift normalize --base https://example.com/ request-paths.log
   urlsift normalize --field link export.csv > clean.csv
   urlsift normalize --field request.url events.jsonl.zst
@@ -119,7 +131,10 @@ pub enum Command {
 
 Fields: line, input, href, protocol, username, password, host, hostname,
 port, pathname, search, hash, origin; site, public_suffix, subdomain,
-domain (from the Public Suffix List: --psl FILE, --icann-only); and @NAME,
+domain, is_private (from the Public Suffix List: --psl FILE,
+--icann-only); surt (the key web archives index by, as `normalize --surt`
+writes it); sb_expressions (Safe Browsing's lookup expressions: a JSON
+array with --jsonl, space-separated otherwise); and @NAME,
 a field of the input record: a CSV/TSV column (name or number), a JSON key or dotted path, a
 WARC header, or a log field (remote, ident, user, time, request, method,
 target, protocol, status, bytes, referer, user_agent).")]

@@ -7,10 +7,11 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use urlsift::Url;
-use urlsift::profile::Profile;
+use urlsift::profile::{Canonical, Profile, SurtForm};
 use urlsift::records::stage::{Edits, Filters, Stage};
 use urlsift::records::{Kind, Options, Policy, Spec};
 use urlsift::site::List;
+use urlsift::surt::SurtOptions;
 
 use crate::output::CliError;
 
@@ -225,19 +226,88 @@ pub struct ProfileArgs {
     /// globs (`*`, `?`; ASCII case-insensitive), e.g. 'utm_*,fbclid,gclid'.
     #[arg(long, visible_alias = "remove-param", value_name = "GLOBS")]
     pub strip_params: Option<String>,
-    /// Print the SURT key (`com,example)/path?query`) used by web archives:
-    /// scheme, userinfo, fragment and a leading `www.` dropped, host labels reversed.
-    #[arg(long)]
-    pub surt: bool,
+    /// Print the SURT key web archives index by (`com,example)/path?query`),
+    /// byte for byte the `surt` package's, pywb's and Common Crawl's: their
+    /// canonicalization included (path and query lowercased and decoded,
+    /// the query sorted, `www.`, session ids and a trailing `/` dropped).
+    /// `--surt=plain`: the key without it (host reversed, path and query as
+    /// the URL Standard writes them).
+    #[arg(
+        long,
+        value_name = "FORM",
+        value_enum,
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "archive"
+    )]
+    pub surt: Option<SurtArg>,
+    /// Print each URL in a canonical form other than its href:
+    /// `safe-browsing`, Google Safe Browsing's (userinfo, port and fragment
+    /// dropped, every part percent-decoded until it stays the same, dots
+    /// and slashes collapsed, escaped once), e.g. --canonical safe-browsing.
+    #[arg(long, value_name = "FORM", value_enum, conflicts_with = "surt")]
+    pub canonical: Option<CanonicalArg>,
+    /// With --surt: the scheme in front, `https://(com,example)/`.
+    #[arg(long, requires = "surt")]
+    pub surt_scheme: bool,
+    /// With --surt: a comma closing the host, `com,example,)/`.
+    #[arg(long, requires = "surt")]
+    pub surt_trailing_comma: bool,
+    /// With --surt: IPv4 addresses in their order, `10.0.0.1)/`.
+    #[arg(long, requires = "surt")]
+    pub surt_keep_ip_order: bool,
+    /// With --surt: a leading `www.` kept, `com,example,www)/`.
+    #[arg(long, requires = "surt")]
+    pub surt_keep_www: bool,
+    /// With --surt: the query's parameters in their order.
+    #[arg(long, requires = "surt")]
+    pub surt_keep_query_order: bool,
+}
+
+/// `--canonical`'s values.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CanonicalArg {
+    /// Google Safe Browsing's canonical form ("URLs and Hashing").
+    SafeBrowsing,
+}
+
+/// `--surt`'s values.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SurtArg {
+    /// The archives' key (the default of a bare --surt).
+    Archive,
+    /// Host reversed, path and query as the URL Standard serializes them.
+    Plain,
 }
 
 impl ProfileArgs {
     /// The profile these flags choose, validated.
     pub fn profile(&self) -> Result<Profile, CliError> {
+        let options = SurtOptions {
+            scheme: self.surt_scheme,
+            trailing_comma: self.surt_trailing_comma,
+            keep_ip_order: self.surt_keep_ip_order,
+            keep_www: self.surt_keep_www,
+            keep_query_order: self.surt_keep_query_order,
+        };
+        let form = match self.surt {
+            None => None,
+            Some(SurtArg::Archive) => Some(SurtForm::Archive(options)),
+            Some(SurtArg::Plain) if options == SurtOptions::default() => Some(SurtForm::Plain),
+            Some(SurtArg::Plain) => {
+                return Err(CliError::Usage(
+                    "the --surt-* options shape the archives' key; --surt=plain has none".into(),
+                ));
+            }
+        };
         let mut p = Profile::new()
             .strip_fragment(self.strip_fragment)
             .sort_query(self.sort_query)
-            .surt(self.surt);
+            .surt_form(form)
+            .canonical(
+                self.canonical
+                    .map(|CanonicalArg::SafeBrowsing| Canonical::SafeBrowsing),
+            );
         if let Some(globs) = &self.strip_params {
             p = p.strip_params(globs.split(',').map(str::trim)).map_err(|_| {
                 CliError::Usage(format!(
