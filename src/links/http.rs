@@ -22,10 +22,38 @@ use std::io::Read;
 pub struct Response<'a> {
     /// The status code.
     pub status: u16,
-    /// The header fields in order, names as sent.
+    /// The header fields in order, names as sent (a field whose value is
+    /// not UTF-8, obs-text in another encoding, is left out).
     pub headers: Vec<(&'a str, &'a str)>,
     /// The body, decoded.
     pub body: Cow<'a, [u8]>,
+    /// A coding the headers name that the stored body turned out not to
+    /// have (see [`Notice`]).
+    pub notice: Option<Notice>,
+}
+
+/// A response whose stored body is not coded as its headers say, read as
+/// the trusted archive tools read it: recorders such as pywb, Webrecorder
+/// and browser-based crawlers keep `Transfer-Encoding: chunked` (or a
+/// `Content-Encoding`) in the record but store the body already decoded.
+/// When decoding fails at once and the stored bytes are what the content
+/// type says (HTML by the sniffing patterns), those bytes are the body.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Notice {
+    /// `Transfer-Encoding: chunked` over a body that is not chunked.
+    ChunkedBodyNotChunked,
+    /// A gzip, deflate or br `Content-Encoding` over a body stored decoded.
+    ContentCodingNotApplied,
+}
+
+impl Notice {
+    /// The notice's name in the summary.
+    pub fn name(self) -> &'static str {
+        match self {
+            Notice::ChunkedBodyNotChunked => "chunked-body-not-chunked",
+            Notice::ContentCodingNotApplied => "content-coding-not-applied",
+        }
+    }
 }
 
 /// Why a response cannot be read; each is a bad record's reason.
@@ -57,15 +85,25 @@ impl HttpError {
 }
 
 impl<'a> Response<'a> {
-    /// Parses `raw`, decoding at most `max` body bytes.
-    pub fn parse(raw: &'a [u8], max: usize) -> Result<Response<'a>, HttpError> {
-        let head_end = memchr::memmem::find(raw, b"\r\n\r\n")
-            .map(|e| (e, e + 4))
-            .or_else(|| memchr::memmem::find(raw, b"\n\n").map(|e| (e, e + 2)))
-            .ok_or(HttpError::BadHttp)?;
-        let head = std::str::from_utf8(&raw[..head_end.0]).map_err(|_| HttpError::BadHttp)?;
-        let mut lines = head.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l));
+    /// Parses `raw`'s status line and headers; the body is left as it is
+    /// stored ([`Response::decode`] undoes its codings). The header block
+    /// ends at its first empty line, CRLF or LF.
+    pub fn parse_head(raw: &'a [u8]) -> Result<Response<'a>, HttpError> {
+        let mut lines = Vec::new();
+        let mut at = 0;
+        let body_start = loop {
+            let end = memchr::memchr(b'\n', &raw[at..]).ok_or(HttpError::BadHttp)? + at;
+            let line = &raw[at..end];
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            at = end + 1;
+            if line.is_empty() {
+                break at;
+            }
+            lines.push(line);
+        };
+        let mut lines = lines.into_iter();
         let status_line = lines.next().ok_or(HttpError::BadHttp)?;
+        let status_line = std::str::from_utf8(status_line).map_err(|_| HttpError::BadHttp)?;
         let mut parts = status_line.split(' ');
         if !parts.next().is_some_and(|v| v.starts_with("HTTP/")) {
             return Err(HttpError::BadHttp);
@@ -75,52 +113,87 @@ impl<'a> Response<'a> {
             .and_then(|s| s.parse::<u16>().ok())
             .ok_or(HttpError::BadHttp)?;
         let headers: Vec<(&str, &str)> = lines
-            .filter_map(|l| l.split_once(':'))
+            .filter_map(|l| std::str::from_utf8(l).ok()?.split_once(':'))
             .map(|(n, v)| (n.trim(), v.trim()))
             .collect();
-        let mut response = Response {
+        Ok(Response {
             status,
             headers,
-            body: Cow::Borrowed(&raw[head_end.1..]),
-        };
+            body: Cow::Borrowed(&raw[body_start..]),
+            notice: None,
+        })
+    }
+
+    /// Parses `raw`, decoding at most `max` body bytes. The header block
+    /// ends at its first empty line, CRLF or LF.
+    pub fn parse(raw: &'a [u8], max: usize) -> Result<Response<'a>, HttpError> {
+        Response::parse_head(raw)?.decode(max)
+    }
+
+    /// Undoes the body's transfer and content codings, at most `max`
+    /// bytes decoded.
+    pub fn decode(self, max: usize) -> Result<Response<'a>, HttpError> {
+        let mut response = self;
         if response
             .header("transfer-encoding")
             .is_some_and(|t| t.to_ascii_lowercase().contains("chunked"))
         {
-            response.body = Cow::Owned(dechunk(&response.body)?);
+            match dechunk(&response.body) {
+                Ok(body) => response.body = Cow::Owned(body),
+                // Stored de-chunked: the bytes as they are, if they are
+                // a page (or a gzip stream, undone next).
+                Err(e)
+                    if !stored_as_page(&response, &response.body) && !is_gzip(&response.body) =>
+                {
+                    return Err(e);
+                }
+                Err(_) => response.notice = Some(Notice::ChunkedBodyNotChunked),
+            }
         }
         let coding = response
             .header("content-encoding")
             .map(|c| c.trim().to_ascii_lowercase());
-        match coding.as_deref() {
+        let decoded = match coding.as_deref() {
             None | Some("" | "identity") => {
                 if response.body.len() > max {
                     return Err(HttpError::TooLarge);
                 }
+                return Ok(response);
             }
+            // No gzip stream at all: not "a damaged one".
+            Some("gzip" | "x-gzip") if !is_gzip(&response.body) => Err(HttpError::BadContentCoding),
             Some("gzip" | "x-gzip") => {
-                response.body = Cow::Owned(bounded(
-                    flate2::read::MultiGzDecoder::new(&response.body[..]),
-                    max,
-                )?)
+                bounded(flate2::read::MultiGzDecoder::new(&response.body[..]), max)
             }
             Some("deflate") => {
                 // Servers send zlib-wrapped and raw deflate both.
                 let zlib = bounded(flate2::read::ZlibDecoder::new(&response.body[..]), max);
-                response.body = Cow::Owned(match zlib {
+                match zlib {
                     Err(HttpError::BadContentCoding) => {
-                        bounded(flate2::read::DeflateDecoder::new(&response.body[..]), max)?
+                        bounded(flate2::read::DeflateDecoder::new(&response.body[..]), max)
                     }
-                    other => other?,
-                });
+                    other => other,
+                }
             }
-            Some("br") => {
-                response.body = Cow::Owned(bounded(
-                    brotli_decompressor::Decompressor::new(&response.body[..], 4096),
-                    max,
-                )?)
-            }
+            Some("br") => bounded(
+                brotli_decompressor::Decompressor::new(&response.body[..], 4096),
+                max,
+            ),
             Some(_) => return Err(HttpError::UnknownContentCoding),
+        };
+        match decoded {
+            Ok(body) => response.body = Cow::Owned(body),
+            // A body stored decoded under its coding's header: a page as
+            // it is (a failure mid-stream stays damage).
+            Err(HttpError::BadContentCoding) if stored_as_page(&response, &response.body) => {
+                if response.body.len() > max {
+                    return Err(HttpError::TooLarge);
+                }
+                response
+                    .notice
+                    .get_or_insert(Notice::ContentCodingNotApplied);
+            }
+            Err(e) => return Err(e),
         }
         Ok(response)
     }
@@ -136,6 +209,13 @@ impl<'a> Response<'a> {
     /// The `charset` parameter of `Content-Type`.
     pub fn charset(&self) -> Option<&'a str> {
         charset(self.header("content-type")?)
+    }
+
+    /// Whether the headers say the body is something else than HTML (a
+    /// `Content-Type` that is not `text/html` nor `application/xhtml+xml`):
+    /// known before the body is decoded.
+    pub fn is_declared_not_html(&self) -> bool {
+        self.header("content-type").is_some() && !self.is_html()
     }
 
     /// Whether the body is HTML: by `Content-Type` (`text/html`,
@@ -209,6 +289,29 @@ pub fn looks_like_html(body: &[u8]) -> bool {
             && b[..t.len()].eq_ignore_ascii_case(t)
             && (t == b"<!--" || matches!(b[t.len()], b' ' | b'>'))
     })
+}
+
+/// Whether `body`, as stored, is what the response's content type says:
+/// HTML (or a body without a content type) that sniffs as HTML.
+fn stored_as_page(response: &Response<'_>, body: &[u8]) -> bool {
+    let html_type = match response.header("content-type") {
+        Some(t) => {
+            let mime = t
+                .split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_ascii_lowercase();
+            mime == "text/html" || mime == "application/xhtml+xml"
+        }
+        None => true,
+    };
+    html_type && looks_like_html(body)
+}
+
+/// Whether `body` starts as a gzip member does.
+fn is_gzip(body: &[u8]) -> bool {
+    body.starts_with(&[0x1f, 0x8b])
 }
 
 /// A chunked body's data.

@@ -207,6 +207,9 @@ pub struct Page {
     pub base_href: Option<String>,
     /// The document's encoding (for the queries of its links).
     pub encoding: &'static encoding_rs::Encoding,
+    /// How the stored HTTP body differed from its headers, where it did
+    /// (see [`http::Notice`]).
+    pub notice: Option<http::Notice>,
 }
 
 impl Page {
@@ -228,6 +231,7 @@ impl Page {
             links: doc.links,
             base_href: doc.base_href,
             encoding,
+            notice: None,
         }
     }
 
@@ -259,16 +263,19 @@ impl Page {
             }
             return Ok(Some(Page::from_html(block, url, None, kinds)));
         }
-        let response = http::Response::parse(block, max).map_err(|e| e.reason())?;
+        let head = http::Response::parse_head(block).map_err(|e| e.reason())?;
+        // A stylesheet or an image is not a page, however its body is
+        // coded: it is not decoded.
+        if head.is_declared_not_html() {
+            return Ok(None);
+        }
+        let response = head.decode(max).map_err(|e| e.reason())?;
         if !response.is_html() {
             return Ok(None);
         }
-        Ok(Some(Page::from_html(
-            &response.body,
-            url,
-            response.charset(),
-            kinds,
-        )))
+        let mut page = Page::from_html(&response.body, url, response.charset(), kinds);
+        page.notice = response.notice;
+        Ok(Some(page))
     }
 
     /// The document's base URL: its first `<base href>` resolved against

@@ -58,5 +58,6 @@ pub fn page(block: &[u8], kinds: &Kinds) -> Result<Option<Page>, &'static str> {
         links,
         base_href: html["Head"]["Base"].as_str().map(str::to_string),
         encoding: encoding_rs::UTF_8,
+        notice: None,
     }))
 }

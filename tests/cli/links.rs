@@ -555,3 +555,91 @@ fn dedup_keeps_the_first_link_of_each_key_per_run_or_per_page() {
         .sum();
     assert_eq!(rows, 2);
 }
+
+/// What recorders really write, read as warcio and pywb read it: a body
+/// stored de-chunked (or decoded) under its `Transfer-Encoding: chunked`
+/// (or `Content-Encoding`) header is the page as stored, counted under a
+/// notice; headers end at the first empty line, LF or CRLF; a header
+/// value with a byte of another encoding (obs-text) is allowed; a
+/// stylesheet is not a page whatever its coding. What is truly damaged
+/// stays a bad record.
+#[test]
+fn pages_as_recorders_store_them() {
+    let w = Workdir::new();
+    let page = |href: &str| format!("<!DOCTYPE html><html><a href={href}>x</a></html>");
+    let mut warc = record(
+        "response",
+        "http://dechunked.example/",
+        &response(
+            "text/html",
+            "Transfer-Encoding: chunked\r\n",
+            page("/a").as_bytes(),
+        ),
+    );
+    // LF-only headers, a CRLF CRLF further on inside the body.
+    warc.extend_from_slice(&record(
+        "response",
+        "http://lf.example/",
+        format!(
+            "HTTP/1.1 200 OK\nContent-Type: text/html\n\n{}\r\n\r\n<a href=/c>c</a>",
+            page("/b")
+        )
+        .as_bytes(),
+    ));
+    warc.extend_from_slice(&record(
+        "response",
+        "http://decoded.example/",
+        &response(
+            "text/html",
+            "Content-Encoding: gzip\r\n",
+            page("/d").as_bytes(),
+        ),
+    ));
+    let mut obs = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nX-Note: caf\xe9\r\n\r\n".to_vec();
+    obs.extend_from_slice(page("/e").as_bytes());
+    warc.extend_from_slice(&record("response", "http://obs.example/", &obs));
+    warc.extend_from_slice(&record(
+        "response",
+        "http://css.example/s.css",
+        &response(
+            "text/css",
+            "Transfer-Encoding: chunked\r\n",
+            b"a { color: red }",
+        ),
+    ));
+    // Damaged: neither chunked nor a page; a gzip stream cut short.
+    warc.extend_from_slice(&record(
+        "response",
+        "http://junk.example/",
+        &response(
+            "text/html",
+            "Transfer-Encoding: chunked\r\n",
+            b"\x00\x01junk",
+        ),
+    ));
+    let gz = crate::workdir::gzip(page("/cut").as_bytes());
+    warc.extend_from_slice(&record(
+        "response",
+        "http://cut.example/",
+        &response(
+            "text/html",
+            "Content-Encoding: gzip\r\n",
+            &gz[..gz.len() / 2],
+        ),
+    ));
+    w.create("quirks.warc", &warc);
+    let out = w.run(&["links", "quirks.warc"], None);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        String::from_utf8(out.stdout.clone()).unwrap(),
+        "http://dechunked.example/a\nhttp://lf.example/b\nhttp://lf.example/c\n\
+         http://decoded.example/d\nhttp://obs.example/e\n"
+    );
+    let err = stderr(&out);
+    assert!(
+        err.contains("4 pages, 5 links; 2 bad records (bad-chunked-body 1, bad-content-coding 1); \
+                      2 pages read as stored (chunked-body-not-chunked 1, content-coding-not-applied 1); \
+                      1 record not HTML"),
+        "{err}"
+    );
+}

@@ -122,7 +122,13 @@ fn normalize_surt() {
         "com,example)/path?q=1\norg,example,b,a:8080)/\norg,example)/f\nmailto:a@b.c\n"
     );
     assert_eq!(
-        wd.stdout(&["normalize", "--surt", "--surt-scheme", "--surt-trailing-comma", "in.txt"]),
+        wd.stdout(&[
+            "normalize",
+            "--surt",
+            "--surt-scheme",
+            "--surt-trailing-comma",
+            "in.txt"
+        ]),
         "https://(com,example,)/path?q=1\nhttp://(org,example,b,a:8080,)/\nftp://(org,example,)/f\nmailto:a@b.c\n"
     );
     // The key without it.
@@ -130,9 +136,16 @@ fn normalize_surt() {
         wd.stdout(&["normalize", "--surt=plain", "in.txt"]),
         "com,example)/Path?q=1\norg,example,b,a:8080)/\nftp://(org,example)/f\nmailto:a@b.c\n"
     );
-    let out = wd.run(&["normalize", "--surt=plain", "--surt-keep-www", "in.txt"], None);
+    let out = wd.run(
+        &["normalize", "--surt=plain", "--surt-keep-www", "in.txt"],
+        None,
+    );
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("--surt=plain has none"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("--surt=plain has none"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 /// Every URL profile is idempotent: its output, parsed and profiled again,

@@ -47,6 +47,9 @@ struct Tally {
     duplicates: u64,
     bad_links: BTreeMap<&'static str, u64>,
     bad_records: BTreeMap<&'static str, u64>,
+    /// Pages read although their stored body is not coded as their
+    /// headers say (`chunked-body-not-chunked`, ...).
+    notices: BTreeMap<&'static str, u64>,
 }
 
 /// One record's results.
@@ -439,6 +442,9 @@ fn one(item: &Item, s: &Settings<'_>) -> Done {
         }
     };
     done.tally.pages += 1;
+    if let Some(notice) = page.notice {
+        *done.tally.notices.entry(notice.name()).or_default() += 1;
+    }
     write_links(&mut done, &page, record.offset, &record.url, s);
     done
 }
@@ -562,6 +568,7 @@ fn read_xml(
         links: Vec::new(),
         base_href: None,
         encoding: encoding_rs::UTF_8,
+        notice: None,
     };
     let mut failed: Result<(), CliError> = Ok(());
     let mut flush = |page: &mut Page, rejects: &mut Option<&mut Sink>, tally: &mut Tally| {
@@ -653,6 +660,9 @@ fn add(
     tally.links += d.tally.links;
     tally.filtered += d.tally.filtered;
     tally.duplicates += d.tally.duplicates;
+    for (k, v) in d.tally.notices {
+        *tally.notices.entry(k).or_default() += v;
+    }
     for (k, v) in d.tally.bad_links {
         *tally.bad_links.entry(k).or_default() += v;
     }
@@ -720,6 +730,14 @@ fn summary(args: &LinksArgs, t: &Tally) {
             "; {} ({})",
             n(bad_records, "bad record"),
             list(&t.bad_records)
+        ));
+    }
+    let noticed: u64 = t.notices.values().sum();
+    if noticed > 0 {
+        line.push_str(&format!(
+            "; {} read as stored ({})",
+            n(noticed, "page"),
+            list(&t.notices)
         ));
     }
     if t.filtered > 0 {
