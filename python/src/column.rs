@@ -65,10 +65,10 @@ impl Column {
                 offsets.len()
             )));
         }
-        if let Some(v) = validity {
-            if v.len() * 8 < offset + len {
-                return Err(PyValueError::new_err("validity bitmap too short"));
-            }
+        if let Some(v) = validity
+            && v.len() * 8 < offset + len
+        {
+            return Err(PyValueError::new_err("validity bitmap too short"));
         }
         let column = Column { arg };
         // Offsets must be ordered and inside the data; checking the ends of
@@ -162,7 +162,7 @@ pub struct Bits {
 
 impl Bits {
     pub fn push(&mut self, bit: bool) {
-        if self.len % 8 == 0 {
+        if self.len.is_multiple_of(8) {
             self.bytes.push(0);
         }
         if bit {
@@ -177,7 +177,7 @@ impl Bits {
     }
 
     fn append(&mut self, other: &Bits) {
-        if self.len % 8 == 0 {
+        if self.len.is_multiple_of(8) {
             self.bytes.extend_from_slice(&other.bytes);
             self.len += other.len;
             self.ones += other.ones;
