@@ -76,8 +76,9 @@ fn version() -> &'static str {
 /// JSON, ...) never stop a run: they are skipped and counted (summary on
 /// stderr), written to --rejects, passed through with --keep-invalid, or
 /// fatal with --strict (exit status 1). A file that cannot be read to its
-/// end (cut short, damaged, followed by trailing garbage) keeps everything
-/// decoded before the fault, then the error names the byte offset in it
+/// end (cut short, damaged, followed by trailing garbage) gives standard
+/// output everything decoded before the fault (an -o file is not written:
+/// it is all or nothing), then the error names the byte offset in it
 /// (exit status 2); after a damaged gzip member or zstd frame, decoding
 /// goes on with the next one. What a member or frame that fails its
 /// CRC-32 or checksum decoded to is never read as URLs: its lines are bad
