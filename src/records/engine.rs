@@ -41,7 +41,7 @@ use std::sync::{Mutex, mpsc};
 
 use super::chunk::{self, BufPool, Chunk};
 use super::error::Error;
-use super::format::{Kind, Spec};
+use super::format::{Kind, Spec, extension};
 use super::input::{self, InputError};
 use super::processed::Processed;
 use super::reader::{ChunkReader, Settings};
@@ -96,7 +96,28 @@ impl Engine {
         if let Some(e) = input::missing(&files) {
             return Err(Error::Input(e));
         }
-        let spec = options.spec.clone();
+        let mut spec = options.spec.clone();
+        if spec.kind.is_none() {
+            if let Some(arc) = files
+                .iter()
+                .find(|f| extension(f).as_deref() == Some("arc"))
+            {
+                return Err(Error::Usage(format!(
+                    "{}: ARC files (the format before WARC) are not read yet; convert them \
+                     to WARC first",
+                    arc.display()
+                )));
+            }
+            // A file whose name says nothing but whose content is WARC.
+            let named = files.iter().map(|f| spec.kind_for(f)).collect::<Vec<_>>();
+            if named.iter().all(|k| *k == Kind::Lines)
+                && files
+                    .iter()
+                    .all(|f| f != std::path::Path::new("-") && starts_as_warc(f))
+            {
+                spec.kind = Some(Kind::Warc);
+            }
+        }
         let kinds: Vec<Kind> = files.iter().map(|f| spec.kind_for(f)).collect();
         if let Some(other) = kinds.iter().find(|k| **k != kinds[0]) {
             return Err(Error::Usage(format!(
@@ -290,4 +311,36 @@ fn worker<X>(
             return;
         }
     }
+}
+
+/// Whether the file at `path` starts with a WARC header (`WARC/1.`), plain
+/// or in its first gzip member or zstd frame. Only a regular file is looked
+/// at (reading a pipe or FIFO here would take its first bytes from the
+/// run); a file that cannot be read says no (its error comes when it is
+/// read).
+fn starts_as_warc(path: &std::path::Path) -> bool {
+    use std::io::Read;
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return false;
+    }
+    let Ok(mut file) = std::fs::File::open(path) else {
+        return false;
+    };
+    let mut head = [0u8; 4];
+    let Ok(n) = file.read(&mut head) else {
+        return false;
+    };
+    let mut start = Vec::with_capacity(8);
+    let chained = (&head[..n]).chain(file);
+    let read = match head[..n] {
+        [0x1f, 0x8b, ..] => flate2::read::GzDecoder::new(chained)
+            .take(7)
+            .read_to_end(&mut start),
+        [0x28, 0xb5, 0x2f, 0xfd] => match zstd::stream::read::Decoder::new(chained) {
+            Ok(d) => d.take(7).read_to_end(&mut start),
+            Err(_) => return false,
+        },
+        _ => chained.take(7).read_to_end(&mut start),
+    };
+    read.is_ok() && start == b"WARC/1."
 }

@@ -107,7 +107,9 @@ impl Kind {
             Some("tsv" | "tab") => Kind::Tsv,
             Some("jsonl" | "ndjson") => Kind::Jsonl,
             Some("cdxj") => Kind::Cdxj,
-            Some("warc") => Kind::Warc,
+            // Common Crawl's `.warc.wat.gz` and `.warc.wet.gz` are WARC
+            // files of metadata and conversion records.
+            Some("warc" | "wat" | "wet") => Kind::Warc,
             Some("parquet" | "parq") => Kind::Parquet,
             _ => Kind::Lines,
         }

@@ -40,7 +40,9 @@ Input formats (--input-format, by default from the file extension):
   jsonl   .jsonl/.ndjson: a JSON object per line, the key `url` (or
           --field KEY or a dotted path such as request.url)
   cdxj    .cdxj: Common Crawl index lines, the JSON block's `url`
-  warc    .warc(.gz): the WARC-Target-URI header (or --field HEADER); read-only
+  warc    .warc, .wat, .wet (.gz), or a file that starts `WARC/1.`: the
+          WARC-Target-URI header (or --field HEADER); read-only (.arc files
+          are refused: ARC is not read yet)
   log     .log with a log line in its first 16 (else lines): Apache/nginx
           common/combined logs, the request target (resolved against
           --base) or --field referer; CONNECT host:port gives

@@ -22,8 +22,9 @@ pub struct InputArgs {
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// The input's format: `auto` picks by file extension after .gz/.zst
-    /// (.csv, .tsv, .jsonl/.ndjson, .cdxj, .warc, .parquet; .log by its
-    /// first lines: `log` if that is an access-log line), else `lines`.
+    /// (.csv, .tsv, .jsonl/.ndjson, .cdxj, .warc/.wat/.wet, .parquet; .log
+    /// by its first lines: `log` if that is an access-log line; a file that
+    /// starts with a WARC header is WARC), else `lines`.
     #[arg(long, value_name = "FORMAT", value_enum, default_value = "auto")]
     pub input_format: InputFormat,
     /// Which field of each record holds the URL: a CSV/TSV column name or
