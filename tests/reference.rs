@@ -436,8 +436,9 @@ fn setters_and_search_params_agree_with_the_reference_implementation() {
 
 /// Resolves each case's links as a browser resolves a document's: the
 /// base is the first `<base href>` parsed against the page's URL (the
-/// page's URL when there is none or it fails), each link parsed against
-/// it; `null` where a link does not parse.
+/// page's URL when there is none, it fails, or it is a `data:` or
+/// `javascript:` URL, as the HTML standard's frozen base URL falls back),
+/// each link parsed against it; `null` where a link does not parse.
 const LINKS_SCRIPT: &str = r#"
 'use strict';
 const { URL } = require('whatwg-url');
@@ -446,7 +447,8 @@ const parse = (s, b) => { try { return new URL(s, b); } catch (e) { return null;
 rl.on('line', (line) => {
   const c = JSON.parse(line);
   const page = new URL(c.page);
-  const base = (c.base === null ? null : parse(c.base, page)) || page;
+  const given = c.base === null ? null : parse(c.base, page);
+  const base = given && !['data:', 'javascript:'].includes(given.protocol) ? given : page;
   process.stdout.write(JSON.stringify(c.links.map((l) => { const u = parse(l, base); return u && u.href; })) + '\n');
 });
 "#;

@@ -177,6 +177,8 @@ pub fn extract(html: &[u8], kinds: &Kinds) -> Document {
 
 /// The links of one start tag.
 fn start_tag(name: &[u8], attributes: &[(Vec<u8>, Vec<u8>)], kinds: &Kinds, doc: &mut Document) {
+    // The tree builder makes an `img` of an `image` start tag.
+    let name: &[u8] = if name == b"image" { b"img" } else { name };
     let get = |wanted: &[u8]| {
         attributes
             .iter()
@@ -200,7 +202,7 @@ fn start_tag(name: &[u8], attributes: &[(Vec<u8>, Vec<u8>)], kinds: &Kinds, doc:
             (b"link", b"href") => Kind::Link,
             (b"img", b"src") => Kind::Img,
             (b"script", b"src") => Kind::Script,
-            (b"iframe", b"src") => Kind::Iframe,
+            (b"iframe" | b"frame", b"src") => Kind::Iframe,
             (b"form", b"action") => Kind::Form,
             (b"embed" | b"video" | b"audio" | b"source" | b"track", b"src")
             | (b"video", b"poster") => Kind::Media,

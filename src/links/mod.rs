@@ -279,11 +279,20 @@ impl Page {
     }
 
     /// The document's base URL: its first `<base href>` resolved against
-    /// the document's URL (when that parses), else the document's URL.
+    /// the document's URL (when that parses, and is not a `data:` or
+    /// `javascript:` URL, which the HTML standard's frozen base URL
+    /// refuses), else the document's URL.
+    ///
+    /// ```
+    /// use urlsift::links::{Kinds, Page};
+    /// let page = Page::from_html(b"<base href='javascript:x'><a href=b>", "http://e.com/a/", None, &Kinds::default());
+    /// assert_eq!(page.base().unwrap().href(), "http://e.com/a/");
+    /// ```
     pub fn base(&self) -> Option<Url> {
         let href = self.base_href.as_deref();
         match (
-            href.and_then(|h| Url::parse_with_base(h, self.url.as_ref()).ok()),
+            href.and_then(|h| Url::parse_with_base(h, self.url.as_ref()).ok())
+                .filter(|b| !matches!(b.scheme(), "data" | "javascript")),
             &self.url,
         ) {
             (Some(base), _) => Some(base),
@@ -291,12 +300,23 @@ impl Page {
         }
     }
 
-    /// Each link resolved against [`Page::base`], in document order.
+    /// Each link resolved against [`Page::base`], in document order; a
+    /// form's empty `action` is the document's URL (the HTML standard's
+    /// form submission), not the base.
+    ///
+    /// ```
+    /// use urlsift::links::{Kinds, Page};
+    /// let page = Page::from_html(b"<base href=/b/><form action=''>", "http://e.com/a?q", None, &Kinds::default());
+    /// assert_eq!(page.resolve().next().unwrap().to.unwrap().href(), "http://e.com/a?q");
+    /// ```
     pub fn resolve(&self) -> impl Iterator<Item = Link<'_>> {
         let base = self.base();
         self.links.iter().map(move |raw| Link {
             raw,
-            to: parse_in(&raw.value, base.as_ref(), self.encoding),
+            to: match (&self.url, raw.kind == Kind::Form && raw.value.is_empty()) {
+                (Some(url), true) => Ok(url.clone()),
+                _ => parse_in(&raw.value, base.as_ref(), self.encoding),
+            },
         })
     }
 }

@@ -643,3 +643,42 @@ fn pages_as_recorders_store_them() {
         "{err}"
     );
 }
+
+/// Where the HTML standard reads a page otherwise than a plain
+/// attribute scan: a `<base href>` that is a `javascript:` or `data:` URL
+/// is refused (the page's URL is the base), a form's empty `action` is
+/// the page's URL (not the base), `<image src>` is an `img`, and a
+/// `<frame src>` is a link (kind `iframe`).
+#[test]
+fn the_html_standards_readings_of_bases_forms_and_frames() {
+    let w = Workdir::new();
+    let mut warc = record(
+        "response",
+        "http://js.example/dir/page",
+        &response(
+            "text/html",
+            "",
+            b"<base href='javascript:void(0)'><a href=next>n</a>",
+        ),
+    );
+    warc.extend_from_slice(&record(
+        "response",
+        "http://form.example/a/p?q=1",
+        &response(
+            "text/html",
+            "",
+            b"<base href=/other/><form action=''></form><form action=send></form>\
+              <image src=i.png><frameset><frame src=f.html></frameset>",
+        ),
+    ));
+    w.create("pages.warc", &warc);
+    let out = w.stdout(&["links", "-q", "--fields", "to,tag,kind", "pages.warc"]);
+    assert_eq!(
+        out,
+        "http://js.example/dir/next\ta\ta\n\
+         http://form.example/a/p?q=1\tform\tform\n\
+         http://form.example/other/send\tform\tform\n\
+         http://form.example/other/i.png\timg\timg\n\
+         http://form.example/other/f.html\tframe\tiframe\n"
+    );
+}
