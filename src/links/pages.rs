@@ -52,6 +52,8 @@ pub enum Item {
         offset: u64,
         /// The reason's name.
         reason: &'static str,
+        /// The record's `WARC-Target-URI`, where its header was read.
+        url: Option<String>,
     },
 }
 
@@ -124,15 +126,15 @@ impl<R: Read> Pages<R> {
 
     /// The record whose `WARC/` line is in `self.line`, starting at `start`.
     fn record(&mut self, start: u64) -> Item {
-        let bad = |reason| Item::Bad {
-            offset: start,
-            reason,
-        };
         let (mut kind, mut target, mut length, mut http, mut json) =
-            (Vec::new(), None, None, false, false);
+            (Vec::new(), None::<String>, None, false, false);
         loop {
             if !self.read_line() {
-                return bad("truncated-record");
+                return Item::Bad {
+                    offset: start,
+                    reason: "truncated-record",
+                    url: target,
+                };
             }
             if self.line.is_empty() {
                 break;
@@ -159,6 +161,11 @@ impl<R: Read> Pages<R> {
                 json = value.starts_with(b"application/json");
             }
         }
+        let bad = |reason| Item::Bad {
+            offset: start,
+            reason,
+            url: target.clone(),
+        };
         let Some(length) = length else {
             self.resync = true;
             return bad("bad-warc-header");
@@ -234,6 +241,7 @@ impl<R: Read> Iterator for Pages<R> {
         Some(Item::Bad {
             offset: start,
             reason: "bad-warc-header",
+            url: None,
         })
     }
 }

@@ -151,6 +151,16 @@ fn damaged_and_oversized_records_are_counted_never_read_as_pages() {
         rejects.starts_with(&format!("crawl.warc\t-\t{garbage_at}\tbad-warc-header\t")),
         "{rejects}"
     );
+    // A record cut short, or too large, is named by its target where its
+    // header was read.
+    assert!(
+        rejects.contains("\ttruncated-record\thttp://c.example/\n"),
+        "{rejects}"
+    );
+    assert!(
+        rejects.contains("\tpage-too-large\thttp://big.example/\n"),
+        "{rejects}"
+    );
 }
 
 #[test]

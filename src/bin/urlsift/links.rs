@@ -352,6 +352,7 @@ fn read_input(
             Item::Bad {
                 offset: 0,
                 reason: "page-too-large",
+                url: None,
             }
         } else {
             Item::Page(Record {
@@ -412,8 +413,12 @@ fn one(item: &Item, s: &Settings<'_>) -> Done {
             done.tally.other_records += 1;
             return done;
         }
-        Item::Bad { offset, reason } => {
-            done.bad_record(s, *offset, reason, "");
+        Item::Bad {
+            offset,
+            reason,
+            url,
+        } => {
+            done.bad_record(s, *offset, reason, url.as_deref().unwrap_or(""));
             return done;
         }
         Item::Page(p) => p,
