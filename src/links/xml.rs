@@ -11,6 +11,11 @@
 //!
 //! Text and attribute values have XML's predefined entities and character
 //! references decoded (`&amp;` is `&`); surrounding whitespace is trimmed.
+//! `xml:base` (XML Base, as Atom uses it) chains: each element's base is
+//! its `xml:base` resolved against its parent's (the document's URL at the
+//! top), with the URL Standard's parser; a link under one is given
+//! resolved against it (an empty `href` is that base). Every link is
+//! given, an empty one too (it resolves to the base, or is a bad link).
 //! A document that breaks off (a cut file) or is not well-formed gives an
 //! error with its byte offset, after the links before it.
 //!
@@ -23,8 +28,15 @@
 //!   <url><loc><![CDATA[https://e.com/b]]></loc></url>
 //! </urlset>"#;
 //! let mut got = Vec::new();
-//! links(&sitemap[..], &Kinds::default(), |l| got.push((l.value, l.kind.name()))).unwrap();
+//! links(&sitemap[..], None, &Kinds::default(), |l| got.push((l.value, l.kind.name()))).unwrap();
 //! assert_eq!(got, [("https://e.com/a?x=1&y=2".to_string(), "sitemap"), ("https://e.com/b".into(), "sitemap")]);
+//!
+//! let atom = br#"<feed xmlns="http://www.w3.org/2005/Atom" xml:base="https://blog.example/">
+//!   <entry xml:base="posts/1/"><link href=""/><link rel="edit" href="edit"/></entry>
+//! </feed>"#;
+//! let mut got = Vec::new();
+//! links(&atom[..], None, &Kinds::default(), |l| got.push(l.value)).unwrap();
+//! assert_eq!(got, ["https://blog.example/posts/1/", "https://blog.example/posts/1/edit"]);
 //! ```
 
 use std::io::BufRead;
@@ -33,6 +45,7 @@ use quick_xml::XmlVersion;
 use quick_xml::events::{BytesStart, Event};
 
 use super::{Kind, Kinds, RawLink};
+use crate::Url;
 
 /// Why an XML document could not be read to its end, and where.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -61,11 +74,24 @@ fn attribute(e: &BytesStart<'_>, wanted: &str) -> Option<String> {
     })
 }
 
+/// `xml:base`'s value, entities decoded (the `xml` prefix is fixed by XML
+/// Namespaces).
+fn xml_base(e: &BytesStart<'_>) -> Option<String> {
+    e.attributes().flatten().find_map(|a| {
+        (a.key.as_ref() == "xml:base")
+            .then(|| a.normalized_value(XmlVersion::Implicit1_0).ok())
+            .flatten()
+            .map(|v| v.into_owned())
+    })
+}
+
 /// Calls `f` with each link of the sitemap or feed `reader` holds (its
-/// kind chosen by the root element), in document order. An error comes
-/// after every link before it was given.
+/// kind chosen by the root element), in document order; `document` is its
+/// URL, where known (for a relative `xml:base`). An error comes after every
+/// link before it was given.
 pub fn links(
     reader: impl BufRead,
+    document: Option<&Url>,
     kinds: &Kinds,
     mut f: impl FnMut(RawLink),
 ) -> Result<(), XmlError> {
@@ -74,21 +100,29 @@ pub fn links(
     // The open elements' local names, and the text being collected (for
     // the element at `collect`'s depth) with its link's tag and rel.
     let mut stack: Vec<String> = Vec::new();
+    // Each open element's `xml:base`-given base (`None`: none in scope,
+    // links are given as written, for the document's base).
+    let mut bases: Vec<Option<Url>> = Vec::new();
     let mut kind: Option<Kind> = None;
     let mut text = String::new();
     let mut collect: Option<(usize, &'static str)> = None;
     let emit = |f: &mut dyn FnMut(RawLink),
+                base: Option<&Url>,
                 kind: Kind,
                 tag: &str,
                 attribute: &str,
                 value: &str,
                 rel: Option<String>| {
         let value = value.trim();
-        if !value.is_empty() && kinds.has(kind) {
+        if kinds.has(kind) {
+            let value = match base.map(|b| Url::parse_with_base(value, Some(b))) {
+                Some(Ok(url)) => url.href().to_string(),
+                _ => value.to_string(),
+            };
             f(RawLink {
                 tag: tag.to_string(),
                 attribute: attribute.to_string(),
-                value: value.to_string(),
+                value,
                 rel,
                 kind,
             });
@@ -103,6 +137,13 @@ pub fn links(
             Event::Start(ref e) | Event::Empty(ref e) => {
                 let empty = matches!(event, Event::Empty(_));
                 let name = local(e.name().as_ref()).to_string();
+                let parent_base = bases.last().cloned().flatten();
+                let base = match xml_base(e) {
+                    Some(b) => Url::parse_with_base(&b, parent_base.as_ref().or(document))
+                        .ok()
+                        .or(parent_base),
+                    None => parent_base,
+                };
                 let parent = stack.last().map(String::as_str);
                 let k = *kind.get_or_insert(match name.as_str() {
                     "urlset" | "sitemapindex" => Kind::Sitemap,
@@ -114,14 +155,16 @@ pub fn links(
                     }
                     (Kind::Sitemap, "link", Some("url")) => {
                         if let Some(href) = attribute(e, "href") {
-                            emit(&mut f, k, "link", "href", &href, attribute(e, "rel"));
+                            let rel = attribute(e, "rel");
+                            emit(&mut f, base.as_ref(), k, "link", "href", &href, rel);
                         }
                     }
                     (Kind::Feed, "link", _) => {
                         // Atom's (and atom:link in RSS) carry href; RSS's
                         // link is text.
                         if let Some(href) = attribute(e, "href") {
-                            emit(&mut f, k, "link", "href", &href, attribute(e, "rel"));
+                            let rel = attribute(e, "rel");
+                            emit(&mut f, base.as_ref(), k, "link", "href", &href, rel);
                         } else if !empty {
                             collect = Some((stack.len() + 1, "link"));
                         }
@@ -135,13 +178,14 @@ pub fn links(
                     }
                     (Kind::Feed, "enclosure", _) => {
                         if let Some(url) = attribute(e, "url") {
-                            emit(&mut f, k, "enclosure", "url", &url, None);
+                            emit(&mut f, base.as_ref(), k, "enclosure", "url", &url, None);
                         }
                     }
                     _ => {}
                 }
                 if !empty {
                     stack.push(name);
+                    bases.push(base);
                 }
             }
             Event::End(_) => {
@@ -149,11 +193,13 @@ pub fn links(
                     && depth == stack.len()
                 {
                     let k = kind.unwrap_or(Kind::Feed);
-                    emit(&mut f, k, tag, "", &text, None);
+                    let base = bases.last().cloned().flatten();
+                    emit(&mut f, base.as_ref(), k, tag, "", &text, None);
                     text.clear();
                     collect = None;
                 }
                 stack.pop();
+                bases.pop();
             }
             Event::Text(ref t) if collect.is_some() => text.push_str(&t.xml10_content()),
             Event::CData(ref t) if collect.is_some() => {

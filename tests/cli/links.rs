@@ -692,3 +692,41 @@ fn the_html_standards_readings_of_bases_forms_and_frames() {
          http://form.example/other/f.html\tframe\tiframe\n"
     );
 }
+
+/// Feeds' `xml:base` chains (XML Base, as Atom uses it): an element's
+/// base is its `xml:base` resolved against its parent's, the document's
+/// URL (`--base`) at the top; an empty `href` is the base itself.
+#[test]
+fn feeds_resolve_links_against_their_xml_base() {
+    let w = Workdir::new();
+    w.create(
+        "feed.atom",
+        r#"<?xml version="1.0"?>
+<feed xmlns="http://www.w3.org/2005/Atom" xml:base="/blog/">
+  <link rel="self" href=""/>
+  <entry xml:base="2024/post/">
+    <link rel="alternate" href="index.html"/>
+    <link rel="edit" href="../edit?id=1&amp;x=2"/>
+  </entry>
+  <entry xml:base="https://other.example/a/"><link href="b"/></entry>
+  <link href="/about"/>
+</feed>"#,
+    );
+    let out = w.stdout(&[
+        "links",
+        "-q",
+        "--base",
+        "https://site.example/feeds/main.atom",
+        "--fields",
+        "to,rel",
+        "feed.atom",
+    ]);
+    assert_eq!(
+        out,
+        "https://site.example/blog/\tself\n\
+         https://site.example/blog/2024/post/index.html\talternate\n\
+         https://site.example/blog/2024/edit?id=1&x=2\tedit\n\
+         https://other.example/a/b\t\n\
+         https://site.example/about\t\n"
+    );
+}

@@ -582,8 +582,10 @@ fn read_xml(
         page.links.clear();
         add(tally, s.fields, done, out, rejects.as_deref_mut())
     };
+    let document = page.url.clone();
     let result = xml::links(
         std::io::BufReader::with_capacity(1 << 16, reader),
+        document.as_ref(),
         &s.kinds,
         |link| {
             page.links.push(link);
