@@ -54,6 +54,9 @@ pub struct XmlError {
     pub offset: u64,
     /// What was wrong.
     pub message: String,
+    /// Whether the input could not be read (a cut `.gz`, say) rather than
+    /// the document not being well-formed XML.
+    pub read: bool,
 }
 
 /// An element's local name (without its namespace prefix).
@@ -131,7 +134,11 @@ pub fn links(
     loop {
         let event = reader.read_event_into(&mut buf).map_err(|e| XmlError {
             offset: reader.error_position(),
-            message: e.to_string(),
+            read: matches!(e, quick_xml::Error::Io(_)),
+            message: match &e {
+                quick_xml::Error::Io(io) => io.to_string(),
+                _ => e.to_string(),
+            },
         })?;
         match event {
             Event::Start(ref e) | Event::Empty(ref e) => {
@@ -219,6 +226,7 @@ pub fn links(
                     Some(open) => Err(XmlError {
                         offset: reader.buffer_position(),
                         message: format!("the document ends inside <{open}>"),
+                        read: false,
                     }),
                     None => Ok(()),
                 };

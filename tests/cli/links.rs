@@ -730,3 +730,27 @@ fn feeds_resolve_links_against_their_xml_base() {
          https://site.example/about\t\n"
     );
 }
+
+/// A sitemap whose `.gz` is cut short: the links before the cut, then the
+/// read error naming the file, exit status 2, as for every cut input.
+#[test]
+fn a_cut_compressed_sitemap_is_a_read_error() {
+    let w = Workdir::new();
+    let mut xml = String::from("<?xml version=\"1.0\"?><urlset>");
+    for i in 0..20_000 {
+        xml.push_str(&format!("<url><loc>https://e.example/{i}</loc></url>"));
+    }
+    xml.push_str("</urlset>");
+    let gz = crate::workdir::gzip(xml.as_bytes());
+    w.create("sitemap.xml.gz", &gz[..gz.len() / 2]);
+    let out = w.run(&["links", "sitemap.xml.gz"], None);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let links = String::from_utf8(out.stdout.clone()).unwrap();
+    assert!(links.lines().count() > 1000, "the links before the cut");
+    assert!(links.lines().all(|l| l.starts_with("https://e.example/")));
+    assert!(
+        stderr(&out).contains("cannot read sitemap.xml.gz: gzip data is truncated"),
+        "{}",
+        stderr(&out)
+    );
+}

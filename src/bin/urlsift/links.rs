@@ -597,6 +597,17 @@ fn read_xml(
     failed?;
     flush(&mut page, &mut rejects, tally)?;
     tally.pages += 1;
+    // An input that cannot be read to its end (a cut .xml.gz) is a read
+    // error, as for every other input: exit status 2.
+    if let Err(e) = &result
+        && e.read
+    {
+        return Ok(Some(InputError {
+            name: s.name.clone(),
+            error: std::io::Error::other(e.message.clone()),
+            usage: false,
+        }));
+    }
     if let Err(e) = result {
         *tally.bad_records.entry("bad-xml").or_default() += 1;
         if let Some(r) = rejects {
