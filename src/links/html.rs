@@ -35,7 +35,8 @@ pub struct Document {
 /// kept (text, comments and doctypes cost nothing), and no parse errors
 /// are looked for. The raw-text elements switch the tokenizer's state as
 /// a browser's tree builder makes it (`script`, `style`, `textarea`,
-/// `title`, ...: html5gum's `naive_next_state`).
+/// `title`, `noframes`, ...: html5gum's `naive_next_state`, with
+/// `noframes`).
 struct Tags<F> {
     /// The current tag's name and whether it is a start tag.
     name: Vec<u8>,
@@ -96,7 +97,12 @@ impl<F: FnMut(&[u8], &[(Vec<u8>, Vec<u8>)])> Emitter for Tags<F> {
             }
         }
         (self.f)(&self.name, &self.attributes);
-        naive_next_state(&self.name)
+        match &self.name[..] {
+            // The HTML standard's raw-text `noframes` (html5gum 0.9 names
+            // it `noframe`).
+            b"noframes" => Some(State::RawText),
+            name => naive_next_state(name),
+        }
     }
     fn emit_current_comment(&mut self) {}
     fn emit_current_doctype(&mut self) {}

@@ -657,8 +657,9 @@ fn pages_as_recorders_store_them() {
 /// Where the HTML standard reads a page otherwise than a plain
 /// attribute scan: a `<base href>` that is a `javascript:` or `data:` URL
 /// is refused (the page's URL is the base), a form's empty `action` is
-/// the page's URL (not the base), `<image src>` is an `img`, and a
-/// `<frame src>` is a link (kind `iframe`).
+/// the page's URL (not the base), `<image src>` is an `img`, a
+/// `<frame src>` is a link (kind `iframe`), and `<noframes>` holds raw
+/// text, not tags.
 #[test]
 fn the_html_standards_readings_of_bases_forms_and_frames() {
     let w = Workdir::new();
@@ -678,7 +679,8 @@ fn the_html_standards_readings_of_bases_forms_and_frames() {
             "text/html",
             "",
             b"<base href=/other/><form action=''></form><form action=send></form>\
-              <image src=i.png><frameset><frame src=f.html></frameset>",
+              <image src=i.png><frameset><frame src=f.html></frameset>\
+              <noframes><a href=/hidden>raw text</a></noframes>",
         ),
     ));
     w.create("pages.warc", &warc);
