@@ -74,6 +74,7 @@ mod engine;
 mod error;
 pub mod fields;
 pub mod format;
+pub mod index;
 pub mod input;
 mod ledger;
 mod line_ends;

@@ -10,6 +10,7 @@ mod confusion;
 mod csv_tsv;
 mod damaged;
 mod dedup;
+mod index;
 mod input;
 mod library;
 mod links;

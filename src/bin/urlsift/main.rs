@@ -19,6 +19,7 @@ mod check;
 mod compare;
 mod dedup;
 mod extract;
+mod index;
 mod interrupt;
 mod links;
 mod naming;
@@ -55,6 +56,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Command::Check(a) => check::run(a),
         Command::Stats(a) => stats::run(a),
         Command::Links(a) => links::run(a),
+        Command::Index(a) => index::run(a),
         Command::Compare(a) => compare::run(a),
         Command::Completions { shell } => {
             let mut out = Vec::new();

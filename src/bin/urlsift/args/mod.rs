@@ -203,6 +203,23 @@ truncated-record, bad-wat-json, bad-xml) and bad links (invalid-url,
 javascript-url) are counted
 and go to --rejects as FILE, -, OFFSET, REASON, VALUE.")]
     Links(LinksArgs),
+    /// CDXJ index lines of WARC files, as pywb's cdxj-indexer writes them
+    /// (`urlkey timestamp {json}`: url, mime, status, digest, length,
+    /// offset, filename), sorted by bytes as archives sort them.
+    #[command(after_help = "Examples:
+  urlsift index crawl.warc.gz > crawl.cdxj
+  urlsift index -o index.cdxj CC-MAIN-*.warc.gz
+  urlsift index --memory 512M --tmp-dir /var/tmp day/*.warc.gz -o day.cdxj
+
+Records indexed: response, revisit, resource and metadata (not a resource
+or metadata record of application/warc-fields). The key is the archives'
+SURT key (as `normalize --surt`); `length` and `offset` are where the
+record lies in the file as stored (its gzip member in a .warc.gz); a record
+without WARC-Payload-Digest gets the SHA-1 of its payload. Lines past
+--memory are sorted into runs on disk and merged. A file that cannot be
+read to its end is named with the byte (exit status 2) after the lines of
+the records before the fault.")]
+    Index(IndexArgs),
     /// Benchmark URL parsers on your URLs and show where they disagree with urlsift.
     #[command(after_help = COMPARE_EXAMPLES)]
     Compare(CompareArgs),
@@ -272,6 +289,28 @@ impl DedupKey {
             DedupKey::Site => Key::Site,
         }
     }
+}
+
+#[derive(Args, Debug)]
+pub struct IndexArgs {
+    /// WARC files (.warc, .warc.gz), indexed on every core.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Write the index to FILE (all or nothing) instead of stdout.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Lines held in memory before a sorted run goes to disk (K, M, G).
+    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size)]
+    pub memory: u64,
+    /// Where sorted runs go past --memory (default: the system's temp dir).
+    #[arg(long, value_name = "DIR")]
+    pub tmp_dir: Option<PathBuf>,
+    /// Files indexed at once (default: one per core).
+    #[arg(short = 'j', long = "threads", value_name = "N")]
+    pub threads: Option<usize>,
+    /// No summary on stderr.
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 #[derive(Args, Debug)]
