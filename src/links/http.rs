@@ -221,18 +221,15 @@ impl<'a> Response<'a> {
     /// Whether the body is HTML: by `Content-Type` (`text/html`,
     /// `application/xhtml+xml`), or, without one, by its first bytes.
     pub fn is_html(&self) -> bool {
-        match self.header("content-type") {
-            Some(t) => {
-                let mime = t
-                    .split(';')
-                    .next()
-                    .unwrap_or("")
-                    .trim()
-                    .to_ascii_lowercase();
-                mime == "text/html" || mime == "application/xhtml+xml"
-            }
-            None => looks_like_html(&self.body),
-        }
+        self.declared_html()
+            .unwrap_or_else(|| looks_like_html(&self.body))
+    }
+
+    /// Whether `Content-Type` says HTML; `None` without one.
+    fn declared_html(&self) -> Option<bool> {
+        let mime = self.header("content-type")?.split(';').next().unwrap_or("");
+        let mime = mime.trim().to_ascii_lowercase();
+        Some(mime == "text/html" || mime == "application/xhtml+xml")
     }
 }
 
@@ -294,19 +291,7 @@ pub fn looks_like_html(body: &[u8]) -> bool {
 /// Whether `body`, as stored, is what the response's content type says:
 /// HTML (or a body without a content type) that sniffs as HTML.
 fn stored_as_page(response: &Response<'_>, body: &[u8]) -> bool {
-    let html_type = match response.header("content-type") {
-        Some(t) => {
-            let mime = t
-                .split(';')
-                .next()
-                .unwrap_or("")
-                .trim()
-                .to_ascii_lowercase();
-            mime == "text/html" || mime == "application/xhtml+xml"
-        }
-        None => true,
-    };
-    html_type && looks_like_html(body)
+    response.declared_html().unwrap_or(true) && looks_like_html(body)
 }
 
 /// Whether `body` starts as a gzip member does.

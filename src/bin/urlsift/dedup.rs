@@ -36,12 +36,7 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
     // The run's spill directory, made now: spilling starts mid-run, after
     // output has gone out, so a --tmp-dir that cannot take one fails
     // before any; and a signal removes it with everything in it.
-    let tmp_dir = a.tmp_dir.clone().unwrap_or_else(std::env::temp_dir);
-    let spill_dir = tempfile::Builder::new()
-        .prefix("urlsift-dedup-")
-        .tempdir_in(&tmp_dir)
-        .map_err(|e| CliError::Usage(format!("--tmp-dir {}: {e}", tmp_dir.display())))?;
-    let _registered = interrupt::Registered::new(spill_dir.path());
+    let (spill_dir, _registered) = interrupt::run_dir(a.tmp_dir.as_deref(), "urlsift-dedup-")?;
     let mut setup = Setup::new(&a.input, &a.output, Some(&a.policy), true, URL_LINES)?;
     // In-flight chunks count against the budget too: keep them to about a
     // tenth of it when the budget is small.

@@ -21,12 +21,7 @@ pub fn run(a: IndexArgs) -> Result<ExitCode, CliError> {
     }
     let path = a.output.as_deref();
     OutputName::of(path).check(path, Some(Named::Cdxj), "CDXJ")?;
-    let tmp_dir = a.tmp_dir.clone().unwrap_or_else(std::env::temp_dir);
-    let runs_dir = tempfile::Builder::new()
-        .prefix("urlsift-index-")
-        .tempdir_in(&tmp_dir)
-        .map_err(|e| CliError::Usage(format!("--tmp-dir {}: {e}", tmp_dir.display())))?;
-    let _registered = interrupt::Registered::new(runs_dir.path());
+    let (runs_dir, _registered) = interrupt::run_dir(a.tmp_dir.as_deref(), "urlsift-index-")?;
     let mut sink = Sink::open(path, false)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(a.threads.unwrap_or(0))
@@ -71,7 +66,7 @@ pub fn run(a: IndexArgs) -> Result<ExitCode, CliError> {
             errors.extend(error);
             for line in found {
                 lines.push(line).map_err(|e| {
-                    CliError::output(&format!("a sorted run in {}", tmp_dir.display()), e)
+                    CliError::output(&format!("a sorted run in {}", runs_dir.path().display()), e)
                 })?;
             }
         }

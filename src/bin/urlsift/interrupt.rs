@@ -72,6 +72,25 @@ impl Drop for Registered {
     }
 }
 
+/// A run's own temp directory in `tmp_dir` (the system's by default),
+/// made before any work (a directory that cannot take one fails the run
+/// then, not midway) and registered: a signal removes it with what it
+/// holds. The directory goes when both are dropped.
+pub fn run_dir(
+    tmp_dir: Option<&Path>,
+    prefix: &str,
+) -> Result<(tempfile::TempDir, Registered), crate::output::CliError> {
+    let tmp_dir = tmp_dir.map_or_else(std::env::temp_dir, Path::to_path_buf);
+    let dir = tempfile::Builder::new()
+        .prefix(prefix)
+        .tempdir_in(&tmp_dir)
+        .map_err(|e| {
+            crate::output::CliError::Usage(format!("--tmp-dir {}: {e}", tmp_dir.display()))
+        })?;
+    let registered = Registered::new(dir.path());
+    Ok((dir, registered))
+}
+
 fn forget(paths: &mut Vec<PathBuf>, path: &Path) {
     if let Some(i) = paths.iter().rposition(|p| p == path) {
         paths.swap_remove(i);
