@@ -1,6 +1,7 @@
 """`urlsift index` against pywb's `cdxj-indexer` (1.5.0, pinned in
 requirements-dev.txt; its `--sort` output, as archives sort) on every WARC
-of the shared crawl samples: the same lines, byte for byte.
+of the shared crawl samples (WAT and WET files too): the same lines, byte
+for byte.
 
 Where cdxj-indexer cannot index a file (it stops with an exception: a
 .warc.gz that is not a member per record, records without a WARC-Date),
@@ -18,7 +19,7 @@ import pytest
 from conftest import REPO
 
 SAMPLES = pathlib.Path(os.environ.get("URLSIFT_CRAWL_SAMPLES_DIR", REPO.parent / "shared" / "crawl-samples"))
-WARCS = sorted(p for p in SAMPLES.glob("*/*") if p.name.endswith((".warc", ".warc.gz")))
+WARCS = sorted(p for p in SAMPLES.glob("*/*") if p.name.endswith((".warc", ".warc.gz", ".wat.gz", ".wet.gz")))
 
 
 def test_the_samples_are_there():
