@@ -773,3 +773,56 @@ fn output_files_on_dev_shm_are_replaced_not_appended_to() {
     std::fs::remove_file(&out).unwrap();
     assert_eq!(written, "http://a.example/x\n");
 }
+
+/// Common Crawl's own file names and WARC by content: `.warc.wat.gz` and
+/// `.warc.wet.gz` are WARC files (their header lines are never read as
+/// URLs), a WARC file under another name is read as WARC, and ARC, which
+/// is not read yet, is refused by name rather than read as lines.
+#[test]
+fn wat_wet_by_name_warc_by_content_arc_refused() {
+    let wd = Workdir::new();
+    let record = |kind: &str, uri: Option<&str>, block: &str| {
+        let target = uri.map_or(String::new(), |u| format!("WARC-Target-URI: {u}\r\n"));
+        format!(
+            "WARC/1.0\r\nWARC-Type: {kind}\r\n{target}Content-Length: {}\r\n\r\n{block}\r\n\r\n",
+            block.len()
+        )
+    };
+    let wat = format!(
+        "{}{}",
+        record("warcinfo", None, "software: test\r\n"),
+        record("metadata", Some("https://A.example/x"), "{\"Envelope\":{}}")
+    );
+    wd.create("CC-MAIN-1.warc.wat.gz", gzip(wat.as_bytes()));
+    let wet = format!(
+        "{}{}",
+        record("warcinfo", None, "software: test\r\n"),
+        record("conversion", Some("https://B.example/y"), "text")
+    );
+    wd.create("CC-MAIN-1.warc.wet.gz", gzip(wet.as_bytes()));
+    wd.create("capture.dat", &wat);
+    for name in ["CC-MAIN-1.warc.wat.gz", "capture.dat"] {
+        assert_eq!(
+            wd.stdout(&["normalize", "-q", name]),
+            "https://a.example/x\n",
+            "{name}"
+        );
+    }
+    assert_eq!(
+        wd.stdout(&[
+            "extract",
+            "-q",
+            "--fields",
+            "href,@WARC-Type",
+            "CC-MAIN-1.warc.wet.gz"
+        ]),
+        "href,WARC-Type\nhttps://b.example/y,conversion\n"
+    );
+    wd.create(
+        "old.arc",
+        "filedesc://old.arc 0.0.0.0 20000101000000 text/plain 10\n",
+    );
+    let out = wd.run(&["normalize", "old.arc"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("ARC files"), "{}", stderr(&out));
+}
