@@ -25,10 +25,10 @@
 //! ```
 //! use urlsift::records::index::entries;
 //!
-//! let warc = b"WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://www.Example.com/a/\r\nWARC-Date: 2024-01-02T03:04:05Z\r\nWARC-Payload-Digest: sha1:AAAA\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: 49\r\n\r\nHTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\nhi\n\r\n\r\n";
+//! let warc = b"WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://www.Example.com/a/\r\nWARC-Date: 2024-01-02T03:04:05Z\r\nWARC-Payload-Digest: sha1:AAAA\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: 47\r\n\r\nHTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\nhi\n\r\n\r\n";
 //! let mut lines = Vec::new();
 //! entries(&warc[..], "x.warc", |line| lines.push(String::from_utf8(line).unwrap())).unwrap();
-//! assert_eq!(lines, [r#"com,example)/a 20240102030405 {"url": "http://www.Example.com/a/", "mime": "text/html", "status": "200", "digest": "sha1:AAAA", "length": "291", "offset": "0", "filename": "x.warc"}"#]);
+//! assert_eq!(lines, [r#"com,example)/a 20240102030405 {"url": "http://www.Example.com/a/", "mime": "text/html", "status": "200", "digest": "sha1:AAAA", "length": "259", "offset": "0", "filename": "x.warc"}"#]);
 //! ```
 
 use std::io::{self, BufRead, Read};
