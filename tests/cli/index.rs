@@ -2,26 +2,10 @@
 //! writes them (python/tests/test_index.py holds them to it on real
 //! files), sorted by bytes, in bounded memory.
 
-use std::io::Write;
-
 use crate::workdir::{Workdir, stderr};
 
-fn record(kind: &str, headers: &str, block: &[u8]) -> Vec<u8> {
-    let mut r = format!(
-        "WARC/1.0\r\nWARC-Type: {kind}\r\n{headers}Content-Length: {}\r\n\r\n",
-        block.len()
-    )
-    .into_bytes();
-    r.extend_from_slice(block);
-    r.extend_from_slice(b"\r\n\r\n");
-    r
-}
-
-fn gzip_member(data: &[u8]) -> Vec<u8> {
-    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-    gz.write_all(data).unwrap();
-    gz.finish().unwrap()
-}
+use crate::workdir::gzip as gzip_member;
+use crate::workdir::warc_record as record;
 
 /// A crawl: warcinfo, a response (digest given), its request, a revisit, a
 /// resource without a digest, warc-fields metadata; `n` responses more.

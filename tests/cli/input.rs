@@ -783,10 +783,7 @@ fn wat_wet_by_name_warc_by_content_arc_refused() {
     let wd = Workdir::new();
     let record = |kind: &str, uri: Option<&str>, block: &str| {
         let target = uri.map_or(String::new(), |u| format!("WARC-Target-URI: {u}\r\n"));
-        format!(
-            "WARC/1.0\r\nWARC-Type: {kind}\r\n{target}Content-Length: {}\r\n\r\n{block}\r\n\r\n",
-            block.len()
-        )
+        String::from_utf8(crate::workdir::warc_record(kind, &target, block.as_bytes())).unwrap()
     };
     let wat = format!(
         "{}{}",

@@ -5,18 +5,11 @@
 use std::io::Write;
 use std::path::Path;
 
-use crate::workdir::{Workdir, stderr};
+use crate::workdir::{Workdir, stderr, warc_record};
 
-/// A WARC record (uncompressed).
+/// A WARC record (uncompressed) of `kind` for `uri`.
 fn record(kind: &str, uri: &str, block: &[u8]) -> Vec<u8> {
-    let mut r = format!(
-        "WARC/1.1\r\nWARC-Type: {kind}\r\nWARC-Target-URI: {uri}\r\nContent-Length: {}\r\n\r\n",
-        block.len()
-    )
-    .into_bytes();
-    r.extend_from_slice(block);
-    r.extend_from_slice(b"\r\n\r\n");
-    r
+    warc_record(kind, &format!("WARC-Target-URI: {uri}\r\n"), block)
 }
 
 /// An HTTP response of `content_type` with `body` (and extra headers).

@@ -96,3 +96,16 @@ pub fn gzip(data: &[u8]) -> Vec<u8> {
     gz.write_all(data).unwrap();
     gz.finish().unwrap()
 }
+
+/// A WARC 1.0 record (uncompressed) of `kind` with `headers` (each ended
+/// by CRLF) and `block`.
+pub fn warc_record(kind: &str, headers: &str, block: &[u8]) -> Vec<u8> {
+    let mut r = format!(
+        "WARC/1.0\r\nWARC-Type: {kind}\r\n{headers}Content-Length: {}\r\n\r\n",
+        block.len()
+    )
+    .into_bytes();
+    r.extend_from_slice(block);
+    r.extend_from_slice(b"\r\n\r\n");
+    r
+}

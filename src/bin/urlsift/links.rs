@@ -734,29 +734,16 @@ fn summary(args: &LinksArgs, t: &Tally) {
         n(t.pages, "page"),
         n(t.links, "link")
     );
-    let bad_links: u64 = t.bad_links.values().sum();
-    if bad_links > 0 {
-        line.push_str(&format!(
-            "; {} ({})",
-            n(bad_links, "bad link"),
-            list(&t.bad_links)
-        ));
-    }
-    let bad_records: u64 = t.bad_records.values().sum();
-    if bad_records > 0 {
-        line.push_str(&format!(
-            "; {} ({})",
-            n(bad_records, "bad record"),
-            list(&t.bad_records)
-        ));
-    }
-    let noticed: u64 = t.notices.values().sum();
-    if noticed > 0 {
-        line.push_str(&format!(
-            "; {} read as stored ({})",
-            n(noticed, "page"),
-            list(&t.notices)
-        ));
+    // `; 3 bad links (invalid-url 2, javascript-url 1)`, where any.
+    for (counts, noun, after) in [
+        (&t.bad_links, "bad link", ""),
+        (&t.bad_records, "bad record", ""),
+        (&t.notices, "page", " read as stored"),
+    ] {
+        let total: u64 = counts.values().sum();
+        if total > 0 {
+            line.push_str(&format!("; {}{after} ({})", n(total, noun), list(counts)));
+        }
     }
     if t.filtered > 0 {
         line.push_str(&format!("; {} filtered", t.filtered));
