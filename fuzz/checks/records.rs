@@ -77,29 +77,33 @@ pub fn lines(data: &[u8]) {
     }
 }
 
-/// The first byte picks the memory budget (0 to 1020 bytes, so partitions
-/// split and recurse); each following line is a record whose key is its
-/// first two bytes (many duplicates). The spill's output must be each key's
-/// first line, in input order, with the number of times the key occurred.
+/// The first byte picks the memory budget (its low 6 bits: 0 to 1008
+/// bytes, so partitions split and recurse) and the samples (its top 2
+/// bits: 1 to 4 records per key); each following line is a record whose
+/// key is its first two bytes (many duplicates). The spill's output must
+/// be each key's first lines, as many as the samples, in input order, each
+/// with the number of times the key occurred.
 pub fn dedup(data: &[u8]) {
-    let Some((&budget, content)) = data.split_first() else {
+    let Some((&pick, content)) = data.split_first() else {
         return;
     };
-    let budget = u64::from(budget) * 4;
+    let budget = u64::from(pick & 63) * 16;
+    let samples = u32::from(pick >> 6) + 1;
     let records: Vec<(&[u8], &[u8])> = content
         .split(|&b| b == b'\n')
         .map(|line| (&line[..line.len().min(2)], line))
         .collect();
 
-    let mut first: HashMap<&[u8], usize> = HashMap::new();
+    let mut counts: HashMap<&[u8], (u32, u64)> = HashMap::new();
+    for (key, _) in &records {
+        counts.entry(key).or_default().1 += 1;
+    }
     let mut expected: Vec<(u64, &[u8])> = Vec::new();
     for (key, line) in &records {
-        match first.get(key) {
-            Some(&i) => expected[i].0 += 1,
-            None => {
-                first.insert(key, expected.len());
-                expected.push((1, line));
-            }
+        let (kept, count) = counts.get_mut(key).expect("counted");
+        if *kept < samples {
+            *kept += 1;
+            expected.push((*count, line));
         }
     }
 
@@ -112,7 +116,7 @@ pub fn dedup(data: &[u8]) {
             .push(xxh3_64(key), seq as u64, 1, key, line)
             .expect("spill push");
     }
-    let runs = spill.resolve(budget, 0).expect("resolve");
+    let runs = spill.resolve(budget, 0, samples).expect("resolve");
     let mut got: Vec<(u64, Vec<u8>)> = Vec::new();
     merge(
         runs,
@@ -126,7 +130,7 @@ pub fn dedup(data: &[u8]) {
     let _ = std::fs::remove_dir_all(&dir);
     let expected: Vec<(u64, Vec<u8>)> =
         expected.into_iter().map(|(c, l)| (c, l.to_vec())).collect();
-    assert_eq!(got, expected, "budget {budget}");
+    assert_eq!(got, expected, "budget {budget}, samples {samples}");
 }
 
 /// The first byte picks the chunk size (1 to 64 bytes) and thread count (1

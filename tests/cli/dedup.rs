@@ -116,6 +116,135 @@ fn dedup_keys() {
     );
 }
 
+/// The first `n` lines of each key in input order, each with its key's
+/// number of lines, computed independently (`key` maps a line to its key).
+fn reference_samples(lines: &str, n: usize, key: impl Fn(&str) -> String) -> (String, String) {
+    let mut counts: std::collections::HashMap<String, (usize, u64)> = Default::default();
+    for line in lines.lines() {
+        counts.entry(key(line)).or_default().1 += 1;
+    }
+    let (mut plain, mut counted) = (String::new(), String::new());
+    for line in lines.lines() {
+        let entry = counts.get_mut(&key(line)).unwrap();
+        if entry.0 < n {
+            entry.0 += 1;
+            plain.push_str(&format!("{line}\n"));
+            counted.push_str(&format!("{:>7} {line}\n", entry.1));
+        }
+    }
+    (plain, counted)
+}
+
+/// `--samples N` keeps the first N records of each key where they are in
+/// the input, with `--count` the key's count on each, in memory and
+/// spilled alike; the keys here are the href (the normalized sample) and
+/// the host (a key other than the line).
+#[test]
+fn samples_keep_the_first_records_of_each_key_in_memory_and_spilled() {
+    let wd = Workdir::new();
+    let s = sample_str();
+    let normalized = wd.stdout(&["normalize", "-q", &s]);
+    wd.create("valid.txt", &normalized);
+    // The host key of each line, as `extract` reads it.
+    let hosts = wd.stdout(&[
+        "extract",
+        "-q",
+        "--fields",
+        "href,host",
+        "--tsv",
+        "--no-header",
+        "valid.txt",
+    ]);
+    let host_of: std::collections::HashMap<String, String> = hosts
+        .lines()
+        .map(|l| {
+            let (href, host) = l.split_once('\t').unwrap();
+            let host = if host.is_empty() { href } else { host };
+            (href.to_string(), host.to_string())
+        })
+        .collect();
+    for n in [2usize, 3] {
+        let by_href = reference_samples(&normalized, n, str::to_string);
+        let by_host = reference_samples(&normalized, n, |l| host_of[l].clone());
+        assert!(by_host.0.lines().count() < by_href.0.lines().count());
+        for (key, (plain, counted)) in [("href", &by_href), ("host", &by_host)] {
+            for memory in ["1G", "4K", "1"] {
+                let samples = n.to_string();
+                let mut args = vec!["dedup", "-q", "--key", key, "--samples", &samples];
+                args.extend(["--memory", memory, "--chunk-size", "8K", "valid.txt"]);
+                assert_eq!(
+                    &wd.stdout(&args),
+                    plain,
+                    "--key {key} --samples {n} --memory {memory}"
+                );
+                args.push("--count");
+                assert_eq!(
+                    &wd.stdout(&args),
+                    counted,
+                    "--count --key {key} --samples {n} --memory {memory}"
+                );
+            }
+        }
+    }
+    assert_eq!(wd.files(), vec!["valid.txt"], "spill directories removed");
+    // One sample is plain dedup; the summary says what was kept.
+    let one = wd.stdout(&["dedup", "-q", "--samples", "1", "valid.txt"]);
+    assert_eq!(one, reference_dedup(&normalized).0);
+    let out = wd.run(&["dedup", "-v", "--samples", "2", "valid.txt"], None);
+    let err = stderr(&out);
+    assert!(err.contains("kept (up to 2 per key)"), "{err}");
+    let refused = wd.run(&["dedup", "--samples", "0", "valid.txt"], None);
+    assert_eq!(refused.status.code(), Some(2));
+}
+
+/// The `--pattern-*` flags: the scheme apart, a trailing slash ignored,
+/// the path as written; each only with `--key pattern`.
+#[test]
+fn pattern_options() {
+    let wd = Workdir::new();
+    wd.create(
+        "in.txt",
+        "http://e.com/a/1\nhttps://e.com/a/2\nhttps://e.com/a/3/\nhttps://e.com/a/3\n\
+         https://e.com/b?x=1\nhttps://e.com/b?x=2&y\nhttps://e.com/b?y=0&x\nhttp://e.com/a/9\n",
+    );
+    let run = |flags: &[&str]| {
+        let mut args = vec!["dedup", "-q", "--count", "--key", "pattern"];
+        args.extend_from_slice(flags);
+        args.push("in.txt");
+        wd.stdout(&args)
+    };
+    assert_eq!(
+        run(&[]),
+        "      4 http://e.com/a/1\n      1 https://e.com/a/3/\n      1 https://e.com/b?x=1\n      2 https://e.com/b?x=2&y\n"
+    );
+    assert_eq!(
+        run(&["--pattern-scheme"]),
+        "      2 http://e.com/a/1\n      2 https://e.com/a/2\n      1 https://e.com/a/3/\n      1 https://e.com/b?x=1\n      2 https://e.com/b?x=2&y\n"
+    );
+    assert_eq!(
+        run(&["--pattern-ignore-trailing-slash"]),
+        "      5 http://e.com/a/1\n      1 https://e.com/b?x=1\n      2 https://e.com/b?x=2&y\n"
+    );
+    assert_eq!(
+        run(&["--pattern-exact-path", "--pattern-ignore-trailing-slash"]),
+        "      1 http://e.com/a/1\n      1 https://e.com/a/2\n      2 https://e.com/a/3/\n      1 https://e.com/b?x=1\n      2 https://e.com/b?x=2&y\n      1 http://e.com/a/9\n"
+    );
+    assert_eq!(
+        run(&["--samples", "2"]),
+        "      4 http://e.com/a/1\n      4 https://e.com/a/2\n      1 https://e.com/a/3/\n      1 https://e.com/b?x=1\n      2 https://e.com/b?x=2&y\n      2 https://e.com/b?y=0&x\n"
+    );
+    let out = wd.run(
+        &["dedup", "--key", "host", "--pattern-scheme", "in.txt"],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("go with --key pattern"),
+        "{}",
+        stderr(&out)
+    );
+}
+
 /// Enough records that spill partitions exceed the split threshold and are
 /// partitioned again on the next hash bits.
 #[test]

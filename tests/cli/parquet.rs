@@ -397,8 +397,22 @@ fn dedup_keeps_the_rows_text_dedup_keeps() {
         .map(|u| format!("{}\n", u.as_deref().unwrap_or("")))
         .collect();
     wd.create("urls.txt", &text);
-    for key in ["href", "host", "site", "pattern"] {
-        let expected = lines(&wd.stdout(&["dedup", "-q", "--key", key, "urls.txt"]));
+    for (key, samples) in [
+        ("href", "1"),
+        ("host", "1"),
+        ("site", "1"),
+        ("pattern", "1"),
+        ("host", "3"),
+    ] {
+        let expected = lines(&wd.stdout(&[
+            "dedup",
+            "-q",
+            "--key",
+            key,
+            "--samples",
+            samples,
+            "urls.txt",
+        ]));
         for j in ["1", "2"] {
             wd.stdout(&[
                 "dedup",
@@ -409,6 +423,8 @@ fn dedup_keeps_the_rows_text_dedup_keeps() {
                 "8K",
                 "--key",
                 key,
+                "--samples",
+                samples,
                 "-o",
                 "out.parquet",
                 "in.parquet",
@@ -418,7 +434,7 @@ fn dedup_keeps_the_rows_text_dedup_keeps() {
                 .into_iter()
                 .map(Option::unwrap)
                 .collect();
-            assert_eq!(got, expected, "--key {key} -j {j}");
+            assert_eq!(got, expected, "--key {key} --samples {samples} -j {j}");
         }
     }
     let out = wd.run(&["dedup", "--count", "-o", "x.parquet", "in.parquet"], None);

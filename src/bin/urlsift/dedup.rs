@@ -11,11 +11,13 @@
 //! flags, the engine and the output).
 //!
 //! Keys: `href` (the line as `normalize` prints it, profiles included),
-//! `no-fragment`, `origin`, `host`, `pattern` and `site` (the registrable
+//! `no-fragment`, `origin`, `host`, `pattern` (read as the `--pattern-*`
+//! flags say) and `site` (the registrable
 //! domain; a host without one, such as an IP address, is its own site). A URL without a host (or
 //! with an opaque origin) is keyed by its whole href, so such URLs are only
 //! merged with identical ones. Lines passed through by `--keep-invalid` are
-//! keyed by their raw bytes, in a namespace of their own.
+//! keyed by their raw bytes, in a namespace of their own. `--samples N`
+//! keeps up to N records of each key instead of one.
 
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -53,8 +55,9 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
     job.write_heads = false;
     let writes_records = setup.writes_records;
     let (files, settings) = (setup.engine.files.len(), setup.report);
+    let pattern = a.pattern().map_err(CliError::Usage)?;
     let keying = Keying {
-        key: a.key.key(),
+        key: a.key.key(pattern),
         profile: &profile,
         stage: &stage,
         terminator: setup.terminator,
@@ -68,14 +71,16 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
             ));
         }
         let budget = a.memory;
-        return parquet_rows(setup, &keying, &job, base.as_ref(), write_back, budget);
+        let first = FirstRows::new(budget, a.samples);
+        return parquet_rows(setup, &keying, &job, base.as_ref(), write_back, first);
     }
     let mut seen = Seen::new(
         budget,
         a.count,
         Some(spill_dir.path().to_path_buf()),
         setup.terminator,
-    );
+    )
+    .samples(a.samples);
     // Key buffers go back and forth between workers and this thread: reusing
     // them keeps the allocator from holding on to freed cross-thread blocks.
     let spare_keys: Mutex<Vec<Keys>> = Mutex::new(Vec::new());
@@ -108,16 +113,25 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
         Ok(true)
     })?;
     let records = seen.records();
-    let unique = match seen.finish(done.ledger.out()) {
-        Ok(unique) => unique,
+    let kept = match seen.finish(done.ledger.out()) {
+        Ok(kept) => kept,
         Err(e) => return Err(done.fail(e)),
     };
     let (tally, errors) = done.commit()?;
-    let extra = format!(
-        "; dedup: {records} records, {unique} unique, {} duplicates",
-        records.saturating_sub(unique)
-    );
+    let extra = summary(records, kept, a.samples);
     Ok(report(&tally, files, &settings, &extra, &errors))
+}
+
+/// The summary's dedup part: records offered, kept, left out.
+fn summary(records: u64, kept: u64, samples: u32) -> String {
+    let dropped = records.saturating_sub(kept);
+    if samples > 1 {
+        format!(
+            "; dedup: {records} records, {kept} kept (up to {samples} per key), {dropped} left out"
+        )
+    } else {
+        format!("; dedup: {records} records, {kept} unique, {dropped} duplicates")
+    }
 }
 
 /// `dedup` of Parquet input: the first row of each key, written back as
@@ -128,10 +142,9 @@ fn parquet_rows(
     job: &Job,
     base: Option<&Url>,
     mut write_back: WriteBack,
-    budget: u64,
+    mut first: FirstRows,
 ) -> Result<ExitCode, CliError> {
     let (files, settings) = (setup.engine.files.len(), setup.report);
-    let mut first = FirstRows::new(budget);
     let work = |chunk: &_| keying.chunk(job, chunk, base, Keys::default());
     let mut done = setup.run(work, |ledger, chunk, p| {
         ledger.tally_mut().merge(&p.tally);
@@ -146,11 +159,6 @@ fn parquet_rows(
         return Err(done.fail(e));
     }
     let (tally, errors) = done.commit()?;
-    let extra = format!(
-        "; dedup: {} records, {} unique, {} duplicates",
-        first.offered,
-        first.kept,
-        first.offered - first.kept
-    );
+    let extra = summary(first.offered, first.kept, first.samples);
     Ok(report(&tally, files, &settings, &extra, &errors))
 }

@@ -20,7 +20,7 @@ use urlsift::Url;
 use urlsift::links::pages::{Item, Page as Record, Pages};
 use urlsift::links::{Kinds, Page, wat, xml};
 use urlsift::profile::Profile;
-use urlsift::records::dedup::{Key, write_key};
+use urlsift::records::dedup::{Key, PatternOptions, write_key};
 use urlsift::records::format::{extension, quote};
 use urlsift::records::input::mmap::MapSlice;
 use urlsift::records::input::{self, InputError, Opened};
@@ -288,7 +288,9 @@ pub fn run(args: LinksArgs) -> Result<ExitCode, CliError> {
             max: usize::try_from(args.max_page_size).unwrap_or(usize::MAX),
             name: input::display_name(path),
             shape: shape(path),
-            dedup: args.dedup.map(|k| (k.key(), args.per_page)),
+            dedup: args
+                .dedup
+                .map(|k| (k.key(PatternOptions::default()), args.per_page)),
         };
         failed = read_input(
             path,

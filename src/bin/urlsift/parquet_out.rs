@@ -160,6 +160,8 @@ impl WriteBack {
 pub struct FirstRows {
     seen: KeySet,
     budget: u64,
+    /// Rows kept per key.
+    pub samples: u32,
     /// Rows offered, and rows kept.
     pub offered: u64,
     pub kept: u64,
@@ -174,10 +176,12 @@ const RAW_KEY: u8 = 0xFF;
 const AHEAD: usize = 16;
 
 impl FirstRows {
-    pub fn new(budget: u64) -> FirstRows {
+    /// Up to `samples` rows of each key, keys held in up to `budget` bytes.
+    pub fn new(budget: u64, samples: u32) -> FirstRows {
         FirstRows {
-            seen: KeySet::default(),
+            seen: KeySet::with_samples(samples),
             budget,
+            samples,
             offered: 0,
             kept: 0,
             raw: Vec::new(),

@@ -14,7 +14,7 @@
 //! };
 //! assert_eq!(key(Key::Site), "bbc.co.uk");
 //! assert_eq!(key(Key::Origin), "https://www.bbc.co.uk");
-//! assert_eq!(key(Key::Pattern), "www.bbc.co.uk/news/{n}?a&b");
+//! assert_eq!(key(Key::Pattern(Default::default())), "www.bbc.co.uk/news/{n}?a&b");
 //! # Ok::<(), urlsift::ParseError>(())
 //! ```
 
@@ -33,11 +33,40 @@ pub enum Key {
     /// The host (with port).
     Host,
     /// Host + path with numeric, hex and UUID segments collapsed + the
-    /// sorted parameter names ([`write_pattern`]).
-    Pattern,
+    /// sorted parameter names ([`write_pattern`]), read as the options say.
+    Pattern(PatternOptions),
     /// The site: the registrable domain (eTLD+1, from the Public Suffix
     /// List); a host without one is its own site.
     Site,
+}
+
+/// How the `pattern` key reads a URL ([`write_pattern`]). The default is
+/// the scheme left out, a trailing slash kept, numeric, hex and UUID
+/// segments collapsed.
+///
+/// ```
+/// use urlsift::records::dedup::{PatternOptions, write_pattern};
+///
+/// let pattern = |s: &str, o: PatternOptions| {
+///     let mut out = Vec::new();
+///     write_pattern(&urlsift::Url::parse(s).unwrap(), o, &mut out, &mut Vec::new());
+///     String::from_utf8(out).unwrap()
+/// };
+/// let url = "http://e.com/user/42/?tab=1&id=7";
+/// assert_eq!(pattern(url, PatternOptions::default()), "e.com/user/{n}/?id&tab");
+/// let o = PatternOptions { scheme: true, ignore_trailing_slash: true, exact_path: true };
+/// assert_eq!(pattern(url, o), "http://e.com/user/42?id&tab");
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PatternOptions {
+    /// The scheme is part of the key: `http:` and `https:` URLs are apart.
+    pub scheme: bool,
+    /// `/docs/` and `/docs` are one pattern: a path's final empty segment
+    /// is left out (the root path `/` stays).
+    pub ignore_trailing_slash: bool,
+    /// A key of parameter names only: the path as written (no `{n}`,
+    /// `{hex}`, `{uuid}`), only the query reduced to its names.
+    pub exact_path: bool,
 }
 
 /// Keys of one chunk: where each record's output line and key are, in
@@ -164,8 +193,8 @@ pub fn write_key(
             Some(site) => out.extend_from_slice(site.strip_suffix('.').unwrap_or(site).as_bytes()),
             None => write_key(Key::Host, url, line, out, names, list),
         },
-        Key::Pattern => {
-            if !write_pattern(url, out, names) {
+        Key::Pattern(options) => {
+            if !write_pattern(url, options, out, names) {
                 whole(out);
             }
         }
@@ -173,17 +202,36 @@ pub fn write_key(
 }
 
 /// Host + path with numeric, hex and UUID segments collapsed + the sorted,
-/// distinct parameter names: `example.com/user/{n}/edit?id&tab`. `names`
-/// is scratch space.
-pub fn write_pattern(url: &Url, out: &mut Vec<u8>, names: &mut Names) -> bool {
+/// distinct parameter names: `example.com/user/{n}/edit?id&tab`, or as
+/// `options` say ([`PatternOptions`]). False (and nothing written) for a
+/// URL without a host or with an opaque path. `names` is scratch space.
+pub fn write_pattern(
+    url: &Url,
+    options: PatternOptions,
+    out: &mut Vec<u8>,
+    names: &mut Names,
+) -> bool {
     let segments = match (url.host_kind(), url.path_segments()) {
         (Some(HostKind::Empty) | None, _) | (_, None) => return false,
         (Some(_), Some(s)) => s,
     };
+    if options.scheme {
+        out.extend_from_slice(url.protocol().as_bytes());
+        out.extend_from_slice(b"//");
+    }
     out.extend_from_slice(url.host().as_bytes());
+    let path_start = out.len();
     for seg in segments {
         out.push(b'/');
-        out.extend_from_slice(collapse(seg).as_bytes());
+        let seg = if options.exact_path {
+            seg
+        } else {
+            collapse(seg)
+        };
+        out.extend_from_slice(seg.as_bytes());
+    }
+    if options.ignore_trailing_slash && out.len() > path_start + 1 && out.ends_with(b"/") {
+        out.pop();
     }
     if let Some(q) = url.query() {
         names.clear();
@@ -251,6 +299,7 @@ mod tests {
         let mut out = Vec::new();
         assert!(write_pattern(
             &Url::parse(s).unwrap(),
+            PatternOptions::default(),
             &mut out,
             &mut Vec::new()
         ));
@@ -272,5 +321,45 @@ mod tests {
         // sort bytewise and repeat once.
         assert_eq!(pattern("https://e.com/?=x&&b&a=1&b=2&B"), "e.com/?&B&a&b");
         assert_eq!(pattern("https://e.com/p?"), "e.com/p?");
+    }
+
+    fn with(s: &str, options: PatternOptions) -> String {
+        let mut out = Vec::new();
+        assert!(write_pattern(
+            &Url::parse(s).unwrap(),
+            options,
+            &mut out,
+            &mut Vec::new()
+        ));
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn pattern_options_change_only_their_part() {
+        let scheme = PatternOptions {
+            scheme: true,
+            ..Default::default()
+        };
+        assert_eq!(with("http://e.com/a/1", scheme), "http://e.com/a/{n}");
+        assert_eq!(with("wss://e.com:9/a", scheme), "wss://e.com:9/a");
+        assert_eq!(with("foo://e.com/a/", scheme), "foo://e.com/a/");
+        let slash = PatternOptions {
+            ignore_trailing_slash: true,
+            ..Default::default()
+        };
+        assert_eq!(with("https://e.com/a/", slash), "e.com/a");
+        assert_eq!(with("https://e.com/a/12/?x=1", slash), "e.com/a/{n}?x");
+        // Only one slash goes: `/a//` is `/a/`, and the root path stays.
+        assert_eq!(with("https://e.com/a//", slash), "e.com/a/");
+        assert_eq!(with("https://e.com/", slash), "e.com/");
+        assert_eq!(with("https://e.com", slash), "e.com/");
+        let exact = PatternOptions {
+            exact_path: true,
+            ..Default::default()
+        };
+        assert_eq!(
+            with("https://e.com/u/123/deadbeef99/?b=2&a=1", exact),
+            "e.com/u/123/deadbeef99/?a&b"
+        );
     }
 }

@@ -42,7 +42,7 @@ mod seen;
 mod spill;
 mod table;
 
-pub use keys::{Key, Keyed, Keys, Names, href_key_len, write_key, write_pattern};
+pub use keys::{Key, Keyed, Keys, Names, PatternOptions, href_key_len, write_key, write_pattern};
 pub use seen::{KeySet, Seen};
 pub use spill::{Spill, merge};
 

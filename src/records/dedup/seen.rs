@@ -1,4 +1,5 @@
-//! The seen-set: the first record of each key, in input order, in memory
+//! The seen-set: the first record of each key (or the first N, with
+//! [`Seen::samples`]), in input order, in memory
 //! up to a budget and in hash-partitioned spill files beyond it, so inputs
 //! larger than memory work (see `spill.rs`). Keys are compared as exact
 //! bytes (the xxh3-64 hash only picks slots and partitions), so two
@@ -89,12 +90,19 @@ impl Arena {
     }
 }
 
+/// A record held for the end (with `--count`): a key's first record, or
+/// one of its later samples.
 struct Entry {
     key: Span,
     /// The line, kept only with `--count` (otherwise it is written at once).
     line: Option<Span>,
     seq: u64,
+    /// On a key's first entry: how many records had the key (0 on the others).
     count: u64,
+    /// The index of the key's first entry (its own, on that one).
+    first: u32,
+    /// On a key's first entry: how many of its records are kept.
+    kept: u32,
 }
 
 /// Entries per block of [`Entries`].
@@ -123,6 +131,11 @@ impl Entries {
         &mut self.blocks[i / ENTRY_BLOCK][i % ENTRY_BLOCK]
     }
 
+    fn get(&self, i: u32) -> &Entry {
+        let i = i as usize;
+        &self.blocks[i / ENTRY_BLOCK][i % ENTRY_BLOCK]
+    }
+
     fn iter(&self) -> impl Iterator<Item = &Entry> {
         self.blocks.iter().flatten()
     }
@@ -133,19 +146,26 @@ impl Entries {
     }
 }
 
-/// The seen-set: keeps the first record of each key, in input order.
+/// The seen-set: keeps the first record of each key (the first N with
+/// [`Seen::samples`]), in input order.
 /// In memory it is a hash table of keys (with indexes into `entries`,
-/// which are in first-occurrence order, under `count`); equal hashes are
+/// which are in input order, under `count`); equal hashes are
 /// confirmed byte by byte. Past its memory budget it moves to
 /// hash-partitioned spill files (`spill.rs`).
+///
+/// With `count` or samples, a key's arena bytes are preceded by a 4-byte
+/// word: the index of its first entry (`count`), or how many of its
+/// records went out (samples alone).
 pub struct Seen {
     table: Table,
     entries: Entries,
     arena: Arena,
     budget: u64,
     count_mode: bool,
+    samples: u32,
     seq: u64,
-    unique: u64,
+    /// Records written so far, and distinct keys seen in memory.
+    written: u64,
     spill: Option<(tempfile::TempDir, Spill, u64)>,
     tmp_dir: Option<PathBuf>,
     terminator: u8,
@@ -166,8 +186,9 @@ impl Seen {
             arena: Arena::default(),
             budget,
             count_mode: count,
+            samples: 1,
             seq: 0,
-            unique: 0,
+            written: 0,
             spill: None,
             tmp_dir,
             terminator,
@@ -175,9 +196,29 @@ impl Seen {
         }
     }
 
+    /// Keeps up to `n` records of each key instead of one (at least one),
+    /// each at its place in the input; with `count`, each is written with
+    /// the number of records of its key.
+    ///
+    /// ```
+    /// use urlsift::records::dedup::Seen;
+    ///
+    /// let seen = Seen::new(1 << 20, false, None, b'\n').samples(3);
+    /// assert_eq!(seen.records(), 0);
+    /// ```
+    pub fn samples(mut self, n: u32) -> Seen {
+        self.samples = n.max(1);
+        self
+    }
+
     /// How many records were offered.
     pub fn records(&self) -> u64 {
         self.seq
+    }
+
+    /// Whether a key's arena bytes carry the 4-byte word before them.
+    fn prefixed(&self) -> bool {
+        self.count_mode || self.samples > 1
     }
 
     /// Offers a chunk's records in input order: the keyed records the
@@ -284,12 +325,8 @@ impl Seen {
             slot.hash == hash && arena.get(Span::of(slot)) == key
         });
         if let Some(slot) = found {
-            if self.count_mode {
-                // The entry's index sits just before the key.
-                let at = Span::of(&slot);
-                let index = &self.arena.blocks[at.block][at.start - 4..at.start];
-                let index = u32::from_le_bytes(index.try_into().expect("4 bytes"));
-                self.entries.get_mut(index).count += 1;
+            if self.prefixed() {
+                return self.again(Span::of(&slot), seq, line, out);
             }
             return Ok(());
         }
@@ -297,6 +334,9 @@ impl Seen {
             .map_err(|_| Error::Usage("dedup: over 4 billion keys in memory".into()))?;
         let key_span = if self.count_mode {
             self.arena.push_after(&index.to_le_bytes(), key)
+        } else if self.samples > 1 {
+            // One of its records goes out now.
+            self.arena.push_after(&1u32.to_le_bytes(), key)
         } else {
             self.arena.push(key)
         };
@@ -321,12 +361,55 @@ impl Seen {
                 line,
                 seq,
                 count: 1,
+                first: index,
+                kept: 1,
             });
         } else {
             write_line(out, line, self.terminator)?;
-            self.unique += 1;
+            self.written += 1;
         }
         self.table.insert(slot);
+        if self.bytes() > self.budget {
+            self.start_spill()?;
+        }
+        Ok(())
+    }
+
+    /// A record whose key (at `key` in the arena, after its word) was seen:
+    /// counted, and kept while its key has fewer than `samples` kept.
+    fn again<W: Write>(
+        &mut self,
+        key: Span,
+        seq: u64,
+        line: &[u8],
+        out: &mut W,
+    ) -> Result<(), Error> {
+        let word = &mut self.arena.blocks[key.block][key.start - 4..key.start];
+        let value = u32::from_le_bytes((&*word).try_into().expect("4 bytes"));
+        if !self.count_mode {
+            if value < self.samples {
+                word.copy_from_slice(&(value + 1).to_le_bytes());
+                write_line(out, line, self.terminator)?;
+                self.written += 1;
+            }
+            return Ok(());
+        }
+        // The word is the index of the key's first entry.
+        let first = self.entries.get_mut(value);
+        first.count += 1;
+        if first.kept >= self.samples {
+            return Ok(());
+        }
+        first.kept += 1;
+        let line = Some(self.arena.push(line));
+        self.entries.push(Entry {
+            key,
+            line,
+            seq,
+            count: 0,
+            first: value,
+            kept: 0,
+        });
         if self.bytes() > self.budget {
             self.start_spill()?;
         }
@@ -348,6 +431,8 @@ impl Seen {
             })?;
         let mut spill = Spill::create(dir.path(), "p", 0).map_err(spill_err)?;
         if self.count_mode {
+            // Every record held, in input order; a key's count rides on
+            // its first (the others carry 0, and the reduction sums them).
             for e in self.entries.iter() {
                 let line = e.line.map_or(&[][..], |l| self.arena.get(l));
                 let key = self.arena.get(e.key);
@@ -357,10 +442,21 @@ impl Seen {
             }
         } else {
             // Keys whose lines are already written: they only need to be
-            // known as seen (sequence 0 is before the spill's start).
+            // known as seen (sequence 0 is before the spill's start), once
+            // for each record of theirs that went out (those take sample
+            // places).
             for slot in self.table.slots() {
-                let key = self.arena.get(Span::of(&slot));
-                spill.push(slot.hash, 0, 1, key, &[]).map_err(spill_err)?;
+                let span = Span::of(&slot);
+                let written = if self.samples > 1 {
+                    let word = &self.arena.blocks[span.block][span.start - 4..span.start];
+                    u32::from_le_bytes(word.try_into().expect("4 bytes"))
+                } else {
+                    1
+                };
+                let key = self.arena.get(span);
+                for _ in 0..written {
+                    spill.push(slot.hash, 0, 1, key, &[]).map_err(spill_err)?;
+                }
             }
         }
         self.table = Table::default();
@@ -373,13 +469,13 @@ impl Seen {
     }
 
     /// Writes whatever is still held back to `out`; returns the number of
-    /// unique keys.
+    /// records written (the number of distinct keys, without samples).
     pub fn finish<W: Write>(self, out: &mut W) -> Result<u64, Error> {
         let count_mode = self.count_mode;
         let terminator = self.terminator;
-        let mut unique = self.unique;
+        let mut written = self.written;
         let mut emit = |count: u64, line: &[u8]| -> Result<(), Error> {
-            unique += 1;
+            written += 1;
             if count_mode {
                 out.write_all(format!("{count:>7} ").as_bytes())
                     .map_err(Error::Output)?;
@@ -387,15 +483,18 @@ impl Seen {
             write_line(out, line, terminator)
         };
         if let Some((dir, spill, from)) = self.spill {
-            let runs = spill.resolve(self.budget, from).map_err(spill_err)?;
+            let runs = spill
+                .resolve(self.budget, from, self.samples)
+                .map_err(spill_err)?;
             spill::merge(runs, &mut emit, spill_err)?;
             drop(dir);
         } else if count_mode {
             for e in self.entries.iter() {
-                emit(e.count, e.line.map_or(&[][..], |l| self.arena.get(l)))?;
+                let count = self.entries.get(e.first).count;
+                emit(count, e.line.map_or(&[][..], |l| self.arena.get(l)))?;
             }
         }
-        Ok(unique)
+        Ok(written)
     }
 }
 
@@ -426,27 +525,58 @@ fn spill_err(error: std::io::Error) -> Error {
 /// assert_eq!(set.insert(xxh3_64(b"a.example"), b"a.example"), Some(true));
 /// assert_eq!(set.insert(xxh3_64(b"a.example"), b"a.example"), Some(false));
 /// assert_eq!(set.len(), 1);
+///
+/// // Up to two records of each key.
+/// let mut set = KeySet::with_samples(2);
+/// let takes: Vec<_> = (0..3).map(|_| set.insert(xxh3_64(b"k"), b"k")).collect();
+/// assert_eq!(takes, [Some(true), Some(true), Some(false)]);
 /// ```
 #[derive(Default)]
 pub struct KeySet {
     table: Table,
     arena: Arena,
     len: u64,
+    /// Records taken per key (0 and 1 both mean one). Above one, a key's
+    /// arena bytes are preceded by how many of its records were taken.
+    samples: u32,
 }
 
 impl KeySet {
+    /// A set that takes up to `n` records of each key ([`KeySet::insert`]).
+    pub fn with_samples(n: u32) -> KeySet {
+        KeySet {
+            samples: n,
+            ..KeySet::default()
+        }
+    }
+
     /// Adds `key` (whose xxh3-64 hash is `hash`): `Some(true)` if it is
-    /// new, `Some(false)` if it was there; `None` for a key of 32 MiB or
+    /// new (or, [`KeySet::with_samples`], one of its key's first records),
+    /// `Some(false)` otherwise; `None` for a key of 32 MiB or
     /// more (or an arena past 256 GiB), which the set cannot hold.
     pub fn insert(&mut self, hash: u64, key: &[u8]) -> Option<bool> {
         let arena = &self.arena;
         let found = self.table.find(hash, |slot| {
             slot.hash == hash && arena.get(Span::of(slot)) == key
         });
-        if found.is_some() {
-            return Some(false);
+        if let Some(slot) = found {
+            if self.samples <= 1 {
+                return Some(false);
+            }
+            let at = Span::of(&slot);
+            let word = &mut self.arena.blocks[at.block][at.start - 4..at.start];
+            let taken = u32::from_le_bytes((&*word).try_into().expect("4 bytes"));
+            if taken >= self.samples {
+                return Some(false);
+            }
+            word.copy_from_slice(&(taken + 1).to_le_bytes());
+            return Some(true);
         }
-        let span = self.arena.push(key);
+        let span = if self.samples > 1 {
+            self.arena.push_after(&1u32.to_le_bytes(), key)
+        } else {
+            self.arena.push(key)
+        };
         let slot = Slot::new(hash, span.block, span.start, span.len)?;
         self.table.insert(slot);
         self.len += 1;

@@ -5,8 +5,9 @@
 //! always land in the same partition (the partition is a function of the
 //! key's xxh3-64 hash), and within a partition keys are compared as exact
 //! bytes, so a hash collision can never make two different keys duplicates.
-//! Each partition is reduced to its unique keys (first sequence number,
-//! summed count) and written sorted by sequence number; a k-way merge of
+//! Each partition is reduced to its unique keys (the first records, as many
+//! as the samples asked for, each with the key's summed count) and written
+//! sorted by sequence number; a k-way merge of
 //! those runs restores input order. A partition still too large for the
 //! budget is split again on the next bits of the hash.
 
@@ -114,7 +115,7 @@ fn partition_of(hash: u64, depth: u32) -> usize {
 /// }
 /// // Each partition reduced to its first occurrences (a budget of 1 MiB),
 /// // then merged back into input order, with counts.
-/// let runs = spill.resolve(1 << 20, 0)?;
+/// let runs = spill.resolve(1 << 20, 0, 1)?;
 /// let mut firsts = Vec::new();
 /// merge(runs, |count, line| Ok::<_, std::io::Error>(firsts.push((count, line.to_vec()))), |e| e)?;
 /// assert_eq!(firsts, [(2, b"b".to_vec()), (2, b"a".to_vec()), (1, b"c".to_vec())]);
@@ -162,9 +163,10 @@ impl Spill {
         write_record(&mut self.parts[p], seq, count, key, line)
     }
 
-    /// Reduces every partition to its unique keys, keeping those first seen at
-    /// or after `from_seq`, and returns the sorted run files.
-    pub fn resolve(self, budget: u64, from_seq: u64) -> io::Result<Vec<PathBuf>> {
+    /// Reduces every partition to the first `samples` records of each key
+    /// (each with the key's summed count), keeping those at or after
+    /// `from_seq`, and returns the sorted run files.
+    pub fn resolve(self, budget: u64, from_seq: u64, samples: u32) -> io::Result<Vec<PathBuf>> {
         let mut runs = Vec::new();
         for w in self.parts {
             w.into_inner().map_err(|e| e.into_error())?.sync_data().ok();
@@ -179,7 +181,8 @@ impl Spill {
             // budget (duplicates cost nothing); otherwise split it on the next
             // hash bits. Small partitions and the last level always reduce.
             let may_split = size > MIN_SPLIT && self.depth + 1 < MAX_DEPTH;
-            if let Some(run) = reduce(path, from_seq, may_split.then_some(budget))? {
+            let limit = may_split.then_some(budget);
+            if let Some(run) = reduce(path, from_seq, limit, samples)? {
                 runs.push(run);
                 continue;
             }
@@ -191,7 +194,7 @@ impl Spill {
             }
             drop(r);
             std::fs::remove_file(path)?;
-            runs.extend(sub.resolve(budget, from_seq)?);
+            runs.extend(sub.resolve(budget, from_seq, samples)?);
         }
         Ok(runs)
     }
@@ -203,11 +206,23 @@ fn path_name(path: &Path) -> String {
         .unwrap_or_default()
 }
 
-/// Loads one partition, keeps each key's first record with the summed
-/// count, and writes the survivors sorted by sequence number. Gives up
-/// (`None`) when the distinct keys would take more than `limit` bytes.
-fn reduce(path: &Path, from_seq: u64, limit: Option<u64>) -> io::Result<Option<PathBuf>> {
-    let mut seen: HashMap<Vec<u8>, Record, Xxh3Builder> = HashMap::with_hasher(Xxh3Builder::new());
+/// A key's records while a partition is reduced: its first ones (up to
+/// the samples) and the sum of all its counts.
+struct Group {
+    firsts: Vec<(u64, Vec<u8>)>,
+    count: u64,
+}
+
+/// Loads one partition, keeps each key's first `samples` records with the
+/// key's summed count, and writes the survivors sorted by sequence number.
+/// Gives up (`None`) when what it holds would take more than `limit` bytes.
+fn reduce(
+    path: &Path,
+    from_seq: u64,
+    limit: Option<u64>,
+    samples: u32,
+) -> io::Result<Option<PathBuf>> {
+    let mut seen: HashMap<Vec<u8>, Group, Xxh3Builder> = HashMap::with_hasher(Xxh3Builder::new());
     let mut r = BufReader::with_capacity(1 << 16, File::open(path)?);
     let mut rec = Record {
         seq: 0,
@@ -217,32 +232,43 @@ fn reduce(path: &Path, from_seq: u64, limit: Option<u64>) -> io::Result<Option<P
     };
     let mut held = 0u64;
     while read_record_into(&mut r, &mut rec)? {
-        // Records were appended in input order, so the first one per key
-        // has the smallest sequence number.
-        match seen.get_mut(rec.key.as_slice()) {
-            Some(first) => first.count += rec.count,
+        // Records were appended in input order, so the first ones per key
+        // have the smallest sequence numbers.
+        let group = match seen.get_mut(rec.key.as_slice()) {
+            Some(group) => group,
             None => {
-                let first = Record {
-                    seq: rec.seq,
-                    count: rec.count,
-                    key: Vec::new(),
-                    line: rec.line.clone(),
+                held += (rec.key.len() + REDUCE_OVERHEAD) as u64;
+                let group = Group {
+                    firsts: Vec::with_capacity(1),
+                    count: 0,
                 };
-                held += (rec.key.len() + rec.line.len() + REDUCE_OVERHEAD) as u64;
-                if limit.is_some_and(|limit| held > limit) {
-                    return Ok(None);
-                }
-                seen.insert(rec.key.clone(), first);
+                seen.entry(rec.key.clone()).or_insert(group)
             }
+        };
+        group.count += rec.count;
+        if group.firsts.len() < samples as usize {
+            held += (rec.line.len() + 16) as u64;
+            group.firsts.push((rec.seq, rec.line.clone()));
+        }
+        if limit.is_some_and(|limit| held > limit) {
+            return Ok(None);
         }
     }
     drop(r);
-    let mut unique: Vec<Record> = seen.into_values().filter(|r| r.seq >= from_seq).collect();
-    unique.sort_unstable_by_key(|r| r.seq);
+    let mut kept: Vec<(u64, u64, Vec<u8>)> = seen
+        .into_values()
+        .flat_map(|g| {
+            g.firsts
+                .into_iter()
+                .map(move |(seq, line)| (seq, g.count, line))
+        })
+        .filter(|&(seq, ..)| seq >= from_seq)
+        .collect();
+    kept.sort_unstable_by_key(|&(seq, ..)| seq);
     let run = path.with_extension("run");
     let mut w = BufWriter::with_capacity(1 << 16, File::create(&run)?);
-    for rec in &unique {
-        write_record(&mut w, rec.seq, rec.count, &[], &rec.line)?;
+    for (seq, count, line) in &kept {
+        write_record(&mut w, *seq, *count, &[], line)?;
     }
     w.flush()?;
     std::fs::remove_file(path)?;

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use urlsift::records::dedup::Key;
+use urlsift::records::dedup::{Key, PatternOptions};
 
 mod shared;
 
@@ -115,6 +115,8 @@ pub enum Command {
   urlsift dedup urls.txt
   urlsift dedup --key origin urls.txt
   urlsift dedup --key pattern --count urls.txt
+  urlsift dedup --key pattern --pattern-scheme --pattern-ignore-trailing-slash urls.txt
+  urlsift dedup --key pattern --pattern-exact-path --samples 3 endpoints.txt
   urlsift dedup --memory 64M --tmp-dir /var/tmp huge.txt.zst -o unique.txt
   urlsift dedup --key host crawl.csv
   urlsift dedup CC-MAIN-index.cdxj.gz")]
@@ -271,21 +273,22 @@ pub enum DedupKey {
     Origin,
     /// The host (with port).
     Host,
-    /// Host + path with numeric, hex and UUID segments collapsed + sorted parameter names.
+    /// Host + path with numeric, hex and UUID segments collapsed + sorted
+    /// parameter names (the --pattern-* flags change it).
     Pattern,
     /// The site: the registrable domain (eTLD+1, from the Public Suffix List).
     Site,
 }
 
 impl DedupKey {
-    /// The library's key.
-    pub fn key(self) -> Key {
+    /// The library's key (`pattern` read as `pattern` says).
+    pub fn key(self, pattern: PatternOptions) -> Key {
         match self {
             DedupKey::Href => Key::Href,
             DedupKey::NoFragment => Key::NoFragment,
             DedupKey::Origin => Key::Origin,
             DedupKey::Host => Key::Host,
-            DedupKey::Pattern => Key::Pattern,
+            DedupKey::Pattern => Key::Pattern(pattern),
             DedupKey::Site => Key::Site,
         }
     }
@@ -330,7 +333,23 @@ pub struct DedupArgs {
     /// What makes two lines duplicates.
     #[arg(long, value_enum, default_value = "href")]
     pub key: DedupKey,
-    /// Prefix each kept line with its number of occurrences, like `uniq -c`.
+    /// With --key pattern: the scheme is part of the key (http: and
+    /// https: URLs apart).
+    #[arg(long)]
+    pub pattern_scheme: bool,
+    /// With --key pattern: /docs/ and /docs are one pattern.
+    #[arg(long)]
+    pub pattern_ignore_trailing_slash: bool,
+    /// With --key pattern: a key of parameter names only: the path as
+    /// written (no {n}, {hex}, {uuid}), the query reduced to its names.
+    #[arg(long)]
+    pub pattern_exact_path: bool,
+    /// Keep up to N records of each key (each where it is in the input)
+    /// instead of the first one only.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub samples: u32,
+    /// Prefix each kept line with its number of occurrences, like `uniq -c`
+    /// (with --samples, each sample with its key's number).
     #[arg(short, long)]
     pub count: bool,
     /// Memory budget for the seen-set; beyond it, spill to --tmp-dir (K, M, G).
@@ -339,6 +358,22 @@ pub struct DedupArgs {
     /// Directory for spill files (default: the system temp dir).
     #[arg(long, value_name = "DIR")]
     pub tmp_dir: Option<PathBuf>,
+}
+
+impl DedupArgs {
+    /// How `--key pattern` reads a URL; an error for a --pattern-* flag
+    /// with another key.
+    pub fn pattern(&self) -> Result<PatternOptions, String> {
+        let options = PatternOptions {
+            scheme: self.pattern_scheme,
+            ignore_trailing_slash: self.pattern_ignore_trailing_slash,
+            exact_path: self.pattern_exact_path,
+        };
+        if self.key != DedupKey::Pattern && options != PatternOptions::default() {
+            return Err("the --pattern-* flags go with --key pattern".into());
+        }
+        Ok(options)
+    }
 }
 
 #[derive(Args, Debug)]
