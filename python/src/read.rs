@@ -271,6 +271,7 @@ fn kind_named(name: &str) -> Option<Kind> {
         "jsonl" => Kind::Jsonl,
         "cdxj" => Kind::Cdxj,
         "warc" => Kind::Warc,
+        "arc" => Kind::Arc,
         "log" => Kind::Log,
         "parquet" => Kind::Parquet,
         _ => return None,

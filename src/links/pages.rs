@@ -1,6 +1,6 @@
 //! Pages to take links from, read in order from one input: the `response`
-//! and `resource` records of a WARC file, and the `metadata` records of a
-//! WAT file (plain, gzip or zstd, through
+//! and `resource` records of a WARC file, the `metadata` records of a
+//! WAT file, the records of an ARC file (plain, gzip or zstd, through
 //! [`crate::records::input::open`]), or one HTML file. A record's block
 //! is held whole up to a limit; a larger one is skipped, unread, and
 //! reported as a bad record (`page-too-large`), so memory stays at the
@@ -21,6 +21,8 @@
 
 use std::io::{self, BufRead, BufReader, Read};
 
+use crate::records::format::warc::{Dialect, arc};
+
 /// A record to take links from.
 #[derive(Debug)]
 pub struct Page {
@@ -29,8 +31,8 @@ pub struct Page {
     /// The page's URL (`WARC-Target-URI`, or the base given for a file).
     pub url: String,
     /// Whether the block is an HTTP response (a WARC `response` record of
-    /// `application/http`, or whose block starts `HTTP/`) rather than the
-    /// document itself.
+    /// `application/http`, or whose block starts `HTTP/`; an ARC record
+    /// whose block starts `HTTP/`) rather than the document itself.
     pub http: bool,
     /// Whether the block is a WAT record's JSON (a `metadata` record of
     /// `application/json`; see [`super::wat`]).
@@ -44,7 +46,8 @@ pub struct Page {
 pub enum Item {
     /// A page.
     Page(Page),
-    /// A WARC record of another type (`request`, `metadata`, ...).
+    /// A WARC record of another type (`request`, `metadata`, ...), or an
+    /// ARC file's `filedesc://` or `dns:` record.
     Other,
     /// A record that cannot be a page, at `offset`, and why.
     Bad {
@@ -69,11 +72,14 @@ pub struct Pages<R> {
     /// length is unknown: its block is part of that bad record).
     resync: bool,
     failed: Option<io::Error>,
+    /// WARC or ARC: told by the first record (`None` before it).
+    dialect: Option<Dialect>,
 }
 
 impl<R: Read> Pages<R> {
-    /// The `response` and `resource` records of a WARC stream, blocks of at
-    /// most `max` bytes.
+    /// The `response` and `resource` records of a WARC stream (or the
+    /// records of an ARC stream, told by its first line: an ARC header
+    /// line), blocks of at most `max` bytes.
     pub fn warc(reader: R, max: usize) -> Pages<R> {
         Pages {
             reader: BufReader::with_capacity(1 << 16, reader),
@@ -83,6 +89,82 @@ impl<R: Read> Pages<R> {
             pending: None,
             resync: false,
             failed: None,
+            dialect: None,
+        }
+    }
+
+    /// Whether the line read starts a record: a `WARC/` line, or an ARC
+    /// header line (the first record's line decides which for the input).
+    fn starts_record(&mut self) -> bool {
+        let dialect = *self.dialect.get_or_insert_with(|| {
+            if arc::Header::parse(&self.line).is_some() {
+                Dialect::Arc
+            } else {
+                Dialect::Warc
+            }
+        });
+        match dialect {
+            Dialect::Warc => self.line.starts_with(b"WARC/"),
+            Dialect::Arc => arc::Header::parse(&self.line).is_some(),
+        }
+    }
+
+    /// The ARC record whose header line is in `self.line`, starting at
+    /// `start`: a page unless it is the file's `filedesc://` record or a
+    /// `dns:` lookup.
+    fn arc_record(&mut self, start: u64) -> Item {
+        let header = arc::Header::parse(&self.line).expect("a header line");
+        let (length, other) = (
+            header.length,
+            header.is_filedesc() || header.url.starts_with(b"dns:"),
+        );
+        let url = String::from_utf8_lossy(header.url).into_owned();
+        let bad = |reason| Item::Bad {
+            offset: start,
+            reason,
+            url: Some(url.clone()),
+        };
+        if other || length > self.max as u64 {
+            if !self.skip(length) {
+                return bad("truncated-record");
+            }
+            return if other {
+                Item::Other
+            } else {
+                bad("page-too-large")
+            };
+        }
+        let Some(block) = self.block(length) else {
+            return bad("truncated-record");
+        };
+        Item::Page(Page {
+            offset: start,
+            http: block.starts_with(b"HTTP/"),
+            url,
+            json: false,
+            block,
+        })
+    }
+
+    /// Reads a block of `length` bytes; `None` if the input ends (or fails)
+    /// first.
+    fn block(&mut self, length: u64) -> Option<Vec<u8>> {
+        // Read into spare capacity: no zeroing of a buffer about to be
+        // overwritten.
+        let mut block = Vec::with_capacity(length as usize);
+        match (&mut self.reader).take(length).read_to_end(&mut block) {
+            Ok(n) if n as u64 == length => {
+                self.offset += length;
+                Some(block)
+            }
+            Ok(n) => {
+                self.offset += n as u64;
+                None
+            }
+            Err(e) => {
+                self.failed = Some(e);
+                None
+            }
         }
     }
 
@@ -124,8 +206,12 @@ impl<R: Read> Pages<R> {
         }
     }
 
-    /// The record whose `WARC/` line is in `self.line`, starting at `start`.
+    /// The record whose first line (`WARC/`, or an ARC header line) is in
+    /// `self.line`, starting at `start`.
     fn record(&mut self, start: u64) -> Item {
+        if self.dialect == Some(Dialect::Arc) {
+            return self.arc_record(start);
+        }
         let (mut kind, mut target, mut length, mut http, mut json) =
             (Vec::new(), None::<String>, None, false, false);
         loop {
@@ -182,20 +268,9 @@ impl<R: Read> Pages<R> {
                 Item::Other
             };
         }
-        // Read into spare capacity: no zeroing of a buffer about to be
-        // overwritten.
-        let mut block = Vec::with_capacity(length as usize);
-        match (&mut self.reader).take(length).read_to_end(&mut block) {
-            Ok(n) if n as u64 == length => self.offset += length,
-            Ok(n) => {
-                self.offset += n as u64;
-                return bad("truncated-record");
-            }
-            Err(e) => {
-                self.failed = Some(e);
-                return bad("truncated-record");
-            }
-        }
+        let Some(block) = self.block(length) else {
+            return bad("truncated-record");
+        };
         Item::Page(Page {
             offset: start,
             url: target.unwrap_or_default(),
@@ -218,7 +293,7 @@ impl<R: Read> Iterator for Pages<R> {
             if !self.read_line() {
                 return None;
             }
-            if self.line.starts_with(b"WARC/") {
+            if !self.line.is_empty() && self.starts_record() {
                 self.resync = false;
                 return Some(self.record(start));
             }
@@ -226,21 +301,25 @@ impl<R: Read> Iterator for Pages<R> {
                 break start;
             }
         };
-        // Not a record's start: the bytes to the next `WARC/` line are a
-        // bad record; the record there comes next.
+        // Not a record's start: the bytes to the next record's first line
+        // are a bad record; the record there comes next.
         loop {
             let at = self.offset;
             if !self.read_line() {
                 break;
             }
-            if self.line.starts_with(b"WARC/") {
+            if !self.line.is_empty() && self.starts_record() {
                 self.pending = Some(self.record(at));
                 break;
             }
         }
+        let reason = match self.dialect {
+            Some(Dialect::Arc) => "bad-arc-header",
+            _ => "bad-warc-header",
+        };
         Some(Item::Bad {
             offset: start,
-            reason: "bad-warc-header",
+            reason,
             url: None,
         })
     }

@@ -41,7 +41,7 @@ use std::sync::{Mutex, mpsc};
 
 use super::chunk::{self, BufPool, Chunk};
 use super::error::Error;
-use super::format::{Kind, Spec, extension};
+use super::format::{Kind, Spec};
 use super::input::{self, InputError};
 use super::processed::Processed;
 use super::reader::{ChunkReader, Settings};
@@ -98,24 +98,19 @@ impl Engine {
         }
         let mut spec = options.spec.clone();
         if spec.kind.is_none() {
-            if let Some(arc) = files
-                .iter()
-                .find(|f| extension(f).as_deref() == Some("arc"))
-            {
-                return Err(Error::Usage(format!(
-                    "{}: ARC files (the format before WARC) are not read yet; convert them \
-                     to WARC first",
-                    arc.display()
-                )));
-            }
-            // A file whose name says nothing but whose content is WARC.
+            // Files whose names say nothing but whose content is WARC (or
+            // ARC).
             let named = files.iter().map(|f| spec.kind_for(f)).collect::<Vec<_>>();
-            if named.iter().all(|k| *k == Kind::Lines)
-                && files
+            if named.iter().all(|k| *k == Kind::Lines) {
+                let sniffed: Vec<Option<Kind>> = files
                     .iter()
-                    .all(|f| f != std::path::Path::new("-") && starts_as_warc(f))
-            {
-                spec.kind = Some(Kind::Warc);
+                    .map(|f| (f != std::path::Path::new("-")).then(|| archive_kind(f))?)
+                    .collect();
+                if let Some(Some(kind)) = sniffed.first()
+                    && sniffed.iter().all(|k| *k == Some(*kind))
+                {
+                    spec.kind = Some(*kind);
+                }
             }
         }
         let kinds: Vec<Kind> = files.iter().map(|f| spec.kind_for(f)).collect();
@@ -313,34 +308,38 @@ fn worker<X>(
     }
 }
 
-/// Whether the file at `path` starts with a WARC header (`WARC/1.`), plain
-/// or in its first gzip member or zstd frame. Only a regular file is looked
-/// at (reading a pipe or FIFO here would take its first bytes from the
-/// run); a file that cannot be read says no (its error comes when it is
+/// The archive format the file at `path` starts with: a WARC header
+/// (`WARC/1.`) or an ARC file's first record (`filedesc://`), plain or in
+/// its first gzip member or zstd frame. Only a regular file is looked at
+/// (reading a pipe or FIFO here would take its first bytes from the run);
+/// a file that cannot be read says none (its error comes when it is
 /// read).
-fn starts_as_warc(path: &std::path::Path) -> bool {
+fn archive_kind(path: &std::path::Path) -> Option<Kind> {
     use std::io::Read;
     if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
-        return false;
+        return None;
     }
-    let Ok(mut file) = std::fs::File::open(path) else {
-        return false;
-    };
+    let mut file = std::fs::File::open(path).ok()?;
     let mut head = [0u8; 4];
-    let Ok(n) = file.read(&mut head) else {
-        return false;
-    };
-    let mut start = Vec::with_capacity(8);
+    let n = file.read(&mut head).ok()?;
+    let mut start = Vec::with_capacity(16);
     let chained = (&head[..n]).chain(file);
     let read = match head[..n] {
         [0x1f, 0x8b, ..] => flate2::read::GzDecoder::new(chained)
-            .take(7)
+            .take(11)
             .read_to_end(&mut start),
         [0x28, 0xb5, 0x2f, 0xfd] => match zstd::stream::read::Decoder::new(chained) {
-            Ok(d) => d.take(7).read_to_end(&mut start),
-            Err(_) => return false,
+            Ok(d) => d.take(11).read_to_end(&mut start),
+            Err(_) => return None,
         },
-        _ => chained.take(7).read_to_end(&mut start),
+        _ => chained.take(11).read_to_end(&mut start),
     };
-    read.is_ok() && start == b"WARC/1."
+    read.ok()?;
+    if start.starts_with(b"WARC/1.") {
+        Some(Kind::Warc)
+    } else if start.eq_ignore_ascii_case(b"filedesc://") {
+        Some(Kind::Arc)
+    } else {
+        None
+    }
 }

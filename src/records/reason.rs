@@ -51,6 +51,11 @@ pub enum Reason {
     /// The payload of a WARC record whose Content-Length does not end it
     /// (a damaged length): read up to the next record header instead.
     WarcBadLength,
+    /// Not an ARC record header line (`URL IP-address Archive-date
+    /// Content-type Archive-length`).
+    BadArcHeader,
+    /// An ARC record whose Archive-length runs past the end of the input.
+    ArcTruncated,
     /// Not a common or combined log format line.
     NotALogLine,
     /// A log line whose request line has no target.
@@ -86,6 +91,8 @@ impl Reason {
             Reason::BadWarcHeader => "bad-WARC-header",
             Reason::WarcTruncated => "WARC-record-truncated",
             Reason::WarcBadLength => "bad-WARC-length",
+            Reason::BadArcHeader => "bad-ARC-header",
+            Reason::ArcTruncated => "ARC-record-truncated",
             Reason::NotALogLine => "not-a-log-line",
             Reason::NoRequestTarget => "no-request-target",
             Reason::AsteriskForm => "asterisk-form-target",
@@ -118,6 +125,12 @@ impl fmt::Display for Reason {
             Reason::WarcBadLength => f.write_str(
                 "WARC record payload that its Content-Length does not end (read up to the next record)",
             ),
+            Reason::BadArcHeader => f.write_str(
+                "not an ARC record header line (URL IP-address Archive-date Content-type Archive-length)",
+            ),
+            Reason::ArcTruncated => {
+                f.write_str("ARC record cut short: Archive-length past the end")
+            }
             Reason::NotALogLine => f.write_str("not a common or combined log format line"),
             Reason::NoRequestTarget => f.write_str("no request target in the request line"),
             Reason::AsteriskForm => {

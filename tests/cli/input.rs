@@ -776,10 +776,10 @@ fn output_files_on_dev_shm_are_replaced_not_appended_to() {
 
 /// Common Crawl's own file names and WARC by content: `.warc.wat.gz` and
 /// `.warc.wet.gz` are WARC files (their header lines are never read as
-/// URLs), a WARC file under another name is read as WARC, and ARC, which
-/// is not read yet, is refused by name rather than read as lines.
+/// URLs), and a WARC file under another name is read as WARC (ARC files:
+/// see `arc.rs`).
 #[test]
-fn wat_wet_by_name_warc_by_content_arc_refused() {
+fn wat_wet_by_name_warc_by_content() {
     let wd = Workdir::new();
     let record = |kind: &str, uri: Option<&str>, block: &str| {
         let target = uri.map_or(String::new(), |u| format!("WARC-Target-URI: {u}\r\n"));
@@ -815,11 +815,4 @@ fn wat_wet_by_name_warc_by_content_arc_refused() {
         ]),
         "href,WARC-Type\nhttps://b.example/y,conversion\n"
     );
-    wd.create(
-        "old.arc",
-        "filedesc://old.arc 0.0.0.0 20000101000000 text/plain 10\n",
-    );
-    let out = wd.run(&["normalize", "old.arc"], None);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("ARC files"), "{}", stderr(&out));
 }

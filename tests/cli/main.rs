@@ -2,6 +2,7 @@
 //! temporary work directory, writes its inputs there and runs the real
 //! binary, checking stdout, stderr, exit status and files left behind.
 
+mod arc;
 #[path = "../common/mod.rs"]
 mod common;
 mod compare;

@@ -62,7 +62,7 @@ fn named(kind: records::Kind) -> Named {
         records::Kind::Jsonl => Named::Jsonl,
         records::Kind::Cdxj => Named::Cdxj,
         records::Kind::Parquet => Named::Parquet,
-        records::Kind::Lines | records::Kind::Warc | records::Kind::Log => {
+        records::Kind::Lines | records::Kind::Warc | records::Kind::Arc | records::Kind::Log => {
             unreachable!("{kind} records are not written back")
         }
     }

@@ -17,6 +17,7 @@
 //! | `jsonl` | a line holding a JSON object | the key `url` (or a dotted path) | the line, that value replaced |
 //! | `cdxj` | `SURT TIMESTAMP {json}` | the JSON block's `url` | the line, that value replaced |
 //! | `warc` | a WARC record's header block | `WARC-Target-URI` | read-only: URL lines |
+//! | `arc` | an ARC record's header line | its first field, `url` | read-only: URL lines |
 //! | `log` | an Apache/nginx common or combined log line | the request target | read-only: URL lines |
 //! | `parquet` | a row | the column named `url` (or a dotted path into a struct) | Parquet: the row, that column replaced |
 //!
@@ -77,6 +78,9 @@ pub enum Kind {
     Cdxj,
     /// WARC 1.0/1.1 records (plain or gzip per record); read-only.
     Warc,
+    /// ARC records (the format before WARC, version 1 or 2; plain or gzip
+    /// per record); read-only.
+    Arc,
     /// Apache/nginx common or combined access log lines; read-only.
     Log,
     /// Parquet files: a row is a record, a string column its URL (feature
@@ -94,6 +98,7 @@ impl Kind {
             Kind::Jsonl => "jsonl",
             Kind::Cdxj => "cdxj",
             Kind::Warc => "warc",
+            Kind::Arc => "arc",
             Kind::Log => "log",
             Kind::Parquet => "parquet",
         }
@@ -110,6 +115,7 @@ impl Kind {
             // Common Crawl's `.warc.wat.gz` and `.warc.wet.gz` are WARC
             // files of metadata and conversion records.
             Some("warc" | "wat" | "wet") => Kind::Warc,
+            Some("arc") => Kind::Arc,
             Some("parquet" | "parq") => Kind::Parquet,
             _ => Kind::Lines,
         }
@@ -130,6 +136,7 @@ impl Kind {
             Kind::Lines => "line",
             Kind::Csv | Kind::Tsv | Kind::Parquet => "row",
             Kind::Warc => "WARC record",
+            Kind::Arc => "ARC record",
             Kind::Jsonl | Kind::Cdxj | Kind::Log => "record",
         }
     }
@@ -221,6 +228,7 @@ impl Format {
             Format::Csv(_) => Kind::Csv,
             Format::Jsonl(_) => Kind::Jsonl,
             Format::Cdxj(_) => Kind::Cdxj,
+            Format::Warc(f) if f.dialect() == warc::Dialect::Arc => Kind::Arc,
             Format::Warc(_) => Kind::Warc,
             Format::Log(_) => Kind::Log,
             #[cfg(feature = "parquet")]
@@ -237,7 +245,7 @@ impl Format {
             Format::Csv(l) => l.named(raw, name),
             Format::Jsonl(_) => json::named(raw, name),
             Format::Cdxj(_) => json::named(&raw[json::cdxj_json_start(raw)?..], name),
-            Format::Warc(_) => warc::named(raw, name),
+            Format::Warc(f) => f.named(raw, name),
             Format::Log(_) => log::named(raw, name),
             // (A row's other columns are in its chunk's batch: see
             // `fields::Context`.)

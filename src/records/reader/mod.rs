@@ -289,7 +289,8 @@ impl Current {
                     if decode::resumes(&e) {
                         // Records start again after the gap, with a reader
                         // of their own (the old one ended at the gap).
-                        self.warc = Some(warc::Reader::new(Vec::new(), at + len));
+                        let dialect = warc.format();
+                        self.warc = Some(warc::Reader::new(Vec::new(), at + len).dialect(dialect));
                     }
                     let failure = Failure::new(chunk, self.error(e, false));
                     Err(failure
@@ -320,7 +321,9 @@ impl Current {
                         && let Feed::Read { buf, .. } = &mut self.feed
                     {
                         let rest = buf.split_off(head);
-                        self.warc = Some(warc::Reader::new(rest, head as u64).failed(e));
+                        let dialect = self.warc.as_ref().map(warc::Reader::format);
+                        let reader = warc::Reader::new(rest, head as u64).failed(e);
+                        self.warc = Some(reader.dialect(dialect.unwrap_or_default()));
                         return self.read_chunk(settings, first_header, pool);
                     }
                     self.warc = None;
@@ -354,15 +357,16 @@ impl Current {
                         continue;
                     }
                 }
-                if self.warc.is_some() {
-                    self.warc = Some(match &mut self.feed {
+                if let Some(dialect) = self.warc.as_ref().map(warc::Reader::format) {
+                    let reader = match &mut self.feed {
                         Feed::Read { buf, .. } => {
                             warc::Reader::new(buf.split_off(head), head as u64)
                         }
                         Feed::Map { map, pos, .. } => {
                             warc::Reader::mapped(Arc::clone(map), *pos + head)
                         }
-                    });
+                    };
+                    self.warc = Some(reader.dialect(dialect));
                     return self.read_chunk(settings, first_header, pool);
                 }
             }

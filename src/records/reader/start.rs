@@ -69,6 +69,10 @@ impl Current {
                 self.warc = Some(warc::Reader::default());
                 (Format::Warc(warc::Field::new(field)), bom, false)
             }
+            Kind::Arc => {
+                self.warc = Some(warc::Reader::default().dialect(warc::Dialect::Arc));
+                (Format::Warc(warc::Field::arc(field)), bom, false)
+            }
             Kind::Jsonl | Kind::Cdxj => {
                 let path = json::Path::new(field);
                 if path.is_default() {

@@ -132,6 +132,9 @@ pub enum InputFormat {
     Cdxj,
     /// WARC records, plain or .warc.gz (read-only: writes URL lines).
     Warc,
+    /// ARC records (v1/v2, the format before WARC), plain or .arc.gz
+    /// (read-only: writes URL lines).
+    Arc,
     /// Apache/nginx common or combined log lines (read-only: writes URL lines).
     Log,
     /// Parquet files: a row per record, the URL in a string column
@@ -150,6 +153,7 @@ impl InputFormat {
             InputFormat::Jsonl => Kind::Jsonl,
             InputFormat::Cdxj => Kind::Cdxj,
             InputFormat::Warc => Kind::Warc,
+            InputFormat::Arc => Kind::Arc,
             InputFormat::Parquet => Kind::Parquet,
             InputFormat::Log => Kind::Log,
         })

@@ -1,6 +1,8 @@
 //! WARC 1.0/1.1 files (plain, or gzip per record as `.warc.gz` files are,
 //! which the decoder reads as one stream): the URL is a header of each
-//! record, `WARC-Target-URI` by default.
+//! record, `WARC-Target-URI` by default. ARC files, the format before
+//! WARC, are read by the same reader in their own dialect ([`arc`]): a
+//! record's header is one line, its URL the line's first field.
 //!
 //! The reader delimits records itself: it reads a record's header block,
 //! keeps it, and skips the block's `Content-Length` bytes of payload
@@ -36,14 +38,86 @@ use crate::simd::{self, Kernel, Runtime, WithKernel};
 
 use super::record::Found;
 
+pub mod arc;
+
+/// Which archive format a file's records are in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Dialect {
+    /// WARC 1.0/1.1: `WARC/` header blocks ending in an empty line, with a
+    /// `Content-Length`.
+    #[default]
+    Warc,
+    /// ARC version 1 or 2: a header line ending in the record's length.
+    Arc,
+}
+
+impl Dialect {
+    /// The reason for a stretch that is not a record header.
+    fn bad_header(self) -> Reason {
+        match self {
+            Dialect::Warc => Reason::BadWarcHeader,
+            Dialect::Arc => Reason::BadArcHeader,
+        }
+    }
+
+    /// The reason for a record that the input's end cuts.
+    fn truncated(self) -> Reason {
+        match self {
+            Dialect::Warc => Reason::WarcTruncated,
+            Dialect::Arc => Reason::ArcTruncated,
+        }
+    }
+
+    /// Whether `rest`, at a line start, may begin a record header (the
+    /// header is then read whole and checked).
+    fn may_start(self, rest: &[u8]) -> bool {
+        match self {
+            Dialect::Warc => rest.starts_with(b"WARC/"),
+            Dialect::Arc => rest.first().is_some_and(u8::is_ascii_alphabetic),
+        }
+    }
+}
+
 /// The header that holds the URL.
 #[derive(Clone, Debug)]
-pub struct Field(pub String);
+pub struct Field {
+    name: String,
+    dialect: Dialect,
+}
 
 impl Field {
     /// `--field`, or `WARC-Target-URI`.
     pub fn new(field: Option<&str>) -> Field {
-        Field(field.unwrap_or("WARC-Target-URI").to_string())
+        Field {
+            name: field.unwrap_or("WARC-Target-URI").to_string(),
+            dialect: Dialect::Warc,
+        }
+    }
+
+    /// An ARC file's field: `--field` (a header line field's name, as
+    /// [`arc::Header::field`] takes it), or `url`.
+    pub fn arc(field: Option<&str>) -> Field {
+        Field {
+            name: field.unwrap_or("url").to_string(),
+            dialect: Dialect::Arc,
+        }
+    }
+
+    /// The records' format.
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
+    /// Field `name` of the record whose header is `header` (`extract
+    /// --fields @WARC-Date`, `@archive-date`).
+    pub fn named<'a>(&self, header: &'a [u8], name: &str) -> Option<Cow<'a, str>> {
+        match self.dialect {
+            Dialect::Warc => named(header, name),
+            Dialect::Arc => {
+                let value = arc::Header::parse(header)?.field(name)?;
+                Some(String::from_utf8_lossy(value))
+            }
+        }
     }
 }
 
@@ -101,6 +175,7 @@ enum Window {
 
 /// The record reader's state for one source.
 pub(crate) struct Reader {
+    dialect: Dialect,
     buf: Window,
     pos: usize,
     eof: bool,
@@ -121,12 +196,24 @@ impl Reader {
     /// Starts on `head`, bytes already read from the source at `offset`.
     pub fn new(head: Vec<u8>, offset: u64) -> Reader {
         Reader {
+            dialect: Dialect::Warc,
             buf: Window::Read(head),
             pos: 0,
             eof: false,
             offset,
             error: None,
         }
+    }
+
+    /// The same reader, reading records of `dialect`.
+    pub fn dialect(mut self, dialect: Dialect) -> Reader {
+        self.dialect = dialect;
+        self
+    }
+
+    /// The records' format.
+    pub fn format(&self) -> Dialect {
+        self.dialect
     }
 
     /// The same reader with its input ended by `error` (a read that failed
@@ -149,6 +236,7 @@ impl Reader {
     /// `read_chunk`'s reader is not used.
     pub fn mapped(map: Arc<Map>, start: usize) -> Reader {
         Reader {
+            dialect: Dialect::Warc,
             buf: Window::Mapped { map, released: 0 },
             pos: start,
             eof: true,
@@ -267,8 +355,9 @@ impl Reader {
                 continue;
             }
             let offset = self.offset + self.pos as u64;
-            if !self.rest().starts_with(b"WARC/") {
-                self.bad_stretch(r, max_header, offset, Reason::BadWarcHeader, data, index)?;
+            let bad_header = self.dialect.bad_header();
+            if !self.dialect.may_start(self.rest()) {
+                self.bad_stretch(r, max_header, offset, bad_header, data, index)?;
                 continue;
             }
             let head_len = match self.header_len(r, max_header)? {
@@ -279,8 +368,12 @@ impl Reader {
                 }
             };
             let header = &self.bytes()[self.pos..self.pos + head_len];
-            let Some(length) = content_length(header) else {
-                self.bad_stretch(r, max_header, offset, Reason::BadWarcHeader, data, index)?;
+            let length = match self.dialect {
+                Dialect::Warc => content_length(header),
+                Dialect::Arc => arc::Header::parse(header).map(|h| h.length),
+            };
+            let Some(length) = length else {
+                self.bad_stretch(r, max_header, offset, bad_header, data, index)?;
                 continue;
             };
             let start = data.len();
@@ -293,6 +386,13 @@ impl Reader {
                 bad: Some(Reason::Truncated),
             });
             let payload = self.offset + self.pos as u64;
+            if self.dialect == Dialect::Arc {
+                // (An ARC length is trusted: no damage check.)
+                let complete = self.skip_reading(r, length);
+                let entry = index.last_mut().expect("just pushed");
+                entry.bad = (!complete).then_some(Reason::ArcTruncated);
+                continue;
+            }
             if let Some(next) = self.misplaced_end(r, length, max_header) {
                 // A damaged length would skip the records it runs over (to
                 // the end of the input, for a digit too many). The header
@@ -338,6 +438,28 @@ impl Reader {
             offset: payload,
             bad: Some(Reason::WarcBadLength),
         });
+    }
+
+    /// Skips `n` bytes of payload, reading them from `r` where they are not
+    /// at hand; false if the input ends (or fails) first.
+    fn skip_reading(&mut self, r: &mut dyn Read, n: u64) -> bool {
+        let mut left = n;
+        loop {
+            let at_hand = self.rest().len() as u64;
+            if left <= at_hand {
+                self.pos += left as usize;
+                return true;
+            }
+            left -= at_hand;
+            self.pos += at_hand as usize;
+            if self.eof {
+                return false;
+            }
+            self.fill(r, READ);
+            if self.rest().is_empty() {
+                return false;
+            }
+        }
     }
 
     /// Skips a payload of `length` bytes of read input, too long to buffer
@@ -465,9 +587,9 @@ impl Reader {
             .map(|at| self.pos + at)
     }
 
-    /// The length of the header block at `pos` (through its blank line);
-    /// a bad header if none ends within `max_header` bytes, a truncated
-    /// record if the input ends first.
+    /// The length of the header block at `pos` (through its blank line; an
+    /// ARC header through its line end); a bad header if none ends within
+    /// `max_header` bytes, a truncated record if the input ends first.
     fn header_len(
         &mut self,
         r: &mut dyn Read,
@@ -480,15 +602,19 @@ impl Reader {
             let rest = self.rest();
             let rest = &rest[..rest.len().min(max_header)];
             let window = &rest[searched.saturating_sub(3)..];
-            if let Some(i) = simd::with_kernel(BlockEnd(window)) {
+            let end = match self.dialect {
+                Dialect::Warc => simd::with_kernel(BlockEnd(window)),
+                Dialect::Arc => memchr::memchr(b'\n', window).map(|i| i + 1),
+            };
+            if let Some(i) = end {
                 return Ok(Ok(searched.saturating_sub(3) + i));
             }
             searched = rest.len();
             if searched >= max_header {
-                return Ok(Err(Reason::BadWarcHeader));
+                return Ok(Err(self.dialect.bad_header()));
             }
             if self.eof {
-                return Ok(Err(Reason::WarcTruncated));
+                return Ok(Err(self.dialect.truncated()));
             }
             self.fill(r, searched + READ);
         }
@@ -508,11 +634,11 @@ impl Reader {
         let start = data.len();
         let shown = self.rest().len().min(SHOWN);
         data.extend_from_slice(&self.rest()[..shown]);
-        let _ = max_header;
-        // Resynchronize: past the first byte, find "\nWARC/" and resume after the newline.
+        // Resynchronize: past the first byte, find the next line that
+        // starts a record ("WARC/", or an ARC header line) and resume there.
         self.pos += 1;
         loop {
-            if let Some(i) = memchr::memmem::find(self.rest(), b"\nWARC/") {
+            if let Some(i) = self.next_start(r, max_header) {
                 self.pos += i + 1;
                 break;
             }
@@ -544,6 +670,40 @@ impl Reader {
             bad: Some(reason),
         });
         Ok(())
+    }
+}
+
+impl Reader {
+    /// Where in the unread bytes the next line that may start a record
+    /// begins, less one (the `\n` before it), if one is at hand. For ARC,
+    /// a line counts once it is whole and reads as a header line (a line
+    /// cut by the window's end is read on, up to `max_header` bytes).
+    fn next_start(&mut self, r: &mut dyn Read, max_header: usize) -> Option<usize> {
+        if self.dialect == Dialect::Warc {
+            return memchr::memmem::find(self.rest(), b"\nWARC/");
+        }
+        let mut from = 0;
+        loop {
+            let i = from + memchr::memchr(b'\n', &self.rest()[from..])?;
+            let line = &self.rest()[i + 1..];
+            if memchr::memchr(b'\n', &line[..line.len().min(max_header)]).is_none()
+                && line.len() < max_header
+                && !self.eof
+            {
+                // The line may go on past what was read: read more (the
+                // bytes from `pos` stay).
+                let have = self.rest().len();
+                self.fill(r, have + READ);
+                if self.rest().len() > have {
+                    continue;
+                }
+            }
+            let line = &self.rest()[i + 1..];
+            if arc::starts_a_header(&line[..line.len().min(max_header)]) {
+                return Some(i);
+            }
+            from = i + 1;
+        }
     }
 }
 
@@ -677,13 +837,34 @@ pub fn find<'a, K: Kernel>(k: K, field: &Field, header: &'a [u8]) -> Found<'a> {
 /// [`find`] in a header block already known to be text.
 #[inline(always)]
 pub fn find_in<'a, K: Kernel>(k: K, field: &Field, text: &'a str) -> Found<'a> {
-    match header_value_in(k, text, &field.0) {
+    if field.dialect == Dialect::Arc {
+        return find_arc(field, text);
+    }
+    match header_value_in(k, text, &field.name) {
         None | Some("") => Found::Empty,
         // WARC 1.0 examples wrap the URI in angle brackets.
         Some(v) => Found::Url(Cow::Borrowed(
             v.strip_prefix('<')
                 .and_then(|v| v.strip_suffix('>'))
                 .unwrap_or(v),
+        )),
+    }
+}
+
+/// [`find_in`] of an ARC record: its header line's field (the URL by
+/// default); the file's `filedesc://` record holds none.
+fn find_arc<'a>(field: &Field, text: &'a str) -> Found<'a> {
+    let Some(header) = arc::Header::parse(text.as_bytes()) else {
+        return Found::Bad(Reason::BadArcHeader);
+    };
+    if header.is_filedesc() && field.name.eq_ignore_ascii_case("url") {
+        return Found::Empty;
+    }
+    match header.field(&field.name) {
+        None | Some([]) | Some(b"-") => Found::Empty,
+        // The line is text, and the field lies between its spaces.
+        Some(v) => Found::Url(Cow::Borrowed(
+            std::str::from_utf8(v).expect("a slice of text at spaces"),
         )),
     }
 }
