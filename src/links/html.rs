@@ -36,11 +36,20 @@ pub struct Document {
 /// are looked for. The raw-text elements switch the tokenizer's state as
 /// a browser's tree builder makes it (`script`, `style`, `textarea`,
 /// `title`, `noframes`, ...: html5gum's `naive_next_state`, with
-/// `noframes`).
+/// `noframes`). Of the tree builder, only foreign content is followed:
+/// inside `<svg>` and `<math>` no element is raw text and a `<base>` is
+/// not the document's (it is not handed on), until the element's end tag
+/// or an HTML element that breaks out of it (`<p>`, `<div>`, ...). Their
+/// integration points (`<foreignObject>`, `<mi>`, ...), which hold HTML
+/// again, are not followed: a `<base>` in one is left out.
 struct Tags<F> {
     /// The current tag's name and whether it is a start tag.
     name: Vec<u8>,
     start: bool,
+    /// Whether the current tag ends in `/>`.
+    self_closing: bool,
+    /// How many `<svg>` and `<math>` elements are open (foreign content).
+    foreign: u32,
     /// The current tag's attributes: names and values, in `bytes`.
     bytes: Vec<u8>,
     spans: Vec<(usize, usize, usize, usize)>,
@@ -73,17 +82,22 @@ impl<F: FnMut(&[u8], &[(Vec<u8>, Vec<u8>)])> Emitter for Tags<F> {
         self.bytes.clear();
         self.spans.clear();
         self.start = true;
+        self.self_closing = false;
     }
     fn init_end_tag(&mut self) {
         self.name.clear();
         self.bytes.clear();
         self.spans.clear();
         self.start = false;
+        self.self_closing = false;
     }
     fn init_comment(&mut self) {}
     fn emit_current_tag(&mut self) -> Option<State> {
         if !self.start {
             self.last_start.clear();
+            if self.foreign > 0 && matches!(&self.name[..], b"svg" | b"math") {
+                self.foreign -= 1;
+            }
             return None;
         }
         self.last_start.clear();
@@ -96,7 +110,19 @@ impl<F: FnMut(&[u8], &[(Vec<u8>, Vec<u8>)])> Emitter for Tags<F> {
                     .push((name.to_vec(), self.bytes[vs..ve].to_vec()));
             }
         }
-        (self.f)(&self.name, &self.attributes);
+        if self.foreign > 0 && breaks_out(&self.name, &self.attributes) {
+            self.foreign = 0;
+        }
+        let foreign = self.foreign > 0;
+        if !(foreign && self.name == b"base") {
+            (self.f)(&self.name, &self.attributes);
+        }
+        if matches!(&self.name[..], b"svg" | b"math") && !self.self_closing {
+            self.foreign += 1;
+        }
+        if foreign {
+            return None;
+        }
         match &self.name[..] {
             // The HTML standard's raw-text `noframes` (html5gum 0.9 names
             // it `noframe`).
@@ -106,7 +132,9 @@ impl<F: FnMut(&[u8], &[(Vec<u8>, Vec<u8>)])> Emitter for Tags<F> {
     }
     fn emit_current_comment(&mut self) {}
     fn emit_current_doctype(&mut self) {}
-    fn set_self_closing(&mut self) {}
+    fn set_self_closing(&mut self) {
+        self.self_closing = true;
+    }
     fn set_force_quirks(&mut self) {}
     fn push_tag_name(&mut self, s: &[u8]) {
         self.name.extend_from_slice(s);
@@ -140,10 +168,27 @@ impl<F: FnMut(&[u8], &[(Vec<u8>, Vec<u8>)])> Emitter for Tags<F> {
     }
 }
 
+/// Whether a start tag `name` with `attributes` ends foreign content (the
+/// HTML standard's list in "the rules for parsing tokens in foreign
+/// content").
+fn breaks_out(name: &[u8], attributes: &[(Vec<u8>, Vec<u8>)]) -> bool {
+    match name {
+        b"b" | b"big" | b"blockquote" | b"body" | b"br" | b"center" | b"code" | b"dd" | b"div"
+        | b"dl" | b"dt" | b"em" | b"embed" | b"h1" | b"h2" | b"h3" | b"h4" | b"h5" | b"h6"
+        | b"head" | b"hr" | b"i" | b"img" | b"li" | b"listing" | b"menu" | b"meta" | b"nobr"
+        | b"ol" | b"p" | b"pre" | b"ruby" | b"s" | b"small" | b"span" | b"strong" | b"strike"
+        | b"sub" | b"sup" | b"table" | b"tt" | b"u" | b"ul" | b"var" => true,
+        b"font" => attributes
+            .iter()
+            .any(|(n, _)| matches!(&n[..], b"color" | b"face" | b"size")),
+        _ => false,
+    }
+}
+
 /// Calls `f` with each start tag of `html` (UTF-8; see
 /// [`super::encoding`] for other encodings): its name and its attributes
 /// (the first of each name), as the tokenizer gives them, in document
-/// order.
+/// order; a `<base>` inside `<svg>` or `<math>` is not one of them.
 ///
 /// ```
 /// use urlsift::links::html::start_tags;
@@ -162,6 +207,8 @@ pub fn start_tags(html: &[u8], f: impl FnMut(&[u8], &[(Vec<u8>, Vec<u8>)])) {
     let emitter = Tags {
         name: Vec::new(),
         start: false,
+        self_closing: false,
+        foreign: 0,
         bytes: Vec::new(),
         spans: Vec::new(),
         last_start: Vec::new(),

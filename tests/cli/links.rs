@@ -651,8 +651,10 @@ fn pages_as_recorders_store_them() {
 /// attribute scan: a `<base href>` that is a `javascript:` or `data:` URL
 /// is refused (the page's URL is the base), a form's empty `action` is
 /// the page's URL (not the base), `<image src>` is an `img`, a
-/// `<frame src>` is a link (kind `iframe`), and `<noframes>` holds raw
-/// text, not tags.
+/// `<frame src>` is a link (kind `iframe`), `<noframes>` holds raw
+/// text, not tags, and a `<base>` inside `<svg>` or `<math>` is not the
+/// document's base (while the `<base>` after the `<p>` that ends the
+/// foreign content is), nor are `<style>` and `<title>` raw text there.
 #[test]
 fn the_html_standards_readings_of_bases_forms_and_frames() {
     let w = Workdir::new();
@@ -676,6 +678,22 @@ fn the_html_standards_readings_of_bases_forms_and_frames() {
               <noframes><a href=/hidden>raw text</a></noframes>",
         ),
     ));
+    warc.extend_from_slice(&record(
+        "response",
+        "http://svg.example/d/p",
+        &response(
+            "text/html",
+            "",
+            b"<svg><base href=/svg-base/></base><style><a href=s1>in svg style</a></style></svg>\
+              <math><base href=/math-base/><mi/></math>\
+              <svg><title><a href=t1>svg title</a></title><p><base href=/html-base/><a href=z>",
+        ),
+    ));
+    warc.extend_from_slice(&record(
+        "response",
+        "http://svg.example/e/p",
+        &response("text/html", "", b"<svg/><base href=/x/><a href=y>"),
+    ));
     w.create("pages.warc", &warc);
     let out = w.stdout(&["links", "-q", "--fields", "to,tag,kind", "pages.warc"]);
     assert_eq!(
@@ -684,7 +702,11 @@ fn the_html_standards_readings_of_bases_forms_and_frames() {
          http://form.example/a/p?q=1\tform\tform\n\
          http://form.example/other/send\tform\tform\n\
          http://form.example/other/i.png\timg\timg\n\
-         http://form.example/other/f.html\tframe\tiframe\n"
+         http://form.example/other/f.html\tframe\tiframe\n\
+         http://svg.example/html-base/s1\ta\ta\n\
+         http://svg.example/html-base/t1\ta\ta\n\
+         http://svg.example/html-base/z\ta\ta\n\
+         http://svg.example/x/y\ta\ta\n"
     );
 }
 
