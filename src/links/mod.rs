@@ -213,6 +213,29 @@ pub struct Page {
 }
 
 impl Page {
+    /// A page of links found elsewhere than in HTML (a sitemap's or a
+    /// feed's, from [`xml::links`]) at `url`, in UTF-8.
+    ///
+    /// ```
+    /// use urlsift::links::{Kinds, Page, xml};
+    ///
+    /// let feed = br#"<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>/a</loc></url></urlset>"#;
+    /// let url = urlsift::Url::parse("http://e.com/sitemap.xml").ok();
+    /// let mut links = Vec::new();
+    /// xml::links(&feed[..], url.as_ref(), &Kinds::default(), |l| links.push(l)).unwrap();
+    /// let page = Page::of_links(url, links);
+    /// assert_eq!(page.resolve().next().unwrap().to.unwrap().href(), "http://e.com/a");
+    /// ```
+    pub fn of_links(url: Option<Url>, links: Vec<RawLink>) -> Page {
+        Page {
+            url,
+            links,
+            base_href: None,
+            encoding: encoding_rs::UTF_8,
+            notice: None,
+        }
+    }
+
     /// The links of an HTML document `html` at `url`, in the encoding the
     /// HTTP header names (`http_charset`), a byte-order mark, a `<meta>`
     /// charset, or UTF-8 (see [`encoding::sniff`]).

@@ -21,6 +21,7 @@
 
 use std::io::{self, BufRead, BufReader, Read};
 
+use super::{Kinds, wat};
 use crate::records::format::warc::{Dialect, arc};
 
 /// A record to take links from.
@@ -58,6 +59,86 @@ pub enum Item {
         /// The record's `WARC-Target-URI`, where its header was read.
         url: Option<String>,
     },
+}
+
+/// What a record holds for links ([`Item::read`]).
+#[derive(Debug)]
+pub enum Outcome<'a> {
+    /// A page, read, and the record it came from.
+    Page(super::Page, &'a Page),
+    /// A record whose block is not HTML (a stylesheet, an image).
+    NotHtml,
+    /// A record of another type.
+    Other,
+    /// A record that cannot be read as a page: where it starts, why, and
+    /// its URL (empty where unknown).
+    Bad {
+        /// Where the record starts.
+        offset: u64,
+        /// The reason's name.
+        reason: &'static str,
+        /// The record's URL, where its header was read.
+        url: &'a str,
+    },
+}
+
+impl Item {
+    /// Reads the item's page: its HTTP response decoded (bodies up to
+    /// `max` bytes), its HTML or WAT links found (of `kinds`). `document`:
+    /// the block is an HTML file's whole content (not a record's).
+    ///
+    /// ```
+    /// use urlsift::links::Kinds;
+    /// use urlsift::links::pages::{Item, Outcome, Pages};
+    ///
+    /// let warc = b"WARC/1.1\r\nWARC-Type: resource\r\nWARC-Target-URI: http://e.com/\r\nContent-Length: 11\r\n\r\n<a href=b>b\r\n\r\n";
+    /// let item = Pages::warc(&warc[..], 1 << 20).next().unwrap();
+    /// match item.read(false, 1 << 20, &Kinds::default()) {
+    ///     Outcome::Page(page, record) => {
+    ///         assert_eq!(record.url, "http://e.com/");
+    ///         assert_eq!(page.resolve().next().unwrap().to.unwrap().href(), "http://e.com/b");
+    ///     }
+    ///     other => panic!("{other:?}"),
+    /// }
+    /// ```
+    pub fn read(&self, document: bool, max: usize, kinds: &Kinds) -> Outcome<'_> {
+        let record = match self {
+            Item::Other => return Outcome::Other,
+            Item::Bad {
+                offset,
+                reason,
+                url,
+            } => {
+                return Outcome::Bad {
+                    offset: *offset,
+                    reason,
+                    url: url.as_deref().unwrap_or(""),
+                };
+            }
+            Item::Page(p) => p,
+        };
+        let page = if document {
+            Ok(Some(super::Page::from_html(
+                &record.block,
+                &record.url,
+                None,
+                kinds,
+            )))
+        } else if record.json {
+            wat::page(&record.block, kinds)
+        } else {
+            super::Page::from_block(&record.block, &record.url, record.http, max, kinds)
+        };
+        match page {
+            Ok(Some(page)) => Outcome::Page(page, record),
+            Ok(None) => Outcome::NotHtml,
+            Err(reason) => Outcome::Bad {
+                offset: record.offset,
+                reason,
+                url: &record.url,
+            },
+        }
+    }
 }
 
 /// The pages of one input.

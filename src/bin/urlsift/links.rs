@@ -17,8 +17,8 @@ use urlsift::records::parquet::Writer;
 
 use rayon::prelude::*;
 use urlsift::Url;
-use urlsift::links::pages::{Item, Page as Record, Pages};
-use urlsift::links::{Kinds, Page, wat, xml};
+use urlsift::links::pages::{Item, Outcome, Page as Record, Pages};
+use urlsift::links::{Kinds, Page, xml};
 use urlsift::profile::Profile;
 use urlsift::records::dedup::{Key, PatternOptions, write_key};
 use urlsift::records::format::{extension, quote};
@@ -410,41 +410,22 @@ fn write_batch(
 /// The links of one record.
 fn one(item: &Item, s: &Settings<'_>) -> Done {
     let mut done = Done::default();
-    let record = match item {
-        Item::Other => {
+    let (page, record) = match item.read(s.shape == Shape::Html, s.max, &s.kinds) {
+        Outcome::Page(page, record) => (page, record),
+        Outcome::Other => {
             done.tally.other_records += 1;
             return done;
         }
-        Item::Bad {
+        Outcome::NotHtml => {
+            done.tally.not_html += 1;
+            return done;
+        }
+        Outcome::Bad {
             offset,
             reason,
             url,
         } => {
-            done.bad_record(s, *offset, reason, url.as_deref().unwrap_or(""));
-            return done;
-        }
-        Item::Page(p) => p,
-    };
-    let page = if s.shape == Shape::Html {
-        Ok(Some(Page::from_html(
-            &record.block,
-            &record.url,
-            None,
-            &s.kinds,
-        )))
-    } else if record.json {
-        wat::page(&record.block, &s.kinds)
-    } else {
-        Page::from_block(&record.block, &record.url, record.http, s.max, &s.kinds)
-    };
-    let page = match page {
-        Ok(Some(page)) => page,
-        Ok(None) => {
-            done.tally.not_html += 1;
-            return done;
-        }
-        Err(reason) => {
-            done.bad_record(s, record.offset, reason, &record.url);
+            done.bad_record(s, offset, reason, url);
             return done;
         }
     };
@@ -570,13 +551,7 @@ fn read_xml(
 ) -> Result<Option<InputError>, CliError> {
     const BATCH: usize = 8192;
     let base = args.base.as_deref().and_then(|b| Url::parse(b).ok());
-    let mut page = Page {
-        url: base,
-        links: Vec::new(),
-        base_href: None,
-        encoding: encoding_rs::UTF_8,
-        notice: None,
-    };
+    let mut page = Page::of_links(base, Vec::new());
     let mut failed: Result<(), CliError> = Ok(());
     let mut flush = |page: &mut Page, rejects: &mut Option<&mut Sink>, tally: &mut Tally| {
         let mut done = Done::default();
