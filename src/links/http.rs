@@ -88,6 +88,16 @@ impl<'a> Response<'a> {
     /// Parses `raw`'s status line and headers; the body is left as it is
     /// stored ([`Response::decode`] undoes its codings). The header block
     /// ends at its first empty line, CRLF or LF.
+    ///
+    /// ```
+    /// use urlsift::links::http::Response;
+    ///
+    /// let r = Response::parse_head(b"HTTP/1.1 200 OK\nContent-Type: text/html\n\n<p>").unwrap();
+    /// assert_eq!((r.status, r.header("content-type"), &r.body[..]), (200, Some("text/html"), &b"<p>"[..]));
+    /// // A protocol name other than `HTTP/x.y` that starts `HTTP`, as warcio reads it.
+    /// assert_eq!(Response::parse_head(b"HTTPX/1.1 404 Nope\r\n\r\n").unwrap().status, 404);
+    /// assert!(Response::parse_head(b"SPDY/3 200 OK\r\n\r\n").is_err());
+    /// ```
     pub fn parse_head(raw: &'a [u8]) -> Result<Response<'a>, HttpError> {
         let mut lines = Vec::new();
         let mut at = 0;
@@ -105,7 +115,11 @@ impl<'a> Response<'a> {
         let status_line = lines.next().ok_or(HttpError::BadHttp)?;
         let status_line = std::str::from_utf8(status_line).map_err(|_| HttpError::BadHttp)?;
         let mut parts = status_line.split(' ');
-        if !parts.next().is_some_and(|v| v.starts_with("HTTP/")) {
+        // Any protocol name that starts `HTTP` (`HTTPX/1.1`, `http/1.1`,
+        // which some recorders and test files hold): warcio and pywb read
+        // those responses, and so does this.
+        let protocol = parts.next().unwrap_or("");
+        if protocol.len() < 4 || !protocol.as_bytes()[..4].eq_ignore_ascii_case(b"HTTP") {
             return Err(HttpError::BadHttp);
         }
         let status = parts
