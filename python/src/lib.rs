@@ -7,6 +7,7 @@
 
 mod column;
 mod kernel;
+mod links;
 mod read;
 mod url;
 
@@ -99,6 +100,7 @@ fn _pools_built() -> usize {
 fn _urlsift(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<url::PyUrl>()?;
     m.add_class::<read::Reader>()?;
+    m.add_class::<links::LinksReader>()?;
     m.add("ParseError", m.py().get_type::<url::ParseError>())?;
     m.add_function(wrap_pyfunction!(url::parse, m)?)?;
     m.add_function(wrap_pyfunction!(url::can_parse, m)?)?;

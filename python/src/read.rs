@@ -58,7 +58,7 @@ pub struct Reader {
     summary: Option<Summary>,
 }
 
-fn ipc(schema: &SchemaRef, batch: Option<&RecordBatch>) -> Result<Vec<u8>, String> {
+pub(crate) fn ipc(schema: &SchemaRef, batch: Option<&RecordBatch>) -> Result<Vec<u8>, String> {
     let mut w = StreamWriter::try_new(Vec::new(), schema).map_err(|e| e.to_string())?;
     if let Some(b) = batch {
         w.write(b).map_err(|e| e.to_string())?;

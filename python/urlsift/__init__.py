@@ -11,14 +11,15 @@ One URL at a time::
 Whole Arrow columns at a time (``urlsift.arrow``, re-exported here):
 ``normalize``, ``surt``, ``components``, ``is_valid``. Whole files at a
 time, in any format the command reads: ``read`` (``urlsift.read``, a
-``pyarrow.RecordBatchReader``). Spark helpers live in ``urlsift.spark``,
+``pyarrow.RecordBatchReader``), and the links inside crawl files, HTML
+files, sitemaps and feeds: ``links``. Spark helpers live in ``urlsift.spark``,
 DuckDB functions in ``urlsift.duckdb``, a Polars namespace in
 ``urlsift.polars``.
 """
 
 from ._urlsift import URL, ParseError, can_parse, parse
 from .arrow import FIELDS, SITE_FIELDS, components, is_valid, normalize, surt
-from .records import read
+from .records import links, read
 
 __all__ = [
     "URL",
@@ -32,4 +33,5 @@ __all__ = [
     "components",
     "is_valid",
     "read",
+    "links",
 ]

@@ -136,3 +136,78 @@ def read(
             raise OSError("; ".join(f"cannot read {e}" for e in summary["errors"]))
 
     return pa.RecordBatchReader.from_batches(schema, batches())
+
+
+def links(
+    source: Source,
+    *,
+    fields: Sequence[str] = ("from", "to"),
+    kinds: Optional[Union[str, Sequence[str]]] = None,
+    base: Base = None,
+    javascript: bool = False,
+    batch_rows: int = 65536,
+    on_summary: Optional[Callable[[dict], None]] = None,
+) -> pa.RecordBatchReader:
+    """The links inside ``source`` (a path, or a list of paths read in
+    order) as a ``pyarrow.RecordBatchReader``, one row per link, as
+    ``urlsift links`` finds them: the pages of WARC ``response`` and
+    ``resource`` records (their HTTP responses de-chunked and decoded),
+    Common Crawl's WAT metadata, ARC records, HTML files (``.html``,
+    ``.htm``; their URL is ``base``), sitemaps and feeds (``.xml``,
+    ``.rss``, ``.atom``), plain or gzip/zstd. Each link is resolved against
+    its page's base URL.
+
+    ``fields`` are the command's ``--fields``: ``from`` (the page's URL),
+    ``to`` (the link, resolved), ``tag``, ``attribute``, ``rel`` (null
+    where the element has none), ``kind`` and ``offset`` (the page
+    record's byte offset in the decompressed input, an integer); the rest
+    are strings. ``kinds`` is ``--kinds`` (a list, or a comma-separated
+    string, or ``"all"``; by default all but ``css``). ``javascript:``
+    links are left out (counted) unless ``javascript=True``.
+
+    The reading runs on a thread of its own, without the GIL. When the
+    reader is exhausted, ``on_summary`` (if given) gets the counts:
+    ``pages``, ``links``, ``not_html``, ``other_records``,
+    ``bad_records`` and ``bad_links`` (by reason), ``notices`` (pages read
+    as stored), ``errors`` and ``text``; the same goes to the ``urlsift``
+    logger. An input that cannot be read to its end (a cut ``.warc.gz``)
+    raises ``OSError`` after the links read before it.
+
+    >>> import urlsift, tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "page.html")
+    >>> _ = open(path, "w").write('<base href="/docs/"><a href="a.html">A</a><img src=i.png>')
+    >>> table = urlsift.links(path, fields=["to", "tag"], base="https://example.com/x").read_all()
+    >>> table.to_pylist()
+    [{'to': 'https://example.com/docs/a.html', 'tag': 'a'}, {'to': 'https://example.com/docs/i.png', 'tag': 'img'}]
+    """
+    if kinds is not None and not isinstance(kinds, str):
+        kinds = ",".join(kinds)
+    reader = _urlsift.LinksReader(
+        _paths(source),
+        fields=list(fields),
+        kinds=kinds,
+        base=base,
+        javascript=javascript,
+        batch_rows=batch_rows,
+    )
+    schema = pa.ipc.open_stream(pa.py_buffer(reader.schema())).schema
+
+    def batches():
+        try:
+            while True:
+                data = reader.next_batch()
+                if data is None:
+                    break
+                for batch in pa.ipc.open_stream(pa.py_buffer(data)):
+                    yield batch
+        finally:
+            reader.close()
+        summary = reader.summary()
+        noted = summary["bad_records"] or summary["errors"]
+        log.log(logging.WARNING if noted else logging.INFO, "urlsift: %s", summary["text"])
+        if on_summary is not None:
+            on_summary(summary)
+        if summary["errors"]:
+            raise OSError("; ".join(f"cannot read {e}" for e in summary["errors"]))
+
+    return pa.RecordBatchReader.from_batches(schema, batches())

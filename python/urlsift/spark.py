@@ -18,6 +18,12 @@ warcio): each file is one task, read by ``urlsift.read`` on its executor::
     from urlsift.spark import read_records
     df = read_records(spark, warc_paths, fields=["href", "site", "@WARC-Date"])
 
+``read_links`` does the same for the links inside WARC, WAT and ARC files
+(one row per link, ``urlsift.links``' columns)::
+
+    from urlsift.spark import read_links
+    graph = read_links(spark, wat_paths, fields=["from", "to"])
+
 The executors need the ``urlsift`` package installed (it is one wheel, no
 JVM side). A URL that does not parse gives nulls and its reason in
 ``<prefix>error``; nothing raises, so one bad row never kills a job.
@@ -37,6 +43,7 @@ __all__ = [
     "with_url_columns_pandas",
     "dedup_by_normalized",
     "read_records",
+    "read_links",
 ]
 
 
@@ -190,5 +197,44 @@ def read_records(spark, paths, *, format: Optional[str] = None, field: Optional[
             for path in batch.column("path").to_pylist():
                 for records in read(path, **settings):
                     yield records.cast(schema)
+
+    return files.mapInArrow(batches, from_arrow_schema(schema))
+
+
+def read_links(spark, paths, *, fields: Sequence[str] = ("from", "to"), kinds=None, **options):
+    """A DataFrame of the links inside ``paths`` (WARC, WAT or ARC files,
+    HTML files, sitemaps or feeds the executors can open), read inside the
+    executors: one task per file, each read by ``urlsift.links``.
+    ``fields``, ``kinds`` and ``options`` (``base``, ``javascript``) are
+    ``urlsift.links``'s; ``offset`` is a long. A file that cannot be read
+    to its end fails its task.
+
+    The host-level web graph of a crawl (the job Common Crawl's cc-pyspark
+    runs over WAT files) is then a few lines::
+
+        from pyspark.sql import functions as F
+        from urlsift.spark import read_links, with_url_columns
+        links = read_links(spark, wat_paths, fields=["from", "to"])
+        hosts = with_url_columns(with_url_columns(links, "from", fields=["hostname"], normalize=False, surt=False, error=False),
+                                 "to", fields=["hostname"], normalize=False, surt=False, error=False)
+        graph = hosts.groupBy("from_hostname", "to_hostname").count()
+    """
+    from pyspark.sql.pandas.types import from_arrow_schema
+
+    from .records import links
+
+    paths = [os.fspath(paths)] if isinstance(paths, (str, os.PathLike)) else [os.fspath(p) for p in paths]
+    if not paths:
+        raise ValueError("read_links: no paths")
+    settings = dict(fields=list(fields), kinds=kinds, **options)
+    schema = _spark_types(links(paths[0], **settings).schema)
+    rows = spark.sparkContext.parallelize([(p,) for p in paths], len(paths))
+    files = spark.createDataFrame(rows, "path string")
+
+    def batches(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        for batch in batches:
+            for path in batch.column("path").to_pylist():
+                for found in links(path, **settings):
+                    yield found.cast(schema)
 
     return files.mapInArrow(batches, from_arrow_schema(schema))
