@@ -1,6 +1,6 @@
 """`urlsift index` against pywb's `cdxj-indexer` (1.5.0, pinned in
 requirements-dev.txt; its `--sort` output, as archives sort) on every WARC
-of the shared crawl samples (WAT and WET files too): the same lines, byte
+of the shared crawl samples (WAT, WET and ARC files too): the same lines, byte
 for byte.
 
 Where cdxj-indexer cannot index a file (it stops with an exception: a
@@ -19,7 +19,7 @@ import pytest
 from conftest import REPO
 
 SAMPLES = pathlib.Path(os.environ.get("URLSIFT_CRAWL_SAMPLES_DIR", REPO.parent / "shared" / "crawl-samples"))
-WARCS = sorted(p for p in SAMPLES.glob("*/*") if p.name.endswith((".warc", ".warc.gz", ".wat.gz", ".wet.gz")))
+WARCS = sorted(p for p in SAMPLES.glob("*/*") if p.name.endswith((".warc", ".warc.gz", ".wat.gz", ".wet.gz", ".arc", ".arc.gz")))
 
 
 def test_the_samples_are_there():

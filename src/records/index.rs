@@ -1,5 +1,5 @@
-//! CDXJ index lines of WARC files, as pywb's `cdxj-indexer` (1.5.0, default
-//! options) writes them: `urlkey timestamp {json}`, the key the archives'
+//! CDXJ index lines of WARC and ARC files, as pywb's `cdxj-indexer` (1.5.0,
+//! default options) writes them: `urlkey timestamp {json}`, the key the archives'
 //! SURT key ([`crate::surt`]), the JSON block's `url`, `mime`, `status`,
 //! `digest`, `length`, `offset` and `filename`.
 //!
@@ -19,6 +19,11 @@
 //!   gzip member in a `.warc.gz`, else from its `WARC/` line to the next.
 //! - the timestamp: `WARC-Date`'s digits, the first 14.
 //!
+//! An ARC record is read as warcio reads it for the indexer: the file's
+//! `filedesc://` record is its `warcinfo`, every other record a `response`
+//! whose block is an HTTP response; its date is the Archive-date, and its
+//! length ends with its block.
+//!
 //! Values are JSON strings; a value a record lacks is left out. Lines come
 //! in file order ([`index`] sorts them, as the archives do, by bytes).
 //!
@@ -36,6 +41,7 @@ use std::io::{self, BufRead, Read};
 use sha1::{Digest, Sha1};
 
 use crate::Url;
+use crate::records::format::warc::arc;
 use crate::surt::{SurtOptions, key};
 
 /// How many bytes of a block are kept to read HTTP headers from.
@@ -249,12 +255,6 @@ fn read_record(reader: &mut impl BufRead) -> io::Result<Option<Record>> {
             break;
         }
     }
-    if !line.starts_with(b"WARC/") {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidData,
-            "not a WARC record header",
-        ));
-    }
     let mut record = Record {
         kind: String::new(),
         url: None,
@@ -265,6 +265,22 @@ fn read_record(reader: &mut impl BufRead) -> io::Result<Option<Record>> {
         http_type: None,
         payload_sha1: None,
     };
+    if !line.starts_with(b"WARC/") {
+        let Some(header) = arc::Header::parse(&line) else {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "not a WARC record header (nor an ARC header line)",
+            ));
+        };
+        let response = !header.is_filedesc();
+        record.kind = if response { "response" } else { "warcinfo" }.to_string();
+        let url = String::from_utf8_lossy(header.url).replace(' ', "%20");
+        record.url = Some(url);
+        let date = header.field("archive-date").unwrap_or_default();
+        record.date = Some(String::from_utf8_lossy(date).into_owned());
+        record.content_type = response.then(|| "application/http; msgtype=response".to_string());
+        return read_block(reader, record, header.length).map(Some);
+    }
     let mut length = None;
     loop {
         line.clear();
@@ -304,6 +320,12 @@ fn read_record(reader: &mut impl BufRead) -> io::Result<Option<Record>> {
             "a record without Content-Length",
         )
     })?;
+    read_block(reader, record, length).map(Some)
+}
+
+/// Reads a record's block of `length` bytes: its HTTP headers and its
+/// payload's SHA-1 where the record needs them.
+fn read_block(reader: &mut impl BufRead, mut record: Record, length: u64) -> io::Result<Record> {
     let mut block = reader.take(length);
     let mut head = Vec::with_capacity(HEAD.min(length as usize));
     (&mut block).take(HEAD as u64).read_to_end(&mut head)?;
@@ -340,7 +362,7 @@ fn read_record(reader: &mut impl BufRead) -> io::Result<Option<Record>> {
             "the record is cut short",
         ));
     }
-    Ok(Some(record))
+    Ok(record)
 }
 
 /// The status and `Content-Type` of the HTTP headers at the start of

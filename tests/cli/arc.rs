@@ -220,3 +220,54 @@ fn links_of_arc_pages() {
     );
     assert!(stderr(&out).contains("2 not responses"), "{}", stderr(&out));
 }
+
+/// `urlsift index` of an ARC file: a line per record but the filedesc,
+/// each at its record's offset and length (plain: the header line and
+/// block; gzip: the member), as cdxj-indexer writes them
+/// (python/tests/test_index.py holds real ARC files to it).
+#[test]
+fn index_lines_of_arc_records() {
+    let wd = Workdir::new();
+    let records = v1_records();
+    wd.create("crawl.arc", records.concat());
+    wd.create("crawl.arc.gz", gzip_each(&records));
+    for (name, places) in [
+        (
+            "crawl.arc",
+            records
+                .iter()
+                .map(|r| r.len() as u64 - 1)
+                .collect::<Vec<_>>(),
+        ),
+        (
+            "crawl.arc.gz",
+            records.iter().map(|r| gzip(r).len() as u64).collect(),
+        ),
+    ] {
+        let out = wd.stdout(&["index", "-q", name]);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 3, "{out}");
+        // Where each record starts and how long it is, in file order.
+        let mut offset = places[0] + u64::from(name == "crawl.arc");
+        for (i, url) in [
+            "http://A.example/index.html",
+            "dns:a.example",
+            "http://b.example/a%20page.html",
+        ]
+        .iter()
+        .enumerate()
+        {
+            let line = lines
+                .iter()
+                .find(|l| l.contains(&format!("\"url\": \"{url}\"")))
+                .unwrap_or_else(|| panic!("{url} in {out}"));
+            let want = format!(
+                "\"length\": \"{}\", \"offset\": \"{offset}\"",
+                places[i + 1]
+            );
+            assert!(line.contains(&want), "{name}: {line} has not {want}");
+            offset += places[i + 1] + u64::from(name == "crawl.arc");
+        }
+        assert!(lines.is_sorted(), "sorted by bytes: {out}");
+    }
+}

@@ -296,7 +296,7 @@ impl DedupKey {
 
 #[derive(Args, Debug)]
 pub struct IndexArgs {
-    /// WARC files (.warc, .warc.gz), indexed on every core.
+    /// WARC or ARC files (.warc, .warc.gz, .arc, .arc.gz), indexed on every core.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// Write the index to FILE (all or nothing) instead of stdout.
