@@ -104,7 +104,7 @@ impl Reader {
             None | Some("auto") => None,
             Some(name) => Some(kind_named(name).ok_or_else(|| {
                 value_error(format!(
-                    "format {name:?}: one of lines, csv, tsv, jsonl, cdxj, warc, log, parquet"
+                    "format {name:?}: one of lines, csv, tsv, jsonl, cdxj, warc, arc, log, parquet"
                 ))
             })?),
         };

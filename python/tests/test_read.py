@@ -5,6 +5,7 @@ damage raises after the rows before it."""
 
 import gzip
 import json
+import os
 import pathlib
 import subprocess
 
@@ -16,6 +17,7 @@ import urlsift
 from conftest import REPO, read_lines, run_cli
 
 EXAMPLES = REPO / "corpora" / "examples"
+SAMPLES = pathlib.Path(os.environ.get("URLSIFT_CRAWL_SAMPLES_DIR", REPO.parent / "shared" / "crawl-samples"))
 
 FIELDS = ["href", "hostname", "port", "pathname", "search", "site", "line"]
 
@@ -68,6 +70,9 @@ def inputs(tmp_path_factory, corpora_dir):
         "warc.gz": (EXAMPLES / "capture.warc.gz", []),
         "log": (EXAMPLES / "access.log", ["--base", "https://shop.example.com/"]),
         "parquet": (parquet, []),
+        # A real ARC file (the format before WARC), and a WAT file.
+        "arc.gz": (SAMPLES / "warcio" / "example.arc.gz", []),
+        "wat.gz": (SAMPLES / "whirlwind" / "whirlwind.warc.wat.gz", []),
     }
 
 
@@ -81,7 +86,9 @@ def read_args(flags):
     return out
 
 
-@pytest.mark.parametrize("name", ["lines", "csv", "crawl.csv", "export.csv", "jsonl", "cdxj", "warc.gz", "log", "parquet"])
+@pytest.mark.parametrize(
+    "name", ["lines", "csv", "crawl.csv", "export.csv", "jsonl", "cdxj", "warc.gz", "log", "parquet", "arc.gz", "wat.gz"]
+)
 def test_rows_and_counts_equal_the_command(cli, inputs, name):
     path, flags = inputs[name]
     want, summary = cli_extract(cli, path, FIELDS, *flags)

@@ -2,8 +2,8 @@
 streamed as Arrow record batches.
 
 ``read`` runs the Rust library's record engine (the command's own) on its
-own threads, without the GIL: lines, CSV/TSV, JSON lines, CDXJ, WARC,
-access logs and Parquet, plain or gzip/zstd, with the command's rules for
+own threads, without the GIL: lines, CSV/TSV, JSON lines, CDXJ, WARC
+(WAT, WET), ARC, access logs and Parquet, plain or gzip/zstd, with the command's rules for
 bad and damaged input. Each valid record becomes a row, in input order;
 its columns are ``extract``'s fields.
 """
@@ -55,7 +55,7 @@ def read(
     ``pyarrow.RecordBatchReader``, one row per valid record, in input order.
 
     ``format`` is the command's ``--input-format`` (``lines``, ``csv``,
-    ``tsv``, ``jsonl``, ``cdxj``, ``warc``, ``log``, ``parquet``; by default
+    ``tsv``, ``jsonl``, ``cdxj``, ``warc``, ``arc``, ``log``, ``parquet``; by default
     from the file name, as the command picks it); ``field`` is ``--field``
     (a CSV column, a JSON key or dotted path, a WARC header, ``referer`` in
     a log, a Parquet column or dotted path; by default ``url``, the
