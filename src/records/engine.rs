@@ -38,6 +38,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::{Mutex, mpsc};
+use std::time::{Duration, Instant};
 
 use super::chunk::{self, BufPool, Chunk};
 use super::error::Error;
@@ -45,6 +46,7 @@ use super::format::{Kind, Spec};
 use super::input::{self, InputError};
 use super::processed::Processed;
 use super::reader::{ChunkReader, Settings};
+use super::timings::{self, Clock, Clocks, Report};
 
 /// How the engine reads its inputs.
 #[derive(Clone, Debug)]
@@ -83,6 +85,10 @@ pub struct Engine {
     pub pool: rayon::ThreadPool,
     /// How the reader cuts and checks the inputs.
     pub read: Settings,
+    /// Whether [`Engine::run`] times its stages ([`Engine::timings`]).
+    pub timed: bool,
+    /// The last timed run's report.
+    report: Mutex<Option<Report>>,
 }
 
 impl Engine {
@@ -139,7 +145,14 @@ impl Engine {
                 // `extract` with a `line` field) turns counting on.
                 count_lines: false,
             },
+            timed: false,
+            report: Mutex::new(None),
         })
+    }
+
+    /// Where the last run's time went, when [`Engine::timed`] was set.
+    pub fn timings(&self) -> Option<Report> {
+        *self.report.lock().ok()?
     }
 
     /// The format all inputs are read in.
@@ -204,13 +217,17 @@ impl Engine {
                 .expect("the channel has room for every ticket");
         }
         let ticket_rx = Mutex::new(ticket_rx);
-        let (pool, reader, ticket_rx, work) = (&pool, &reader, &ticket_rx, &work);
-        self.pool.in_place_scope(|s| -> Result<(), E> {
+        let clocks = self.timed.then(Clocks::default);
+        let (start, decode_start) = (Instant::now(), timings::decoding());
+        let (mut busy, mut idle) = (Duration::ZERO, Duration::ZERO);
+        let (pool, reader, ticket_rx, work, clocks_ref) =
+            (&pool, &reader, &ticket_rx, &work, clocks.as_ref());
+        let ran = self.pool.in_place_scope(|s| -> Result<(), E> {
             let (res_tx, res_rx) = mpsc::channel::<(u64, Done<X>)>();
             for _ in 0..threads {
                 let res_tx = res_tx.clone();
                 s.spawn(move |_| {
-                    worker(reader, pool, ticket_rx, work, &res_tx);
+                    worker(reader, pool, ticket_rx, work, &res_tx, clocks_ref);
                 });
             }
             drop(res_tx);
@@ -233,7 +250,11 @@ impl Engine {
                             continue;
                         }
                     };
+                    let since = clocks_ref.map(|_| Instant::now());
                     let go_on = consume(&chunk, &mut p)?;
+                    if let Some(since) = since {
+                        busy += since.elapsed();
+                    }
                     chunk.data.recycle(pool);
                     pool.put(p.out);
                     if !go_on {
@@ -242,7 +263,12 @@ impl Engine {
                     // The receiving workers are gone only once reading ended.
                     let _ = ticket_tx.try_send(());
                 }
-                match res_rx.recv() {
+                let since = clocks_ref.map(|_| Instant::now());
+                let received = res_rx.recv();
+                if let Some(since) = since {
+                    idle += since.elapsed();
+                }
+                match received {
                     Ok((seq, done)) => {
                         ready.insert(seq, done);
                     }
@@ -253,7 +279,17 @@ impl Engine {
                     }
                 }
             }
-        })?;
+        });
+        if let (Some(clocks), Ok(mut report)) = (&clocks, self.report.lock()) {
+            *report = Some(Report::of(
+                clocks,
+                start,
+                decode_start,
+                threads,
+                (busy, idle),
+            ));
+        }
+        ran?;
         Ok(errors)
     }
 }
@@ -272,17 +308,34 @@ fn worker<X>(
     tickets: &Mutex<mpsc::Receiver<()>>,
     work: &(impl Fn(&Chunk) -> Processed<X> + Sync),
     results: &mpsc::Sender<(u64, Done<X>)>,
+    clocks: Option<&Clocks>,
 ) {
+    // Adds the time since `since` (taken when timing) to `clock`.
+    let time = |clock: Clock, since: Option<Instant>| {
+        if let (Some(c), Some(since)) = (clocks, since) {
+            c.add(clock, since);
+        }
+    };
+    let now = || clocks.map(|_| Instant::now());
     loop {
+        let since = now();
         let ticket = match tickets.lock() {
             Ok(t) => t.recv(),
             Err(_) => return,
         };
+        time(Clock::TicketWait, since);
         if ticket.is_err() {
             return;
         }
+        let since = now();
         let next = match reader.lock() {
-            Ok(mut r) => r.next_numbered(pool),
+            Ok(mut r) => {
+                time(Clock::ReadWait, since);
+                let since = now();
+                let next = r.next_numbered(pool);
+                time(Clock::Read, since);
+                next
+            }
             Err(_) => return,
         };
         let Some((seq, next)) = next else { return };
@@ -295,7 +348,9 @@ fn worker<X>(
                 {
                     *spare = pool.get(chunk::output_capacity(chunk.data.len()));
                 }
+                let since = now();
                 let p = work(&chunk);
+                time(Clock::Work, since);
                 Ok((chunk, p))
             }
         };

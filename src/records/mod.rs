@@ -86,6 +86,7 @@ pub mod reader;
 mod reason;
 pub mod stage;
 mod tally;
+pub mod timings;
 mod walk;
 
 pub use chunk::{BufPool, Chunk, Data, Oversize, Source};

@@ -240,3 +240,66 @@ fn policy_flags_work_for_dedup_and_extract_too() {
     let v: serde_json::Value = serde_json::from_slice(&wd.read("stats.json")).unwrap();
     assert_eq!(v["valid"], 2);
 }
+
+/// `--timings`: one line on stderr per run naming every stage, the same
+/// figures as `timings` in `stats --json`, consistent with each other (no
+/// stage busier than the wall time allows, the serial share the in-order
+/// time over the wall time); the output itself is unchanged.
+#[test]
+fn timings_say_where_the_time_went() {
+    let wd = Workdir::new();
+    let s = sample_str();
+    for sub in ["normalize", "dedup", "extract", "check"] {
+        let plain = wd.run(&[sub, "-q", &s], None);
+        let out = wd.run(&[sub, "-q", "--timings", "-j", "2", &s], None);
+        assert_eq!(out.stdout, plain.stdout, "{sub}: output unchanged");
+        let err = stderr(&out);
+        let line = err
+            .lines()
+            .find(|l| l.starts_with("urlsift: timings: wall "))
+            .unwrap_or_else(|| panic!("{sub}: {err}"));
+        for part in [
+            "2 workers: read ",
+            "work ",
+            "waiting for the in-order stage",
+            "decoding threads ",
+            "in order ",
+            "idle ",
+        ] {
+            assert!(line.contains(part), "{sub}: {line}");
+        }
+    }
+    let out = wd.run(&["stats", "--json", "--timings", "-j", "2", &s], None);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let t = &v["timings"];
+    let secs = |k: &str| t[k].as_f64().unwrap_or_else(|| panic!("{k} in {t}"));
+    let wall = secs("wall_s");
+    assert!(wall > 0.0, "{t}");
+    assert_eq!(t["threads"], 2);
+    for k in [
+        "read_s",
+        "read_wait_s",
+        "decode_s",
+        "workers_waited_s",
+        "in_order_s",
+        "in_order_idle_s",
+    ] {
+        assert!(secs(k) >= 0.0 && secs(k) <= wall * 1.01, "{k}: {t}");
+    }
+    assert!(secs("work_s") <= wall * 2.0 * 1.01, "{t}");
+    let share = secs("serial_share");
+    assert!((share - secs("in_order_s") / wall).abs() < 1e-3, "{t}");
+    // Without --timings there is no such key.
+    let out = wd.run(&["stats", "--json", &s], None);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v.get("timings").is_none());
+    // A gzip input's decoding thread is timed.
+    wd.create("in.txt.gz", gzip(&std::fs::read(sample()).unwrap()));
+    let out = wd.run(&["stats", "--json", "--timings", "in.txt.gz"], None);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        v["timings"]["decode_s"].as_f64().unwrap() > 0.0,
+        "{}",
+        v["timings"]
+    );
+}

@@ -8,6 +8,7 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
+use urlsift::records::timings::Report;
 use urlsift::records::{self, Chunk, Engine, InputError, Job, Ledger, Policy, Processed, Tally};
 
 use crate::args::{InputArgs, OutputArgs, PolicyArgs};
@@ -73,6 +74,8 @@ pub struct Done {
     pub ledger: Books,
     pub errors: Vec<InputError>,
     names: (String, String),
+    /// Where the run's time went (`--timings`).
+    pub timings: Option<Report>,
 }
 
 impl Setup {
@@ -88,6 +91,7 @@ impl Setup {
         text: Text,
     ) -> Result<Setup, CliError> {
         let mut engine = Engine::new(input.files.clone(), &input.options())?;
+        engine.timed = input.timings;
         let kind = engine.kind();
         let writes_records = writes_records && kind.writes_records();
         engine.read.writes_records = writes_records;
@@ -241,16 +245,22 @@ impl Setup {
         if let Some(pb) = bar {
             pb.finish_and_clear();
         }
+        let timings = engine.timings();
+        if let Some(t) = &timings {
+            let _ = writeln!(std::io::stderr(), "urlsift: {}", t.text());
+        }
         match result {
             Ok(errors) => Ok(Done {
                 ledger,
                 errors,
                 names,
+                timings,
             }),
             Err(e) => Err(Done {
                 ledger,
                 errors: Vec::new(),
                 names,
+                timings,
             }
             .fail(e)),
         }

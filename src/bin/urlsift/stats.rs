@@ -201,7 +201,7 @@ pub fn run(a: StatsArgs) -> Result<ExitCode, CliError> {
         };
         let reasons: Vec<(String, u64)> =
             reasons.iter().map(|(k, v)| (k.to_string(), *v)).collect();
-        let v = json!({
+        let mut v = json!({
             "lines": tally.lines,
             "empty": tally.empty,
             "valid": tally.valid,
@@ -222,6 +222,9 @@ pub fn run(a: StatsArgs) -> Result<ExitCode, CliError> {
             "lines_per_second": tally.lines as f64 / secs,
             "public_suffix_list": stage.list.provenance(),
         });
+        if let Some(t) = &done.timings {
+            v["timings"] = serde_json::from_str(&t.json()).expect("timings JSON");
+        }
         text.push_str(&serde_json::to_string_pretty(&v).expect("json"));
         text.push('\n');
     } else {

@@ -59,6 +59,12 @@ pub struct InputArgs {
     /// Always print the summary on stderr, even when no line was bad.
     #[arg(short, long, conflicts_with = "quiet")]
     pub verbose: bool,
+    /// After the run, print on stderr how long each stage was busy
+    /// (reading, decoding, the workers, the in-order stage) and the serial
+    /// share; `stats --json` adds them as "timings". E.g. urlsift dedup
+    /// --timings -q urls.txt > /dev/null
+    #[arg(long)]
+    pub timings: bool,
     /// Bytes per parallel chunk (tuning and tests).
     #[arg(long, value_name = "SIZE", default_value = "4M", value_parser = parse_size, hide = true)]
     pub chunk_size: u64,

@@ -138,6 +138,7 @@ impl Decoded {
 /// until the stream ends or fails, or the reader is gone.
 fn run(mut decode: Box<dyn Decode>, empty: Receiver<Vec<u8>>, filled: SyncSender<Filled>) {
     while let Ok(mut buf) = empty.recv() {
+        let busy = std::time::Instant::now();
         let mut len = 0;
         let mut end = None;
         let mut resumed = None;
@@ -159,6 +160,7 @@ fn run(mut decode: Box<dyn Decode>, empty: Receiver<Vec<u8>>, filled: SyncSender
                 }
             }
         }
+        crate::records::timings::add_decoding(busy.elapsed());
         let last = end.is_some();
         let buffer = Filled {
             buf,
