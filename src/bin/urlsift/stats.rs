@@ -98,10 +98,20 @@ impl Counts {
 }
 
 /// Largest counts first, ties by name, so the output is deterministic.
+/// The `top` entries by count (ties by name), most first: selected, then
+/// only those sorted (a full sort of every host was a second of a large
+/// run's end).
 fn ranked<K: Ord>(map: impl IntoIterator<Item = (K, u64)>, top: usize) -> Vec<(K, u64)> {
+    let order = |a: &(K, u64), b: &(K, u64)| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0));
     let mut v: Vec<(K, u64)> = map.into_iter().collect();
-    v.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    v.truncate(top);
+    if top < v.len() {
+        if top == 0 {
+            return Vec::new();
+        }
+        v.select_nth_unstable_by(top - 1, order);
+        v.truncate(top);
+    }
+    v.sort_unstable_by(order);
     v
 }
 
@@ -128,17 +138,21 @@ pub fn run(a: StatsArgs) -> Result<ExitCode, CliError> {
     let base = a.input.base()?;
     let stage = a.input.stage(Some(&a.filters), None)?;
     let job = setup.job(false);
-    // A chunk's counts fit in cache; each worker thread then merges them
-    // into its own totals, merged once at the end (merging every chunk on
-    // the consuming thread serialized the run).
+    // Each worker counts into its own totals (its lock is never contended),
+    // merged once at the end: no map per chunk, so no allocation per host
+    // per chunk and no merge of every chunk (merging every chunk on the
+    // consuming thread serialized the run; merging them on the workers was
+    // most of its work).
     let per_worker: Vec<Mutex<Counts>> = (0..setup.engine.threads())
         .map(|_| Mutex::new(Counts::default()))
         .collect();
     let settings = setup.report;
     let mut done = setup.run(
         |chunk| {
-            let mut counts = Counts::default();
-            let p = job.run_parsed(chunk, base.as_ref(), (), |p, _, text, parser| {
+            let worker = rayon::current_thread_index().unwrap_or(0) % per_worker.len();
+            let mut counts = per_worker[worker].lock().expect("a worker's own totals");
+            let counts = &mut *counts;
+            job.run_parsed(chunk, base.as_ref(), (), |p, _, text, parser| {
                 let fast = parser.last_took_fast_path();
                 let url = parser.last_mut().expect("just parsed");
                 // (Normal form and the fast path's share are counted before
@@ -147,7 +161,7 @@ pub fn run(a: StatsArgs) -> Result<ExitCode, CliError> {
                 if stage.apply(url, &mut p.tally) == Verdict::Drop {
                     return Ok(());
                 }
-                let c = &mut counts;
+                let c = &mut *counts;
                 p_count(&mut c.schemes, url.scheme());
                 if !url.hostname().is_empty() {
                     p_count(&mut c.hosts, url.hostname());
@@ -161,13 +175,7 @@ pub fn run(a: StatsArgs) -> Result<ExitCode, CliError> {
                 c.normal += u64::from(normal);
                 c.fast += u64::from(fast);
                 Ok(())
-            });
-            let worker = rayon::current_thread_index().unwrap_or(0) % per_worker.len();
-            per_worker[worker]
-                .lock()
-                .expect("a worker's own totals")
-                .merge(counts);
-            p
+            })
         },
         |ledger, chunk, p| {
             // (A piece of an over-long line: the ledger counts it, bytes
@@ -181,17 +189,36 @@ pub fn run(a: StatsArgs) -> Result<ExitCode, CliError> {
         },
     )?;
     let tally = done.ledger.tally().clone();
-    let mut counts = Counts::default();
-    for c in per_worker {
-        counts.merge(c.into_inner().expect("workers are done"));
+    // The other workers' totals merged into the largest (not all of them
+    // into a new map: rehashing every host once more).
+    let mut all: Vec<Counts> = per_worker
+        .into_iter()
+        .map(|c| c.into_inner().expect("workers are done"))
+        .collect();
+    let largest = (0..all.len())
+        .max_by_key(|&i| all[i].hosts.len())
+        .expect("one worker at least");
+    let mut counts = all.swap_remove(largest);
+    for c in all {
+        counts.merge(c);
     }
     let secs = started.elapsed().as_secs_f64().max(1e-9);
     let invalid = tally.bad_total();
     let reasons = ranked(tally.bad.iter().map(|(k, v)| (*k, *v)), usize::MAX);
-    let schemes = ranked(counts.schemes, usize::MAX);
-    let hosts = ranked(counts.hosts, a.top);
-    let sites = ranked(counts.sites, a.top);
-    let suffixes = ranked(counts.suffixes, a.top);
+    let named = |m: &NameCounts, top| {
+        let top = ranked(m.iter().map(|(k, n)| (k.as_str(), *n)), top);
+        top.into_iter()
+            .map(|(k, n)| (k.to_string(), n))
+            .collect::<Vec<_>>()
+    };
+    let schemes = named(&counts.schemes, usize::MAX);
+    let hosts = named(&counts.hosts, a.top);
+    let sites = named(&counts.sites, a.top);
+    let suffixes = named(&counts.suffixes, a.top);
+    let (normal, fast) = (counts.normal, counts.fast);
+    // The process ends after the report: the maps (a name each for
+    // hundreds of thousands of hosts) are not freed one name at a time.
+    std::mem::forget(counts);
     let mut text = String::new();
     if a.json {
         let obj = |v: &[(_, u64)]| -> serde_json::Value {
@@ -212,10 +239,10 @@ pub fn run(a: StatsArgs) -> Result<ExitCode, CliError> {
             "top_sites": obj(&sites),
             "top_public_suffixes": obj(&suffixes),
             "filtered": tally.filtered,
-            "already_normal": counts.normal,
-            "already_normal_share": counts.normal as f64 / tally.valid.max(1) as f64,
-            "fast_path": counts.fast,
-            "fast_path_share": counts.fast as f64 / tally.valid.max(1) as f64,
+            "already_normal": normal,
+            "already_normal_share": normal as f64 / tally.valid.max(1) as f64,
+            "fast_path": fast,
+            "fast_path_share": fast as f64 / tally.valid.max(1) as f64,
             "bytes": tally.bytes,
             "seconds": secs,
             "bytes_per_second": tally.bytes as f64 / secs,
@@ -249,14 +276,14 @@ pub fn run(a: StatsArgs) -> Result<ExitCode, CliError> {
         row(
             &mut text,
             "already normal (href == line)",
-            counts.normal,
-            format!("  {:5.1}% of valid", pct(counts.normal, tally.valid)),
+            normal,
+            format!("  {:5.1}% of valid", pct(normal, tally.valid)),
         );
         row(
             &mut text,
             "decided by the fast path",
-            counts.fast,
-            format!("  {:5.1}% of valid", pct(counts.fast, tally.valid)),
+            fast,
+            format!("  {:5.1}% of valid", pct(fast, tally.valid)),
         );
         text.push_str(&format!(
             "{:<34} {:>12.1} MB/s, {:.0} lines/s ({} bytes in {:.3} s)\n",
