@@ -22,7 +22,7 @@ use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use urlsift::Url;
-use urlsift::links::pages::{Item, Outcome, Page as Record, Pages};
+use urlsift::links::pages::{Item, Outcome, Pages};
 use urlsift::links::{Kinds, Page, xml};
 use urlsift::records::format::extension;
 use urlsift::records::input::mmap::MapSlice;
@@ -341,26 +341,7 @@ fn read_one(
             }
         }
         "html" | "htm" | "xhtml" => {
-            let mut block = Vec::new();
-            reader
-                .take(MAX_PAGE as u64 + 1)
-                .read_to_end(&mut block)
-                .map_err(|e| e.to_string())?;
-            let item = if block.len() > MAX_PAGE {
-                Item::Bad {
-                    offset: 0,
-                    reason: "page-too-large",
-                    url: None,
-                }
-            } else {
-                Item::Page(Record {
-                    offset: 0,
-                    url: base_text.clone(),
-                    http: false,
-                    json: false,
-                    block,
-                })
-            };
+            let item = Item::document(reader, MAX_PAGE, &base_text).map_err(|e| e.to_string())?;
             add_item(plan, &item, true, rows, counts);
         }
         _ => {

@@ -33,6 +33,35 @@ def _paths(source: Source) -> list:
     return paths
 
 
+def _stream(reader, bad: str, on_summary) -> pa.RecordBatchReader:
+    """The batches a Rust reader sends (Arrow IPC streams, the GIL released
+    while it works) as a ``RecordBatchReader``; at the end its summary goes
+    to the ``urlsift`` logger (a warning where its ``bad`` counts or errors
+    say something went wrong) and to ``on_summary``, and read errors
+    raise ``OSError``."""
+    schema = pa.ipc.open_stream(pa.py_buffer(reader.schema())).schema
+
+    def batches():
+        try:
+            while True:
+                data = reader.next_batch()
+                if data is None:
+                    break
+                for batch in pa.ipc.open_stream(pa.py_buffer(data)):
+                    yield batch
+        finally:
+            reader.close()
+        summary = reader.summary()
+        noted = summary[bad] or summary["errors"]
+        log.log(logging.WARNING if noted else logging.INFO, "urlsift: %s", summary["text"])
+        if on_summary is not None:
+            on_summary(summary)
+        if summary["errors"]:
+            raise OSError("; ".join(f"cannot read {e}" for e in summary["errors"]))
+
+    return pa.RecordBatchReader.from_batches(schema, batches())
+
+
 def read(
     source: Source,
     *,
@@ -115,27 +144,7 @@ def read(
         delimiter=delimiter,
         no_header=no_header,
     )
-    schema = pa.ipc.open_stream(pa.py_buffer(reader.schema())).schema
-
-    def batches():
-        try:
-            while True:
-                data = reader.next_batch()
-                if data is None:
-                    break
-                for batch in pa.ipc.open_stream(pa.py_buffer(data)):
-                    yield batch
-        finally:
-            reader.close()
-        summary = reader.summary()
-        noted = summary["bad"] or summary["errors"]
-        log.log(logging.WARNING if noted else logging.INFO, "urlsift: %s", summary["text"])
-        if on_summary is not None:
-            on_summary(summary)
-        if summary["errors"]:
-            raise OSError("; ".join(f"cannot read {e}" for e in summary["errors"]))
-
-    return pa.RecordBatchReader.from_batches(schema, batches())
+    return _stream(reader, "bad", on_summary)
 
 
 def links(
@@ -190,24 +199,4 @@ def links(
         javascript=javascript,
         batch_rows=batch_rows,
     )
-    schema = pa.ipc.open_stream(pa.py_buffer(reader.schema())).schema
-
-    def batches():
-        try:
-            while True:
-                data = reader.next_batch()
-                if data is None:
-                    break
-                for batch in pa.ipc.open_stream(pa.py_buffer(data)):
-                    yield batch
-        finally:
-            reader.close()
-        summary = reader.summary()
-        noted = summary["bad_records"] or summary["errors"]
-        log.log(logging.WARNING if noted else logging.INFO, "urlsift: %s", summary["text"])
-        if on_summary is not None:
-            on_summary(summary)
-        if summary["errors"]:
-            raise OSError("; ".join(f"cannot read {e}" for e in summary["errors"]))
-
-    return pa.RecordBatchReader.from_batches(schema, batches())
+    return _stream(reader, "bad_records", on_summary)

@@ -167,6 +167,29 @@ def _spark_types(schema: pa.Schema) -> pa.Schema:
     return pa.schema([f.with_type(wider.get(f.type, f.type)) for f in schema])
 
 
+def _per_file(spark, paths, reader, settings: dict, name: str):
+    """A DataFrame of what ``reader(path, **settings)`` (``read`` or
+    ``links``) gives for each of ``paths``, one task per file, inside the
+    executors; the columns from the first file (its header, or a Parquet
+    footer), unsigned integers widened for Spark."""
+    from pyspark.sql.pandas.types import from_arrow_schema
+
+    paths = [os.fspath(paths)] if isinstance(paths, (str, os.PathLike)) else [os.fspath(p) for p in paths]
+    if not paths:
+        raise ValueError(f"{name}: no paths")
+    schema = _spark_types(reader(paths[0], **settings).schema)
+    rows = spark.sparkContext.parallelize([(p,) for p in paths], len(paths))
+    files = spark.createDataFrame(rows, "path string")
+
+    def batches(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        for batch in batches:
+            for path in batch.column("path").to_pylist():
+                for found in reader(path, **settings):
+                    yield found.cast(schema)
+
+    return files.mapInArrow(batches, from_arrow_schema(schema))
+
+
 def read_records(spark, paths, *, format: Optional[str] = None, field: Optional[str] = None, fields: Sequence[str] = ("href",), **options):
     """A DataFrame of the records of ``paths`` (a path or a list of paths,
     which the executors can open), read inside the executors: one task per
@@ -181,24 +204,8 @@ def read_records(spark, paths, *, format: Optional[str] = None, field: Optional[
     Files are not split: a task reads one whole file (gzip and WARC files
     cannot be split anyway; a big plain file is one task).
     """
-    from pyspark.sql.pandas.types import from_arrow_schema
-
-    paths = [os.fspath(paths)] if isinstance(paths, (str, os.PathLike)) else [os.fspath(p) for p in paths]
-    if not paths:
-        raise ValueError("read_records: no paths")
     settings = dict(format=format, field=field, fields=list(fields), threads=1, **options)
-    # The columns, from the first file (its header, or a Parquet footer).
-    schema = _spark_types(read(paths[0], **settings).schema)
-    rows = spark.sparkContext.parallelize([(p,) for p in paths], len(paths))
-    files = spark.createDataFrame(rows, "path string")
-
-    def batches(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        for batch in batches:
-            for path in batch.column("path").to_pylist():
-                for records in read(path, **settings):
-                    yield records.cast(schema)
-
-    return files.mapInArrow(batches, from_arrow_schema(schema))
+    return _per_file(spark, paths, read, settings, "read_records")
 
 
 def read_links(spark, paths, *, fields: Sequence[str] = ("from", "to"), kinds=None, **options):
@@ -219,22 +226,7 @@ def read_links(spark, paths, *, fields: Sequence[str] = ("from", "to"), kinds=No
                                  "to", fields=["hostname"], normalize=False, surt=False, error=False)
         graph = hosts.groupBy("from_hostname", "to_hostname").count()
     """
-    from pyspark.sql.pandas.types import from_arrow_schema
-
     from .records import links
 
-    paths = [os.fspath(paths)] if isinstance(paths, (str, os.PathLike)) else [os.fspath(p) for p in paths]
-    if not paths:
-        raise ValueError("read_links: no paths")
     settings = dict(fields=list(fields), kinds=kinds, **options)
-    schema = _spark_types(links(paths[0], **settings).schema)
-    rows = spark.sparkContext.parallelize([(p,) for p in paths], len(paths))
-    files = spark.createDataFrame(rows, "path string")
-
-    def batches(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        for batch in batches:
-            for path in batch.column("path").to_pylist():
-                for found in links(path, **settings):
-                    yield found.cast(schema)
-
-    return files.mapInArrow(batches, from_arrow_schema(schema))
+    return _per_file(spark, paths, links, settings, "read_links")

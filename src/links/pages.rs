@@ -83,6 +83,38 @@ pub enum Outcome<'a> {
 }
 
 impl Item {
+    /// An HTML file's whole content, from `reader`, as an item: a page at
+    /// `url` (the file's base), or a `page-too-large` bad record past `max`
+    /// bytes (no more than `max` + 1 are read).
+    ///
+    /// ```
+    /// use urlsift::links::pages::Item;
+    ///
+    /// let item = Item::document(&b"<a href=x>"[..], 1 << 20, "http://e.com/").unwrap();
+    /// assert!(matches!(item, Item::Page(p) if p.url == "http://e.com/" && p.block == b"<a href=x>"));
+    /// let big = Item::document(&b"<a href=x>"[..], 4, "").unwrap();
+    /// assert!(matches!(big, Item::Bad { reason: "page-too-large", .. }));
+    /// ```
+    pub fn document(reader: impl Read, max: usize, url: &str) -> io::Result<Item> {
+        let mut block = Vec::new();
+        reader.take(max as u64 + 1).read_to_end(&mut block)?;
+        Ok(if block.len() > max {
+            Item::Bad {
+                offset: 0,
+                reason: "page-too-large",
+                url: None,
+            }
+        } else {
+            Item::Page(Page {
+                offset: 0,
+                url: url.to_string(),
+                http: false,
+                json: false,
+                block,
+            })
+        })
+    }
+
     /// Reads the item's page: its HTTP response decoded (bodies up to
     /// `max` bytes), its HTML or WAT links found (of `kinds`). `document`:
     /// the block is an HTML file's whole content (not a record's).

@@ -17,7 +17,7 @@ use urlsift::records::parquet::Writer;
 
 use rayon::prelude::*;
 use urlsift::Url;
-use urlsift::links::pages::{Item, Outcome, Page as Record, Pages};
+use urlsift::links::pages::{Item, Outcome, Pages};
 use urlsift::links::{Kinds, Page, xml};
 use urlsift::profile::Profile;
 use urlsift::records::dedup::{Key, PatternOptions, write_key};
@@ -345,25 +345,10 @@ fn read_input(
         return read_xml(reader, args, settings, out, rejects, tally);
     }
     if settings.shape == Shape::Html {
-        let mut block = Vec::new();
-        let read = reader.take(settings.max as u64 + 1).read_to_end(&mut block);
-        if let Err(e) = read {
-            return Ok(Some(input_error(e)));
-        }
-        let item = if block.len() > settings.max {
-            Item::Bad {
-                offset: 0,
-                reason: "page-too-large",
-                url: None,
-            }
-        } else {
-            Item::Page(Record {
-                offset: 0,
-                url: args.base.clone().unwrap_or_default(),
-                http: false,
-                json: false,
-                block,
-            })
+        let base = args.base.as_deref().unwrap_or_default();
+        let item = match Item::document(reader, settings.max, base) {
+            Ok(item) => item,
+            Err(e) => return Ok(Some(input_error(e))),
         };
         write_batch(&[item], settings, out, rejects.as_deref_mut(), tally)?;
         return Ok(None);
