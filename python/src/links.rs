@@ -34,9 +34,10 @@ use crate::url::{BaseArg, parse_base};
 /// The fields a link row can have, in the command's names.
 const FIELDS: [&str; 7] = ["from", "to", "tag", "attribute", "rel", "kind", "offset"];
 
-/// Blocks (a record's, an HTML file's) larger than this are bad records,
-/// as `urlsift links --max-page-bytes` leaves them by default.
-const MAX_PAGE: usize = 64 << 20;
+/// Blocks (a record's, an HTML file's) larger than this are bad records
+/// (`page-too-large`), as `urlsift links --max-page-size` leaves them by
+/// default.
+const MAX_PAGE: usize = 32 << 20;
 
 /// What the reading thread sends: a batch as an IPC stream, or the end.
 enum Message {

@@ -127,6 +127,8 @@ impl Engine {
                 kinds[0]
             )));
         }
+        // `-j` caps the decoders' and Parquet lanes' pools too.
+        super::cores::set_cap(options.threads);
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(options.threads.unwrap_or(0))
             .thread_name(|i| format!("urlsift-worker-{i}"))

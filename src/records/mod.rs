@@ -69,6 +69,7 @@
 //! and `dedup`'s seen-set with its spill files ([`dedup`]).
 
 pub mod chunk;
+pub mod cores;
 pub mod dedup;
 mod engine;
 mod error;

@@ -38,15 +38,15 @@ pub(super) struct Decoders {
 
 impl Decoders {
     /// Starts decoding the `groups` row groups of `file` in batches of
-    /// `rows` rows, on as many lanes as there are cores (at most 8, at most
-    /// one per row group).
+    /// `rows` rows, on as many lanes as there are cores (at most `-j`, at
+    /// most 8, at most one per row group).
     pub(super) fn start(
         file: Mapped,
         meta: ArrowReaderMetadata,
         groups: usize,
         rows: usize,
     ) -> Decoders {
-        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let cores = crate::records::cores::available();
         let lanes = cores.min(LANES).min(groups).max(1);
         let mut receivers = Vec::with_capacity(lanes);
         for lane in 0..lanes {

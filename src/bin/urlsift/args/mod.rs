@@ -41,8 +41,9 @@ Input formats (--input-format, by default from the file extension):
           --field KEY or a dotted path such as request.url)
   cdxj    .cdxj: Common Crawl index lines, the JSON block's `url`
   warc    .warc, .wat, .wet (.gz), or a file that starts `WARC/1.`: the
-          WARC-Target-URI header (or --field HEADER); read-only (.arc files
-          are refused: ARC is not read yet)
+          WARC-Target-URI header (or --field HEADER); read-only
+  arc     .arc (.gz), or a file that starts `filedesc://`: the ARC header
+          line's url (or --field location, ...); read-only
   log     .log with a log line in its first 16 (else lines): Apache/nginx
           common/combined logs, the request target (resolved against
           --base) or --field referer; CONNECT host:port gives

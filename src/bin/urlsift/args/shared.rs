@@ -50,7 +50,8 @@ pub struct InputArgs {
     #[arg(long, value_name = "SIZE", default_value = "16M", value_parser = parse_size)]
     pub max_line_bytes: u64,
     /// Threads that read and parse (default: one per core); results are
-    /// written in input order by one more.
+    /// written in input order by one more. Also the most threads that
+    /// decode a gzip file's members or a Parquet file's row groups.
     #[arg(short = 'j', long = "threads", value_name = "N")]
     pub threads: Option<usize>,
     /// No progress bar and no summary on stderr (errors are still printed).

@@ -106,9 +106,10 @@ struct Chain {
 }
 
 /// The gzip decoder for `source`: in order until members turn out small,
-/// then in batches on up to the machine's number of cores.
+/// then in batches on up to the machine's number of cores (at most `-j`:
+/// [`crate::records::cores`]).
 pub(super) fn decoder(source: Source) -> Box<dyn Decode> {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cores = crate::records::cores::available();
     if cores < 2 {
         return Box::new(Gzip::new(source));
     }
