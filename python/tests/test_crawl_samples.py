@@ -280,3 +280,34 @@ def test_links_equal_an_html5lib_reading_of_what_warcio_reads(cli, path, tmp_pat
         )
     print(f"{path.name}: {len(intact)} pages, {sum(c.total() for c in theirs.values())} links, "
           f"{skipped.total()} not resolved here")
+
+
+def warcio_targets(path):
+    """The URL of every record warcio reads that has one (ARC records as
+    warcio turns them into WARC ones), as hrefs, and whether warcio read
+    the file to its end."""
+    hrefs = []
+
+    def each(record):
+        target = record.rec_headers.get_header("WARC-Target-URI")
+        if target and urlsift.can_parse(target):
+            hrefs.append(urlsift.URL(target).href)
+
+    stopped = records(path, each)
+    return hrefs, not stopped
+
+
+@pytest.mark.parametrize("path", ARCHIVES, ids=[f"{p.parent.name}/{p.name}" for p in ARCHIVES])
+def test_record_urls_equal_warcios(cli, path):
+    """The record layer (`extract`, `normalize`, `dedup`, `stats` read it):
+    the URL of every record, in file order, as warcio reads them; where
+    warcio stops at a record it cannot read, urlsift's first URLs are
+    warcio's and it reads on."""
+    theirs, whole = warcio_targets(path)
+    done = subprocess.run([str(cli), "extract", "-q", "--jsonl", "--fields", "href", str(path)], capture_output=True)
+    assert done.returncode in (0, 1, 2), done.stderr.decode()
+    mine = [json.loads(line)["href"] for line in done.stdout.decode().splitlines()]
+    if whole:
+        assert mine == theirs, (mine[:5], theirs[:5])
+    else:
+        assert mine[: len(theirs)] == theirs, (mine[:5], theirs[:5])

@@ -103,8 +103,11 @@ impl<'a> Response<'a> {
         let mut at = 0;
         let body_start = loop {
             let end = memchr::memchr(b'\n', &raw[at..]).ok_or(HttpError::BadHttp)? + at;
-            let line = &raw[at..end];
-            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            let mut line = &raw[at..end];
+            // (`\r\r\n` line ends too, as some writers doubled the CR.)
+            while let [rest @ .., b'\r'] = line {
+                line = rest;
+            }
             at = end + 1;
             if line.is_empty() {
                 break at;

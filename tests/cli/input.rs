@@ -816,3 +816,32 @@ fn wat_wet_by_name_warc_by_content() {
         "href,WARC-Type\nhttps://b.example/y,conversion\n"
     );
 }
+
+/// Line ends of `\r\r\n` (a writer that doubled the CR, as pywb's
+/// `missing-status-text.warc` has them): the header block still ends at
+/// its blank line, as warcio reads it, for the records and for links.
+#[test]
+fn warc_records_with_doubled_cr_line_ends() {
+    let wd = Workdir::new();
+    let html = b"<a href=/next>n</a>";
+    let mut http = b"HTTP/1.0 200 \r\r\nContent-Type: text/html\r\r\n\r\r\n".to_vec();
+    http.extend_from_slice(html);
+    let mut warc = format!(
+        "WARC/1.0\r\r\nWARC-Type: response\r\r\nWARC-Target-URI: http://e.example/a\r\r\n\
+         Content-Type: application/http; msgtype=response\r\r\nContent-Length: {}\r\r\n\r\r\n",
+        http.len()
+    )
+    .into_bytes();
+    warc.extend_from_slice(&http);
+    warc.extend_from_slice(b"\r\r\n\r\r\n");
+    let twice = [&warc[..], &warc[..]].concat();
+    wd.create("doubled.warc", &twice);
+    assert_eq!(
+        wd.stdout(&["normalize", "-q", "doubled.warc"]),
+        "http://e.example/a\nhttp://e.example/a\n"
+    );
+    assert_eq!(
+        wd.stdout(&["links", "-q", "doubled.warc"]),
+        "http://e.example/next\nhttp://e.example/next\n"
+    );
+}

@@ -724,6 +724,16 @@ impl WithKernel for BlockEnd<'_> {
                 [b'\n', ..] => return Some(i + 2),
                 [b'\r', b'\n', ..] => return Some(i + 3),
                 [] | [b'\r'] => return None,
+                // A blank line of several CRs (`\r\r\n` line ends, as some
+                // writers doubled them; warcio reads those records too).
+                [b'\r', b'\r', rest @ ..] => {
+                    let crs = rest.iter().take_while(|&&b| b == b'\r').count();
+                    match rest.get(crs) {
+                        Some(b'\n') => return Some(i + 4 + crs),
+                        None => return None,
+                        Some(_) => {}
+                    }
+                }
                 _ => {}
             }
         }

@@ -27,16 +27,12 @@ proptest! {
         ),
     ) {
         let text = parts.concat().into_bytes();
-        // The first "\n\r\n" or "\n\n", whichever ends first.
+        // The first blank line: "\n", any number of "\r", "\n" ("\n\n",
+        // "\n\r\n", and the doubled CRs some writers wrote).
         let end = (0..text.len()).find_map(|i| {
-            let rest = &text[i..];
-            if rest.starts_with(b"\n\n") {
-                Some(i + 2)
-            } else if rest.starts_with(b"\n\r\n") {
-                Some(i + 3)
-            } else {
-                None
-            }
+            let rest = text[i..].strip_prefix(b"\n")?;
+            let crs = rest.iter().take_while(|&&b| b == b'\r').count();
+            (rest.get(crs) == Some(&b'\n')).then_some(i + 2 + crs)
         });
         let mut reader = Reader::new(text.clone(), 0);
         let found = reader.header_len(&mut io::empty(), 1 << 20).unwrap().ok();
