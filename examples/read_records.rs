@@ -20,7 +20,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use urlsift::records::{Engine, Error, Job, Ledger, Options, Policy, Spec};
+use urlsift_records::{Engine, Error, Job, Ledger, Options, Policy, Spec};
 
 fn main() -> ExitCode {
     match run() {

@@ -80,11 +80,9 @@ fn damaged() {
 
 // The links path's checks (a WARC and an ARC record through HTTP, content
 // codings, HTML and XML to resolved links).
-#[cfg(feature = "links")]
 #[path = "../fuzz/checks/links.rs"]
 mod links;
 
-#[cfg(feature = "links")]
 #[test]
 fn links() {
     replay("links", links::links);

@@ -14,7 +14,7 @@
 //! `URL` and `URLSearchParams` in one Node.js process.
 //!
 //! A third resolves the links of generated pages as `urlsift links` does
-//! (`urlsift::links::Page`: the first `<base href>` against the page's URL,
+//! (`urlsift_links::Page`: the first `<base href>` against the page's URL,
 //! each link against that base) and compares with the package's `URL`.
 //!
 //! Ignored by default, since it needs Node.js and the package:
@@ -22,6 +22,7 @@
 //! `target/reference` and runs this with `NODE_PATH` pointing there (CI
 //! does). Without the package the comparison fails with the reason.
 
+#[path = "../crates/urlsift/tests/common/mod.rs"]
 mod common;
 
 use std::io::Write;
@@ -458,7 +459,7 @@ fn attribute_text(value: &str) -> String {
     value.replace('&', "&amp;").replace('"', "&quot;")
 }
 
-/// `urlsift links`' resolution (`urlsift::links::Page`) against the
+/// `urlsift links`' resolution (`urlsift_links::Page`) against the
 /// reference implementation: generated pages (corpus URLs as page URLs, a
 /// `<base href>` or none, corpus lines, relative pieces and hostile
 /// mutations as links, written into the HTML with character references)
@@ -466,7 +467,7 @@ fn attribute_text(value: &str) -> String {
 #[test]
 #[ignore = "needs Node.js and the whatwg-url package: scripts/reference-tests"]
 fn link_resolution_against_base_agrees_with_the_reference_implementation() {
-    use urlsift::links::{Kinds, Page};
+    use urlsift_links::{Kinds, Page};
     let mut rng = Rng::new();
     let mut lines = Vec::new();
     for file in common::corpus_files() {

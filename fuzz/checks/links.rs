@@ -12,8 +12,8 @@
 
 use std::io::Write;
 
-use urlsift::links::pages::{Item, Pages};
-use urlsift::links::{Kinds, Page, xml};
+use urlsift_links::pages::{Item, Pages};
+use urlsift_links::{Kinds, Page, xml};
 
 /// Blocks larger than this are bad records (`page-too-large`).
 const MAX: usize = 1 << 16;
@@ -85,7 +85,7 @@ fn read_all(stream: &[u8]) -> Vec<Item> {
         if let Item::Page(p) = &item {
             assert!(p.block.len() <= MAX, "a block over the limit");
             if p.json {
-                let _ = urlsift::links::wat::page(&p.block, &kinds)
+                let _ = urlsift_links::wat::page(&p.block, &kinds)
                     .map(|page| page.map(|page| page.resolve().count()));
             } else if let Ok(Some(page)) = Page::from_block(&p.block, &p.url, p.http, MAX, &kinds) {
                 for link in page.resolve() {
@@ -150,6 +150,6 @@ pub fn links(data: &[u8]) {
     let base = urlsift::Url::parse("http://e.example/feed").unwrap();
     let kinds = Kinds::parse("all").unwrap();
     let _ = xml::links(body, Some(&base), &kinds, |link| {
-        let _ = urlsift::links::parse_in(&link.value, Some(&base), encoding_rs::UTF_8);
+        let _ = urlsift_links::parse_in(&link.value, Some(&base), encoding_rs::UTF_8);
     });
 }

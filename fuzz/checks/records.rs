@@ -1,5 +1,5 @@
 //! Checks on the record engine, through the library's public API
-//! (`urlsift::records`), and on the command built on it:
+//! (`urlsift_records`), and on the command built on it:
 //!
 //! - `lines`: the chunker never splits, drops or duplicates a line, for any
 //!   chunk size and any bytes; and the real binary's output with many
@@ -17,11 +17,11 @@ use std::process::Command;
 
 use xxhash_rust::xxh3::xxh3_64;
 
-use urlsift::records::BufPool;
-use urlsift::records::dedup::{Spill, merge};
-use urlsift::records::format::Spec;
-use urlsift::records::input::decode;
-use urlsift::records::reader::{ChunkReader, Settings};
+use urlsift_records::BufPool;
+use urlsift_records::dedup::{Spill, merge};
+use urlsift_records::format::Spec;
+use urlsift_records::input::decode;
+use urlsift_records::reader::{ChunkReader, Settings};
 
 /// The first byte picks the chunk size (1 to 64 bytes); the rest is the file.
 pub fn lines(data: &[u8]) {

@@ -1,7 +1,7 @@
 //! `urlsift.links`: the links inside WARC, WAT and ARC files (the pages
 //! of their response records), HTML files, sitemaps and feeds, as Arrow
 //! record batches, read as `urlsift links` reads them (the library's
-//! `urlsift::links`): one row per link, its page, tag, attribute, rel,
+//! `urlsift_links`): one row per link, its page, tag, attribute, rel,
 //! kind and the page record's offset.
 //!
 //! The inputs are read on a thread of its own, never holding the GIL;
@@ -22,11 +22,11 @@ use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use urlsift::Url;
-use urlsift::links::pages::{Item, Outcome, Pages};
-use urlsift::links::{Kinds, Page, xml};
-use urlsift::records::format::extension;
-use urlsift::records::input::mmap::MapSlice;
-use urlsift::records::input::{self, Opened};
+use urlsift_links::pages::{Item, Outcome, Pages};
+use urlsift_links::{Kinds, Page, xml};
+use urlsift_records::format::extension;
+use urlsift_records::input::mmap::MapSlice;
+use urlsift_records::input::{self, Opened};
 
 use crate::read::ipc;
 use crate::url::{BaseArg, parse_base};

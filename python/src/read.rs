@@ -5,7 +5,7 @@
 //! The engine runs on a thread of its own (and its workers), never holding
 //! the GIL; each batch crosses to Python as an Arrow IPC stream (the
 //! schema, any dictionaries, the batch), which pyarrow reads without
-//! copying. The columns are the library's `records::parquet::Columns`:
+//! copying. The columns are the library's `urlsift_records::parquet::Columns`:
 //! `extract`'s fields, typed as `extract` writes them to Parquet.
 
 use std::borrow::Cow;
@@ -22,15 +22,15 @@ use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use urlsift::profile::Profile;
-use urlsift::records::fields::{Context, Field};
-use urlsift::records::format::frame::Frames;
-use urlsift::records::parquet::{Columns, Cursor, Layout};
-use urlsift::records::{
+use urlsift::site::List;
+use urlsift::{BatchParser, Url};
+use urlsift_records::fields::{Context, Field};
+use urlsift_records::format::frame::Frames;
+use urlsift_records::parquet::{Columns, Cursor, Layout};
+use urlsift_records::{
     self, Engine, Job, Kind, Ledger, Options, PerRecord, Policy, Processed, Reason, Rec, Spec,
     Tally,
 };
-use urlsift::site::List;
-use urlsift::{BatchParser, Url};
 
 use crate::url::BaseArg;
 
@@ -140,7 +140,7 @@ impl Reader {
             ..Options::default()
         };
         let mut engine = Engine::new(paths.clone(), &options).map_err(|e| match e {
-            records::Error::Input(e) if e.error.kind() == io::ErrorKind::NotFound => {
+            urlsift_records::Error::Input(e) if e.error.kind() == io::ErrorKind::NotFound => {
                 PyFileNotFoundError::new_err(e.to_string())
             }
             e => value_error(e.to_string()),
@@ -361,7 +361,7 @@ fn read(plan: &Plan, tx: &SyncSender<Message>) -> Result<Summary, String> {
         // A closed reader stops the run.
         Ok(tx.send(Message::Batch(bytes)).is_ok())
     };
-    let work = |chunk: &records::Chunk| {
+    let work = |chunk: &urlsift_records::Chunk| {
         let rows = ChunkRows {
             plan,
             cx: Context::of(chunk, &list),
@@ -371,7 +371,7 @@ fn read(plan: &Plan, tx: &SyncSender<Message>) -> Result<Summary, String> {
     };
     let errors = plan
         .engine
-        .run(work, |chunk, p| -> Result<bool, records::Error> {
+        .run(work, |chunk, p| -> Result<bool, urlsift_records::Error> {
             if chunk.oversize.is_some() {
                 // (A piece of a line over the limit: counted, never a row.)
                 ledger.oversize(chunk, false)?;
@@ -383,12 +383,14 @@ fn read(plan: &Plan, tx: &SyncSender<Message>) -> Result<Summary, String> {
             let batch = plan
                 .columns
                 .batch(chunk.rows.as_deref(), frames)
-                .map_err(|e| records::Error::Usage(format!("{}: {e}", chunk.source.name)))?;
+                .map_err(|e| {
+                    urlsift_records::Error::Usage(format!("{}: {e}", chunk.source.name))
+                })?;
             rows += batch.num_rows();
             pending.push(batch);
             if rows >= plan.batch_rows {
                 rows = 0;
-                return send(&mut pending).map_err(records::Error::Usage);
+                return send(&mut pending).map_err(urlsift_records::Error::Usage);
             }
             Ok(true)
         });

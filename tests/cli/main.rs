@@ -3,7 +3,7 @@
 //! binary, checking stdout, stderr, exit status and files left behind.
 
 mod arc;
-#[path = "../common/mod.rs"]
+#[path = "../../crates/urlsift/tests/common/mod.rs"]
 mod common;
 mod compare;
 mod compressed;

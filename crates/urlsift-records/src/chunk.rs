@@ -1,0 +1,379 @@
+//! Chunks: the runs of whole records the reader ([`reader`](super::reader))
+//! cuts a source into and the workers take in turn, the recycled buffers
+//! they live in, and the checks a chunk of URL lines gets as a whole
+//! (valid UTF-8, no NUL byte) so that its lines skip them one by one.
+//!
+//! A chunk holds whole records only (a record longer than the chunk size
+//! grows its chunk, up to the longest record allowed; a longer one comes
+//! in pieces, [`Oversize`]), so a worker never sees half a record.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use urlsift_records::{Chunk, Format, Source};
+//!
+//! let source = Arc::new(Source { name: "urls.txt".into(), format: Format::Lines });
+//! let chunk = Chunk::plain(source, 1, 0, b"https://a.example/\r\nhttps://b.example/".to_vec());
+//! let lines: Vec<_> = chunk.lines().collect();
+//! assert_eq!(lines, [(1, &b"https://a.example/"[..]), (2, &b"https://b.example/"[..])]);
+//! ```
+
+use std::sync::{Arc, Mutex};
+
+use urlsift::simd::{Kernel, Runtime};
+
+use super::format::{Format, warc};
+use super::input::mmap::MapSlice;
+use super::line_ends::LineEnds;
+use super::reason::Reason;
+
+/// Where a chunk's records came from, as shown in messages, and their format.
+#[derive(Debug)]
+pub struct Source {
+    /// The path as the user gave it, or `<stdin>`.
+    pub name: String,
+    /// The format, resolved when the source opened (the CSV header read).
+    pub format: Format,
+}
+
+/// A run of whole records from one source.
+pub struct Chunk {
+    /// The source of these records.
+    pub source: Arc<Source>,
+    /// 1-based number of the chunk's first line within its source (or
+    /// within the chunk, with `relative_lines`).
+    pub first_line: u64,
+    /// Lines are numbered from the chunk's start: the writer adds the
+    /// lines of the source's earlier chunks (see [`LineBase`](super::LineBase)).
+    pub relative_lines: bool,
+    /// Where `data` starts in the source (after decompression).
+    pub offset: u64,
+    /// The bytes, each line ending in `\n` except perhaps the source's last.
+    pub data: Data,
+    /// Bytes at the start of `data` that are not records: a byte-order mark
+    /// and a CSV header row (only in a source's first chunk).
+    pub head: usize,
+    /// Whether `head` holds a header to write (the first source's, not a
+    /// later source's repeat of it).
+    pub write_head: bool,
+    /// The source ended with a read error right after this chunk: a last
+    /// record without its terminator was cut off.
+    pub truncated: bool,
+    /// WARC chunks: each record's header block in `data`, and its place.
+    pub index: Vec<warc::Entry>,
+    /// A piece of a line too long to hold (see [`Oversize`]).
+    pub oversize: Option<Oversize>,
+    /// Every line of the chunk is a bad record for this reason, whatever
+    /// its format: bytes a damaged member or frame decoded to
+    /// ([`Reason::Damaged`]), or the rest of a line whose start a gap in
+    /// the decoded input took ([`Reason::Truncated`]).
+    pub bad: Option<Reason>,
+    /// A recycled buffer for the worker's output (see [`BufPool`]).
+    pub spare: Mutex<Vec<u8>>,
+    /// Parquet chunks: the rows as Arrow read them (the data holds a frame
+    /// per row: its number and URL).
+    #[cfg(feature = "parquet")]
+    pub rows: Option<Arc<super::parquet::Rows>>,
+}
+
+/// A line over `--max-line-bytes` comes in pieces, never held whole: the
+/// workers pass them on untouched and the writer counts the line once,
+/// streams it through under `--keep-invalid` and into `--rejects`.
+#[derive(Clone, Copy, Debug)]
+pub struct Oversize {
+    /// The first piece (where the line starts).
+    pub first: bool,
+    /// The last piece (the line's terminator, if any, follows it).
+    pub last: bool,
+    /// A last piece the line's newline followed (not part of its data):
+    /// one more byte read.
+    pub newline: bool,
+}
+
+/// A chunk's bytes: read into a buffer of ours, or a slice of a mapped
+/// file.
+pub enum Data {
+    /// Read into a buffer (from the pool).
+    Owned(Vec<u8>),
+    /// A slice of a mapped file.
+    Mapped(MapSlice),
+}
+
+impl std::ops::Deref for Data {
+    type Target = [u8];
+
+    #[inline]
+    fn deref(&self) -> &[u8] {
+        match self {
+            Data::Owned(v) => v,
+            Data::Mapped(m) => m.bytes(),
+        }
+    }
+}
+
+impl Data {
+    /// Gives an owned buffer back to `pool` (a mapped slice just goes).
+    pub fn recycle(self, pool: &BufPool) {
+        if let Data::Owned(v) = self {
+            pool.put(v);
+        }
+    }
+}
+
+impl Chunk {
+    /// A chunk of `data` from `source` with no head, index or flags.
+    pub fn plain(source: Arc<Source>, first_line: u64, offset: u64, data: Vec<u8>) -> Chunk {
+        Chunk::with_data(source, first_line, offset, Data::Owned(data))
+    }
+
+    /// [`Chunk::plain`] for any [`Data`].
+    pub fn with_data(source: Arc<Source>, first_line: u64, offset: u64, data: Data) -> Chunk {
+        Chunk {
+            source,
+            first_line,
+            relative_lines: false,
+            offset,
+            data,
+            head: 0,
+            write_head: false,
+            truncated: false,
+            index: Vec::new(),
+            oversize: None,
+            bad: None,
+            spare: Mutex::new(Vec::new()),
+            #[cfg(feature = "parquet")]
+            rows: None,
+        }
+    }
+
+    /// The records' bytes (after the head).
+    pub fn body(&self) -> &[u8] {
+        &self.data[self.head..]
+    }
+}
+
+/// Recycled byte buffers: chunk and output buffers are allocated (and their
+/// pages faulted in) once per run instead of once per chunk.
+///
+/// ```
+/// use urlsift_records::BufPool;
+///
+/// let pool = BufPool::new(2, 1 << 16);
+/// let mut buf = pool.get(100);
+/// assert!(buf.capacity() >= 1 << 16); // one common size for every role
+/// buf.extend_from_slice(b"bytes");
+/// pool.put(buf);
+/// assert!(pool.get(0).is_empty()); // recycled, cleared
+/// ```
+pub struct BufPool {
+    bufs: Mutex<Vec<Vec<u8>>>,
+    keep: usize,
+    common: usize,
+    max_capacity: usize,
+}
+
+impl BufPool {
+    /// Keeps at most `keep` buffers for chunks of `chunk_size` bytes.
+    pub fn new(keep: usize, chunk_size: usize) -> BufPool {
+        BufPool {
+            bufs: Mutex::new(Vec::new()),
+            keep,
+            // What either role needs for a usual chunk (output may grow),
+            // and the reader's slack.
+            common: output_capacity(chunk_size).saturating_add(4096),
+            max_capacity: chunk_size.saturating_mul(2).max(1 << 16),
+        }
+    }
+
+    /// An empty buffer with at least `capacity` bytes reserved. Requests
+    /// are rounded up to one common size, so a recycled buffer of one role
+    /// fits the other without growing: growing a buffer of megabytes moves
+    /// it to fresh pages the kernel must clear.
+    pub fn get(&self, capacity: usize) -> Vec<u8> {
+        let recycled = self.bufs.lock().map(|mut b| b.pop()).unwrap_or(None);
+        let mut buf = recycled.unwrap_or_default();
+        buf.reserve_exact(capacity.max(self.common));
+        buf
+    }
+
+    /// Returns a buffer for reuse.
+    pub fn put(&self, mut buf: Vec<u8>) {
+        if buf.capacity() > self.max_capacity {
+            return;
+        }
+        buf.clear();
+        if let Ok(mut bufs) = self.bufs.lock()
+            && bufs.len() < self.keep
+        {
+            bufs.push(buf);
+        }
+    }
+}
+
+/// Room for a chunk's output: its input and an eighth (hrefs can grow).
+pub fn output_capacity(input_len: usize) -> usize {
+    input_len.saturating_add(input_len / 8)
+}
+
+impl Chunk {
+    /// The chunk's lines with their 1-based numbers, `\n` and a final `\r` removed
+    /// (newlines found by [`LineEnds`]).
+    pub fn lines(&self) -> impl Iterator<Item = (u64, &[u8])> {
+        self.lines_in(Runtime)
+    }
+
+    /// [`Chunk::lines`] with a given SIMD kernel.
+    #[inline(always)]
+    pub fn lines_in<K: Kernel>(&self, k: K) -> impl Iterator<Item = (u64, &[u8])> {
+        let data = &self.data[..];
+        let head = self.head.min(data.len());
+        let mut start = head;
+        let mut number = self.first_line;
+        let mut ends = LineEnds::new(k, &data[head..]);
+        std::iter::from_fn(move || {
+            if start >= data.len() {
+                return None;
+            }
+            let end = ends.next().map_or(data.len(), |i| head + i);
+            let mut line = &data[start..end];
+            if let [rest @ .., b'\r'] = line {
+                line = rest;
+            }
+            start = end + 1;
+            number += 1;
+            Some((number - 1, line))
+        })
+    }
+}
+
+/// One line, classified before any URL parsing.
+pub enum Line<'a> {
+    /// Empty (or only `\r`): counted, never parsed.
+    Empty,
+    /// Valid UTF-8 without NUL, within the length limit.
+    Text(&'a str),
+    /// Unusable as text.
+    Bad(Reason),
+}
+
+/// What a chunk is known to be as a whole, so clean chunks skip per-line checks.
+pub struct ChunkFacts<'a> {
+    /// The whole chunk as text, when it is valid UTF-8 without NUL.
+    text: Option<&'a str>,
+    base: usize,
+    max_line: usize,
+}
+
+impl<'a> ChunkFacts<'a> {
+    /// Checks the whole chunk once: valid UTF-8 and no NUL means no line of
+    /// it can be bad for those reasons, and lines are sliced without
+    /// validating again.
+    pub fn of(chunk: &'a Chunk, max_line: usize) -> ChunkFacts<'a> {
+        let text = if memchr::memchr(0, &chunk.data).is_none() {
+            simdutf8::basic::from_utf8(&chunk.data).ok()
+        } else {
+            None
+        };
+        ChunkFacts {
+            text,
+            base: chunk.data.as_ptr() as usize,
+            max_line,
+        }
+    }
+
+    /// The chunk's bytes as text, when they are UTF-8 (NUL bytes allowed:
+    /// the fused line scan finds them in the lines that need it).
+    pub fn utf8(chunk: &'a Chunk) -> Option<&'a str> {
+        simdutf8::basic::from_utf8(&chunk.data).ok()
+    }
+
+    /// Classifies one line, which must be a slice of this chunk's data.
+    #[inline(always)]
+    pub fn classify(&self, line: &'a [u8]) -> Line<'a> {
+        if line.is_empty() {
+            return Line::Empty;
+        }
+        if line.len() > self.max_line {
+            return Line::Bad(Reason::TooLong);
+        }
+        if let Some(text) = self.text {
+            // Lines are cut at ASCII bytes, so they are char boundaries.
+            let start = line.as_ptr() as usize - self.base;
+            if let Some(s) = text.get(start..start + line.len()) {
+                return Line::Text(s);
+            }
+        }
+        Self::classify_alone(line)
+    }
+
+    /// A line of a chunk that is not clean text as a whole.
+    #[inline(never)]
+    fn classify_alone(line: &'a [u8]) -> Line<'a> {
+        if memchr::memchr(0, line).is_some() {
+            return Line::Bad(Reason::NulByte);
+        }
+        match simdutf8::basic::from_utf8(line) {
+            Ok(s) => Line::Text(s),
+            Err(_) => Line::Bad(Reason::InvalidUtf8),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines_of(data: &[u8]) -> Vec<(u64, Vec<u8>)> {
+        let source = Arc::new(Source {
+            name: "t".into(),
+            format: Format::Lines,
+        });
+        let chunk = Chunk::plain(source, 7, 0, data.to_vec());
+        chunk.lines().map(|(n, l)| (n, l.to_vec())).collect()
+    }
+
+    fn reference(data: &[u8]) -> Vec<(u64, Vec<u8>)> {
+        let mut lines: Vec<&[u8]> = data.split(|&b| b == b'\n').collect();
+        if data.is_empty() || data.ends_with(b"\n") {
+            lines.pop();
+        }
+        lines
+            .into_iter()
+            .zip(7..)
+            .map(|(l, n)| (n, l.strip_suffix(b"\r").unwrap_or(l).to_vec()))
+            .collect()
+    }
+
+    /// Lines of every length around the 64-byte blocks' edges, with and
+    /// without CR, with and without a final newline, blank runs included.
+    #[test]
+    fn lines_match_a_plain_split() {
+        let mut cases: Vec<Vec<u8>> = vec![Vec::new(), b"\n".to_vec(), b"\n\n\n".to_vec()];
+        for len in (0..200).chain([255, 256, 257, 1000]) {
+            for crlf in [false, true] {
+                let mut one = vec![b'a'; len];
+                if crlf {
+                    one.push(b'\r');
+                }
+                one.push(b'\n');
+                cases.push(one.repeat(5));
+                let mut unterminated = one.repeat(3);
+                unterminated.extend_from_slice(&vec![b'z'; len]);
+                cases.push(unterminated);
+                let mut mixed = Vec::new();
+                for k in 0..20 {
+                    mixed.extend_from_slice(&vec![b'x'; (len * k) % 131]);
+                    mixed.extend_from_slice(if k % 3 == 0 { b"\r\n" } else { b"\n" });
+                }
+                cases.push(mixed);
+            }
+        }
+        for data in &cases {
+            assert_eq!(
+                lines_of(data),
+                reference(data),
+                "{:?}",
+                String::from_utf8_lossy(data)
+            );
+        }
+    }
+}

@@ -1,0 +1,208 @@
+//! `dedup`'s engine: keep the first record of each key, in input order.
+//!
+//! Workers parse each chunk's URLs and make their keys in parallel
+//! ([`Keying`]: the key bytes, their xxh3-64 hash, the record as it is
+//! written out); the thread that sees chunks in input order offers them to
+//! the seen-set ([`Seen`]), which writes each first occurrence. Past its
+//! memory budget the seen-set moves to hash-partitioned spill files,
+//! reduced and merged back in input order at the end, so inputs larger
+//! than memory work.
+//!
+//! ```
+//! use urlsift::profile::Profile;
+//! use urlsift_records::dedup::{Key, Keying, Seen};
+//! use urlsift_records::stage::{Edits, Filters, Stage};
+//! use urlsift_records::{Engine, Job, Options};
+//! use urlsift::site::List;
+//!
+//! let dir = std::env::temp_dir().join(format!("urlsift-doc-dedup-{}", std::process::id()));
+//! std::fs::create_dir_all(&dir)?;
+//! let path = dir.join("urls.txt");
+//! std::fs::write(&path, "https://a.example/1\nhttps://b.example/\nhttps://a.example/2\n")?;
+//!
+//! let engine = Engine::new(vec![path], &Options::default())?;
+//! let stage = Stage::new(List::builtin(), &Filters::default(), &Edits::default())?;
+//! let profile = Profile::new();
+//! let keying = Keying { key: Key::Host, profile: &profile, stage: &stage, terminator: b'\n' };
+//! let job = Job::default();
+//! let mut seen = Seen::new(1 << 30, false, None, b'\n');
+//! let mut out = Vec::new();
+//! engine.run(
+//!     |chunk| keying.chunk(&job, chunk, None, Default::default()),
+//!     |chunk, p| seen.offer_chunk(chunk, p, &mut out).map(|()| true),
+//! )?;
+//! assert_eq!(seen.finish(&mut out)?, 2);
+//! assert_eq!(out, b"https://a.example/1\nhttps://b.example/\n");
+//! # std::fs::remove_dir_all(&dir)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod keys;
+mod seen;
+mod spill;
+mod table;
+
+pub use keys::{Key, Keyed, Keys, Names, PatternOptions, href_key_len, write_key, write_pattern};
+pub use seen::{KeySet, Seen};
+pub use spill::{Spill, merge};
+
+use xxhash_rust::xxh3::xxh3_64;
+
+use urlsift::profile::Profile;
+use urlsift::{ParseError, Url, UrlRef};
+
+use super::chunk::Chunk;
+use super::format::{Rec, Shape};
+use super::processed::Processed;
+use super::reason::Reason;
+use super::stage::{Stage, Verdict};
+use super::walk::{Job, OnView};
+use keys::{Held, Place};
+
+/// How the workers key a chunk's records: by `key`, after the `profile`
+/// (which also gives the records their output form) and the `stage`
+/// (edits and filters); URL lines end with `terminator`.
+pub struct Keying<'a> {
+    /// What makes two records duplicates.
+    pub key: Key,
+    /// The output form of each URL (and of the `href` keys).
+    pub profile: &'a Profile,
+    /// Edits and filters, before keys.
+    pub stage: &'a Stage,
+    /// What ends a URL line written out.
+    pub terminator: u8,
+}
+
+impl Keying<'_> {
+    /// Keys the records of `chunk` (URLs resolved against `base`) into
+    /// `keys`, a buffer recycled from an earlier chunk or a new one.
+    ///
+    /// Keys read from the URL's output form alone (`href`, `no-fragment`,
+    /// without edits or SURT) take the view path: no `Url` is built, and a
+    /// line already in its output form is not copied at all.
+    pub fn chunk(
+        &self,
+        job: &Job,
+        chunk: &Chunk,
+        base: Option<&Url>,
+        keys: Keys,
+    ) -> Processed<Keys> {
+        let href_keys = matches!(self.key, Key::Href | Key::NoFragment)
+            && !self.profile.needs_url()
+            && !self.stage.has_edits();
+        if href_keys {
+            let href_keys = HrefKeys {
+                profile: self.profile,
+                stage: self.stage,
+                kind: self.key,
+                terminator: self.terminator,
+            };
+            return job.run_viewed(chunk, base, keys, href_keys);
+        }
+        let (profile, stage, key_kind, term) =
+            (self.profile, self.stage, self.key, self.terminator);
+        // One batch parser per chunk: no allocation per URL.
+        let mut form = Vec::new();
+        job.run_parsed::<Keys>(chunk, base, keys, |p, rec, _, parser| {
+            let url = parser.last_mut().expect("parsed");
+            if stage.apply(url, &mut p.tally) == Verdict::Drop {
+                return Ok(());
+            }
+            let url = &*url;
+            p.flush();
+            let start = p.out.len();
+            let key_start = p.extra.keys.len();
+            if matches!(rec.shape, Shape::Line | Shape::ReadOnly) {
+                profile.apply(url, &mut p.out);
+                let (out, keys) = (&p.out[start..], &mut p.extra.keys);
+                write_key(key_kind, url, out, keys, &mut p.extra.names, &stage.list);
+                p.out.push(term);
+            } else {
+                // A record goes out with its URL field in profile form.
+                form.clear();
+                profile.apply(url, &mut form);
+                write_key(
+                    key_kind,
+                    url,
+                    &form,
+                    &mut p.extra.keys,
+                    &mut p.extra.names,
+                    &stage.list,
+                );
+                let form = std::str::from_utf8(&form).expect("profile output is UTF-8");
+                rec.write_url(&mut p.out, form, term);
+            }
+            let hash = xxh3_64(&p.extra.keys[key_start..]);
+            let place = Place::Out {
+                end: p.out.len(),
+                key: (key_start, p.extra.keys.len()),
+            };
+            p.extra.held.push(Held {
+                at: start,
+                place,
+                hash,
+            });
+            Ok(())
+        })
+    }
+}
+
+/// A chunk's keys when the key is the URL's output form, or its part
+/// before the fragment, and no edit is set: each URL is read as a view
+/// (the fast path's proof; no `Url` is built), and a line that is already
+/// its own output is not copied at all: the writer takes its key and its
+/// line from the chunk's input.
+struct HrefKeys<'a> {
+    profile: &'a Profile,
+    stage: &'a Stage,
+    kind: Key,
+    terminator: u8,
+}
+
+impl OnView<Keys> for HrefKeys<'_> {
+    #[inline(always)]
+    fn view(
+        &mut self,
+        p: &mut Processed<Keys>,
+        rec: &Rec<'_>,
+        text: &str,
+        url: Result<UrlRef<'_>, ParseError>,
+    ) -> Result<(), Reason> {
+        let url = url.map_err(Reason::Url)?;
+        if self.stage.filter(url, &mut p.tally) == Verdict::Drop {
+            return Ok(());
+        }
+        let form = self
+            .profile
+            .apply_href(url.href())
+            .expect("not a SURT profile");
+        let at = p.out.len();
+        let line = &rec.data[rec.start..rec.end];
+        if rec.shape == Shape::Line
+            && Rec::is_own_text(&form, text)
+            && std::ptr::eq(text.as_bytes(), line)
+        {
+            let key_end = rec.start + href_key_len(self.kind, line);
+            let hash = xxh3_64(&rec.data[rec.start..key_end]);
+            let place = Place::Input {
+                start: rec.start,
+                end: rec.end,
+                key_end,
+            };
+            p.extra.held.push(Held { at, place, hash });
+            return Ok(());
+        }
+        p.flush();
+        rec.write_url(&mut p.out, &form, self.terminator);
+        let key_start = p.extra.keys.len();
+        let key = &form.as_bytes()[..href_key_len(self.kind, form.as_bytes())];
+        p.extra.keys.extend_from_slice(key);
+        let hash = xxh3_64(key);
+        let place = Place::Out {
+            end: p.out.len(),
+            key: (key_start, p.extra.keys.len()),
+        };
+        p.extra.held.push(Held { at, place, hash });
+        Ok(())
+    }
+}

@@ -1,0 +1,402 @@
+//! The parallel engine: rayon workers take turns at a shared reader that
+//! cuts the inputs into record-aligned chunks, turn each chunk into its
+//! results, and the calling thread consumes those results in input order.
+//! Output is therefore byte-identical for any thread count.
+//!
+//! ```
+//! use urlsift_records::{Engine, Job, Options, Processed};
+//!
+//! let dir = std::env::temp_dir().join(format!("urlsift-doc-engine-{}", std::process::id()));
+//! std::fs::create_dir_all(&dir)?;
+//! let path = dir.join("urls.txt");
+//! std::fs::write(&path, "HTTPS://A.example\n\nhttps://b.example/x/../y\n")?;
+//!
+//! let engine = Engine::new(vec![path], &Options::default())?;
+//! let job = Job::default();
+//! let mut hosts = Vec::new();
+//! let errors = engine.run(
+//!     // On the workers, chunk by chunk: each record's URL, parsed.
+//!     |chunk| {
+//!         job.run_parsed(chunk, None, Vec::new(), |p: &mut Processed<Vec<String>>, _rec, _text, parser| {
+//!             let url = parser.last_mut().expect("parsed");
+//!             p.extra.push(url.href().to_string());
+//!             Ok(())
+//!         })
+//!     },
+//!     // On this thread, in input order.
+//!     |_chunk, p| {
+//!         hosts.append(&mut p.extra);
+//!         Ok::<_, urlsift_records::Error>(true)
+//!     },
+//! )?;
+//! assert!(errors.is_empty());
+//! assert_eq!(hosts, ["https://a.example/", "https://b.example/y"]);
+//! # std::fs::remove_dir_all(&dir)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::{Mutex, mpsc};
+use std::time::{Duration, Instant};
+
+use super::chunk::{self, BufPool, Chunk};
+use super::error::Error;
+use super::format::{Kind, Spec};
+use super::input::{self, InputError};
+use super::processed::Processed;
+use super::reader::{ChunkReader, Settings};
+use super::timings::{self, Clock, Clocks, Report};
+
+/// How the engine reads its inputs.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The format (`None`: by file name), the URL field and the header
+    /// setting: `--input-format`, `--field`, `--no-header`.
+    pub spec: Spec,
+    /// The longest record held whole (`--max-line-bytes`); a longer one is
+    /// a bad record, handed out in pieces and never held.
+    pub max_record: usize,
+    /// Bytes per chunk, the unit of parallel work.
+    pub chunk_size: usize,
+    /// Worker threads (`None`: one per core).
+    pub threads: Option<usize>,
+}
+
+impl Default for Options {
+    /// Formats by file name, the default fields, 16 MiB records, 4 MiB
+    /// chunks, one worker per core.
+    fn default() -> Options {
+        Options {
+            spec: Spec::default(),
+            max_record: 16 << 20,
+            chunk_size: 4 << 20,
+            threads: None,
+        }
+    }
+}
+
+/// The engine of a run: its inputs, the reader's settings and the worker
+/// threads.
+pub struct Engine {
+    /// The inputs, in order (`-` is standard input).
+    pub files: Vec<PathBuf>,
+    /// The worker threads.
+    pub pool: rayon::ThreadPool,
+    /// How the reader cuts and checks the inputs.
+    pub read: Settings,
+    /// Whether [`Engine::run`] times its stages ([`Engine::timings`]).
+    pub timed: bool,
+    /// The last timed run's report.
+    report: Mutex<Option<Report>>,
+}
+
+impl Engine {
+    /// An engine for `files` (none: standard input). Refused before
+    /// anything is read: a file that is not there, inputs whose names
+    /// imply different formats.
+    pub fn new(mut files: Vec<PathBuf>, options: &Options) -> Result<Engine, Error> {
+        if files.is_empty() {
+            files.push("-".into());
+        }
+        if let Some(e) = input::missing(&files) {
+            return Err(Error::Input(e));
+        }
+        let mut spec = options.spec.clone();
+        if spec.kind.is_none() {
+            // Files whose names say nothing but whose content is WARC (or
+            // ARC).
+            let named = files.iter().map(|f| spec.kind_for(f)).collect::<Vec<_>>();
+            if named.iter().all(|k| *k == Kind::Lines) {
+                let sniffed: Vec<Option<Kind>> = files
+                    .iter()
+                    .map(|f| (f != std::path::Path::new("-")).then(|| archive_kind(f))?)
+                    .collect();
+                if let Some(Some(kind)) = sniffed.first()
+                    && sniffed.iter().all(|k| *k == Some(*kind))
+                {
+                    spec.kind = Some(*kind);
+                }
+            }
+        }
+        let kinds: Vec<Kind> = files.iter().map(|f| spec.kind_for(f)).collect();
+        if let Some(other) = kinds.iter().find(|k| **k != kinds[0]) {
+            return Err(Error::Usage(format!(
+                "the inputs have different formats ({} and {other}, by file name); \
+                 name one with --input-format or run them separately",
+                kinds[0]
+            )));
+        }
+        // `-j` caps the decoders' and Parquet lanes' pools too.
+        super::cores::set_cap(options.threads);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(options.threads.unwrap_or(0))
+            .thread_name(|i| format!("urlsift-worker-{i}"))
+            .build()
+            .map_err(|e| Error::Usage(format!("cannot start worker threads: {e}")))?;
+        Ok(Engine {
+            files,
+            pool,
+            read: Settings {
+                chunk_size: options.chunk_size.max(1),
+                max_record: options.max_record,
+                spec,
+                writes_records: false,
+                // Rejects and `--strict` stops are numbered by the ledger;
+                // work that prints line numbers from the workers (`check`,
+                // `extract` with a `line` field) turns counting on.
+                count_lines: false,
+            },
+            timed: false,
+            report: Mutex::new(None),
+        })
+    }
+
+    /// Where the last run's time went, when [`Engine::timed`] was set.
+    pub fn timings(&self) -> Option<Report> {
+        *self.report.lock().ok()?
+    }
+
+    /// The format all inputs are read in.
+    pub fn kind(&self) -> Kind {
+        self.read.spec.kind_for(&self.files[0])
+    }
+
+    /// What a record of these inputs is called in messages: `lines` for
+    /// URL lines, `records` for the other formats (and for a `.log` file
+    /// whose first lines decide).
+    pub fn noun(&self) -> &'static str {
+        if self.kind() == Kind::Lines && !self.sniffs_log() {
+            "lines"
+        } else {
+            "records"
+        }
+    }
+
+    /// How many workers run.
+    pub fn threads(&self) -> usize {
+        self.pool.current_num_threads()
+    }
+
+    /// Whether any input is a `.log` file read with `auto`, whose first
+    /// lines decide between `log` and `lines`.
+    pub fn sniffs_log(&self) -> bool {
+        self.files.iter().any(|f| self.read.spec.sniffs_log(f))
+    }
+
+    /// Runs `work` on every chunk in parallel and `consume` on the results in
+    /// input order. `consume` returning `Ok(false)` stops the run early.
+    /// Returns the read errors that ended sources early (each source's
+    /// records before its error were processed; the run went on with the
+    /// next source).
+    ///
+    /// Each worker takes the shared reader's next chunk, works on it and
+    /// sends the result back; this thread puts the results in order and
+    /// consumes them (writing, the dedup seen-set), overlapping with the
+    /// workers. Reading is part of each worker's share: with `-j1` one
+    /// thread reads and parses, with `-j2` two do, taking turns at the
+    /// reader. At most a few chunks per worker are in flight: a worker
+    /// takes a ticket before reading, and a ticket comes back only when
+    /// its chunk has been consumed.
+    pub fn run<X: Send, E: From<Error>>(
+        &self,
+        work: impl Fn(&Chunk) -> Processed<X> + Sync,
+        mut consume: impl FnMut(&Chunk, &mut Processed<X>) -> Result<bool, E>,
+    ) -> Result<Vec<InputError>, E> {
+        let threads = self.pool.current_num_threads();
+        let max_in_flight = threads * 2 + 2;
+        let chunk_size = self.read.chunk_size;
+        // Keep every buffer that can be in circulation (an input and an
+        // output buffer per chunk in flight, plus one being filled per
+        // worker), so none is freed and faulted in again.
+        let pool = BufPool::new(2 * (max_in_flight + threads) + 2, chunk_size);
+        let reader = Mutex::new(ChunkReader::new(self.files.clone(), self.read.clone()));
+        let mut errors = Vec::new();
+        let (ticket_tx, ticket_rx) = mpsc::sync_channel::<()>(max_in_flight);
+        for _ in 0..max_in_flight {
+            ticket_tx
+                .send(())
+                .expect("the channel has room for every ticket");
+        }
+        let ticket_rx = Mutex::new(ticket_rx);
+        let clocks = self.timed.then(Clocks::default);
+        let (start, decode_start) = (Instant::now(), timings::decoding());
+        let (mut busy, mut idle) = (Duration::ZERO, Duration::ZERO);
+        let (pool, reader, ticket_rx, work, clocks_ref) =
+            (&pool, &reader, &ticket_rx, &work, clocks.as_ref());
+        let ran = self.pool.in_place_scope(|s| -> Result<(), E> {
+            let (res_tx, res_rx) = mpsc::channel::<(u64, Done<X>)>();
+            for _ in 0..threads {
+                let res_tx = res_tx.clone();
+                s.spawn(move |_| {
+                    worker(reader, pool, ticket_rx, work, &res_tx, clocks_ref);
+                });
+            }
+            drop(res_tx);
+            // Owned here, so returning early (an error, or `consume`
+            // stopping) drops it and wakes workers waiting for a ticket.
+            let ticket_tx = ticket_tx;
+            let mut ready: BTreeMap<u64, Done<X>> = BTreeMap::new();
+            let mut consumed = 0u64;
+            loop {
+                while let Some(done) = ready.remove(&consumed) {
+                    consumed += 1;
+                    let (chunk, mut p) = match done {
+                        Ok(done) => done,
+                        Err(e) if e.usage => {
+                            return Err(Error::Usage(format!("{}: {}", e.name, e.error)).into());
+                        }
+                        Err(e) => {
+                            errors.push(e);
+                            let _ = ticket_tx.try_send(());
+                            continue;
+                        }
+                    };
+                    let since = clocks_ref.map(|_| Instant::now());
+                    let go_on = consume(&chunk, &mut p)?;
+                    if let Some(since) = since {
+                        busy += since.elapsed();
+                    }
+                    chunk.data.recycle(pool);
+                    pool.put(p.out);
+                    if !go_on {
+                        return Ok(());
+                    }
+                    // The receiving workers are gone only once reading ended.
+                    let _ = ticket_tx.try_send(());
+                }
+                let since = clocks_ref.map(|_| Instant::now());
+                let received = res_rx.recv();
+                if let Some(since) = since {
+                    idle += since.elapsed();
+                }
+                match received {
+                    Ok((seq, done)) => {
+                        ready.insert(seq, done);
+                    }
+                    // Every worker has stopped and every result is in.
+                    Err(_) => {
+                        debug_assert!(ready.is_empty(), "results are numbered without gaps");
+                        return Ok(());
+                    }
+                }
+            }
+        });
+        if let (Some(clocks), Ok(mut report)) = (&clocks, self.report.lock()) {
+            *report = Some(Report::of(
+                clocks,
+                start,
+                decode_start,
+                threads,
+                (busy, idle),
+            ));
+        }
+        ran?;
+        Ok(errors)
+    }
+}
+
+/// A worker's result: a chunk and what it made of it, or the read error
+/// that ended the input at that point.
+type Done<X> = Result<(Chunk, Processed<X>), InputError>;
+
+/// One worker: takes a ticket, reads the next chunk, works on it and sends
+/// the result with the chunk's number; stops at the end of the input, after
+/// a read error (sent in order like a result), or when the consumer has
+/// stopped (no more tickets, or nobody receiving).
+fn worker<X>(
+    reader: &Mutex<ChunkReader>,
+    pool: &BufPool,
+    tickets: &Mutex<mpsc::Receiver<()>>,
+    work: &(impl Fn(&Chunk) -> Processed<X> + Sync),
+    results: &mpsc::Sender<(u64, Done<X>)>,
+    clocks: Option<&Clocks>,
+) {
+    // Adds the time since `since` (taken when timing) to `clock`.
+    let time = |clock: Clock, since: Option<Instant>| {
+        if let (Some(c), Some(since)) = (clocks, since) {
+            c.add(clock, since);
+        }
+    };
+    let now = || clocks.map(|_| Instant::now());
+    loop {
+        let since = now();
+        let ticket = match tickets.lock() {
+            Ok(t) => t.recv(),
+            Err(_) => return,
+        };
+        time(Clock::TicketWait, since);
+        if ticket.is_err() {
+            return;
+        }
+        let since = now();
+        let next = match reader.lock() {
+            Ok(mut r) => {
+                time(Clock::ReadWait, since);
+                let since = now();
+                let next = r.next_numbered(pool);
+                time(Clock::Read, since);
+                next
+            }
+            Err(_) => return,
+        };
+        let Some((seq, next)) = next else { return };
+        let done = match next {
+            Err(e) => Err(e),
+            Ok(chunk) => {
+                // (A piece of an over-long line makes no output of its own.)
+                if chunk.oversize.is_none()
+                    && let Ok(mut spare) = chunk.spare.lock()
+                {
+                    *spare = pool.get(chunk::output_capacity(chunk.data.len()));
+                }
+                let since = now();
+                let p = work(&chunk);
+                time(Clock::Work, since);
+                Ok((chunk, p))
+            }
+        };
+        // A read error ends its source; reading goes on with the next,
+        // unless the flags do not fit the input.
+        let stop = matches!(&done, Err(e) if e.usage);
+        if results.send((seq, done)).is_err() || stop {
+            return;
+        }
+    }
+}
+
+/// The archive format the file at `path` starts with: a WARC header
+/// (`WARC/1.`) or an ARC file's first record (`filedesc://`), plain or in
+/// its first gzip member or zstd frame. Only a regular file is looked at
+/// (reading a pipe or FIFO here would take its first bytes from the run);
+/// a file that cannot be read says none (its error comes when it is
+/// read).
+fn archive_kind(path: &std::path::Path) -> Option<Kind> {
+    use std::io::Read;
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return None;
+    }
+    let mut file = std::fs::File::open(path).ok()?;
+    let mut head = [0u8; 4];
+    let n = file.read(&mut head).ok()?;
+    let mut start = Vec::with_capacity(16);
+    let chained = (&head[..n]).chain(file);
+    let read = match head[..n] {
+        [0x1f, 0x8b, ..] => flate2::read::GzDecoder::new(chained)
+            .take(11)
+            .read_to_end(&mut start),
+        [0x28, 0xb5, 0x2f, 0xfd] => match zstd::stream::read::Decoder::new(chained) {
+            Ok(d) => d.take(11).read_to_end(&mut start),
+            Err(_) => return None,
+        },
+        _ => chained.take(11).read_to_end(&mut start),
+    };
+    read.ok()?;
+    if start.starts_with(b"WARC/1.") {
+        Some(Kind::Warc)
+    } else if start.eq_ignore_ascii_case(b"filedesc://") {
+        Some(Kind::Arc)
+    } else {
+        None
+    }
+}

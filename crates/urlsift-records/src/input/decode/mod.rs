@@ -1,0 +1,178 @@
+//! Decoding compressed input: which format a source is in (magic bytes),
+//! gzip members and zstd frames decoded on a thread of their own into a
+//! small ring of reused buffers, and faults that say what and where.
+//!
+//! The promises, each tested in `tests.rs`:
+//!
+//! - **Nothing decoded is lost.** Every byte decoded before a fault is
+//!   handed out by `read` before the error. The decoders are driven so
+//!   that a failing call cannot have decoded bytes it does not report
+//!   (`gzip.rs`: the inflater's counters are exact even on error;
+//!   `zstd.rs`: the input is fed one block at a time, because libzstd does
+//!   not report the output of a call that fails).
+//! - **Faults name what and where**: truncated or corrupt at byte N of the
+//!   compressed input, in member (gzip) or frame (zstd) K that started at
+//!   byte M ([`DecodeError`]).
+//! - **Nothing damaged is handed out as data.** A member's or frame's
+//!   bytes are held until its check (CRC-32, zstd checksum) passes, up to
+//!   `hold::LIMIT` of them (`hold.rs`); a unit that fails it hands its
+//!   bytes out with the fault instead ([`Damaged`]), for the reader to set
+//!   aside. A cut unit's bytes are data: they are exact as far as they go.
+//! - **A damaged member or frame does not take the rest with it.** After
+//!   a corrupt gzip member or zstd frame (or bytes between two that are
+//!   neither), the decoder searches on for the next member header or
+//!   frame magic number and goes on from there (`fault.rs`,
+//!   `Source::skip_to`). The fault is handed out in order, between the
+//!   bytes before and after the gap, marked as resumed
+//!   ([`DecodeError::resumed`], [`resumes`]), and the stream goes on. Only
+//!   a cut, a read error, or a fault after which nothing follows ends the
+//!   stream.
+//! - **Trailing bytes after the last complete member or frame are not an
+//!   ordinary error**: every member is decoded and handed out, then a
+//!   [`Fault::TrailingGarbage`] error follows, which the caller can tell
+//!   apart ([`is_trailing_garbage`]) and treat as `gzip -d` does: a warning
+//!   and exit status 2, all data kept. Trailing zero bytes (padding, as
+//!   tapes and some tools add) are ignored, as `gzip -d` ignores them.
+//!
+//! Uncompressed input is not touched here: a regular file comes back as
+//! the [`File`] itself so the caller can map it, and a pipe as a reader.
+//!
+//! A gzip file of many small members is decoded on several threads at
+//! once (`parallel.rs`), with the same output and faults as in order.
+//!
+//! ```
+//! use std::io::{Read, Write};
+//! use urlsift_records::input::decode::{self, Fault, Format};
+//!
+//! # let dir = std::env::temp_dir().join(format!("urlsift-doc-decode-{}", std::process::id()));
+//! # std::fs::create_dir_all(&dir)?;
+//! let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+//! gz.write_all(b"https://e.com/a\nhttps://e.com/b\n")?;
+//! let gz = gz.finish()?;
+//! let path = dir.join("urls.txt.gz");
+//! std::fs::write(&path, &gz)?;
+//! let input = decode::open(&path)?;
+//! assert_eq!(input.format(), Some(Format::Gzip));
+//! let mut text = String::new();
+//! input.into_reader().read_to_string(&mut text)?;
+//! assert_eq!(text, "https://e.com/a\nhttps://e.com/b\n");
+//!
+//! // Cut short: what was decoded comes first, then the fault, named.
+//! std::fs::write(&path, &gz[..gz.len() - 6])?;
+//! let mut cut = Vec::new();
+//! let err = decode::open(&path)?.into_reader().read_to_end(&mut cut).unwrap_err();
+//! let fault = decode::decode_error(&err).expect("a decoding fault");
+//! assert_eq!(fault.fault, Fault::Truncated);
+//! assert!(err.to_string().starts_with("gzip data is truncated at byte"));
+//! # std::fs::remove_dir_all(&dir)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod fault;
+mod format;
+mod gzip;
+mod hold;
+mod parallel;
+mod ring;
+mod source;
+mod zstd;
+
+#[cfg(test)]
+mod parallel_tests;
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod zstd_tests;
+
+use std::fs::File;
+use std::io::{self, Read, Seek, SeekFrom};
+use std::path::Path;
+
+pub use fault::{Damaged, DecodeError, Fault, decode_error, is_trailing_garbage, resumes};
+pub use format::Format;
+pub use ring::Decoded;
+use source::Source;
+#[cfg(test)]
+use {fault::Decode, ring::decoder};
+
+/// An opened input, in the form the reader should take it.
+pub enum Input {
+    /// An uncompressed regular file, positioned at its start: the caller
+    /// may read it or map it.
+    File(File),
+    /// Uncompressed bytes from standard input, a pipe or a device, to be
+    /// read in order (the bytes peeked to detect the format come first).
+    Pipe(Box<dyn Read + Send>),
+    /// A compressed input's decoded bytes, decoded on a thread of its own.
+    Decoded(Decoded),
+}
+
+impl Input {
+    /// The input's compressed format, `None` when it is plain.
+    pub fn format(&self) -> Option<Format> {
+        match self {
+            Input::File(_) | Input::Pipe(_) => None,
+            Input::Decoded(d) => Some(d.format()),
+        }
+    }
+}
+
+impl Input {
+    /// The input as one byte stream, whatever its form.
+    pub fn into_reader(self) -> Box<dyn Read + Send> {
+        match self {
+            Input::File(file) => Box::new(file),
+            Input::Pipe(reader) => reader,
+            Input::Decoded(decoded) => Box::new(decoded),
+        }
+    }
+}
+
+/// Opens a file, or standard input for `-`, and picks its form by magic
+/// bytes: gzip and zstd start decoding at once on a thread of their own.
+pub fn open(path: &Path) -> io::Result<Input> {
+    if path == Path::new("-") {
+        return from_stream(Box::new(io::stdin()));
+    }
+    let mut file = File::open(path)?;
+    if !file.metadata()?.is_file() {
+        // A FIFO or device: it cannot seek back over the peeked bytes.
+        return from_stream(Box::new(file));
+    }
+    let mut head = [0u8; 4];
+    let got = read_up_to(&mut file, &mut head)?;
+    file.seek(SeekFrom::Start(0))?;
+    // A `.gz` or `.zst` file whose first bytes are not the magic number is
+    // taken as damaged there, not as text: read as text, its compressed
+    // bytes would pass for lines (some even for URLs), where decoding
+    // reports the bad header and goes on at the next member or frame.
+    let format = Format::detect(&head[..got]).or_else(|| (got > 0).then(|| Format::named(path))?);
+    Ok(match format {
+        None => Input::File(file),
+        Some(format) => Input::Decoded(Decoded::start(format, Source::new(Box::new(file)))),
+    })
+}
+
+/// A stream that cannot seek: its first bytes stay in the source's buffer.
+fn from_stream(inner: Box<dyn Read + Send>) -> io::Result<Input> {
+    let mut source = Source::new(inner);
+    let head = source.peek(4)?;
+    Ok(match Format::detect(head) {
+        None => Input::Pipe(source.into_reader()),
+        Some(format) => Input::Decoded(Decoded::start(format, source)),
+    })
+}
+
+/// Reads until `buf` is full or the input ends; returns the count.
+fn read_up_to(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut got = 0;
+    while got < buf.len() {
+        match r.read(&mut buf[got..]) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(got)
+}

@@ -1,0 +1,204 @@
+//! Decompression overlapped with whatever reads the result: a thread of
+//! its own decodes into a small ring of reused buffers (a few MiB in all,
+//! however large the input), and [`Decoded`] hands their bytes out in
+//! order, as a `Read` and a `BufRead`.
+//!
+//! The thread stops when the input ends or fails (after sending that
+//! news), or when the `Decoded` is dropped: its next send or receive then
+//! fails. It is never joined, since it may be blocked reading a pipe that
+//! has nothing to say; it holds one buffer, and exits as soon as the read
+//! returns (or with the process).
+
+use std::io::{self, BufRead, Read};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::thread::{self, JoinHandle};
+
+use super::fault::{Decode, again, resumes};
+use super::format::Format;
+use super::source::Source;
+use super::{parallel, zstd};
+
+/// Buffers in the ring, and their size: one being filled, one being read,
+/// two waiting, so neither side waits for the other's short stalls.
+const RING: usize = 4;
+const BUF_SIZE: usize = 1 << 20;
+
+/// A buffer of decoded bytes and how the stream stands after it.
+struct Filled {
+    /// Always its full size; the decoded bytes are `buf[..len]`.
+    buf: Vec<u8>,
+    len: usize,
+    /// `None`: more to come. `Some(Ok)`: the clean end. `Some(Err)`: the
+    /// fault that ended the stream, to be reported after `buf`.
+    end: Option<io::Result<()>>,
+    /// A fault that decoding resumed after ([`resumes`]), to be
+    /// reported after `buf`; the stream goes on.
+    resumed: Option<io::Error>,
+}
+
+/// A compressed input's decoded bytes, decoded ahead on a thread of its own.
+pub struct Decoded {
+    format: Format,
+    /// The buffer being read: its bytes `current[pos..len]` are unread.
+    current: Vec<u8>,
+    pos: usize,
+    len: usize,
+    /// How the stream ends once `current` is used up, if it ends there.
+    end: Option<io::Result<()>>,
+    /// The fault to report once `current` is used up, before the bytes
+    /// decoded after it.
+    resumed: Option<io::Error>,
+    filled: Receiver<Filled>,
+    empty: SyncSender<Vec<u8>>,
+    /// The decoding thread, kept for tests to wait on; otherwise dropped
+    /// with the reader, not joined (see the module notes).
+    #[cfg_attr(not(test), allow(dead_code))]
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Decoded {
+    /// Starts decoding `source` as `format` on a new thread.
+    pub(super) fn start(format: Format, source: Source) -> Decoded {
+        Decoded::with_ring(format, decoder(format, source), RING, BUF_SIZE)
+    }
+
+    /// Decodes with `decode` through `ring` buffers of `size` bytes.
+    pub(super) fn with_ring(
+        format: Format,
+        decode: Box<dyn Decode>,
+        ring: usize,
+        size: usize,
+    ) -> Decoded {
+        let (filled_tx, filled) = sync_channel(ring);
+        let (empty, empty_rx) = sync_channel(ring);
+        for _ in 0..ring.max(2) - 1 {
+            // One buffer stays with the reader as `current`.
+            empty.send(vec![0; size]).expect("the receiver is alive");
+        }
+        let thread = thread::Builder::new()
+            .name(format!("urlsift {} decoder", format.name()))
+            .spawn(move || run(decode, empty_rx, filled_tx))
+            .expect("spawn the decoding thread");
+        Decoded {
+            format,
+            current: vec![0; size],
+            pos: 0,
+            len: 0,
+            end: None,
+            resumed: None,
+            filled,
+            empty,
+            thread: Some(thread),
+        }
+    }
+
+    /// The compressed format being decoded.
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
+    /// Whether the decoding thread has exited (tests: it must, once the
+    /// reader is gone).
+    #[cfg(test)]
+    pub(super) fn thread(&mut self) -> JoinHandle<()> {
+        self.thread.take().expect("asked once")
+    }
+
+    /// Makes `current` hold unread bytes unless the stream has ended;
+    /// returns the end (clean or not) when nothing is left.
+    fn next_buffer(&mut self) -> io::Result<()> {
+        while self.pos == self.len {
+            if let Some(e) = self.resumed.take() {
+                return Err(e);
+            }
+            if let Some(end) = &self.end {
+                return match end {
+                    Ok(()) => Ok(()),
+                    Err(e) => Err(again(e)),
+                };
+            }
+            let Ok(next) = self.filled.recv() else {
+                // The thread ended without saying how: it panicked.
+                let e = io::Error::other("the decoding thread stopped unexpectedly");
+                self.end = Some(Err(again(&e)));
+                return Err(e);
+            };
+            let spent = std::mem::replace(&mut self.current, next.buf);
+            (self.pos, self.len) = (0, next.len);
+            // The thread may have ended: then the buffer is not needed.
+            let _ = self.empty.try_send(spent);
+            self.end = next.end;
+            self.resumed = next.resumed;
+        }
+        Ok(())
+    }
+}
+
+/// The decoding thread: fills empty buffers and sends them on in order
+/// until the stream ends or fails, or the reader is gone.
+fn run(mut decode: Box<dyn Decode>, empty: Receiver<Vec<u8>>, filled: SyncSender<Filled>) {
+    while let Ok(mut buf) = empty.recv() {
+        let busy = std::time::Instant::now();
+        let mut len = 0;
+        let mut end = None;
+        let mut resumed = None;
+        while len < buf.len() {
+            match decode.decode(&mut buf[len..]) {
+                Ok(0) => {
+                    end = Some(Ok(()));
+                    break;
+                }
+                Ok(n) => len += n,
+                // The buffer ends at the gap; the next one starts after it.
+                Err(e) if resumes(&e) => {
+                    resumed = Some(e);
+                    break;
+                }
+                Err(e) => {
+                    end = Some(Err(e));
+                    break;
+                }
+            }
+        }
+        crate::timings::add_decoding(busy.elapsed());
+        let last = end.is_some();
+        let buffer = Filled {
+            buf,
+            len,
+            end,
+            resumed,
+        };
+        if filled.send(buffer).is_err() || last {
+            return;
+        }
+    }
+}
+
+impl Read for Decoded {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let available = self.fill_buf()?;
+        let n = available.len().min(out.len());
+        out[..n].copy_from_slice(&available[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl BufRead for Decoded {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        self.next_buffer()?;
+        Ok(&self.current[self.pos..self.len])
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.pos = (self.pos + n).min(self.len);
+    }
+}
+
+/// The decoder for `format` over `source`.
+pub(super) fn decoder(format: Format, source: Source) -> Box<dyn Decode> {
+    match format {
+        Format::Gzip => parallel::decoder(source),
+        Format::Zstd => Box::new(zstd::Zstd::new(source)),
+    }
+}

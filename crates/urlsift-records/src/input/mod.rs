@@ -1,0 +1,125 @@
+//! Inputs: files and standard input, opened in the form the reader takes
+//! them. A plain regular file is mapped ([`mmap`]: chunks are slices of the
+//! page cache); a pipe or standard input is read into reused buffers; a
+//! gzip or zstd input (found by its magic bytes, or a `.gz`/`.zst` name) is
+//! decoded on a thread of its own ([`decode`], with its rules for damaged
+//! input). This room also names inputs in messages and says which of them
+//! are not there before a run starts.
+
+use std::fmt;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+pub mod decode;
+#[allow(unsafe_code)]
+pub mod mmap;
+
+use mmap::Map;
+
+/// An opened input, in the form the reader takes it.
+pub enum Opened {
+    /// A plain regular file of at least one byte, mapped: its bytes are
+    /// sliced, never copied.
+    Mapped(Arc<Map>),
+    /// Bytes to read in order: standard input, a pipe or device, an
+    /// empty file, or the decoded bytes of a compressed input.
+    Read(Box<dyn Read + Send>),
+}
+
+/// Opens `path` (`-` is standard input): mapped when it is a plain,
+/// non-empty regular file; decoded on a thread of its own when it is gzip
+/// or zstd ([`decode::open`]); read otherwise.
+///
+/// ```
+/// use std::io::Read;
+/// use urlsift_records::input::{self, Opened};
+///
+/// let dir = std::env::temp_dir().join(format!("urlsift-doc-open-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// let path = dir.join("urls.txt");
+/// std::fs::write(&path, "https://example.com/\n")?;
+/// match input::open(&path)? {
+///     Opened::Mapped(map) => assert_eq!(map.bytes(), b"https://example.com/\n"),
+///     Opened::Read(mut r) => {
+///         let mut s = String::new();
+///         r.read_to_string(&mut s)?;
+///         assert_eq!(s, "https://example.com/\n");
+///     }
+/// }
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn open(path: &Path) -> io::Result<Opened> {
+    Ok(match decode::open(path)? {
+        decode::Input::File(file) => match Map::new(&file)? {
+            Some(map) => Opened::Mapped(map),
+            None => Opened::Read(Box::new(file)),
+        },
+        input => Opened::Read(input.into_reader()),
+    })
+}
+
+/// An input that could not be opened or read.
+#[derive(Debug)]
+pub struct InputError {
+    /// The source as the user named it.
+    pub name: String,
+    /// What went wrong.
+    pub error: io::Error,
+    /// A problem with the flags for this input (the CSV has no such
+    /// column, say) rather than with reading it: it ends the run.
+    pub usage: bool,
+}
+
+impl std::error::Error for InputError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.name, self.error)
+    }
+}
+
+/// The first of `files` (other than `-`) that is not there: a typo, said
+/// before anything runs or is written.
+///
+/// ```
+/// use std::path::PathBuf;
+/// use urlsift_records::input::missing;
+///
+/// let files = [PathBuf::from("-"), PathBuf::from("no/such/file.txt")];
+/// let e = missing(&files).expect("the second is not there");
+/// assert_eq!(e.name, "no/such/file.txt");
+/// assert_eq!(e.error.kind(), std::io::ErrorKind::NotFound);
+/// ```
+pub fn missing(files: &[PathBuf]) -> Option<InputError> {
+    files.iter().find_map(|f| {
+        let error = (f.as_os_str() != "-").then(|| std::fs::metadata(f).err())??;
+        Some(InputError {
+            name: display_name(f),
+            error,
+            usage: false,
+        })
+    })
+}
+
+/// The source's display name: `<stdin>` for `-`.
+///
+/// ```
+/// use std::path::Path;
+/// use urlsift_records::input::display_name;
+///
+/// assert_eq!(display_name(Path::new("-")), "<stdin>");
+/// assert_eq!(display_name(Path::new("a/urls.txt")), "a/urls.txt");
+/// ```
+pub fn display_name(path: &Path) -> String {
+    if path == Path::new("-") {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
+    }
+}

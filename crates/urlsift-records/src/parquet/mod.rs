@@ -1,0 +1,446 @@
+//! Parquet files as records (feature `parquet`, on by default): each row is
+//! a record, a string column is its URL field, and a run that writes
+//! records back writes Parquet with the same schema, every other column as
+//! it was and the URL column replaced.
+//!
+//! The reader ([`Cursor`]) reads a file's rows in input order through
+//! arrow-rs, in batches of at most a chunk's rows, and hands each batch out
+//! as a [`Chunk`] whose data is one [frame](frame) per row (the row's
+//! number and its URL value) and whose [`Rows`] hold the Arrow batch. The
+//! workers walk the frames like any other records (the same policy, the
+//! same operations); the writer builds each output batch from the frames
+//! the workers wrote and the chunk's batch ([`Rows::write_back`]) and
+//! writes it with a [`Writer`].
+//!
+//! The URL column is `--field` (a top-level column, or a dotted path into
+//! a struct column), by default the column named `url` in any case; it may
+//! be a string or binary column, plain, large, view or dictionary-encoded.
+//! A null URL is an empty record. Standard input and compressed files are
+//! refused: a Parquet file is read from its footer, at its end.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use arrow_array::{Int64Array, RecordBatch, StringArray};
+//! use arrow_schema::{DataType, Field, Schema};
+//! use urlsift_records::parquet::{Cursor, Layout, Writer};
+//!
+//! # let dir = std::env::temp_dir().join(format!("urlsift-doc-parquet-{}", std::process::id()));
+//! # std::fs::create_dir_all(&dir)?;
+//! // A small Parquet file: an id and a URL per row.
+//! let schema = Arc::new(Schema::new(vec![
+//!     Field::new("id", DataType::Int64, false),
+//!     Field::new("URL", DataType::Utf8, true),
+//! ]));
+//! let batch = RecordBatch::try_new(schema.clone(), vec![
+//!     Arc::new(Int64Array::from(vec![1, 2])),
+//!     Arc::new(StringArray::from(vec![Some("HTTPS://A.example/x"), None])),
+//! ])?;
+//! let mut writer = Writer::new(schema, parquet::basic::Compression::SNAPPY, &[])?;
+//! let mut bytes = Vec::new();
+//! writer.write(&batch, &mut bytes)?;
+//! writer.finish(&mut bytes)?;
+//! let path = dir.join("urls.parquet");
+//! std::fs::write(&path, &bytes)?;
+//!
+//! // Read back: the column named `url` in any case, a chunk of rows.
+//! let mut cursor = Cursor::open(&path, "urls.parquet".into(), None, 1024)?;
+//! assert_eq!(Layout::of(&cursor.source().format).unwrap().name, "URL");
+//! let pool = urlsift_records::BufPool::new(4, 1 << 16);
+//! let chunk = cursor.next_chunk(&pool).unwrap()?;
+//! let rows = chunk.rows.as_ref().unwrap();
+//! assert_eq!((chunk.first_line, rows.batch.num_rows()), (1, 2));
+//! assert!(cursor.next_chunk(&pool).is_none());
+//! # std::fs::remove_dir_all(&dir)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::fs::File;
+use std::io;
+use std::path::Path;
+use std::sync::Arc;
+
+use arrow_array::RecordBatch;
+use arrow_schema::{DataType, Field, Fields, SchemaRef};
+use bytes::Bytes;
+use parquet::arrow::arrow_reader::{ArrowReaderMetadata, ArrowReaderOptions};
+use parquet::file::reader::{ChunkReader, Length};
+
+use super::chunk::{BufPool, Chunk, Data, Source};
+use super::format::Format;
+use super::input::InputError;
+use super::input::mmap::{Map, MapSlice};
+use decode::Decoders;
+
+mod columns;
+mod decode;
+pub use super::format::frame;
+mod rows;
+mod write;
+
+pub use columns::Columns;
+pub use rows::{Rows, Strings};
+pub use write::{Writer, compression};
+
+/// Where a Parquet file's URL column is, and what the file is.
+#[derive(Debug)]
+pub struct Layout {
+    /// The file's Arrow schema.
+    pub schema: SchemaRef,
+    /// The URL column's name as the file spells it (`url`, `request.url`).
+    pub name: String,
+    /// The URL column: field indices from the schema's root (one for a
+    /// top-level column, one more per struct level).
+    pub path: Vec<usize>,
+    /// The file's key-value metadata, kept when records are written back
+    /// (without `ARROW:schema`, which the writer makes anew).
+    pub metadata: Vec<(String, Option<String>)>,
+    /// Rows in each row group, in order.
+    pub row_groups: Vec<u64>,
+}
+
+impl Layout {
+    /// The layout of a file with `schema`: `field` is `--field` (a column
+    /// name, or a dotted path into struct columns); by default the column
+    /// named `url` in any case.
+    pub fn new(schema: SchemaRef, field: Option<&str>) -> Result<Layout, String> {
+        let path = match field {
+            Some(f) => find(schema.fields(), f)
+                .ok_or_else(|| format!("no column {f:?} (columns: {})", shown(schema.fields())))?,
+            None => schema
+                .fields()
+                .iter()
+                .position(|c| c.name().trim().eq_ignore_ascii_case("url"))
+                .map(|i| vec![i])
+                .ok_or_else(|| {
+                    format!(
+                        "no column named \"url\" (columns: {}); name the URL column with --field",
+                        shown(schema.fields())
+                    )
+                })?,
+        };
+        let leaf = field_at(schema.fields(), &path);
+        let name = names_at(schema.fields(), &path).join(".");
+        if !is_text(leaf.data_type()) {
+            return Err(format!(
+                "column {name:?} is {}, not a string column",
+                leaf.data_type()
+            ));
+        }
+        Ok(Layout {
+            schema,
+            name,
+            path,
+            metadata: Vec::new(),
+            row_groups: Vec::new(),
+        })
+    }
+
+    /// The layout of a Parquet source's format, if it is one.
+    pub fn of(format: &Format) -> Option<&Layout> {
+        match format {
+            Format::Parquet(layout) => Some(layout),
+            _ => None,
+        }
+    }
+
+    /// The URL column's Arrow field.
+    pub fn field(&self) -> &Field {
+        field_at(self.schema.fields(), &self.path)
+    }
+}
+
+/// Whether a column of `t` can hold URLs: strings or bytes, of any layout.
+fn is_text(t: &DataType) -> bool {
+    match t {
+        DataType::Utf8
+        | DataType::LargeUtf8
+        | DataType::Utf8View
+        | DataType::Binary
+        | DataType::LargeBinary
+        | DataType::BinaryView => true,
+        DataType::Dictionary(_, values) => is_text(values),
+        _ => false,
+    }
+}
+
+/// The field at `path` below `fields`.
+fn field_at<'f>(fields: &'f Fields, path: &[usize]) -> &'f Field {
+    let field = &fields[path[0]];
+    match (&path[1..], field.data_type()) {
+        ([], _) => field,
+        (rest, DataType::Struct(children)) => field_at(children, rest),
+        _ => unreachable!("paths go through struct columns"),
+    }
+}
+
+/// The names along `path`.
+fn names_at(fields: &Fields, path: &[usize]) -> Vec<String> {
+    let field = &fields[path[0]];
+    let mut names = vec![field.name().clone()];
+    if let (rest @ [_, ..], DataType::Struct(children)) = (&path[1..], field.data_type()) {
+        names.extend(names_at(children, rest));
+    }
+    names
+}
+
+/// The path of the column `name` denotes: a top-level column (exact name,
+/// then any case), else a dotted path through struct columns.
+pub(crate) fn find(fields: &Fields, name: &str) -> Option<Vec<usize>> {
+    let top = |n: &str| {
+        fields
+            .iter()
+            .position(|f| f.name() == n)
+            .or_else(|| fields.iter().position(|f| f.name().eq_ignore_ascii_case(n)))
+    };
+    if let Some(i) = top(name) {
+        return Some(vec![i]);
+    }
+    let (head, rest) = name.split_once('.')?;
+    let i = top(head)?;
+    match fields[i].data_type() {
+        DataType::Struct(children) => {
+            let mut path = vec![i];
+            path.extend(find(children, rest)?);
+            Some(path)
+        }
+        _ => None,
+    }
+}
+
+/// The columns, as an error lists them: leaves, struct children dotted.
+fn shown(fields: &Fields) -> String {
+    fn leaves(fields: &Fields, prefix: &str, out: &mut Vec<String>) {
+        for f in fields {
+            let name = format!("{prefix}{}", f.name());
+            match f.data_type() {
+                DataType::Struct(children) => leaves(children, &format!("{name}."), out),
+                _ => out.push(format!("{name:?}")),
+            }
+        }
+    }
+    let mut out = Vec::new();
+    leaves(fields, "", &mut out);
+    out.join(", ")
+}
+
+/// The rows a chunk holds, from the chunk size in bytes: a row for every
+/// 256 bytes, at most 16Ki rows (a row holds all its columns, not only
+/// its URL: smaller chunks keep memory down, and arrow-rs decodes 16Ki
+/// rows as fast a row as more).
+pub fn rows_per_chunk(chunk_size: usize) -> usize {
+    (chunk_size / 256).clamp(16, 1 << 14)
+}
+
+/// Reads one Parquet file's rows in order, a row group at a time, in
+/// chunks of at most so many rows.
+pub struct Cursor {
+    source: Arc<Source>,
+    /// The row groups' batches, decoded in parallel.
+    decoders: Decoders,
+    /// The 0-based number of the next row.
+    next_row: u64,
+    done: bool,
+}
+
+impl Cursor {
+    /// Opens the Parquet file at `path` (named `name` in messages), its URL
+    /// column `field` (see [`Layout::new`]), to read `rows` rows a chunk.
+    /// Refused (a usage error) for standard input, compressed files and
+    /// files without the column; an error for what is not Parquet or is
+    /// cut short (its footer is at its end).
+    pub fn open(
+        path: &Path,
+        name: String,
+        field: Option<&str>,
+        rows: usize,
+    ) -> Result<Cursor, InputError> {
+        let fail = |error: io::Error, usage: bool| InputError {
+            name: name.clone(),
+            error,
+            usage,
+        };
+        let usage = |m: String| fail(io::Error::other(m), true);
+        if path == Path::new("-") {
+            return Err(usage(
+                "Parquet is read from a file, from its footer at the end: not from standard \
+                 input (save it to a file first)"
+                    .into(),
+            ));
+        }
+        let file = File::open(path).map_err(|e| fail(e, false))?;
+        let not_parquet = || {
+            fail(
+                io::Error::other("not a Parquet file (it does not start with PAR1)"),
+                false,
+            )
+        };
+        let map = Map::new(&file)
+            .map_err(|e| fail(e, false))?
+            .ok_or_else(not_parquet)?;
+        let file = Mapped(map);
+        let magic: [u8; 4] = file.0.bytes()[..4.min(file.0.bytes().len())]
+            .try_into()
+            .unwrap_or_default();
+        if magic[..2] == [0x1f, 0x8b] || magic == [0x28, 0xb5, 0x2f, 0xfd] {
+            return Err(usage(
+                "a compressed Parquet file: Parquet compresses its own pages, so urlsift reads \
+                 it uncompressed (decompress it first)"
+                    .into(),
+            ));
+        }
+        if &magic != b"PAR1" {
+            return Err(not_parquet());
+        }
+        let meta =
+            ArrowReaderMetadata::load(&file, ArrowReaderOptions::default()).map_err(|e| {
+                fail(
+                    io::Error::other(format!(
+                        "not a readable Parquet file (cut short, or its footer is damaged): {e}"
+                    )),
+                    false,
+                )
+            })?;
+        let mut layout = Layout::new(Arc::clone(meta.schema()), field).map_err(usage)?;
+        let parquet = meta.metadata();
+        layout.row_groups = parquet
+            .row_groups()
+            .iter()
+            .map(|g| g.num_rows() as u64)
+            .collect();
+        layout.metadata = parquet
+            .file_metadata()
+            .key_value_metadata()
+            .into_iter()
+            .flatten()
+            .filter(|kv| kv.key != "ARROW:schema")
+            .map(|kv| (kv.key.clone(), kv.value.clone()))
+            .collect();
+        let decoders = Decoders::start(file, meta, layout.row_groups.len(), rows.max(1));
+        Ok(Cursor {
+            source: Arc::new(Source {
+                name,
+                format: Format::Parquet(layout),
+            }),
+            decoders,
+            next_row: 0,
+            done: false,
+        })
+    }
+
+    /// The source the chunks come from (its format holds the [`Layout`]).
+    pub fn source(&self) -> &Arc<Source> {
+        &self.source
+    }
+
+    /// The next chunk of rows, in order; an error ends the file (it names
+    /// the row group, after every row before it).
+    pub fn next_chunk(&mut self, pool: &BufPool) -> Option<Result<Chunk, InputError>> {
+        while !self.done {
+            let layout = Layout::of(&self.source.format).expect("a Parquet source");
+            let group_start = |g: usize| layout.row_groups[..g].iter().sum::<u64>();
+            let fail = |g: usize, message: String| {
+                let start = group_start(g);
+                let rows = layout.row_groups.get(g).copied().unwrap_or(0);
+                InputError {
+                    name: self.source.name.clone(),
+                    error: io::Error::other(format!(
+                        "row group {g} (rows {}-{}): {message}",
+                        start + 1,
+                        start + rows
+                    )),
+                    usage: false,
+                }
+            };
+            let Some((g, item)) = self.decoders.next() else {
+                self.done = true;
+                return None;
+            };
+            match item {
+                Some(Ok(batch)) => {
+                    let first_line = self.next_row + 1;
+                    self.next_row += batch.num_rows() as u64;
+                    let chunk = chunk_of(&self.source, layout, batch, first_line, g, pool);
+                    return Some(Ok(chunk));
+                }
+                Some(Err(e)) => {
+                    self.done = true;
+                    return Some(Err(fail(g, e)));
+                }
+                None => {
+                    let end = group_start(g + 1);
+                    if self.next_row != end {
+                        self.done = true;
+                        let message =
+                            format!("ended after {} of its rows", self.next_row - group_start(g));
+                        return Some(Err(fail(g, message)));
+                    }
+                }
+            }
+        }
+        None
+    }
+}
+
+/// A Parquet file, mapped: the column chunks arrow-rs asks for are slices
+/// of the page cache (nothing copied, nothing zeroed), each released from
+/// the process once decoded, so resident memory stays at the row groups in
+/// flight however large the file is.
+#[derive(Clone)]
+struct Mapped(Arc<Map>);
+
+impl Length for Mapped {
+    fn len(&self) -> u64 {
+        self.0.bytes().len() as u64
+    }
+}
+
+impl ChunkReader for Mapped {
+    type T = io::Cursor<MapSlice>;
+
+    fn get_read(&self, start: u64) -> parquet::errors::Result<Self::T> {
+        let start = (start as usize).min(self.0.bytes().len());
+        let slice = MapSlice::new(Arc::clone(&self.0), start..self.0.bytes().len());
+        Ok(io::Cursor::new(slice))
+    }
+
+    fn get_bytes(&self, start: u64, length: usize) -> parquet::errors::Result<Bytes> {
+        let len = self.0.bytes().len();
+        let start = start as usize;
+        let end = start
+            .checked_add(length)
+            .filter(|&e| e <= len)
+            .ok_or_else(|| {
+                parquet::errors::ParquetError::EOF(format!(
+                    "bytes {start}..{} of a file of {len}",
+                    start.saturating_add(length)
+                ))
+            })?;
+        Ok(Bytes::from_owner(MapSlice::new(
+            Arc::clone(&self.0),
+            start..end,
+        )))
+    }
+}
+
+/// The chunk of `batch`, whose first row is line `first_line`: a frame per
+/// row with its URL value, and the batch.
+fn chunk_of(
+    source: &Arc<Source>,
+    layout: &Layout,
+    batch: RecordBatch,
+    first_line: u64,
+    row_group: usize,
+    pool: &BufPool,
+) -> Chunk {
+    let rows = Rows::new(batch, first_line, row_group);
+    let urls = rows.urls(layout);
+    let mut data = pool.get(urls.value_bytes() + rows.batch.num_rows() * frame::HEAD);
+    for i in 0..rows.batch.num_rows() {
+        let value = urls.get(i).unwrap_or_default();
+        frame::push(&mut data, frame::UNCHANGED, first_line + i as u64, value);
+    }
+    Chunk {
+        rows: Some(Arc::new(rows)),
+        ..Chunk::with_data(Arc::clone(source), first_line, 0, Data::Owned(data))
+    }
+}

@@ -1,0 +1,247 @@
+//! The source being read: where its bytes come from (a map or a read
+//! window), where the reader stands in it, and how a read failed.
+
+use std::io::{self, Read};
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::chunk::{BufPool, Chunk, Data, Source};
+use crate::format::{Kind, Spec, warc};
+use crate::input::mmap::{Map, MapSlice};
+use crate::input::{self, InputError, Opened, decode};
+
+/// How the reader cuts and checks its sources.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Bytes per chunk (a longer record grows its chunk).
+    pub chunk_size: usize,
+    /// `--max-line-bytes`: the longest record held whole.
+    pub max_record: usize,
+    /// The format flags.
+    pub spec: Spec,
+    /// The run writes records back: CSV inputs must share one header.
+    pub writes_records: bool,
+    /// Number the lines of `lines` input here, under the lock. Off, chunks
+    /// number their lines from 1 (`Chunk::relative_lines`) and the writer,
+    /// which sees every chunk in order, turns the numbers it prints into
+    /// the source's: a pass over every byte saved from the reader.
+    pub count_lines: bool,
+}
+
+/// The source being read.
+pub(super) struct Current {
+    pub(super) name: String,
+    pub(super) kind: Kind,
+    pub(super) source: Option<Arc<Source>>,
+    pub(super) feed: Feed,
+    /// The line of the first byte not yet handed out.
+    pub(super) next_line: u64,
+    /// The input offset of the first byte not yet handed out.
+    pub(super) offset: u64,
+    /// The window holds the rest of the source.
+    pub(super) eof: bool,
+    /// Handing out an over-long line in pieces.
+    pub(super) streaming: bool,
+    /// Lines are numbered by the writer (`Settings::count_lines` off).
+    pub(super) counting_off: bool,
+    pub(super) warc: Option<warc::Reader>,
+    /// A `.log` file read with `auto`: its first lines pick `log` or
+    /// `lines`.
+    pub(super) sniff_log: bool,
+    /// After a gap in the decoded bytes: how the first line after it
+    /// reads.
+    pub(super) gap: Option<Gap>,
+}
+
+/// Where a source's bytes come from: read into our buffer (pipes, stdin,
+/// compressed files), or mapped (plain regular files: chunks are slices
+/// of the page cache, nothing is copied; a WARC file's records are walked
+/// in the map and only their header blocks copied).
+pub(super) enum Feed {
+    Read {
+        reader: Box<dyn Read + Send>,
+        /// Bytes read but not yet handed out: the window.
+        buf: Vec<u8>,
+    },
+    Map {
+        map: Arc<Map>,
+        /// The window: `map[pos..end]`.
+        pos: usize,
+        end: usize,
+    },
+}
+
+impl Current {
+    pub(super) fn error(&self, error: io::Error, usage: bool) -> InputError {
+        InputError {
+            name: self.name.clone(),
+            error,
+            usage,
+        }
+    }
+
+    pub(super) fn usage(&self, message: String) -> Failure {
+        Failure::new(None, self.error(io::Error::other(message), true))
+    }
+
+    /// Opens `path` (`-` is stdin): mapped when it is a plain regular file
+    /// (not compressed).
+    pub(super) fn open(path: &Path, name: String, kind: Kind) -> io::Result<Current> {
+        let feed = match input::open(path)? {
+            Opened::Mapped(map) => Feed::Map {
+                map,
+                pos: 0,
+                end: 0,
+            },
+            Opened::Read(reader) => Feed::Read {
+                reader,
+                buf: Vec::new(),
+            },
+        };
+        Ok(Current {
+            name,
+            kind,
+            source: None,
+            feed,
+            next_line: 1,
+            offset: 0,
+            eof: false,
+            streaming: false,
+            counting_off: false,
+            warc: None,
+            sniff_log: false,
+            gap: None,
+        })
+    }
+
+    /// The bytes not yet handed out that are at hand.
+    pub(super) fn window(&self) -> &[u8] {
+        match &self.feed {
+            Feed::Read { buf, .. } => buf,
+            Feed::Map { map, pos, end } => &map.bytes()[*pos..*end],
+        }
+    }
+
+    /// Makes the window hold `want` bytes, or the rest of the source.
+    pub(super) fn fill(&mut self, want: usize, pool: &BufPool) -> io::Result<()> {
+        match &mut self.feed {
+            Feed::Map { map, pos, end } => {
+                let len = map.bytes().len();
+                *end = pos.saturating_add(want).min(len).max(*end);
+                self.eof = *end == len;
+                Ok(())
+            }
+            Feed::Read { reader, buf } => {
+                if buf.capacity() == 0 {
+                    *buf = pool.get(want);
+                }
+                // Exactly: a buffer that doubled past a long line's limit
+                // would hold twice the memory the limit allows.
+                buf.reserve_exact(want.saturating_sub(buf.len()));
+                while !self.eof && buf.len() < want {
+                    let before = buf.len();
+                    match reader.take((want - buf.len()) as u64).read_to_end(buf) {
+                        Ok(_) if buf.len() == before => self.eof = true,
+                        Ok(_) => {}
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        Err(e) => return Err(e),
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Drops the first `n` bytes of the window.
+    pub(super) fn skip(&mut self, n: usize) {
+        match &mut self.feed {
+            Feed::Map { pos, end, .. } => {
+                *pos += n;
+                *end = (*end).max(*pos);
+            }
+            Feed::Read { buf, .. } => {
+                buf.drain(..n);
+            }
+        }
+    }
+
+    /// Runs `f` with the window (`f` must not touch the feed).
+    pub(super) fn with_window<R>(&mut self, f: impl FnOnce(&mut Current, &[u8]) -> R) -> R {
+        match &mut self.feed {
+            Feed::Map { map, pos, end } => {
+                let (map, range) = (Arc::clone(map), *pos..*end);
+                f(self, &map.bytes()[range])
+            }
+            Feed::Read { buf, .. } => {
+                let window = std::mem::take(buf);
+                let r = f(self, &window);
+                if let Feed::Read { buf, .. } = &mut self.feed {
+                    *buf = window;
+                }
+                r
+            }
+        }
+    }
+
+    /// Hands out the first `n` bytes of the window.
+    pub(super) fn take(&mut self, n: usize, pool: &BufPool) -> Data {
+        match &mut self.feed {
+            Feed::Map { map, pos, end } => {
+                let slice = MapSlice::new(Arc::clone(map), *pos..*pos + n);
+                *pos += n;
+                *end = (*end).max(*pos);
+                Data::Mapped(slice)
+            }
+            Feed::Read { buf, .. } => {
+                let rest = buf.len() - n;
+                let mut next = pool.get(rest * 2);
+                next.extend_from_slice(&buf[n..]);
+                buf.truncate(n);
+                Data::Owned(std::mem::replace(buf, next))
+            }
+        }
+    }
+}
+
+/// A read that failed: the records read before the error, then the error
+/// (boxed: failures are rare, and results stay small).
+pub(super) struct Failure(pub(super) Box<Failed>);
+
+pub(super) struct Failed {
+    pub(super) chunk: Option<Chunk>,
+    /// Bytes damaged members or frames decoded to, set aside
+    /// (`Chunk::bad`): handed out after `chunk`, before the error.
+    pub(super) set_aside: Vec<Chunk>,
+    pub(super) error: InputError,
+    /// The source goes on after the error (a gap in its decoded bytes).
+    pub(super) resumes: bool,
+}
+
+impl Failure {
+    pub(super) fn new(chunk: Option<Chunk>, error: InputError) -> Failure {
+        let resumes = decode::resumes(&error.error);
+        Failure(Box::new(Failed {
+            chunk,
+            set_aside: Vec::new(),
+            error,
+            resumes,
+        }))
+    }
+
+    pub(super) fn with_set_aside(mut self, set_aside: Vec<Chunk>) -> Failure {
+        self.0.set_aside = set_aside;
+        self
+    }
+}
+
+/// The first line after a gap in the decoded bytes, when it is not a line
+/// of its own.
+pub(super) enum Gap {
+    /// The rest of a line whose start the gap took: a `truncated-input`
+    /// record.
+    Fragment,
+    /// The rest of the last line of bytes set aside as damaged, whose unit
+    /// is all there: joined to them (one line, numbered as `zcat` counts),
+    /// they are handed out with it.
+    Continues(Vec<u8>),
+}

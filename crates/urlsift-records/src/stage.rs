@@ -1,0 +1,383 @@
+//! The URL stage between parsing and the operation: edits (trurl-style,
+//! through the library's setters), then filters (keep or drop by site,
+//! host suffix, scheme, path extension, query parameter).
+//!
+//! A filtered-out record is valid but not written: it is counted in the
+//! tally (`filtered`). An edit the standard refuses (a port on a `file:`
+//! URL, say) leaves the URL as it was and is counted too
+//! (`edits_refused`).
+//!
+//! ```
+//! use urlsift::Url;
+//! use urlsift_records::{Tally, stage::{Edits, Filters, Stage, Verdict}};
+//! use urlsift::site::List;
+//!
+//! let filters = Filters { site: vec!["bbc.co.uk".into()], not_ext: vec!["jpg".into()], ..Filters::default() };
+//! let edits = Edits { set: vec!["protocol=https".into()], ..Edits::default() };
+//! let stage = Stage::new(List::builtin(), &filters, &edits)?;
+//! let mut tally = Tally::default();
+//! let mut url = Url::parse("http://news.bbc.co.uk/a.html")?;
+//! assert_eq!(stage.apply(&mut url, &mut tally), Verdict::Keep);
+//! assert_eq!(url.href(), "https://news.bbc.co.uk/a.html");
+//! let mut pic = Url::parse("http://news.bbc.co.uk/a.JPG")?;
+//! assert_eq!(stage.apply(&mut pic, &mut tally), Verdict::Drop);
+//! assert_eq!(tally.filtered, 1);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::path::PathBuf;
+
+use urlsift::edit::{Edit, Outcome};
+use urlsift::profile::ParamGlob;
+use urlsift::site::{List, SuffixSet};
+use urlsift::{Url, UrlRef};
+
+use super::tally::Tally;
+
+/// Which records are kept, as the command's flags of the same names give
+/// them: each list holds comma-separated values (`"bbc.co.uk,github.io"`),
+/// and may hold several.
+#[derive(Clone, Debug, Default)]
+pub struct Filters {
+    /// Keep only URLs whose site (registrable domain) is one of these.
+    pub site: Vec<String>,
+    /// Keep only URLs whose host is one of these or ends with `.` and one.
+    pub host_suffix: Vec<String>,
+    /// Keep only URLs whose site or host suffix is a line of this file.
+    pub site_file: Option<PathBuf>,
+    /// Drop URLs whose site is one of these.
+    pub not_site: Vec<String>,
+    /// Drop URLs whose host is one of these or ends with `.` and one.
+    pub not_host_suffix: Vec<String>,
+    /// Drop URLs whose site or host suffix is a line of this file.
+    pub not_site_file: Option<PathBuf>,
+    /// Keep only these schemes.
+    pub scheme: Vec<String>,
+    /// Keep only paths whose last segment has one of these extensions.
+    pub ext: Vec<String>,
+    /// Drop paths whose last segment has one of these extensions.
+    pub not_ext: Vec<String>,
+    /// Keep only URLs with a query parameter whose name matches one of
+    /// these globs (`*`, `?`; ASCII case-insensitive).
+    pub has_param: Vec<String>,
+    /// Drop URLs with a query parameter whose name matches one of these.
+    pub lacks_param: Vec<String>,
+}
+
+/// Edits, applied before filters, keys and output, as the command's flags
+/// give them.
+#[derive(Clone, Debug, Default)]
+pub struct Edits {
+    /// `COMPONENT=VALUE` through the URL API's setter (`--set`).
+    pub set: Vec<String>,
+    /// `K=V` query parameters to append (`--append-param`).
+    pub append_param: Vec<String>,
+}
+
+/// Splits repeatable, comma-separated values.
+fn items(values: &[String]) -> impl Iterator<Item = &str> {
+    values
+        .iter()
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+}
+
+/// A set of sites or host suffixes from flags and a file.
+fn set_of(values: &[String], file: Option<&PathBuf>, flag: &str) -> Result<SuffixSet, String> {
+    let mut set = match file {
+        Some(path) => {
+            SuffixSet::from_file(path).map_err(|e| format!("{flag} {}: {e}", path.display()))?
+        }
+        None => SuffixSet::new(),
+    };
+    for v in items(values) {
+        set.insert(&v.to_ascii_lowercase())
+            .map_err(|e| format!("{flag} {v:?}: {e}"))?;
+    }
+    Ok(set)
+}
+
+/// What a record's URL goes through between parsing and the operation.
+pub struct Stage {
+    /// The Public Suffix List the site filters use (and the operations'
+    /// site fields and keys).
+    pub list: List,
+    edits: Vec<Edit>,
+    sites: Option<SuffixSet>,
+    host_suffixes: Option<SuffixSet>,
+    site_file: Option<SuffixSet>,
+    not_sites: Option<SuffixSet>,
+    not_host_suffixes: Option<SuffixSet>,
+    not_site_file: Option<SuffixSet>,
+    schemes: Vec<String>,
+    ext: Vec<String>,
+    not_ext: Vec<String>,
+    has_param: Vec<ParamGlob>,
+    lacks_param: Vec<ParamGlob>,
+    /// Whether any filter above is set (decided once: it is asked per URL).
+    any_filter: bool,
+}
+
+/// What the stage did with one URL.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Kept.
+    Keep,
+    /// Filtered out.
+    Drop,
+}
+
+impl Stage {
+    /// The stage of `filters` and `edits`, sites judged by `list`; an
+    /// error names the flag whose value is unusable and why.
+    pub fn new(list: List, filters: &Filters, edits: &Edits) -> Result<Stage, String> {
+        let f = filters;
+        let opt = |set: SuffixSet| (!set.is_empty()).then_some(set);
+        let mut all_edits = Vec::new();
+        for spec in &edits.set {
+            all_edits.push(Edit::set(spec).map_err(|err| format!("--set {spec:?}: {err}"))?);
+        }
+        for spec in &edits.append_param {
+            all_edits.push(
+                Edit::append_param(spec)
+                    .map_err(|err| format!("--append-param {spec:?}: {err}"))?,
+            );
+        }
+        let lower =
+            |v: &[String]| -> Vec<String> { items(v).map(str::to_ascii_lowercase).collect() };
+        let ext = |v: &[String]| -> Vec<String> {
+            items(v)
+                .map(|e| e.trim_start_matches('.').to_ascii_lowercase())
+                .collect()
+        };
+        let mut stage = Stage {
+            list,
+            edits: all_edits,
+            sites: opt(set_of(&f.site, None, "--site")?),
+            host_suffixes: opt(set_of(&f.host_suffix, None, "--host-suffix")?),
+            site_file: match &f.site_file {
+                Some(p) => Some(set_of(&[], Some(p), "--site-file")?),
+                None => None,
+            },
+            not_sites: opt(set_of(&f.not_site, None, "--not-site")?),
+            not_host_suffixes: opt(set_of(&f.not_host_suffix, None, "--not-host-suffix")?),
+            not_site_file: match &f.not_site_file {
+                Some(p) => Some(set_of(&[], Some(p), "--not-site-file")?),
+                None => None,
+            },
+            schemes: lower(&f.scheme)
+                .into_iter()
+                .map(|s| s.trim_end_matches(':').to_string())
+                .collect(),
+            ext: ext(&f.ext),
+            not_ext: ext(&f.not_ext),
+            has_param: items(&f.has_param).map(ParamGlob::new).collect(),
+            lacks_param: items(&f.lacks_param).map(ParamGlob::new).collect(),
+            any_filter: false,
+        };
+        stage.any_filter = stage.sites.is_some()
+            || stage.host_suffixes.is_some()
+            || stage.site_file.is_some()
+            || stage.not_sites.is_some()
+            || stage.not_host_suffixes.is_some()
+            || stage.not_site_file.is_some()
+            || !stage.schemes.is_empty()
+            || !stage.ext.is_empty()
+            || !stage.not_ext.is_empty()
+            || !stage.has_param.is_empty()
+            || !stage.lacks_param.is_empty();
+        Ok(stage)
+    }
+
+    /// Whether any edit is set (edits need a [`Url`] of their own; filters
+    /// alone read a [`UrlRef`], see [`Stage::filter`]).
+    pub fn has_edits(&self) -> bool {
+        !self.edits.is_empty()
+    }
+
+    /// Whether any filter is set.
+    #[inline]
+    pub fn filters(&self) -> bool {
+        self.any_filter
+    }
+
+    /// Edits `url`, then decides whether it is kept.
+    #[inline]
+    pub fn apply(&self, url: &mut Url, counts: &mut Tally) -> Verdict {
+        if !self.edits.is_empty() {
+            for edit in &self.edits {
+                if edit.apply(url) == Outcome::Refused {
+                    counts.edits_refused += 1;
+                }
+            }
+        }
+        self.filter(url.view(), counts)
+    }
+
+    /// Decides whether `url` is kept, without edits (for callers that
+    /// checked [`Stage::has_edits`]): what [`Stage::apply`] decides.
+    #[inline]
+    pub fn filter(&self, url: UrlRef<'_>, counts: &mut Tally) -> Verdict {
+        if self.filters() && !self.keeps(url) {
+            counts.filtered += 1;
+            return Verdict::Drop;
+        }
+        Verdict::Keep
+    }
+
+    /// Whether `url` passes every filter.
+    fn keeps(&self, url: UrlRef<'_>) -> bool {
+        if !self.schemes.is_empty() && !self.schemes.iter().any(|s| s == url.scheme()) {
+            return false;
+        }
+        let host = url.hostname();
+        // A URL's site is one of a set's entries only if one of its host's
+        // dot-suffixes is: that cheap test goes first, and the Public
+        // Suffix List is asked only when it passes.
+        let site = std::cell::OnceCell::new();
+        let in_sites = |set: &Option<SuffixSet>| {
+            set.as_ref().map(|s| {
+                !host.is_empty()
+                    && s.matches_host(host)
+                    && site
+                        .get_or_init(|| {
+                            self.list
+                                .view_parts(url)
+                                .and_then(|p| p.registrable_domain())
+                        })
+                        .is_some_and(|x| s.contains(x))
+            })
+        };
+        let in_hosts = |set: &Option<SuffixSet>| {
+            set.as_ref()
+                .map(|s| !host.is_empty() && s.matches_host(host))
+        };
+        if in_sites(&self.sites) == Some(false)
+            || in_hosts(&self.host_suffixes) == Some(false)
+            || in_hosts(&self.site_file) == Some(false)
+            || in_sites(&self.not_sites) == Some(true)
+            || in_hosts(&self.not_host_suffixes) == Some(true)
+            || in_hosts(&self.not_site_file) == Some(true)
+        {
+            return false;
+        }
+        if !self.ext.is_empty() || !self.not_ext.is_empty() {
+            let ext = extension(url);
+            let is = |list: &[String]| {
+                ext.is_some_and(|e| list.iter().any(|x| x.eq_ignore_ascii_case(e)))
+            };
+            if !self.ext.is_empty() && !is(&self.ext) {
+                return false;
+            }
+            if is(&self.not_ext) {
+                return false;
+            }
+        }
+        if !self.has_param.is_empty() || !self.lacks_param.is_empty() {
+            let has = |globs: &[ParamGlob]| {
+                url.query().is_some_and(|q| {
+                    q.split('&')
+                        .filter(|p| !p.is_empty())
+                        .map(|p| p.split_once('=').map_or(p, |(n, _)| n))
+                        .any(|name| globs.iter().any(|g| g.matches(name)))
+                })
+            };
+            if !self.has_param.is_empty() && !has(&self.has_param) {
+                return false;
+            }
+            if !self.lacks_param.is_empty() && has(&self.lacks_param) {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// The extension of the path's last segment (`pdf` of `/a/b.PDF`), if it
+/// has one; opaque paths have none.
+fn extension<'a>(url: UrlRef<'a>) -> Option<&'a str> {
+    url.path_segments()?.next_back().and_then(|seg| {
+        let dot = seg.rfind('.')?;
+        (dot + 1 < seg.len() && dot > 0).then(|| &seg[dot + 1..])
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stage(f: Filters, e: Edits) -> Stage {
+        Stage::new(List::builtin(), &f, &e).unwrap()
+    }
+
+    fn kept(s: &Stage, url: &str) -> Option<String> {
+        let mut u = Url::parse(url).unwrap();
+        let mut c = Tally::default();
+        (s.apply(&mut u, &mut c) == Verdict::Keep).then(|| u.href().to_string())
+    }
+
+    #[test]
+    fn filters_by_site_host_scheme_extension_and_parameters() {
+        let s = stage(
+            Filters {
+                site: vec!["bbc.co.uk,github.io".into()],
+                ..Default::default()
+            },
+            Edits::default(),
+        );
+        assert!(kept(&s, "https://news.bbc.co.uk/x").is_some());
+        // a.github.io is its own site (PRIVATE section), not github.io.
+        assert!(kept(&s, "https://a.github.io/").is_none());
+        assert!(kept(&s, "https://co.uk/").is_none());
+        let s = stage(
+            Filters {
+                host_suffix: vec!["example.com".into()],
+                not_ext: vec!["jpg".into()],
+                scheme: vec!["https".into()],
+                ..Default::default()
+            },
+            Edits::default(),
+        );
+        assert!(kept(&s, "https://a.example.com/doc.pdf").is_some());
+        assert!(kept(&s, "https://a.example.com/pic.JPG").is_none());
+        assert!(kept(&s, "http://a.example.com/doc.pdf").is_none());
+        assert!(kept(&s, "https://notexample.com/").is_none());
+        let s = stage(
+            Filters {
+                has_param: vec!["utm_*".into()],
+                lacks_param: vec!["id".into()],
+                ext: vec![".html".into()],
+                ..Default::default()
+            },
+            Edits::default(),
+        );
+        assert!(kept(&s, "https://e.org/a.html?UTM_source=x").is_some());
+        assert!(kept(&s, "https://e.org/a.html?utm_source=x&id=1").is_none());
+        assert!(kept(&s, "https://e.org/a.html?q=1").is_none());
+        assert!(kept(&s, "https://e.org/html?utm_x").is_none());
+    }
+
+    #[test]
+    fn edits_apply_before_filters_and_refusals_are_counted() {
+        let s = stage(
+            Filters {
+                scheme: vec!["https".into()],
+                ..Default::default()
+            },
+            Edits {
+                set: vec!["protocol=https".into(), "port=8443".into()],
+                append_param: vec!["ref=x".into()],
+            },
+        );
+        assert_eq!(
+            kept(&s, "http://e.org/a").as_deref(),
+            Some("https://e.org:8443/a?ref=x")
+        );
+        let mut file = Url::parse("file:///etc/hosts").unwrap();
+        let mut c = Tally::default();
+        assert_eq!(s.apply(&mut file, &mut c), Verdict::Drop);
+        assert_eq!(c.edits_refused, 2, "file: refuses a new scheme and a port");
+        assert_eq!(c.filtered, 1);
+    }
+}

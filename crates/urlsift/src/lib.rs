@@ -1,0 +1,50 @@
+//! urlsift: a spec-exact [WHATWG URL Standard](https://url.spec.whatwg.org/)
+//! parser, built for speed on real-world URL files.
+//!
+//! ```
+//! let base = urlsift::Url::parse("https://example.com/a/b")?;
+//! let url = urlsift::Url::parse_with_base("../c?q#f", Some(&base))?;
+//! assert_eq!(url.href(), "https://example.com/c?q#f");
+//! assert_eq!(url.pathname(), "/c");
+//! assert_eq!(url.search(), "?q");
+//! assert!(urlsift::Url::can_parse("x", Some("https://e.com/")));
+//! # Ok::<(), urlsift::ParseError>(())
+//! ```
+//!
+//! # Limits
+//!
+//! Component offsets are `u32`: a URL whose serialization would exceed
+//! `u32::MAX` bytes (4 GiB) fails with [`ParseError::TooLong`].
+
+#![deny(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod batch;
+mod components;
+pub mod edit;
+pub mod error;
+pub mod form;
+pub mod host;
+mod parser;
+pub mod percent;
+pub mod profile;
+pub mod safe_browsing;
+mod setters;
+#[allow(unsafe_code)]
+pub mod simd;
+pub mod site;
+pub mod surt;
+mod units;
+mod url;
+
+pub use batch::{BatchParser, paths};
+pub use components::SchemeType;
+pub use error::{NoReporter, ParseError, Reporter, ValidationError};
+pub use form::{SearchParamsMut, UrlSearchParams};
+pub use host::{Host, HostKind};
+pub use url::{Origin, Url, UrlRef};
+
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;

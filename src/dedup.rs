@@ -1,0 +1,164 @@
+//! `urlsift dedup`: keep the first occurrence of each key, in input order.
+//!
+//! Workers parse lines and compute keys in parallel; the main thread checks
+//! each key against the seen-set in input order. Keys are compared as exact
+//! bytes (the xxh3-64 hash only picks buckets and spill partitions), so two
+//! different keys are never taken for duplicates. While the seen-set fits
+//! the `--memory` budget, first occurrences are written as they come; past
+//! the budget, the rest of the input goes to hash-partitioned spill files
+//! that are reduced and merged back in input order (the library's
+//! `urlsift_records::dedup` does the work; this file wires it to the
+//! flags, the engine and the output).
+//!
+//! Keys: `href` (the line as `normalize` prints it, profiles included),
+//! `no-fragment`, `origin`, `host`, `pattern` (read as the `--pattern-*`
+//! flags say) and `site` (the registrable
+//! domain; a host without one, such as an IP address, is its own site). A URL without a host (or
+//! with an opaque origin) is keyed by its whole href, so such URLs are only
+//! merged with identical ones. Lines passed through by `--keep-invalid` are
+//! keyed by their raw bytes, in a namespace of their own. `--samples N`
+//! keeps up to N records of each key instead of one.
+
+use std::process::ExitCode;
+use std::sync::Mutex;
+
+use urlsift::Url;
+use urlsift_records::Job;
+use urlsift_records::dedup::{Keying, Keys, Seen};
+use urlsift_records::format::frame::Frames;
+use urlsift_records::parquet::Layout;
+
+use crate::args::DedupArgs;
+use crate::interrupt;
+use crate::output::CliError;
+use crate::parquet_out::{FirstRows, WriteBack};
+use crate::setup::{Setup, URL_LINES, report};
+
+pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
+    // The run's spill directory, made now: spilling starts mid-run, after
+    // output has gone out, so a --tmp-dir that cannot take one fails
+    // before any; and a signal removes it with everything in it.
+    let (spill_dir, _registered) = interrupt::run_dir(a.tmp_dir.as_deref(), "urlsift-dedup-")?;
+    let mut setup = Setup::new(&a.input, &a.output, Some(&a.policy), true, URL_LINES)?;
+    // In-flight chunks count against the budget too: keep them to about a
+    // tenth of it when the budget is small.
+    let in_flight = (setup.engine.threads() * 6) as u64;
+    let cap = (a.memory / 10 / in_flight).clamp(64 << 10, 4 << 20) as usize;
+    setup.engine.read.chunk_size = setup.engine.read.chunk_size.min(cap);
+    let budget = a.memory.saturating_sub(a.memory / 10).max(1);
+    let profile = a.profile.profile()?;
+    let base = a.input.base()?;
+    let stage = a.input.stage(Some(&a.filters), Some(&a.edits))?;
+    // Heads (a CSV header) are written by this thread, before any record:
+    // the workers' output holds records only.
+    let mut job = setup.job(false);
+    job.write_heads = false;
+    let writes_records = setup.writes_records;
+    let (files, settings) = (setup.engine.files.len(), setup.report);
+    let pattern = a.pattern().map_err(CliError::Usage)?;
+    let keying = Keying {
+        key: a.key.key(pattern),
+        profile: &profile,
+        stage: &stage,
+        terminator: setup.terminator,
+    };
+    if let Some(write_back) = setup.parquet.take() {
+        if a.count {
+            return Err(CliError::Usage(
+                "--count prefixes each kept line with its count; Parquet rows written back \
+                 keep their schema (count with `extract --fields href` and `sort | uniq -c`)"
+                    .into(),
+            ));
+        }
+        let budget = a.memory;
+        let first = FirstRows::new(budget, a.samples);
+        return parquet_rows(setup, &keying, &job, base.as_ref(), write_back, first);
+    }
+    let mut seen = Seen::new(
+        budget,
+        a.count,
+        Some(spill_dir.path().to_path_buf()),
+        setup.terminator,
+    )
+    .samples(a.samples);
+    // Key buffers go back and forth between workers and this thread: reusing
+    // them keeps the allocator from holding on to freed cross-thread blocks.
+    let spare_keys: Mutex<Vec<Keys>> = Mutex::new(Vec::new());
+    let work = |chunk: &_| {
+        let keys = spare_keys
+            .lock()
+            .ok()
+            .and_then(|mut k| k.pop())
+            .unwrap_or_default();
+        keying.chunk(&job, chunk, base.as_ref(), keys)
+    };
+    let mut done = setup.run(work, |ledger, chunk, p| {
+        if chunk.oversize.is_some() {
+            // Not keyed (it cannot be held): counted and rejected, never
+            // passed through.
+            ledger.oversize(chunk, false)?;
+            return Ok(true);
+        }
+        if writes_records && chunk.write_head && chunk.head > 0 {
+            ledger.write(&chunk.data[..chunk.head])?;
+        }
+        ledger.tally_mut().merge(&p.tally);
+        seen.offer_chunk(chunk, p, ledger.out())?;
+        ledger.settle(chunk, p)?;
+        let mut keys = std::mem::take(&mut p.extra);
+        keys.clear();
+        if let Ok(mut spare) = spare_keys.lock() {
+            spare.push(keys);
+        }
+        Ok(true)
+    })?;
+    let records = seen.records();
+    let kept = match seen.finish(done.ledger.out()) {
+        Ok(kept) => kept,
+        Err(e) => return Err(done.fail(e)),
+    };
+    let (tally, errors) = done.commit()?;
+    let extra = summary(records, kept, a.samples);
+    Ok(report(&tally, files, &settings, &extra, &errors))
+}
+
+/// The summary's dedup part: records offered, kept, left out.
+fn summary(records: u64, kept: u64, samples: u32) -> String {
+    let dropped = records.saturating_sub(kept);
+    if samples > 1 {
+        format!(
+            "; dedup: {records} records, {kept} kept (up to {samples} per key), {dropped} left out"
+        )
+    } else {
+        format!("; dedup: {records} records, {kept} unique, {dropped} duplicates")
+    }
+}
+
+/// `dedup` of Parquet input: the first row of each key, written back as
+/// Parquet (keys held in memory, up to `budget`).
+fn parquet_rows(
+    setup: Setup,
+    keying: &Keying<'_>,
+    job: &Job,
+    base: Option<&Url>,
+    mut write_back: WriteBack,
+    mut first: FirstRows,
+) -> Result<ExitCode, CliError> {
+    let (files, settings) = (setup.engine.files.len(), setup.report);
+    let work = |chunk: &_| keying.chunk(job, chunk, base, Keys::default());
+    let mut done = setup.run(work, |ledger, chunk, p| {
+        ledger.tally_mut().merge(&p.tally);
+        let frames = first.chunk(chunk, p)?;
+        if let (Some(rows), Some(layout)) = (&chunk.rows, Layout::of(&chunk.source.format)) {
+            let frames = frames.into_iter().flat_map(Frames::new);
+            write_back.rows(ledger.out(), chunk, rows, layout, frames)?;
+        }
+        ledger.settle(chunk, p)
+    })?;
+    if let Err(e) = write_back.finish(done.ledger.out()) {
+        return Err(done.fail(e));
+    }
+    let (tally, errors) = done.commit()?;
+    let extra = summary(first.offered, first.kept, first.samples);
+    Ok(report(&tally, files, &settings, &extra, &errors))
+}

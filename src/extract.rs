@@ -1,0 +1,460 @@
+//! `urlsift extract`: URL components as CSV (with a header, the default),
+//! TSV, JSON Lines, or a `{field}` template, one record per valid URL; or,
+//! with `--append`, the input records with the components added (CSV/TSV
+//! columns, JSON keys).
+//!
+//! Fields are the URL API getters (`href`, `protocol`, `username`,
+//! `password`, `host`, `hostname`, `port`, `pathname`, `search`, `hash`,
+//! `origin`), `line` (where the record starts), `input` (the URL field as
+//! read) and `@NAME`, another field of the input record (a CSV column, a
+//! JSON key or dotted path, a WARC header, a log field). CSV is written
+//! with the csv crate. Parsed components never contain tabs or newlines
+//! (the parser removes them), so TSV needs no quoting except for `input`
+//! and record fields, whose tabs, CR, LF and backslashes are escaped as
+//! `\t`, `\r`, `\n`, `\\`.
+
+use std::process::ExitCode;
+
+use urlsift_records::fields::{Context, Field};
+use urlsift_records::format::quote::{write_field, write_quoted};
+use urlsift_records::stage::Verdict;
+use urlsift_records::{Format as RecordFormat, write_escaped};
+
+use crate::args::{ExtractArgs, ExtractFormat};
+use crate::naming::{Named, OutputName};
+use crate::output::CliError;
+use crate::parquet_out::{self, Extracted};
+use crate::setup::{Setup, Text, report};
+
+/// The field named `name`, or a usage error.
+fn field(name: &str) -> Result<Field, CliError> {
+    Field::parse(name).map_err(CliError::Usage)
+}
+
+/// A `--format` template: literal text and fields.
+#[derive(Debug, PartialEq)]
+enum Piece {
+    Text(String),
+    Field(Field),
+}
+
+fn parse_template(t: &str) -> Result<Vec<Piece>, CliError> {
+    let mut pieces = Vec::new();
+    let mut text = String::new();
+    let mut rest = t;
+    while let Some(c) = rest.chars().next() {
+        if rest.starts_with("{{") || rest.starts_with("}}") {
+            text.push(c);
+            rest = &rest[2..];
+        } else if c == '{' {
+            let end = rest.find('}').ok_or_else(|| {
+                CliError::Usage(format!("--format {t:?}: '{{' without a closing '}}'"))
+            })?;
+            if !text.is_empty() {
+                pieces.push(Piece::Text(std::mem::take(&mut text)));
+            }
+            pieces.push(Piece::Field(field(&rest[1..end])?));
+            rest = &rest[end + 1..];
+        } else if c == '}' {
+            return Err(CliError::Usage(format!(
+                "--format {t:?}: lone '}}' (write '}}}}' for a literal brace)"
+            )));
+        } else {
+            text.push(c);
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    if !text.is_empty() {
+        pieces.push(Piece::Text(text));
+    }
+    Ok(pieces)
+}
+
+#[derive(PartialEq)]
+enum Format {
+    Csv,
+    Tsv,
+    Jsonl,
+    Template(Vec<Piece>),
+    Parquet,
+}
+
+/// Appends `v` with TSV's escapes (the rejects file's).
+fn push_tsv(out: &mut Vec<u8>, v: &str) {
+    write_escaped(out, v.as_bytes()).expect("a Vec takes every write");
+}
+
+/// A CSV row ended by `term`, as the csv crate's writer writes it, straight
+/// into the chunk's buffer (the writer's per-byte state machine was 7–9%
+/// of an `extract --fields hostname` run): fields quoted where it quotes
+/// them, by its `csv_core::quote`, and a lone empty field as `""` (or the
+/// row would read back as a blank line).
+fn push_csv_row<V: AsRef<str>>(out: &mut Vec<u8>, values: impl Iterator<Item = V>, term: u8) {
+    let start = out.len();
+    let mut fields = 0;
+    for v in values {
+        if fields > 0 {
+            out.push(b',');
+        }
+        push_csv(out, v.as_ref().as_bytes(), term);
+        fields += 1;
+    }
+    if fields == 1 && out.len() == start {
+        out.extend_from_slice(b"\"\"");
+    }
+    out.push(term);
+}
+
+/// One CSV field of a row ended by `term`, quoted where the csv crate's
+/// writer quotes it (`QuoteStyle::Necessary`): when it holds a comma, a
+/// quote or the terminator, or CR or LF when the terminator is one of them.
+fn push_csv(out: &mut Vec<u8>, v: &[u8], term: u8) {
+    let line_ends = matches!(term, b'\n' | b'\r');
+    // (No early exit: fields are short, and the loop vectorizes.)
+    let special = v.iter().fold(false, |found, &b| {
+        found
+            | (b == b',')
+            | (b == b'"')
+            | (b == term)
+            | (line_ends & ((b == b'\n') | (b == b'\r')))
+    });
+    if special {
+        write_quoted(out, v);
+    } else {
+        out.extend_from_slice(v);
+    }
+}
+
+fn push_json(out: &mut Vec<u8>, v: &str) {
+    // Straight into the chunk's buffer: no string per value.
+    serde_json::to_writer(&mut *out, v).expect("strings serialize into a Vec");
+}
+
+pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
+    if a.policy.keep_invalid && !a.append {
+        return Err(CliError::Usage(
+            "extract: --keep-invalid would break the CSV/JSON records; use --rejects FILE \
+             or `urlsift check` to see the bad records (or --append, which passes them through)"
+                .into(),
+        ));
+    }
+    let fields = a
+        .fields
+        .split(',')
+        .map(|f| field(f.trim()))
+        .collect::<Result<Vec<_>, _>>()?;
+    // The flags pick the format; without them, the -o name (`naming`).
+    let named = OutputName::of(a.output.output.as_deref()).format;
+    let format = match (&a.format, a.tsv, a.jsonl, a.output_format) {
+        (_, _, _, Some(ExtractFormat::Parquet)) => Format::Parquet,
+        (_, _, _, Some(ExtractFormat::Csv)) => Format::Csv,
+        (_, _, _, Some(ExtractFormat::Tsv)) => Format::Tsv,
+        (_, _, _, Some(ExtractFormat::Jsonl)) => Format::Jsonl,
+        (Some(t), _, _, None) => Format::Template(parse_template(t)?),
+        (None, true, _, None) => Format::Tsv,
+        (None, _, true, None) => Format::Jsonl,
+        _ if a.append => Format::Csv,
+        _ => match named {
+            Some(Named::Parquet) => Format::Parquet,
+            Some(Named::Tsv) => Format::Tsv,
+            Some(Named::Jsonl | Named::Json) => Format::Jsonl,
+            _ => Format::Csv,
+        },
+    };
+    if format == Format::Parquet {
+        return parquet(a, &fields);
+    }
+    a.output.no_compression(
+        "extract writes text (name a .parquet file with -o, or say --output-format parquet)",
+    )?;
+    let text = match &format {
+        Format::Csv => Text(Some(Named::Csv), "CSV"),
+        Format::Tsv => Text(Some(Named::Tsv), "TSV"),
+        Format::Jsonl => Text(Some(Named::Jsonl), "JSON lines"),
+        _ => Text(None, "text from a template"),
+    };
+    let mut setup = Setup::new(&a.input, &a.output, Some(&a.policy), a.append, text)?;
+    // A `line` field is printed by the workers: the reader counts lines.
+    let line_field = |f: &Field| matches!(f, Field::Line);
+    setup.engine.read.count_lines = fields.iter().any(line_field)
+        || matches!(&format, Format::Template(pieces)
+            if pieces.iter().any(|p| matches!(p, Piece::Field(f) if line_field(f))));
+    if a.append {
+        if !setup.writes_records {
+            return Err(CliError::Usage(format!(
+                "--append adds fields to CSV, TSV, JSON lines and CDXJ records; {} input \
+                 is read-only (drop --append to print the fields alone)",
+                setup.engine.kind()
+            )));
+        }
+        if let Some(f) = fields.iter().find(|f| matches!(f, Field::Record(_))) {
+            return Err(CliError::Usage(format!(
+                "--append adds URL fields; @{} is already in the record",
+                f.name()
+            )));
+        }
+    }
+    let base = a.input.base()?;
+    let term = setup.terminator;
+    if !a.append && !a.input.no_header && matches!(format, Format::Csv | Format::Tsv) {
+        let mut head = Vec::new();
+        match format {
+            Format::Csv => push_csv_row(&mut head, fields.iter().map(|f| f.name()), term),
+            _ => {
+                for (i, f) in fields.iter().enumerate() {
+                    if i > 0 {
+                        head.push(b'\t');
+                    }
+                    head.extend_from_slice(f.name().as_bytes());
+                }
+                head.push(term);
+            }
+        }
+        setup.put(&head)?;
+    }
+    let names: Vec<String> = fields.iter().map(|f| format!("url_{}", f.name())).collect();
+    let stage = a.input.stage(Some(&a.filters), Some(&a.edits))?;
+    // With --append the records go back out: under --keep-invalid, empty
+    // ones too (a row whose URL cell is empty, a blank line), as normalize
+    // passes them, so every input record has its output record.
+    let mut job = setup.job(a.append);
+    job.write_heads = false;
+    setup.run_chunks(|chunk| {
+        let source = &Context::of(chunk, &stage.list);
+        let mut p = job.run_parsed(chunk, base.as_ref(), (), |p, rec, text, parser| {
+            let url = parser.last_mut().expect("parsed");
+            if stage.apply(url, &mut p.tally) == Verdict::Drop {
+                return Ok(());
+            }
+            let url = &*url;
+            let out = p.append();
+            if a.append {
+                let values = fields.iter().map(|f| f.value(url, text, rec, source));
+                rec.write_appended(out, &names, values);
+                return Ok(());
+            }
+            match &format {
+                Format::Template(pieces) => {
+                    for piece in pieces {
+                        match piece {
+                            Piece::Text(t) => out.extend_from_slice(t.as_bytes()),
+                            Piece::Field(f) => {
+                                out.extend_from_slice(f.value(url, text, rec, source).as_bytes())
+                            }
+                        }
+                    }
+                    out.push(term);
+                }
+                Format::Jsonl => {
+                    out.push(b'{');
+                    for (i, f) in fields.iter().enumerate() {
+                        if i > 0 {
+                            out.push(b',');
+                        }
+                        push_json(out, f.name());
+                        out.push(b':');
+                        match (f, f.value_opt(url, text, rec, source)) {
+                            (Field::Line, _) => {
+                                out.extend_from_slice(rec.line.to_string().as_bytes())
+                            }
+                            // A JSON array of the expressions.
+                            (Field::SbExpressions, Some(v)) => {
+                                out.push(b'[');
+                                for (i, e) in v.split(' ').enumerate() {
+                                    if i > 0 {
+                                        out.push(b',');
+                                    }
+                                    push_json(out, e);
+                                }
+                                out.push(b']');
+                            }
+                            (_, Some(v)) => push_json(out, &v),
+                            (_, None) => out.extend_from_slice(b"null"),
+                        }
+                    }
+                    out.push(b'}');
+                    out.push(term);
+                }
+                Format::Tsv => {
+                    for (i, f) in fields.iter().enumerate() {
+                        if i > 0 {
+                            out.push(b'\t');
+                        }
+                        push_tsv(out, &f.value(url, text, rec, source));
+                    }
+                    out.push(term);
+                }
+                Format::Csv => {
+                    let values = fields.iter().map(|f| f.value(url, text, rec, source));
+                    push_csv_row(out, values, term);
+                }
+                Format::Parquet => unreachable!("written by `parquet`"),
+            }
+            Ok(())
+        });
+        if a.append && chunk.write_head && chunk.head > 0 {
+            let header = appended_header(&chunk.data[..chunk.head], &names, source.format);
+            let shift = header.len();
+            p.out.splice(0..0, header);
+            for k in &mut p.kept {
+                *k = (k.0 + shift, k.1 + shift);
+            }
+        }
+        p
+    })
+}
+
+/// `extract` to a Parquet file: a row per valid URL, the fields typed
+/// columns (see `parquet_out::Extracted`).
+fn parquet(a: ExtractArgs, fields: &[Field]) -> Result<ExitCode, CliError> {
+    parquet_out::check_target(a.output.output.as_deref())?;
+    if a.output.null {
+        return Err(CliError::Usage(
+            "-0 ends text records with NUL; Parquet output has rows".into(),
+        ));
+    }
+    let codec = parquet_out::codec(a.output.compression.as_deref())?;
+    // (The compression is this writer's: the setup's output is the file.)
+    let output = crate::args::OutputArgs {
+        compression: None,
+        ..a.output.clone()
+    };
+    let mut setup = Setup::new(
+        &a.input,
+        &output,
+        Some(&a.policy),
+        false,
+        Text(Some(Named::Parquet), "Parquet"),
+    )?;
+    setup.engine.read.count_lines = fields.iter().any(|f| matches!(f, Field::Line));
+    let input = parquet_out::input_schema(&setup.engine, &a.input.format_spec());
+    let schema = input.as_ref().map(|(s, _)| s.as_ref());
+    let mut out = Extracted::new(fields, schema, codec, setup.engine.threads())?;
+    let columns = out.columns();
+    let base = a.input.base()?;
+    let stage = a.input.stage(Some(&a.filters), Some(&a.edits))?;
+    let job = setup.job(false);
+    let (files, settings) = (setup.engine.files.len(), setup.report);
+    let work = |chunk: &_| {
+        let source = &Context::of(chunk, &stage.list);
+        job.run_parsed(chunk, base.as_ref(), (), |p, rec, text, parser| {
+            let url = parser.last_mut().expect("parsed");
+            if stage.apply(url, &mut p.tally) == Verdict::Drop {
+                return Ok(());
+            }
+            let url = &*url;
+            let mut value = |f: &Field| f.value_opt(url, text, rec, source);
+            columns.push_row(p.append(), rec.line, rec.offset, &mut value, None);
+            Ok(())
+        })
+    };
+    let mut done = setup.run(work, |ledger, chunk, p| {
+        ledger.tally_mut().merge(&p.tally);
+        out.chunk(ledger.out(), chunk, p)?;
+        ledger.settle(chunk, p)
+    })?;
+    if let Err(e) = out.finish(done.ledger.out()) {
+        return Err(done.fail(e));
+    }
+    let (tally, errors) = done.commit()?;
+    Ok(report(&tally, files, &settings, "", &errors))
+}
+
+/// The head of a CSV/TSV source with the appended columns' names added
+/// to its header row.
+fn appended_header(head: &[u8], names: &[String], source: &RecordFormat) -> Vec<u8> {
+    let delimiter = match source {
+        RecordFormat::Csv(l) => l.delimiter,
+        _ => return head.to_vec(),
+    };
+    let (row, term) = match head {
+        [rest @ .., b'\r', b'\n'] => (rest, &b"\r\n"[..]),
+        [rest @ .., b'\n' | b'\r'] => (rest, &head[head.len() - 1..]),
+        _ => (head, &b"\n"[..]),
+    };
+    let mut out = row.to_vec();
+    for n in names {
+        out.push(delimiter);
+        write_field(&mut out, n.as_bytes(), delimiter, false);
+    }
+    out.extend_from_slice(term);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The csv crate's writer into memory, records ended by `term`.
+    fn csv_writer(term: u8) -> csv::Writer<Vec<u8>> {
+        csv::WriterBuilder::new()
+            .terminator(csv::Terminator::Any(term))
+            .from_writer(Vec::new())
+    }
+
+    /// `push_csv_row` writes what the csv crate's writer writes, for every
+    /// terminator the command uses (LF, and NUL under `-0`).
+    #[test]
+    fn csv_rows_match_the_csv_crate() {
+        let values = [
+            "",
+            "a",
+            "a,b",
+            "q\"q",
+            "\"",
+            "line\nbreak",
+            "cr\rhere",
+            "nul\0in",
+            " sp ",
+            "#x",
+            "é,\"",
+        ];
+        for term in [b'\n', b'\0'] {
+            for n in 1..=3 {
+                for first in 0..values.len() {
+                    let row: Vec<&str> = (0..n)
+                        .map(|i| values[(first + 5 * i) % values.len()])
+                        .collect();
+                    let mut ours = b"before".to_vec();
+                    push_csv_row(&mut ours, row.iter(), term);
+                    let mut w = csv_writer(term);
+                    w.write_record(&row).unwrap();
+                    let theirs = [&b"before"[..], &w.into_inner().unwrap()].concat();
+                    assert_eq!(ours, theirs, "{row:?} term {term}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn tsv_escapes() {
+        let tsv = |v: &str| {
+            let mut out = b"x".to_vec();
+            push_tsv(&mut out, v);
+            String::from_utf8(out).unwrap()
+        };
+        assert_eq!(tsv(""), "x");
+        assert_eq!(tsv("plain/path?q"), "xplain/path?q");
+        assert_eq!(tsv("a\tb\rc\nd\\e"), "xa\\tb\\rc\\nd\\\\e");
+        assert_eq!(tsv("\t\\"), "x\\t\\\\");
+    }
+
+    #[test]
+    fn templates() {
+        assert_eq!(
+            parse_template("{hostname}{pathname}").unwrap(),
+            vec![Piece::Field(Field::Hostname), Piece::Field(Field::Pathname)]
+        );
+        assert_eq!(
+            parse_template("{{x}} {port}!").unwrap(),
+            vec![
+                Piece::Text("{x} ".into()),
+                Piece::Field(Field::Port),
+                Piece::Text("!".into())
+            ]
+        );
+        assert!(parse_template("{nope}").is_err());
+        assert!(parse_template("{host").is_err());
+        assert!(parse_template("a}b").is_err());
+    }
+}

@@ -1,0 +1,434 @@
+//! Output: stdout or an atomically written file, the record terminator, and
+//! the error type that carries the exit status.
+//!
+//! `-o FILE` is all or nothing: output goes to a temp file in FILE's
+//! directory, which is fsynced, renamed over FILE and its directory fsynced
+//! once the run succeeds. A run that fails (an input not read to its end,
+//! an error) or is stopped by a signal (`interrupt`) leaves neither FILE
+//! nor its temp file behind; standard output streams. A name ending `.gz`
+//! or `.zst` gets the output compressed (`naming`). A FILE that is a symbolic link to a
+//! file gets the output in the file linked to (the link stays a link). A
+//! FILE that exists and is not a regular file (`/dev/null`, a FIFO, a
+//! terminal, `/dev/stdout`) is written in place: renaming over it would
+//! put a file where the device was. A closed stdout (`| head`) is not an
+//! error: the run ends quietly with status 0.
+
+use std::fmt;
+use std::fs::{self, File};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use urlsift_records::{self, InputError};
+
+use crate::interrupt;
+use crate::naming::{OutputName, Packing};
+
+/// Why a run stops early, and with which exit status.
+#[derive(Debug)]
+pub enum CliError {
+    /// Bad flags or arguments (exit 2).
+    Usage(String),
+    /// An input could not be read (exit 2).
+    Input(InputError),
+    /// An output could not be written (exit 2).
+    Output { name: String, error: io::Error },
+    /// A bad line under `--strict` (exit 1).
+    Strict(String),
+    /// The reader of our stdout went away (exit 0, no message).
+    BrokenPipe,
+}
+
+impl CliError {
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CliError::BrokenPipe => 0,
+            CliError::Strict(_) => 1,
+            _ => 2,
+        }
+    }
+
+    /// Wraps an output error, recognizing a closed pipe.
+    pub fn output(name: &str, error: io::Error) -> CliError {
+        if error.kind() == io::ErrorKind::BrokenPipe {
+            CliError::BrokenPipe
+        } else {
+            CliError::Output {
+                name: name.to_string(),
+                error,
+            }
+        }
+    }
+}
+
+impl CliError {
+    /// The command's error for the engine's `e`: output and rejects
+    /// errors named by the sinks they happened in.
+    pub fn from_run(e: urlsift_records::Error, out: &str, rejects: &str) -> CliError {
+        match e {
+            urlsift_records::Error::Usage(m) => CliError::Usage(m),
+            urlsift_records::Error::Input(e) => CliError::Input(e),
+            urlsift_records::Error::Output(e) => CliError::output(out, e),
+            urlsift_records::Error::Rejects(e) => CliError::output(rejects, e),
+            urlsift_records::Error::Spill { what, error } => CliError::output(&what, error),
+            urlsift_records::Error::Strict(stop) => CliError::Strict(stop.to_string()),
+        }
+    }
+}
+
+/// The engine's errors outside a run that writes (opening inputs): a
+/// write error there is named as the output.
+impl From<urlsift_records::Error> for CliError {
+    fn from(e: urlsift_records::Error) -> CliError {
+        CliError::from_run(e, "<stdout>", "the rejects file")
+    }
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CliError::Usage(m) => f.write_str(m),
+            CliError::Input(e) => write!(f, "cannot read {e}"),
+            CliError::Output { name, error } => write!(f, "cannot write {name}: {error}"),
+            CliError::Strict(m) => f.write_str(m),
+            CliError::BrokenPipe => f.write_str("broken pipe"),
+        }
+    }
+}
+
+/// Stdout, or a temp file that becomes `path` on [`Sink::commit`]; gzip
+/// or zstd compressed when the name ends `.gz` or `.zst`.
+pub struct Sink {
+    name: String,
+    inner: BufWriter<Packed>,
+    terminator: u8,
+}
+
+enum Target {
+    Stdout(io::Stdout),
+    File {
+        temp: tempfile::NamedTempFile,
+        path: PathBuf,
+        registered: interrupt::Registered,
+    },
+    /// Not a regular file: written in place.
+    Device(File),
+}
+
+/// The target, through the compression the output's name asks for.
+enum Packed {
+    Plain(Target),
+    Gzip(flate2::write::GzEncoder<Target>),
+    Zstd(zstd::stream::write::Encoder<'static, Target>),
+}
+
+impl Packed {
+    fn get_mut(&mut self) -> &mut dyn Write {
+        match self {
+            Packed::Plain(t) => t,
+            Packed::Gzip(e) => e,
+            Packed::Zstd(e) => e,
+        }
+    }
+
+    /// Ends the compressed stream; the target.
+    fn finish(self) -> io::Result<Target> {
+        match self {
+            Packed::Plain(t) => Ok(t),
+            Packed::Gzip(e) => e.finish(),
+            Packed::Zstd(e) => e.finish(),
+        }
+    }
+}
+
+impl Write for Packed {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.get_mut().write(buf)
+    }
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.get_mut().write_all(buf)
+    }
+    fn write_vectored(&mut self, bufs: &[io::IoSlice<'_>]) -> io::Result<usize> {
+        self.get_mut().write_vectored(bufs)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.get_mut().flush()
+    }
+}
+
+impl Write for Target {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Target::Stdout(s) => s.write(buf),
+            Target::File { temp, .. } => temp.write(buf),
+            Target::Device(f) => f.write(buf),
+        }
+    }
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match self {
+            Target::Stdout(s) => s.write_all(buf),
+            Target::File { temp, .. } => temp.write_all(buf),
+            Target::Device(f) => f.write_all(buf),
+        }
+    }
+    fn write_vectored(&mut self, bufs: &[io::IoSlice<'_>]) -> io::Result<usize> {
+        match self {
+            Target::Stdout(s) => s.write_vectored(bufs),
+            Target::File { temp, .. } => temp.write_vectored(bufs),
+            Target::Device(f) => f.write_vectored(bufs),
+        }
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Target::Stdout(s) => s.flush(),
+            Target::File { temp, .. } => temp.flush(),
+            Target::Device(f) => f.flush(),
+        }
+    }
+}
+
+impl Sink {
+    /// Opens stdout (`None` or `-`) or a temp file beside `path`, gzip or
+    /// zstd compressed when `path` ends `.gz` or `.zst`.
+    pub fn open(path: Option<&Path>, null: bool) -> Result<Sink, CliError> {
+        let terminator = if null { 0 } else { b'\n' };
+        let (name, target) = match path {
+            None => ("<stdout>".to_string(), Target::Stdout(io::stdout())),
+            Some(p) if p == Path::new("-") => {
+                ("<stdout>".to_string(), Target::Stdout(io::stdout()))
+            }
+            Some(p) => {
+                let name = p.display().to_string();
+                let failed = |error| CliError::Output {
+                    name: name.clone(),
+                    error,
+                };
+                let target = match destination(p).map_err(failed)? {
+                    // Appending, as a stream is written (`/dev/stdout`
+                    // reopened under `>> log` must not write over it).
+                    Destination::InPlace => Target::Device(
+                        fs::OpenOptions::new()
+                            .append(true)
+                            .open(p)
+                            .map_err(failed)?,
+                    ),
+                    Destination::Replace(path) => {
+                        let dir = match path.parent() {
+                            Some(d) if !d.as_os_str().is_empty() => d,
+                            _ => Path::new("."),
+                        };
+                        // The error names the directory the file was to
+                        // go in, not the temp file's own name.
+                        let temp = tempfile::Builder::new()
+                            .prefix(".urlsift-")
+                            .suffix(".tmp")
+                            .tempfile_in(dir)
+                            .map_err(|error| CliError::Output {
+                                name: format!("{name} (in {})", dir.display()),
+                                error: io::Error::new(error.kind(), bare(&error)),
+                            })?;
+                        let registered = interrupt::Registered::new(temp.path());
+                        Target::File {
+                            temp,
+                            path,
+                            registered,
+                        }
+                    }
+                };
+                (name, target)
+            }
+        };
+        let packed = match OutputName::of(path).packing {
+            Packing::Plain => Packed::Plain(target),
+            Packing::Gzip => Packed::Gzip(flate2::write::GzEncoder::new(
+                target,
+                flate2::Compression::default(),
+            )),
+            Packing::Zstd => Packed::Zstd(zstd::stream::write::Encoder::new(target, 0).map_err(
+                |error| CliError::Output {
+                    name: name.clone(),
+                    error,
+                },
+            )?),
+        };
+        Ok(Sink {
+            name,
+            inner: BufWriter::with_capacity(1 << 17, packed),
+            terminator,
+        })
+    }
+
+    /// The record terminator: `\n`, or NUL with `-0`.
+    pub fn terminator(&self) -> u8 {
+        self.terminator
+    }
+
+    /// The name errors give it: `<stdout>` or the path.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Writes bytes as they are.
+    pub fn put(&mut self, bytes: &[u8]) -> Result<(), CliError> {
+        self.inner
+            .write_all(bytes)
+            .map_err(|e| CliError::output(&self.name, e))
+    }
+
+    /// Writes one record and its terminator.
+    pub fn record(&mut self, bytes: &[u8]) -> Result<(), CliError> {
+        self.put(bytes)?;
+        let t = [self.terminator];
+        self.put(&t)
+    }
+
+    /// Flushes stdout, or makes the file durable and moves it into place.
+    pub fn commit(self) -> Result<(), CliError> {
+        let name = self.name;
+        let err = |error: io::Error| CliError::output(&name, error);
+        let packed = self
+            .inner
+            .into_inner()
+            .map_err(|e| CliError::output(&name, e.into_error()))?;
+        match packed.finish().map_err(err)? {
+            Target::Stdout(mut s) => s.flush().map_err(err),
+            Target::Device(mut f) => f.flush().map_err(err),
+            Target::File {
+                temp,
+                path,
+                registered,
+            } => {
+                set_permissions(&temp, &path).map_err(err)?;
+                temp.as_file().sync_all().map_err(err)?;
+                registered.commit(|| temp.persist(&path).map_err(|e| err(e.error)))?;
+                let dir = match path.parent() {
+                    Some(d) if !d.as_os_str().is_empty() => d,
+                    _ => Path::new("."),
+                };
+                // Make the rename itself durable.
+                File::open(dir).and_then(|d| d.sync_all()).map_err(err)
+            }
+        }
+    }
+
+    /// Ends a run that could not read all its input: `-o` is all or
+    /// nothing, so a file is not written (its temp file goes, and a note
+    /// says so); a stream (stdout, a device) has had what came before the
+    /// fault, and is flushed.
+    pub fn abandon(self) -> Result<(), CliError> {
+        let name = self.name;
+        let mut packed = match self.inner.into_inner() {
+            Ok(p) => p,
+            // The temp file is dropped, and with it removed.
+            Err(_) => return Ok(()),
+        };
+        let stream = match &mut packed {
+            Packed::Plain(t) => !matches!(t, Target::File { .. }),
+            Packed::Gzip(e) => !matches!(e.get_ref(), Target::File { .. }),
+            Packed::Zstd(e) => !matches!(e.get_ref(), Target::File { .. }),
+        };
+        if stream {
+            let mut target = packed.finish().map_err(|e| CliError::output(&name, e))?;
+            return target.flush().map_err(|e| CliError::output(&name, e));
+        }
+        let _ = writeln!(
+            io::stderr(),
+            "urlsift: {name} not written: an input was not read to its end"
+        );
+        Ok(())
+    }
+}
+
+/// An I/O error's message without the path tempfile adds to it.
+fn bare(error: &io::Error) -> String {
+    let text = error.to_string();
+    match text.find(" at path ") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    }
+}
+
+/// The sink as a writer for the engine. Vectored writes (a chunk's output
+/// is runs of its input between rewritten records) go through the buffer
+/// when they are small and straight to the target, after the buffer, when
+/// they are large: copying every run into the buffer first would cost the
+/// writer a pass over every byte (a few percent of a run, on a core the
+/// workers need).
+impl Write for Sink {
+    #[inline]
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.inner.write(buf)
+    }
+
+    #[inline]
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.inner.write_all(buf)
+    }
+
+    fn write_vectored(&mut self, bufs: &[io::IoSlice<'_>]) -> io::Result<usize> {
+        let total: usize = bufs.iter().map(|b| b.len()).sum();
+        if total < self.inner.capacity() {
+            for piece in bufs {
+                self.inner.write_all(piece)?;
+            }
+            return Ok(total);
+        }
+        if !self.inner.buffer().is_empty() {
+            self.inner.flush()?;
+        }
+        self.inner.get_mut().write_vectored(bufs)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// How `-o PATH` is written.
+enum Destination {
+    /// Through a temp file renamed over this path at commit.
+    Replace(PathBuf),
+    /// In place: a device, FIFO, socket or terminal.
+    InPlace,
+}
+
+/// Where output for `path` goes: a new file, or a regular file (through a
+/// symbolic link, the file it links to), is replaced at commit; anything
+/// else that exists is written in place.
+fn destination(path: &Path) -> io::Result<Destination> {
+    match fs::metadata(path) {
+        Ok(meta) if meta.is_file() => {
+            // /dev/stdout and /proc/self/fd/N stand for an open stream,
+            // even when it is a file (`-o /dev/stdout >> log`): write to
+            // it, do not replace it.
+            let real = fs::canonicalize(path)?;
+            // (/dev/shm is a file system of ordinary files: replaced.)
+            let stream = |p: &Path| {
+                p.starts_with("/proc") || (p.starts_with("/dev") && !p.starts_with("/dev/shm"))
+            };
+            if stream(path) || stream(&real) {
+                Ok(Destination::InPlace)
+            } else {
+                Ok(Destination::Replace(real))
+            }
+        }
+        Ok(_) => Ok(Destination::InPlace),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Destination::Replace(path.into())),
+        Err(e) => Err(e),
+    }
+}
+
+/// Gives the new file the permissions of the file it replaces, or the
+/// usual 0644 (temp files are created 0600).
+#[cfg(unix)]
+fn set_permissions(temp: &tempfile::NamedTempFile, path: &Path) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = fs::metadata(path)
+        .map(|m| m.permissions())
+        .unwrap_or_else(|_| fs::Permissions::from_mode(0o644));
+    temp.as_file().set_permissions(mode)
+}
+
+#[cfg(not(unix))]
+fn set_permissions(_: &tempfile::NamedTempFile, _: &Path) -> io::Result<()> {
+    Ok(())
+}

@@ -1,0 +1,391 @@
+//! What every processing subcommand sets up before reading input: the
+//! library's engine from the input flags, the ledger over the output and
+//! rejects files, the per-record loop's settings; then the run itself
+//! (with a progress bar on a terminal), the files committed as it ended,
+//! and the summary on stderr with the exit status.
+
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use urlsift_records::timings::Report;
+use urlsift_records::{self, Chunk, Engine, InputError, Job, Ledger, Policy, Processed, Tally};
+
+use crate::args::{InputArgs, OutputArgs, PolicyArgs};
+use crate::naming::{Named, OutputName};
+use crate::output::{CliError, Sink};
+use crate::parquet_out::{self, WriteBack};
+
+/// The ledger of a run: output and rejects files.
+pub type Books = Ledger<Sink, Sink>;
+
+/// How the end-of-run summary is shown.
+#[derive(Clone, Copy)]
+pub struct ReportSettings {
+    pub quiet: bool,
+    pub verbose: bool,
+    pub kept: bool,
+    /// What a record is called: `lines`, `records`.
+    pub noun: &'static str,
+}
+
+/// Everything a processing subcommand sets up before reading input.
+pub struct Setup {
+    pub engine: Engine,
+    pub ledger: Books,
+    pub policy: Policy,
+    pub max_line: usize,
+    pub terminator: u8,
+    pub report: ReportSettings,
+    /// The records go back out in their format (CSV rows, JSON lines):
+    /// the run writes records, not URL lines.
+    pub writes_records: bool,
+    /// A progress bar on stderr.
+    progress: bool,
+    /// The output's and the rejects' names, for their errors.
+    names: (String, String),
+    /// Parquet input written back: its rows go out as Parquet.
+    pub parquet: Option<WriteBack>,
+}
+
+/// What a subcommand writes when it does not write records back: the
+/// format an `-o` name may name (`None`: none of them), and its words.
+pub struct Text(pub Option<Named>, pub &'static str);
+
+/// URL lines (normalize and dedup of formats that are not written back).
+pub const URL_LINES: Text = Text(None, "URL lines");
+
+/// The name of the format records of `kind` are written back as.
+fn named(kind: urlsift_records::Kind) -> Named {
+    match kind {
+        urlsift_records::Kind::Csv => Named::Csv,
+        urlsift_records::Kind::Tsv => Named::Tsv,
+        urlsift_records::Kind::Jsonl => Named::Jsonl,
+        urlsift_records::Kind::Cdxj => Named::Cdxj,
+        urlsift_records::Kind::Parquet => Named::Parquet,
+        urlsift_records::Kind::Lines
+        | urlsift_records::Kind::Warc
+        | urlsift_records::Kind::Arc
+        | urlsift_records::Kind::Log => {
+            unreachable!("{kind} records are not written back")
+        }
+    }
+}
+
+/// A run whose records are all read, its files not yet committed.
+pub struct Done {
+    pub ledger: Books,
+    pub errors: Vec<InputError>,
+    names: (String, String),
+    /// Where the run's time went (`--timings`).
+    pub timings: Option<Report>,
+}
+
+impl Setup {
+    /// `writes_records`: the subcommand writes the input's records back
+    /// (normalize and dedup do, for the formats that can be written back);
+    /// `text`: what it writes otherwise. An `-o` name that names another
+    /// format is refused.
+    pub fn new(
+        input: &InputArgs,
+        output: &OutputArgs,
+        policy: Option<&PolicyArgs>,
+        writes_records: bool,
+        text: Text,
+    ) -> Result<Setup, CliError> {
+        let mut engine = Engine::new(input.files.clone(), &input.options())?;
+        engine.timed = input.timings;
+        let kind = engine.kind();
+        let writes_records = writes_records && kind.writes_records();
+        engine.read.writes_records = writes_records;
+        let path = output.output.as_deref();
+        let name = OutputName::of(path);
+        match writes_records {
+            true => name.check(path, Some(named(kind)), format_args!("{kind} records"))?,
+            false => name.check(path, text.0, text.1)?,
+        }
+        if writes_records && output.null {
+            return Err(CliError::Usage(format!(
+                "-0 ends URL lines with NUL; {kind} records are written back with their own \
+                 line ends"
+            )));
+        }
+        let policy_flags = policy.map(PolicyArgs::policy).unwrap_or_default();
+        if let (Some(o), Some(p)) = (&output.output, policy.and_then(|p| p.rejects.as_ref()))
+            && o == p
+        {
+            return Err(CliError::Usage(format!(
+                "-o and --rejects both name {}",
+                o.display()
+            )));
+        }
+        let parquet = match writes_records && kind == urlsift_records::Kind::Parquet {
+            true => {
+                parquet_out::check_target(output.output.as_deref())?;
+                let codec = parquet_out::codec(output.compression.as_deref())?;
+                let first = parquet_out::input_schema(&engine, &input.format_spec());
+                Some(WriteBack::new(codec, first, engine.threads()))
+            }
+            false => None,
+        };
+        if parquet.is_none() {
+            output.no_compression("this run writes text")?;
+        }
+        let sink = Sink::open(output.output.as_deref(), output.null)?;
+        let rejects = match policy.and_then(|p| p.rejects.as_deref()) {
+            Some(path) => Some(Sink::open(Some(path), false)?),
+            None => None,
+        };
+        let names = (
+            sink.name().to_string(),
+            rejects.as_ref().map_or("", |r| r.name()).to_string(),
+        );
+        let terminator = sink.terminator();
+        let noun = engine.noun();
+        Ok(Setup {
+            ledger: Ledger::new(sink, rejects, policy_flags, terminator),
+            engine,
+            policy: policy_flags,
+            max_line: input.max_line(),
+            terminator,
+            report: ReportSettings {
+                quiet: input.quiet,
+                verbose: input.verbose,
+                kept: policy_flags.keep_invalid,
+                noun,
+            },
+            writes_records,
+            progress: !input.quiet && std::io::stderr().is_terminal(),
+            names,
+            parquet,
+        })
+    }
+
+    /// Writes `bytes` to the output before the records (a header).
+    pub fn put(&mut self, bytes: &[u8]) -> Result<(), CliError> {
+        self.ledger
+            .write(bytes)
+            .map_err(|e| CliError::from_run(e, &self.names.0, &self.names.1))
+    }
+
+    /// The per-record loop's settings for this run.
+    pub fn job(&self, pass_empty: bool) -> Job {
+        Job {
+            max_line: self.max_line,
+            policy: self.policy,
+            terminator: self.terminator,
+            pass_empty,
+            write_heads: self.writes_records,
+        }
+    }
+
+    /// The engine run shared by the per-record jobs: `per_chunk` turns a
+    /// chunk into its results, which are written in input order; the
+    /// summary report ends the run.
+    pub fn run_records(
+        self,
+        pass_empty: bool,
+        per_chunk: impl Fn(&Job, &Chunk) -> Processed<()> + Sync,
+    ) -> Result<ExitCode, CliError> {
+        let job = self.job(pass_empty);
+        self.run_chunks(|chunk| per_chunk(&job, chunk))
+    }
+
+    /// The engine run with `per_chunk` turning each chunk into its output,
+    /// written in input order; the summary report ends the run.
+    pub fn run_chunks(
+        mut self,
+        per_chunk: impl Fn(&Chunk) -> Processed<()> + Sync,
+    ) -> Result<ExitCode, CliError> {
+        let (files, settings) = (self.engine.files.len(), self.report);
+        let Some(mut parquet) = self.parquet.take() else {
+            let done = self.run(per_chunk, |ledger, chunk, p| ledger.consume(chunk, p))?;
+            let (tally, errors) = done.commit()?;
+            return Ok(report(&tally, files, &settings, "", &errors));
+        };
+        let mut done = self.run(per_chunk, |ledger, chunk, p| {
+            ledger.tally_mut().merge(&p.tally);
+            parquet.chunk(ledger.out(), chunk, p)?;
+            ledger.settle(chunk, p)
+        })?;
+        if let Err(e) = parquet.finish(done.ledger.out()) {
+            return Err(done.fail(e));
+        }
+        let (tally, errors) = done.commit()?;
+        Ok(report(&tally, files, &settings, "", &errors))
+    }
+
+    /// Runs `work` on every chunk on the workers and `consume` on the
+    /// results in input order, with the ledger; a progress bar on a
+    /// terminal. A `--strict` stop commits the rejects file (which ends
+    /// with the offending record), not the output: it would be partial.
+    pub fn run<X: Send>(
+        self,
+        work: impl Fn(&Chunk) -> Processed<X> + Sync,
+        mut consume: impl FnMut(
+            &mut Books,
+            &Chunk,
+            &mut Processed<X>,
+        ) -> Result<bool, urlsift_records::Error>,
+    ) -> Result<Done, CliError> {
+        let Setup {
+            engine,
+            mut ledger,
+            names,
+            progress,
+            ..
+        } = self;
+        let bar = progress.then(|| progress_bar(plain_size(&engine)));
+        let started = Instant::now();
+        let (mut lines, mut bytes) = (0u64, 0u64);
+        let result = engine.run(work, |chunk, p| {
+            lines += p.tally.lines;
+            bytes += p.tally.bytes;
+            let go_on = consume(&mut ledger, chunk, p)?;
+            if let Some(pb) = &bar {
+                let secs = started.elapsed().as_secs_f64().max(1e-9);
+                pb.set_position(bytes);
+                pb.set_message(format!("{lines} URLs, {:.0} URLs/s", lines as f64 / secs));
+            }
+            Ok(go_on)
+        });
+        if let Some(pb) = bar {
+            pb.finish_and_clear();
+        }
+        let timings = engine.timings();
+        if let Some(t) = &timings {
+            let _ = writeln!(std::io::stderr(), "urlsift: {}", t.text());
+        }
+        match result {
+            Ok(errors) => Ok(Done {
+                ledger,
+                errors,
+                names,
+                timings,
+            }),
+            Err(e) => Err(Done {
+                ledger,
+                errors: Vec::new(),
+                names,
+                timings,
+            }
+            .fail(e)),
+        }
+    }
+}
+
+impl Done {
+    /// Writes `bytes` to the output after the records (a report).
+    pub fn put(&mut self, bytes: &[u8]) -> Result<(), CliError> {
+        self.ledger
+            .write(bytes)
+            .map_err(|e| CliError::from_run(e, &self.names.0, &self.names.1))
+    }
+
+    /// The command's error for the engine's `e`, which ended the run: after
+    /// a `--strict` stop, the rejects file is committed.
+    pub fn fail(self, e: urlsift_records::Error) -> CliError {
+        let (out, rejects) = &self.names;
+        if let urlsift_records::Error::Strict(_) = e {
+            let (_, r, _) = self.ledger.into_parts();
+            if let Some(Err(commit)) = r.map(Sink::commit) {
+                return commit;
+            }
+        }
+        CliError::from_run(e, out, rejects)
+    }
+
+    /// Commits the outputs of a run that read all its input; after a read
+    /// error, the output file is not written (`-o` is all or nothing) but
+    /// the rejects file is. The tally and the read errors.
+    pub fn commit(self) -> Result<(Tally, Vec<InputError>), CliError> {
+        let (out, rejects, tally) = self.ledger.into_parts();
+        if self.errors.is_empty() {
+            out.commit()?;
+        } else {
+            out.abandon()?;
+        }
+        if let Some(r) = rejects {
+            r.commit()?;
+        }
+        Ok((tally, self.errors))
+    }
+}
+
+/// The bytes the run will read, when that is known before it starts:
+/// every input a regular file that is not compressed (the count is of
+/// decoded bytes) nor Parquet (whose rows are counted, not its bytes).
+fn plain_size(engine: &Engine) -> Option<u64> {
+    if engine.kind() == urlsift_records::Kind::Parquet {
+        return None;
+    }
+    let mut total = 0;
+    for path in &engine.files {
+        let meta = std::fs::metadata(path).ok().filter(|m| m.is_file())?;
+        let mut magic = [0u8; 4];
+        let n = std::fs::File::open(path)
+            .and_then(|mut f| std::io::Read::read(&mut f, &mut magic))
+            .ok()?;
+        if magic[..n].starts_with(&[0x1f, 0x8b]) || magic[..n] == [0x28, 0xb5, 0x2f, 0xfd] {
+            return None;
+        }
+        total += meta.len();
+    }
+    Some(total)
+}
+
+/// A progress line on stderr: with the input's size known, a bar, the
+/// share done and the time left; else what was read so far, and the rate.
+fn progress_bar(size: Option<u64>) -> indicatif::ProgressBar {
+    let (pb, template) = match size {
+        Some(n) => (
+            indicatif::ProgressBar::new(n),
+            "{spinner} {percent:>3}% [{bar:24}] {binary_bytes}/{binary_total_bytes}, \
+             {binary_bytes_per_sec}, {eta} left ({msg})",
+        ),
+        None => (
+            indicatif::ProgressBar::new_spinner(),
+            "{spinner} {binary_bytes} read, {binary_bytes_per_sec} ({msg}) {elapsed}",
+        ),
+    };
+    pb.set_style(
+        indicatif::ProgressStyle::with_template(template).expect("valid progress template"),
+    );
+    pb.set_message("starting");
+    pb.enable_steady_tick(std::time::Duration::from_millis(200));
+    pb
+}
+
+/// Prints the summary (when asked for, or when records were bad or inputs
+/// failed), then the read errors, and picks the exit status: 2 if an input
+/// could not be read to its end (everything before the error was still
+/// processed and written).
+pub fn report(
+    tally: &Tally,
+    files: usize,
+    settings: &ReportSettings,
+    extra: &str,
+    errors: &[InputError],
+) -> ExitCode {
+    let mut stderr = std::io::stderr();
+    let noted = tally.bad_total() > 0 || tally.edits_refused > 0 || !errors.is_empty();
+    if !settings.quiet && (settings.verbose || noted) {
+        let summary = tally.summary(files, settings.noun, settings.kept);
+        let _ = writeln!(stderr, "urlsift: {summary}{extra}");
+    }
+    read_errors(errors)
+}
+
+/// Prints the read errors that ended sources early (after the output they
+/// did not stop); exit status 2 if there are any.
+pub fn read_errors(errors: &[InputError]) -> ExitCode {
+    let mut stderr = std::io::stderr();
+    for e in errors {
+        let _ = writeln!(stderr, "urlsift: cannot read {e}");
+    }
+    if errors.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(2)
+    }
+}
