@@ -75,6 +75,16 @@ impl CliError {
     }
 }
 
+/// `compare`'s errors: bad requests and unreadable inputs.
+impl From<urlsift_compare::Error> for CliError {
+    fn from(e: urlsift_compare::Error) -> CliError {
+        match e {
+            urlsift_compare::Error::Usage(m) => CliError::Usage(m),
+            urlsift_compare::Error::Input(e) => CliError::Input(e),
+        }
+    }
+}
+
 /// The engine's errors outside a run that writes (opening inputs): a
 /// write error there is named as the output.
 impl From<urlsift_records::Error> for CliError {

@@ -458,9 +458,6 @@ pub struct StatsArgs {
     pub top: usize,
 }
 
-/// The parsers compared when `--parsers` is not given.
-pub const DEFAULT_PARSERS: &str = "urlsift,urlsift-machine,ada,rust-url";
-
 pub const COMPARE_EXAMPLES: &str = "\
 Examples:
   urlsift compare urls.txt
@@ -512,7 +509,7 @@ pub struct CompareArgs {
     /// Comma-separated parsers to compare with urlsift (always included):
     /// urlsift-machine, urlsift-batch, ada, rust-url, node, whatwg-url,
     /// python, java, curl, or all.
-    #[arg(long, value_name = "LIST", default_value = DEFAULT_PARSERS)]
+    #[arg(long, value_name = "LIST", default_value = urlsift_compare::engines::DEFAULT_PARSERS)]
     pub parsers: String,
     /// Timed rounds per parser (0: no timing, only the differential).
     #[arg(long, value_name = "N", default_value_t = 7)]

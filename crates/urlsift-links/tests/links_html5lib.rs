@@ -224,8 +224,12 @@ type Triple = (String, String, String);
 fn url_attributes_agree_with_html5lib_on_hostile_pages() {
     let mut r = Rng::new();
     let pages: Vec<String> = (0..400).map(|_| page(&mut r)).collect();
-    let python = std::env::var("URLSIFT_PYTHON")
-        .unwrap_or_else(|_| format!("{}/../../target/pyenv/bin/python", env!("CARGO_MANIFEST_DIR")));
+    let python = std::env::var("URLSIFT_PYTHON").unwrap_or_else(|_| {
+        format!(
+            "{}/../../target/pyenv/bin/python",
+            env!("CARGO_MANIFEST_DIR")
+        )
+    });
     let url: Vec<(&str, &str)> = URL_ATTRIBUTES.to_vec();
     let mut child = Command::new(&python)
         .args(["-c", PY, &serde_json::to_string(&url).unwrap()])

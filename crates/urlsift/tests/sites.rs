@@ -175,7 +175,8 @@ fn publicsuffix_crate_answers_for_empty_labels() {
 /// The provenance names the `psl` version `Cargo.lock` really builds.
 #[test]
 fn provenance_names_the_locked_psl_version() {
-    let lock = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../Cargo.lock")).unwrap();
+    let lock =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../Cargo.lock")).unwrap();
     let version = lock
         .split("[[package]]")
         .find(|p| p.contains("\nname = \"psl\"\n"))

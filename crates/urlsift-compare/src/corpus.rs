@@ -18,8 +18,9 @@ use urlsift_records::{
     BufPool, Chunk, InputError, Job, PerRecord, Policy, Processed, Reason, Rec, Source, input,
 };
 
-use crate::args::InputArgs;
-use crate::output::CliError;
+use urlsift_records::Spec;
+
+use crate::Error;
 
 /// How many skipped lines are remembered by location for the report.
 const SKIPPED_EXAMPLES: usize = 5;
@@ -157,27 +158,53 @@ impl Corpus {
     }
 }
 
-/// Reads every input of `a` (`-` or none: stdin) into memory: the URL of
+/// What [`load`] reads: the command's input flags, as settings.
+#[derive(Debug, Clone, Default)]
+pub struct Load {
+    /// The inputs, read in order; none (or `-`) is stdin.
+    pub files: Vec<std::path::PathBuf>,
+    /// Records longer than this are skipped (`line-too-long`).
+    pub max_line: usize,
+    /// The reader's chunk size in bytes.
+    pub chunk_size: usize,
+    /// The record format and URL field (`--input-format`, `--field`).
+    pub spec: Spec,
+}
+
+/// Reads every input of `load` (`-` or none: stdin) into memory: the URL of
 /// every record, skipping and counting the records without one. A read
 /// error does not end the load: it is kept in [`Corpus::errors`] and
 /// reading goes on as the reader allows (past a damaged member, or with
 /// the next source).
-pub fn load(a: &InputArgs) -> Result<Corpus, CliError> {
-    let mut files = a.files.clone();
+///
+/// ```
+/// use urlsift_compare::corpus::{Load, load};
+///
+/// # let dir = std::env::temp_dir().join(format!("urlsift-doc-corpus-{}", std::process::id()));
+/// # std::fs::create_dir_all(&dir).unwrap();
+/// let path = dir.join("urls.txt");
+/// std::fs::write(&path, "https://example.com/\n\n# a comment\nhttp://e.org/a\n").unwrap();
+/// let corpus = load(&Load { files: vec![path], max_line: 1 << 20, chunk_size: 1 << 16, ..Load::default() })?;
+/// assert_eq!(corpus.urls(), ["https://example.com/", "http://e.org/a"]);
+/// assert_eq!((corpus.read.empty, corpus.read.comments), (1, 1));
+/// # Ok::<(), urlsift_compare::Error>(())
+/// ```
+pub fn load(load: &Load) -> Result<Corpus, Error> {
+    let mut files = load.files.clone();
     if files.is_empty() {
         files.push("-".into());
     }
     if let Some(e) = input::missing(&files) {
-        return Err(CliError::Input(e));
+        return Err(Error::Input(e));
     }
-    let max_line = a.max_line();
-    let chunk_size = usize::try_from(a.chunk_size).unwrap_or(usize::MAX).max(1);
+    let max_line = load.max_line;
+    let chunk_size = load.chunk_size.max(1);
     let mut reader = ChunkReader::new(
         files,
         Settings {
             chunk_size,
             max_record: max_line,
-            spec: a.format_spec(),
+            spec: load.spec.clone(),
             writes_records: false,
             count_lines: true,
         },
@@ -195,7 +222,7 @@ pub fn load(a: &InputArgs) -> Result<Corpus, CliError> {
     while let Some((_, next)) = reader.next_numbered(&pool) {
         let chunk = match next {
             Ok(chunk) => chunk,
-            Err(e) if e.usage => return Err(CliError::Usage(format!("{}: {}", e.name, e.error))),
+            Err(e) if e.usage => return Err(Error::Usage(format!("{}: {}", e.name, e.error))),
             // Reading goes on (with the rest of a damaged source, or the
             // next source): what could be read is compared.
             Err(e) => {

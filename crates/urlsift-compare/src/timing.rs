@@ -9,12 +9,13 @@
 //! same total length. A parser that did less (or other) work is flagged
 //! and cannot be "the fastest".
 
-use super::engines::{Engine, Round, Work};
-use crate::output::CliError;
+use crate::Error;
+use crate::engines::{Engine, Round, Work};
 
 /// One parser's rounds.
 #[derive(Clone, Debug)]
 pub struct Rounds {
+    /// Every timed pass, in order.
     pub rounds: Vec<Round>,
 }
 
@@ -26,7 +27,7 @@ pub fn run(
     rounds: usize,
     pool: Option<&rayon::ThreadPool>,
     mut tick: impl FnMut(),
-) -> Result<Vec<Rounds>, CliError> {
+) -> Result<Vec<Rounds>, Error> {
     let mut out: Vec<Rounds> = engines
         .iter()
         .map(|_| Rounds {
@@ -47,15 +48,20 @@ pub fn run(
 /// Whether a parser's timed rounds did the work expected of it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Check {
+    /// Every round did the expected work.
     Ok,
     /// Some round parsed fewer URLs or wrote fewer href bytes.
     LessWork {
+        /// The work of the differential pass.
         expected: Work,
+        /// The work of the round that differs.
         got: Work,
     },
     /// Some round did other work than expected (but not less).
     OtherWork {
+        /// The work of the differential pass.
         expected: Work,
+        /// The work of the round that differs.
         got: Work,
     },
 }
@@ -76,6 +82,7 @@ impl Check {
         check
     }
 
+    /// Whether every round did the expected work.
     pub fn is_ok(&self) -> bool {
         *self == Check::Ok
     }
@@ -101,12 +108,15 @@ impl Check {
 pub struct Speed {
     /// Best and median ns per URL over the rounds.
     pub min_ns: f64,
+    /// Median ns per URL over the rounds.
     pub median_ns: f64,
     /// From the best round.
     pub urls_per_sec: f64,
+    /// MB of input per second, from the best round.
     pub mb_per_sec: f64,
     /// Best ns/URL over the fastest checked parser's (1.0 for it).
     pub ratio: f64,
+    /// Whether the rounds did the work the differential pass did.
     pub check: Check,
 }
 
@@ -151,14 +161,14 @@ pub fn summarize(all: &[Rounds], expected: &[Work], urls: usize, bytes: u64) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compare::engines::{Base, Native, Parsed, ParserId, timed};
+    use crate::engines::{Base, Native, Parsed, ParserId, timed};
 
     /// A test-only parser that claims to be urlsift but skips every
     /// tenth URL in its timed passes (so it looks faster).
     struct Lazy;
 
     impl Engine for Lazy {
-        fn parse(&mut self, _: usize, input: &str) -> Result<Parsed, CliError> {
+        fn parse(&mut self, _: usize, input: &str) -> Result<Parsed, Error> {
             Ok(urlsift::Url::parse(input).into())
         }
 
@@ -166,7 +176,7 @@ mod tests {
             &mut self,
             urls: &[&str],
             pool: Option<&rayon::ThreadPool>,
-        ) -> Result<Round, CliError> {
+        ) -> Result<Round, Error> {
             Ok(timed(urls, pool, |share| {
                 let mut w = Work::default();
                 for (i, u) in share.iter().enumerate() {

@@ -8,9 +8,9 @@
 
 use serde_json::{Value, json};
 
-use super::diff::PeerDiff;
-use super::meaning::HOST_CLASSES;
-use super::report::{Report, grouped, lines, sample_json};
+use crate::diff::PeerDiff;
+use crate::meaning::HOST_CLASSES;
+use crate::report::{Report, grouped, lines, sample_json};
 
 /// What the section says of the parsers it covers, once.
 pub const HOW: &str = "These parsers follow RFC 3986 or their own rules, not the URL \
@@ -53,7 +53,7 @@ pub fn text(r: &Report) -> String {
     }
     t.push_str(&format!(
         "\nhost confusion\n{}\n\n",
-        super::report::wrap(HOW, 78)
+        crate::report::wrap(HOW, 78)
     ));
     t.push_str(&format!(
         "{:<8} {:<18} {:>12} {:>13} {:>12} {:>16} {:>14}\n",

@@ -14,8 +14,8 @@ use std::collections::BTreeMap;
 
 use urlsift::percent::percent_decode;
 
-use super::engines::{FIELDS, Parsed, ParserId};
-use super::meaning;
+use crate::engines::{FIELDS, Parsed, ParserId};
+use crate::meaning;
 
 /// The categories, in the order a line's category is picked: the first
 /// that applies. `host` means the hostname differs (a port alone is
@@ -273,11 +273,15 @@ pub fn verdict(peer: ParserId) -> &'static str {
 /// A sample line of a group, with both sides' results.
 #[derive(Clone, Debug)]
 pub struct Sample {
+    /// The source (file name) the line came from.
     pub source: String,
+    /// The line number in that source (1-based).
     pub line: u64,
+    /// The input line.
     pub input: String,
     /// urlsift's getters (or its error) and the peer's.
     pub ours: Shown,
+    /// The peer's getters (or its error).
     pub theirs: Shown,
     /// The differing getters, with urlsift's and the peer's values.
     pub fields: Vec<(&'static str, String, String)>,
@@ -287,13 +291,16 @@ pub struct Sample {
 /// meaning), or the failure message.
 #[derive(Clone, Debug)]
 pub enum Shown {
+    /// Every getter, in [`FIELDS`] order.
     Values(Vec<String>),
     /// [`meaning::PARTS`] and the serialization.
     Parts(Vec<Option<String>>),
+    /// The parser's failure message.
     Error(String),
 }
 
 impl Shown {
+    /// A parser's result as the report shows it: its getters or its error.
     pub fn of(p: &Parsed) -> Shown {
         match p.error() {
             Some(e) => Shown::Error(e.into_owned()),
@@ -362,21 +369,28 @@ impl Shown {
 /// Lines of one (category, reason).
 #[derive(Clone, Debug)]
 pub struct Group {
+    /// What kind of difference (validity, href, a component).
     pub category: &'static str,
+    /// Why, as the report names it.
     pub reason: &'static str,
+    /// How many lines.
     pub count: u64,
+    /// The first few lines, with both sides.
     pub samples: Vec<Sample>,
 }
 
 /// Everything found between urlsift and one peer.
 #[derive(Clone, Debug)]
 pub struct PeerDiff {
+    /// The peer held to urlsift.
     pub peer: ParserId,
     /// Lines where validity or the href differs.
     pub lines: u64,
     /// Lines with the same href but a different getter.
     pub component_lines: u64,
+    /// Lines urlsift accepts and the peer rejects.
     pub only_urlsift_accepts: u64,
+    /// Lines the peer accepts and urlsift rejects.
     pub only_peer_accepts: u64,
     /// Lines by category.
     pub categories: BTreeMap<&'static str, u64>,
@@ -388,6 +402,7 @@ pub struct PeerDiff {
 }
 
 impl PeerDiff {
+    /// Nothing found yet between urlsift and `peer`.
     pub fn new(peer: ParserId) -> PeerDiff {
         PeerDiff {
             peer,

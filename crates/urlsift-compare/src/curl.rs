@@ -13,8 +13,8 @@
 use std::ffi::{CStr, CString, c_char, c_int, c_uint, c_void};
 use std::sync::Arc;
 
-use super::engines::{Engine, Parsed, Parts, Round, Work, timed};
-use crate::output::CliError;
+use crate::Error;
+use crate::engines::{Engine, Parsed, Parts, Round, Work, timed};
 
 /// `CURLUPart` values (curl/urlapi.h).
 const URL: c_int = 0;
@@ -225,7 +225,7 @@ impl Curl {
 }
 
 impl Engine for Curl {
-    fn parse(&mut self, index: usize, _: &str) -> Result<Parsed, CliError> {
+    fn parse(&mut self, index: usize, _: &str) -> Result<Parsed, Error> {
         let Some(url) = &self.urls[index] else {
             return Ok(Parsed::Failed("a NUL byte".to_string()));
         };
@@ -250,11 +250,7 @@ impl Engine for Curl {
         })))
     }
 
-    fn round(
-        &mut self,
-        urls: &[&str],
-        pool: Option<&rayon::ThreadPool>,
-    ) -> Result<Round, CliError> {
+    fn round(&mut self, urls: &[&str], pool: Option<&rayon::ThreadPool>) -> Result<Round, Error> {
         // `urls` is the corpus in order, and a share is a run of it: its
         // place in `urls` picks its C strings, made before the clock
         // started (as the other parsers get their input ready-made).

@@ -18,7 +18,7 @@ use std::time::Instant;
 
 use urlsift::Url;
 
-use crate::output::CliError;
+use crate::Error;
 
 /// The parsers by name, in the order `all` lists them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -111,11 +111,16 @@ impl ParserId {
     }
 }
 
+/// The parsers compared when `--parsers` is not given.
+pub const DEFAULT_PARSERS: &str = "urlsift,urlsift-machine,ada,rust-url";
+
 /// The parsers chosen, and the ones `all` left out because this machine
 /// lacks them (with why), for the report.
 #[derive(Debug, Default)]
 pub struct Selection {
+    /// The parsers, urlsift first.
     pub ids: Vec<ParserId>,
+    /// The parsers `all` left out, with why.
     pub missing: Vec<(ParserId, String)>,
 }
 
@@ -210,10 +215,10 @@ pub enum Parsed {
     /// A urlsift URL.
     Urlsift(Url),
     /// An ada URL.
-    #[cfg(feature = "compare-peers")]
+    #[cfg(feature = "peers")]
     Ada(ada_url::Url),
     /// A rust-url URL.
-    #[cfg(feature = "compare-peers")]
+    #[cfg(feature = "peers")]
     RustUrl(url::Url),
     /// The getters' values in [`FIELDS`] order (from Node.js).
     Values(Box<[String; 11]>),
@@ -266,7 +271,7 @@ impl Parsed {
                 9 => u.hash(),
                 _ => return Cow::Owned(u.origin().to_string()),
             }),
-            #[cfg(feature = "compare-peers")]
+            #[cfg(feature = "peers")]
             Parsed::Ada(u) => Cow::Borrowed(match i {
                 0 => u.href(),
                 1 => u.protocol(),
@@ -280,7 +285,7 @@ impl Parsed {
                 9 => u.hash(),
                 _ => return Cow::Owned(u.origin()),
             }),
-            #[cfg(feature = "compare-peers")]
+            #[cfg(feature = "peers")]
             Parsed::RustUrl(u) => {
                 use url::quirks as q;
                 Cow::Borrowed(match i {
@@ -314,16 +319,22 @@ impl Parsed {
 /// a URL: each part as it reads it, `None` where it sees none.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Parts {
+    /// The scheme, without its `:`.
     pub scheme: Option<String>,
+    /// The username, as the parser gives it.
     pub username: Option<String>,
+    /// The password, as the parser gives it.
     pub password: Option<String>,
     /// The host as the parser gives it (some lowercase it, some do not;
     /// IPv6 with or without brackets).
     pub host: Option<String>,
     /// An explicit port, as written.
     pub port: Option<String>,
+    /// The path.
     pub path: Option<String>,
+    /// The query, without its `?`.
     pub query: Option<String>,
+    /// The fragment, without its `#`.
     pub fragment: Option<String>,
     /// The parser's own serialization of the URL: the work a timed pass
     /// counts.
@@ -370,7 +381,9 @@ impl Parts {
 /// hrefs of the same total size.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Work {
+    /// URLs parsed to a valid result.
     pub valid: u64,
+    /// The total length of their hrefs.
     pub href_bytes: u64,
 }
 
@@ -393,7 +406,9 @@ impl Work {
 /// One timed pass: wall-clock nanoseconds and the work done.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Round {
+    /// Wall-clock nanoseconds of the pass.
     pub nanos: u64,
+    /// What the pass parsed.
     pub work: Work,
 }
 
@@ -401,41 +416,40 @@ pub struct Round {
 pub trait Engine {
     /// What the parser makes of the `index`th URL, `input`. Called for
     /// every URL in corpus order, once per run, before any timing.
-    fn parse(&mut self, index: usize, input: &str) -> Result<Parsed, CliError>;
+    fn parse(&mut self, index: usize, input: &str) -> Result<Parsed, Error>;
 
     /// One timed pass over `urls`, on the threads of `pool` (split into
     /// one contiguous share per thread) or on this thread.
-    fn round(&mut self, urls: &[&str], pool: Option<&rayon::ThreadPool>)
-    -> Result<Round, CliError>;
+    fn round(&mut self, urls: &[&str], pool: Option<&rayon::ThreadPool>) -> Result<Round, Error>;
 }
 
 /// The base URL as each compiled-in parser takes it.
 pub struct Base {
     ours: Option<Url>,
-    #[cfg(feature = "compare-peers")]
+    #[cfg(feature = "peers")]
     text: Option<String>,
-    #[cfg(feature = "compare-peers")]
+    #[cfg(feature = "peers")]
     rust: Option<url::Url>,
 }
 
 impl Base {
     /// Parses `--base` for every compiled-in parser; a base one of them
     /// rejects is a usage error (every URL would fail there).
-    pub fn new(text: Option<&str>) -> Result<Base, CliError> {
+    pub fn new(text: Option<&str>) -> Result<Base, Error> {
         let Some(text) = text else {
             return Ok(Base {
                 ours: None,
-                #[cfg(feature = "compare-peers")]
+                #[cfg(feature = "peers")]
                 text: None,
-                #[cfg(feature = "compare-peers")]
+                #[cfg(feature = "peers")]
                 rust: None,
             });
         };
         let bad = |who: &str, why: String| {
-            CliError::Usage(format!("--base {text:?}: {who} rejects it: {why}"))
+            Error::Usage(format!("--base {text:?}: {who} rejects it: {why}"))
         };
         let ours = Url::parse(text).map_err(|e| bad("urlsift", e.to_string()))?;
-        #[cfg(feature = "compare-peers")]
+        #[cfg(feature = "peers")]
         {
             let rust = url::Url::parse(text).map_err(|e| bad("rust-url", e.to_string()))?;
             if ada_url::Url::parse(text, None).is_err() {
@@ -447,7 +461,7 @@ impl Base {
                 rust: Some(rust),
             })
         }
-        #[cfg(not(feature = "compare-peers"))]
+        #[cfg(not(feature = "peers"))]
         Ok(Base { ours: Some(ours) })
     }
 }
@@ -472,19 +486,19 @@ impl<'b> Native<'b> {
 }
 
 impl Engine for Native<'_> {
-    fn parse(&mut self, _: usize, input: &str) -> Result<Parsed, CliError> {
+    fn parse(&mut self, _: usize, input: &str) -> Result<Parsed, Error> {
         let base = self.base.ours.as_ref();
         let ours = Parsed::from;
         Ok(match self.id {
             ParserId::Urlsift => ours(Url::parse_with_base(input, base)),
             ParserId::UrlsiftMachine => ours(urlsift::paths::machine(input, base)),
             ParserId::UrlsiftBatch => ours(self.batch.parse(input, base).cloned()),
-            #[cfg(feature = "compare-peers")]
+            #[cfg(feature = "peers")]
             ParserId::Ada => match ada_url::Url::parse(input, self.base.text.as_deref()) {
                 Ok(u) => Parsed::Ada(u),
                 Err(_) => Parsed::Failed("invalid URL".to_string()),
             },
-            #[cfg(feature = "compare-peers")]
+            #[cfg(feature = "peers")]
             ParserId::RustUrl => match rust_url(self.base, input) {
                 Ok(u) => Parsed::RustUrl(u),
                 Err(e) => Parsed::Failed(e.to_string()),
@@ -493,17 +507,13 @@ impl Engine for Native<'_> {
         })
     }
 
-    fn round(
-        &mut self,
-        urls: &[&str],
-        pool: Option<&rayon::ThreadPool>,
-    ) -> Result<Round, CliError> {
+    fn round(&mut self, urls: &[&str], pool: Option<&rayon::ThreadPool>) -> Result<Round, Error> {
         let (id, base) = (self.id, self.base);
         Ok(timed(urls, pool, |share| pass(id, base, share)))
     }
 }
 
-#[cfg(feature = "compare-peers")]
+#[cfg(feature = "peers")]
 #[inline(always)]
 fn rust_url(base: &Base, input: &str) -> Result<url::Url, url::ParseError> {
     url::Url::options()
@@ -529,14 +539,14 @@ fn pass(id: ParserId, base: &Base, urls: &[&str]) -> Work {
             let mut batch = urlsift::BatchParser::new();
             count(urls, |s| batch.parse(s, ours).ok().map(|u| u.href().len()))
         }
-        #[cfg(feature = "compare-peers")]
+        #[cfg(feature = "peers")]
         ParserId::Ada => {
             let text = base.text.as_deref();
             count(urls, |s| {
                 ada_url::Url::parse(s, text).ok().map(|u| u.href().len())
             })
         }
-        #[cfg(feature = "compare-peers")]
+        #[cfg(feature = "peers")]
         ParserId::RustUrl => count(urls, |s| rust_url(base, s).ok().map(|u| u.as_str().len())),
         other => unreachable!("{} is not compiled in", other.name()),
     }
@@ -655,7 +665,7 @@ mod tests {
         let err = select("urlsift,ada", false, none()).unwrap_err();
         assert!(err.contains("ada is not compiled in"), "{err}");
         assert!(err.contains("feature `compare-peers`"), "{err}");
-        let err = select(crate::args::DEFAULT_PARSERS, false, none()).unwrap_err();
+        let err = select(DEFAULT_PARSERS, false, none()).unwrap_err();
         assert!(
             err.contains("ada and rust-url are not compiled in"),
             "{err}"

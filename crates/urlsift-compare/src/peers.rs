@@ -6,12 +6,12 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::curl::{Curl, Lib};
-use super::engines::{Base, Engine, Native, ParserId};
-use super::java::Java;
-use super::node::{self, Node};
-use super::python::Python;
-use crate::output::CliError;
+use crate::Error;
+use crate::curl::{Curl, Lib};
+use crate::engines::{Base, Engine, Native, ParserId};
+use crate::java::Java;
+use crate::node::{self, Node};
+use crate::python::Python;
 
 /// The external parsers' programs and library, as far as found.
 pub struct Peers {
@@ -27,8 +27,8 @@ impl Peers {
     pub fn find() -> Peers {
         Peers {
             node: node::find(),
-            python: super::python::find(),
-            java: super::java::find(),
+            python: crate::python::find(),
+            java: crate::java::find(),
             curl: None,
         }
     }
@@ -85,8 +85,8 @@ impl Peers {
         urls: &[&str],
         base: &'b Base,
         base_text: Option<&str>,
-    ) -> Result<(Box<dyn Engine + 'b>, Option<String>), CliError> {
-        let missing = |why: String| CliError::Usage(format!("--parsers: {why}"));
+    ) -> Result<(Box<dyn Engine + 'b>, Option<String>), Error> {
+        let missing = |why: String| Error::Usage(format!("--parsers: {why}"));
         Ok(match id {
             ParserId::Node | ParserId::WhatwgUrl => {
                 let program = self.node.as_deref().expect("select checked for node");

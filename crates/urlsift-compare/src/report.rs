@@ -3,10 +3,10 @@
 
 use serde_json::{Value, json};
 
-use super::corpus::Corpus;
-use super::diff::{PeerDiff, Sample, verdict};
-use super::engines::{ParserId, Work};
-use super::timing::Speed;
+use crate::corpus::Corpus;
+use crate::diff::{PeerDiff, Sample, verdict};
+use crate::engines::{ParserId, Work};
+use crate::timing::Speed;
 
 /// Who judges a disagreement, said once per report.
 pub const JUDGE: &str = "The WHATWG URL Standard is the judge: urlsift follows it (it passes all \
@@ -17,19 +17,27 @@ pub const JUDGE: &str = "The WHATWG URL Standard is the judge: urlsift follows i
 
 /// Everything a report shows.
 pub struct Report<'a> {
+    /// The URLs compared.
     pub corpus: &'a Corpus,
+    /// Timed rounds per parser (`--rounds`).
     pub rounds: usize,
+    /// Threads per parser (`-j`).
     pub threads: usize,
+    /// The base URL every input was resolved against (`--base`).
     pub base: Option<&'a str>,
+    /// The SIMD backend urlsift ran with.
     pub simd: &'static str,
+    /// Each parser's row, urlsift first.
     pub parsers: Vec<Parser>,
     /// Parsers `--parsers all` would take that this machine lacks, and why.
     pub missing: Vec<(ParserId, String)>,
+    /// Each peer's differences with urlsift, in parser order.
     pub diffs: Vec<PeerDiff>,
 }
 
 /// One parser's row.
 pub struct Parser {
+    /// The parser.
     pub id: ParserId,
     /// Its work in the differential pass (valid URLs, href bytes).
     pub work: Work,

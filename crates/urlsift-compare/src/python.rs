@@ -10,9 +10,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::child::{Child, on_path};
-use super::engines::{Engine, Parsed, Parts, Round};
-use crate::output::CliError;
+use crate::Error;
+use crate::child::{Child, on_path};
+use crate::engines::{Engine, Parsed, Parts, Round};
 
 /// The child's program.
 const SCRIPT: &str = r#"
@@ -76,7 +76,7 @@ pub struct Python {
 
 impl Python {
     /// Starts `program` with the URLs.
-    pub fn start(program: &Path, urls: &[&str]) -> Result<Python, CliError> {
+    pub fn start(program: &Path, urls: &[&str]) -> Result<Python, Error> {
         let header = serde_json::json!({ "base": null });
         let (child, _) = Child::start("python", program, &["-c", SCRIPT], header, urls)?;
         Ok(Python { child })
@@ -89,12 +89,12 @@ impl Python {
 }
 
 impl Engine for Python {
-    fn parse(&mut self, index: usize, _: &str) -> Result<Parsed, CliError> {
+    fn parse(&mut self, index: usize, _: &str) -> Result<Parsed, Error> {
         let answer = self.child.result(index)?;
         parts_answer("python", &answer, self.child.last_line())
     }
 
-    fn round(&mut self, _: &[&str], _: Option<&rayon::ThreadPool>) -> Result<Round, CliError> {
+    fn round(&mut self, _: &[&str], _: Option<&rayon::ThreadPool>) -> Result<Round, Error> {
         self.child.round()
     }
 }
@@ -102,11 +102,11 @@ impl Engine for Python {
 /// A child's answer for one URL: `{"parts": [scheme, username,
 /// password, host, port, path, query, fragment, url]}` (nulls where it
 /// sees none) or `{"error": message}`.
-pub fn parts_answer(name: &'static str, answer: &Value, line: &str) -> Result<Parsed, CliError> {
+pub fn parts_answer(name: &'static str, answer: &Value, line: &str) -> Result<Parsed, Error> {
     if let Some(message) = answer.get("error") {
         return Ok(Parsed::Failed(message.as_str().unwrap_or("?").to_string()));
     }
-    let bad = || super::child::failed(name, format!("expected the parts of a URL, got {line:?}"));
+    let bad = || crate::child::failed(name, format!("expected the parts of a URL, got {line:?}"));
     let values = answer
         .get("parts")
         .and_then(Value::as_array)

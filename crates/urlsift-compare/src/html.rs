@@ -5,10 +5,10 @@
 
 use std::fmt::Write;
 
-use super::confusion::{self, HOW};
-use super::diff::verdict;
-use super::meaning::HOST_CLASSES;
-use super::report::{JUDGE, Report, grouped, si};
+use crate::confusion::{self, HOW};
+use crate::diff::verdict;
+use crate::meaning::HOST_CLASSES;
+use crate::report::{JUDGE, Report, grouped, si};
 
 /// Escapes text for HTML element content and attribute values.
 pub fn escape(s: &str) -> String {

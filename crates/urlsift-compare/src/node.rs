@@ -16,9 +16,9 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-use super::child::{Child, failed, on_path};
-use super::engines::{Engine, FIELDS, Parsed, Round};
-use crate::output::CliError;
+use crate::Error;
+use crate::child::{Child, failed, on_path};
+use crate::engines::{Engine, FIELDS, Parsed, Round};
 
 /// The child's program.
 const SCRIPT: &str = r#"
@@ -145,7 +145,7 @@ impl Node {
         flavor: Flavor,
         urls: &[&str],
         base: Option<&str>,
-    ) -> Result<Node, CliError> {
+    ) -> Result<Node, Error> {
         let header = serde_json::json!({ "base": base, "package": flavor.package() });
         let (child, ready) = Child::start(flavor.name(), program, &["-e", SCRIPT], header, urls)?;
         if let Some(error) = ready.get("loadError").and_then(Value::as_str) {
@@ -174,7 +174,7 @@ impl Node {
 }
 
 impl Engine for Node {
-    fn parse(&mut self, index: usize, _: &str) -> Result<Parsed, CliError> {
+    fn parse(&mut self, index: usize, _: &str) -> Result<Parsed, Error> {
         let answer = self.child.result(index)?;
         if let Some(message) = answer.get("error") {
             return Ok(Parsed::Failed(message.as_str().unwrap_or("?").to_string()));
@@ -200,7 +200,7 @@ impl Engine for Node {
         Ok(Parsed::Values(Box::new(values)))
     }
 
-    fn round(&mut self, _: &[&str], _: Option<&rayon::ThreadPool>) -> Result<Round, CliError> {
+    fn round(&mut self, _: &[&str], _: Option<&rayon::ThreadPool>) -> Result<Round, Error> {
         self.child.round()
     }
 }

@@ -17,8 +17,8 @@ use std::process::{ChildStdin, ChildStdout, Command, Stdio};
 
 use serde_json::Value;
 
-use super::engines::{Round, Work};
-use crate::output::CliError;
+use crate::Error;
+use crate::engines::{Round, Work};
 
 /// `program` on PATH, if any.
 pub fn on_path(program: &str) -> Option<PathBuf> {
@@ -44,8 +44,8 @@ pub struct Child {
 }
 
 /// An error of child `name`.
-pub fn failed(name: &str, what: impl std::fmt::Display) -> CliError {
-    CliError::Usage(format!("{name}: {what}"))
+pub fn failed(name: &str, what: impl std::fmt::Display) -> Error {
+    Error::Usage(format!("{name}: {what}"))
 }
 
 impl Child {
@@ -59,7 +59,7 @@ impl Child {
         args: &[&str],
         mut header: Value,
         urls: &[&str],
-    ) -> Result<(Child, Value), CliError> {
+    ) -> Result<(Child, Value), Error> {
         let mut process = Command::new(program)
             .args(args)
             .stdin(Stdio::piped())
@@ -92,26 +92,26 @@ impl Child {
     }
 
     /// Writes one line (buffered: see [`Child::flush`]).
-    fn send(&mut self, line: &str) -> Result<(), CliError> {
+    fn send(&mut self, line: &str) -> Result<(), Error> {
         self.stdin
             .write_all(line.as_bytes())
             .and_then(|()| self.stdin.write_all(b"\n"))
             .map_err(|e| failed(self.name, format!("the child process stopped reading: {e}")))
     }
 
-    fn flush(&mut self) -> Result<(), CliError> {
+    fn flush(&mut self) -> Result<(), Error> {
         self.stdin
             .flush()
             .map_err(|e| failed(self.name, format!("the child process stopped reading: {e}")))
     }
 
     /// Sends a command and makes sure the child sees it.
-    fn command(&mut self, command: &str) -> Result<(), CliError> {
+    fn command(&mut self, command: &str) -> Result<(), Error> {
         self.send(command)?;
         self.flush()
     }
 
-    fn receive(&mut self) -> Result<Value, CliError> {
+    fn receive(&mut self) -> Result<Value, Error> {
         self.line.clear();
         match self.stdout.read_line(&mut self.line) {
             Ok(0) => Err(failed(
@@ -129,7 +129,7 @@ impl Child {
 
     /// What the child made of the `index`th URL; called for every URL in
     /// corpus order, once.
-    pub fn result(&mut self, index: usize) -> Result<Value, CliError> {
+    pub fn result(&mut self, index: usize) -> Result<Value, Error> {
         assert_eq!(index, self.next, "child results are read in corpus order");
         if index == 0 {
             self.command("diff")?;
@@ -144,7 +144,7 @@ impl Child {
     }
 
     /// One pass over every URL, timed in the child.
-    pub fn round(&mut self) -> Result<Round, CliError> {
+    pub fn round(&mut self) -> Result<Round, Error> {
         self.command("round")?;
         let answer = self.receive()?;
         let number = |key: &str| {

@@ -10,10 +10,10 @@
 
 use std::path::{Path, PathBuf};
 
-use super::child::{Child, failed, on_path};
-use super::engines::{Engine, Parsed, Round};
-use super::python::parts_answer;
-use crate::output::CliError;
+use crate::Error;
+use crate::child::{Child, failed, on_path};
+use crate::engines::{Engine, Parsed, Round};
+use crate::python::parts_answer;
 
 /// The child's program (`UrlsiftJava.java`).
 const SOURCE: &str = r#"
@@ -127,7 +127,7 @@ pub struct Java {
 
 impl Java {
     /// Starts `program` on the source, with the URLs.
-    pub fn start(program: &Path, urls: &[&str]) -> Result<Java, CliError> {
+    pub fn start(program: &Path, urls: &[&str]) -> Result<Java, Error> {
         let dir = tempfile::Builder::new()
             .prefix("urlsift-java-")
             .tempdir()
@@ -162,12 +162,12 @@ impl Java {
 }
 
 impl Engine for Java {
-    fn parse(&mut self, index: usize, _: &str) -> Result<Parsed, CliError> {
+    fn parse(&mut self, index: usize, _: &str) -> Result<Parsed, Error> {
         let answer = self.child.result(index)?;
         parts_answer("java", &answer, self.child.last_line())
     }
 
-    fn round(&mut self, _: &[&str], _: Option<&rayon::ThreadPool>) -> Result<Round, CliError> {
+    fn round(&mut self, _: &[&str], _: Option<&rayon::ThreadPool>) -> Result<Round, Error> {
         self.child.round()
     }
 }

@@ -1,39 +1,19 @@
 //! `urlsift compare`: benchmark and diff URL parsers on the user's own
-//! file. The URLs are loaded once (`corpus.rs`); every parser
-//! (`engines.rs`; outside this binary, found by `peers.rs`: `node.rs`,
-//! `python.rs`, `java.rs` in child processes (`child.rs`), `curl.rs`)
-//! parses each of them for the differential against urlsift (`diff.rs`,
-//! and `meaning.rs` for the parsers of other families), then the parsers
-//! are timed in interleaved rounds (`timing.rs`); the result is a table,
-//! JSON (`report.rs`) or an HTML page (`html.rs`), and `--diff-out` gets
-//! every disagreement.
-
-mod child;
-mod confusion;
-pub mod corpus;
-#[allow(unsafe_code)]
-mod curl;
-mod diff;
-mod engines;
-mod html;
-mod java;
-mod meaning;
-mod node;
-mod peers;
-mod python;
-mod report;
-mod timing;
+//! file. The work is the `urlsift-compare` crate's (the corpus, the
+//! parsers, the differential, the timing, the reports); here are the
+//! flags, the output files, the progress bars and the exit status.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use urlsift_compare::differential::differential;
+use urlsift_compare::engines::{self, Engine};
+use urlsift_compare::{confusion, corpus, html, peers, report, timing};
+
 use crate::args::CompareArgs;
 use crate::output::{CliError, Sink};
 use crate::setup::read_errors;
-use corpus::Corpus;
-use diff::{PeerDiff, Sample, Shown};
-use engines::{Engine, ParserId, Work};
 
 pub fn run(a: CompareArgs) -> Result<ExitCode, CliError> {
     let mut peers = peers::Peers::find();
@@ -55,7 +35,12 @@ pub fn run(a: CompareArgs) -> Result<ExitCode, CliError> {
     let (threads, pool) = threads(a.input.threads)?;
     let base = engines::Base::new(a.input.base.as_deref())?;
     let (mut diff_out, html_out) = outputs(&a)?;
-    let mut corpus = corpus::load(&a.input)?;
+    let mut corpus = corpus::load(&corpus::Load {
+        files: a.input.files.clone(),
+        max_line: a.input.max_line(),
+        chunk_size: usize::try_from(a.input.chunk_size).unwrap_or(usize::MAX),
+        spec: a.input.format_spec(),
+    })?;
     // Read errors are reported after the comparison of what was read, with
     // exit status 2 (as the other subcommands do); with nothing read, they
     // are the answer.
@@ -93,12 +78,15 @@ pub fn run(a: CompareArgs) -> Result<ExitCode, CliError> {
         versions.push(version);
     }
     let bar = progress(show_progress, urls.len() as u64, "diff");
+    let mut write_diff = diff_out
+        .as_mut()
+        .map(|sink| |line: &[u8]| sink.record(line));
     let (works, diffs) = differential(
         &corpus,
         &ids,
         &mut engines,
         a.samples,
-        diff_out.as_mut(),
+        write_diff.as_mut(),
         |n| bar.inc(n),
     )?;
     bar.finish_and_clear();
@@ -207,74 +195,4 @@ fn progress(show: bool, len: u64, what: &'static str) -> indicatif::ProgressBar 
     );
     pb.set_message(what);
     pb
-}
-
-/// Parses every URL with every engine, in corpus order: each engine's
-/// work (valid URLs, href bytes; what its timed rounds must match) and
-/// each peer's disagreements with urlsift (`engines[0]`), every one
-/// written to `diff_out` when given. `tick` gets the lines done.
-fn differential(
-    corpus: &Corpus,
-    ids: &[ParserId],
-    engines: &mut [Box<dyn Engine + '_>],
-    samples: usize,
-    mut diff_out: Option<&mut Sink>,
-    mut tick: impl FnMut(u64),
-) -> Result<(Vec<Work>, Vec<PeerDiff>), CliError> {
-    debug_assert_eq!(ids.first(), Some(&ParserId::Urlsift));
-    let mut works = vec![Work::default(); engines.len()];
-    let mut diffs: Vec<PeerDiff> = ids[1..].iter().map(|&id| PeerDiff::new(id)).collect();
-    let mut results = Vec::with_capacity(engines.len());
-    let mut line = Vec::new();
-    for i in 0..corpus.len() {
-        let input = corpus.url(i);
-        results.clear();
-        for (engine, work) in engines.iter_mut().zip(&mut works) {
-            let parsed = engine.parse(i, input)?;
-            work.add(parsed.href_len());
-            results.push(parsed);
-        }
-        let (ours, peers) = results.split_first().expect("urlsift is first");
-        for (theirs, d) in peers.iter().zip(&mut diffs) {
-            let Some(finding) = diff::compare_with(d.peer, input, ours, theirs) else {
-                continue;
-            };
-            let (source, number) = corpus.location(i);
-            let by_meaning = d.peer.reads_meaning();
-            let sample = || {
-                let (shown_ours, shown_theirs, fields) = if by_meaning {
-                    let (a, b) = (Shown::parts_of(ours), Shown::parts_of(theirs));
-                    let fields = diff::part_values(&finding, &a, &b);
-                    (a, b, fields)
-                } else {
-                    let fields = diff::field_values(&finding, ours, theirs);
-                    (Shown::of(ours), Shown::of(theirs), fields)
-                };
-                Sample {
-                    source: source.to_string(),
-                    line: number,
-                    input: input.to_string(),
-                    ours: shown_ours,
-                    theirs: shown_theirs,
-                    fields,
-                }
-            };
-            if let Some(out) = diff_out.as_deref_mut() {
-                let mut v = report::sample_json(&sample());
-                v["parser"] = d.peer.name().into();
-                v["category"] = finding.category.into();
-                v["reason"] = finding.reason.into();
-                v["standard"] = diff::verdict(d.peer).into();
-                line.clear();
-                serde_json::to_writer(&mut line, &v).expect("json");
-                out.record(&line)?;
-            }
-            d.add(&finding, ours.is_ok(), samples, sample);
-        }
-        if i % 4096 == 4095 {
-            tick(4096);
-        }
-    }
-    tick(corpus.len() as u64 % 4096);
-    Ok((works, diffs))
 }
