@@ -18,8 +18,8 @@ use urlsift::{Url, ValidationError};
 use urlsift_records::{Location, PerRecord, Processed, Reason, Rec};
 
 use crate::args::CheckArgs;
+use crate::error::CliError;
 use crate::naming::Named;
-use crate::output::CliError;
 use crate::setup::{Setup, Text};
 
 /// One reported record.

@@ -12,7 +12,8 @@ use urlsift_compare::engines::{self, Engine};
 use urlsift_compare::{confusion, corpus, html, peers, report, timing};
 
 use crate::args::CompareArgs;
-use crate::output::{CliError, Sink};
+use crate::error::CliError;
+use crate::output::Sink;
 use crate::setup::read_errors;
 
 pub fn run(a: CompareArgs) -> Result<ExitCode, CliError> {

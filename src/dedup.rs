@@ -29,8 +29,8 @@ use urlsift_records::format::frame::Frames;
 use urlsift_records::parquet::Layout;
 
 use crate::args::DedupArgs;
+use crate::error::CliError;
 use crate::interrupt;
-use crate::output::CliError;
 use crate::parquet_out::{FirstRows, WriteBack};
 use crate::setup::{Setup, URL_LINES, report};
 

@@ -15,14 +15,14 @@
 
 use std::process::ExitCode;
 
+use urlsift_records::Format as RecordFormat;
 use urlsift_records::fields::{Context, Field};
-use urlsift_records::format::quote::{write_field, write_quoted};
+use urlsift_records::format::quote::{self, write_field};
 use urlsift_records::stage::Verdict;
-use urlsift_records::{Format as RecordFormat, write_escaped};
 
 use crate::args::{ExtractArgs, ExtractFormat};
+use crate::error::CliError;
 use crate::naming::{Named, OutputName};
-use crate::output::CliError;
 use crate::parquet_out::{self, Extracted};
 use crate::setup::{Setup, Text, report};
 
@@ -77,52 +77,6 @@ enum Format {
     Jsonl,
     Template(Vec<Piece>),
     Parquet,
-}
-
-/// Appends `v` with TSV's escapes (the rejects file's).
-fn push_tsv(out: &mut Vec<u8>, v: &str) {
-    write_escaped(out, v.as_bytes()).expect("a Vec takes every write");
-}
-
-/// A CSV row ended by `term`, as the csv crate's writer writes it, straight
-/// into the chunk's buffer (the writer's per-byte state machine was 7–9%
-/// of an `extract --fields hostname` run): fields quoted where it quotes
-/// them, by its `csv_core::quote`, and a lone empty field as `""` (or the
-/// row would read back as a blank line).
-fn push_csv_row<V: AsRef<str>>(out: &mut Vec<u8>, values: impl Iterator<Item = V>, term: u8) {
-    let start = out.len();
-    let mut fields = 0;
-    for v in values {
-        if fields > 0 {
-            out.push(b',');
-        }
-        push_csv(out, v.as_ref().as_bytes(), term);
-        fields += 1;
-    }
-    if fields == 1 && out.len() == start {
-        out.extend_from_slice(b"\"\"");
-    }
-    out.push(term);
-}
-
-/// One CSV field of a row ended by `term`, quoted where the csv crate's
-/// writer quotes it (`QuoteStyle::Necessary`): when it holds a comma, a
-/// quote or the terminator, or CR or LF when the terminator is one of them.
-fn push_csv(out: &mut Vec<u8>, v: &[u8], term: u8) {
-    let line_ends = matches!(term, b'\n' | b'\r');
-    // (No early exit: fields are short, and the loop vectorizes.)
-    let special = v.iter().fold(false, |found, &b| {
-        found
-            | (b == b',')
-            | (b == b'"')
-            | (b == term)
-            | (line_ends & ((b == b'\n') | (b == b'\r')))
-    });
-    if special {
-        write_quoted(out, v);
-    } else {
-        out.extend_from_slice(v);
-    }
 }
 
 fn push_json(out: &mut Vec<u8>, v: &str) {
@@ -198,17 +152,10 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
     let term = setup.terminator;
     if !a.append && !a.input.no_header && matches!(format, Format::Csv | Format::Tsv) {
         let mut head = Vec::new();
+        let names = fields.iter().map(|f| f.name());
         match format {
-            Format::Csv => push_csv_row(&mut head, fields.iter().map(|f| f.name()), term),
-            _ => {
-                for (i, f) in fields.iter().enumerate() {
-                    if i > 0 {
-                        head.push(b'\t');
-                    }
-                    head.extend_from_slice(f.name().as_bytes());
-                }
-                head.push(term);
-            }
+            Format::Csv => quote::write_csv_row(&mut head, names, term),
+            _ => quote::write_tsv_row(&mut head, names, term),
         }
         setup.put(&head)?;
     }
@@ -276,17 +223,12 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
                     out.push(term);
                 }
                 Format::Tsv => {
-                    for (i, f) in fields.iter().enumerate() {
-                        if i > 0 {
-                            out.push(b'\t');
-                        }
-                        push_tsv(out, &f.value(url, text, rec, source));
-                    }
-                    out.push(term);
+                    let values = fields.iter().map(|f| f.value(url, text, rec, source));
+                    quote::write_tsv_row(out, values, term);
                 }
                 Format::Csv => {
                     let values = fields.iter().map(|f| f.value(url, text, rec, source));
-                    push_csv_row(out, values, term);
+                    quote::write_csv_row(out, values, term);
                 }
                 Format::Parquet => unreachable!("written by `parquet`"),
             }
@@ -384,60 +326,6 @@ fn appended_header(head: &[u8], names: &[String], source: &RecordFormat) -> Vec<
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The csv crate's writer into memory, records ended by `term`.
-    fn csv_writer(term: u8) -> csv::Writer<Vec<u8>> {
-        csv::WriterBuilder::new()
-            .terminator(csv::Terminator::Any(term))
-            .from_writer(Vec::new())
-    }
-
-    /// `push_csv_row` writes what the csv crate's writer writes, for every
-    /// terminator the command uses (LF, and NUL under `-0`).
-    #[test]
-    fn csv_rows_match_the_csv_crate() {
-        let values = [
-            "",
-            "a",
-            "a,b",
-            "q\"q",
-            "\"",
-            "line\nbreak",
-            "cr\rhere",
-            "nul\0in",
-            " sp ",
-            "#x",
-            "é,\"",
-        ];
-        for term in [b'\n', b'\0'] {
-            for n in 1..=3 {
-                for first in 0..values.len() {
-                    let row: Vec<&str> = (0..n)
-                        .map(|i| values[(first + 5 * i) % values.len()])
-                        .collect();
-                    let mut ours = b"before".to_vec();
-                    push_csv_row(&mut ours, row.iter(), term);
-                    let mut w = csv_writer(term);
-                    w.write_record(&row).unwrap();
-                    let theirs = [&b"before"[..], &w.into_inner().unwrap()].concat();
-                    assert_eq!(ours, theirs, "{row:?} term {term}");
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn tsv_escapes() {
-        let tsv = |v: &str| {
-            let mut out = b"x".to_vec();
-            push_tsv(&mut out, v);
-            String::from_utf8(out).unwrap()
-        };
-        assert_eq!(tsv(""), "x");
-        assert_eq!(tsv("plain/path?q"), "xplain/path?q");
-        assert_eq!(tsv("a\tb\rc\nd\\e"), "xa\\tb\\rc\\nd\\\\e");
-        assert_eq!(tsv("\t\\"), "x\\t\\\\");
-    }
 
     #[test]
     fn templates() {

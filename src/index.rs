@@ -10,9 +10,10 @@ use urlsift_records::index::{SortedLines, entries};
 use urlsift_records::input::{self, InputError};
 
 use crate::args::IndexArgs;
+use crate::error::CliError;
 use crate::interrupt;
 use crate::naming::{Named, OutputName};
-use crate::output::{CliError, Sink};
+use crate::output::Sink;
 use crate::setup::read_errors;
 
 pub fn run(a: IndexArgs) -> Result<ExitCode, CliError> {

@@ -79,13 +79,13 @@ impl Drop for Registered {
 pub fn run_dir(
     tmp_dir: Option<&Path>,
     prefix: &str,
-) -> Result<(tempfile::TempDir, Registered), crate::output::CliError> {
+) -> Result<(tempfile::TempDir, Registered), crate::error::CliError> {
     let tmp_dir = tmp_dir.map_or_else(std::env::temp_dir, Path::to_path_buf);
     let dir = tempfile::Builder::new()
         .prefix(prefix)
         .tempdir_in(&tmp_dir)
         .map_err(|e| {
-            crate::output::CliError::Usage(format!("--tmp-dir {}: {e}", tmp_dir.display()))
+            crate::error::CliError::Usage(format!("--tmp-dir {}: {e}", tmp_dir.display()))
         })?;
     let registered = Registered::new(dir.path());
     Ok((dir, registered))

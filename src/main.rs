@@ -18,6 +18,7 @@ mod args;
 mod check;
 mod compare;
 mod dedup;
+mod error;
 mod extract;
 mod index;
 mod interrupt;
@@ -30,7 +31,8 @@ mod setup;
 mod stats;
 
 use args::{Cli, Command};
-use output::{CliError, Sink};
+use error::CliError;
+use output::Sink;
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;

@@ -11,7 +11,7 @@
 use std::fmt;
 use std::path::Path;
 
-use crate::output::CliError;
+use crate::error::CliError;
 
 /// A format an output's name can name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

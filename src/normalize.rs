@@ -12,7 +12,7 @@ use urlsift_records::stage::{Stage, Verdict};
 use urlsift_records::{OnView, Processed, Reason, Rec, Shape};
 
 use crate::args::NormalizeArgs;
-use crate::output::CliError;
+use crate::error::CliError;
 use crate::setup::{Setup, URL_LINES};
 
 pub fn run(a: NormalizeArgs) -> Result<ExitCode, CliError> {

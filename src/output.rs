@@ -1,5 +1,5 @@
-//! Output: stdout or an atomically written file, the record terminator, and
-//! the error type that carries the exit status.
+//! Output: stdout or an atomically written file, and the record
+//! terminator.
 //!
 //! `-o FILE` is all or nothing: output goes to a temp file in FILE's
 //! directory, which is fsynced, renamed over FILE and its directory fsynced
@@ -13,97 +13,13 @@
 //! put a file where the device was. A closed stdout (`| head`) is not an
 //! error: the run ends quietly with status 0.
 
-use std::fmt;
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use urlsift_records::{self, InputError};
-
+use crate::error::CliError;
 use crate::interrupt;
 use crate::naming::{OutputName, Packing};
-
-/// Why a run stops early, and with which exit status.
-#[derive(Debug)]
-pub enum CliError {
-    /// Bad flags or arguments (exit 2).
-    Usage(String),
-    /// An input could not be read (exit 2).
-    Input(InputError),
-    /// An output could not be written (exit 2).
-    Output { name: String, error: io::Error },
-    /// A bad line under `--strict` (exit 1).
-    Strict(String),
-    /// The reader of our stdout went away (exit 0, no message).
-    BrokenPipe,
-}
-
-impl CliError {
-    pub fn exit_code(&self) -> u8 {
-        match self {
-            CliError::BrokenPipe => 0,
-            CliError::Strict(_) => 1,
-            _ => 2,
-        }
-    }
-
-    /// Wraps an output error, recognizing a closed pipe.
-    pub fn output(name: &str, error: io::Error) -> CliError {
-        if error.kind() == io::ErrorKind::BrokenPipe {
-            CliError::BrokenPipe
-        } else {
-            CliError::Output {
-                name: name.to_string(),
-                error,
-            }
-        }
-    }
-}
-
-impl CliError {
-    /// The command's error for the engine's `e`: output and rejects
-    /// errors named by the sinks they happened in.
-    pub fn from_run(e: urlsift_records::Error, out: &str, rejects: &str) -> CliError {
-        match e {
-            urlsift_records::Error::Usage(m) => CliError::Usage(m),
-            urlsift_records::Error::Input(e) => CliError::Input(e),
-            urlsift_records::Error::Output(e) => CliError::output(out, e),
-            urlsift_records::Error::Rejects(e) => CliError::output(rejects, e),
-            urlsift_records::Error::Spill { what, error } => CliError::output(&what, error),
-            urlsift_records::Error::Strict(stop) => CliError::Strict(stop.to_string()),
-        }
-    }
-}
-
-/// `compare`'s errors: bad requests and unreadable inputs.
-impl From<urlsift_compare::Error> for CliError {
-    fn from(e: urlsift_compare::Error) -> CliError {
-        match e {
-            urlsift_compare::Error::Usage(m) => CliError::Usage(m),
-            urlsift_compare::Error::Input(e) => CliError::Input(e),
-        }
-    }
-}
-
-/// The engine's errors outside a run that writes (opening inputs): a
-/// write error there is named as the output.
-impl From<urlsift_records::Error> for CliError {
-    fn from(e: urlsift_records::Error) -> CliError {
-        CliError::from_run(e, "<stdout>", "the rejects file")
-    }
-}
-
-impl fmt::Display for CliError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CliError::Usage(m) => f.write_str(m),
-            CliError::Input(e) => write!(f, "cannot read {e}"),
-            CliError::Output { name, error } => write!(f, "cannot write {name}: {error}"),
-            CliError::Strict(m) => f.write_str(m),
-            CliError::BrokenPipe => f.write_str("broken pipe"),
-        }
-    }
-}
 
 /// Stdout, or a temp file that becomes `path` on [`Sink::commit`]; gzip
 /// or zstd compressed when the name ends `.gz` or `.zst`.

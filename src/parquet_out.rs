@@ -19,7 +19,8 @@ use urlsift_records::format::frame::Frames;
 use urlsift_records::parquet::{Columns, Cursor, Layout, Rows, Writer, compression};
 use urlsift_records::{self, Chunk, Processed};
 
-use crate::output::{CliError, Sink};
+use crate::error::CliError;
+use crate::output::Sink;
 
 /// `--compression` as given, for a run whose output is Parquet (`None`:
 /// zstd).

@@ -12,8 +12,9 @@ use urlsift_records::timings::Report;
 use urlsift_records::{self, Chunk, Engine, InputError, Job, Ledger, Policy, Processed, Tally};
 
 use crate::args::{InputArgs, OutputArgs, PolicyArgs};
+use crate::error::CliError;
 use crate::naming::{Named, OutputName};
-use crate::output::{CliError, Sink};
+use crate::output::Sink;
 use crate::parquet_out::{self, WriteBack};
 
 /// The ledger of a run: output and rejects files.

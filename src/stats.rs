@@ -15,8 +15,8 @@ use xxhash_rust::xxh3::xxh3_64_with_seed;
 use urlsift_records::stage::Verdict;
 
 use crate::args::StatsArgs;
+use crate::error::CliError;
 use crate::naming::Named;
-use crate::output::CliError;
 use crate::setup::{ReportSettings, Setup, Text, report};
 
 /// Counts by name. Names are hashed in one call (xxh3, seeded per run so

@@ -175,7 +175,7 @@ pub fn fast_vs_machine(data: &[u8]) {
     });
 }
 
-/// The line-scan check (also run by `crates/urlsift/tests/lines.rs` with every kernel):
+/// The line-scan check (also run by `crates/urlsift/tests/parser/lines.rs` with every kernel):
 /// `urlsift::batch::lines` splits `text` as documented (at '\n', a '\r'
 /// before it dropped, no empty last line after a final '\n'), and
 /// `href_of_line` gives each line's `href` against `base`, taking the fast

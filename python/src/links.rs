@@ -8,8 +8,6 @@
 //! each batch crosses to Python as an Arrow IPC stream, as `urlsift.read`'s
 //! do.
 
-use std::collections::BTreeMap;
-use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
@@ -21,18 +19,11 @@ use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
-use urlsift::Url;
-use urlsift_links::pages::{Item, Outcome, Pages};
-use urlsift_links::{Kinds, Page, xml};
-use urlsift_records::format::extension;
-use urlsift_records::input::mmap::MapSlice;
-use urlsift_records::input::{self, Opened};
+use urlsift_links::Kinds;
+use urlsift_links::rows::{self, Field as LinkField, Format, Rows as LinkRows, Settings, Tally};
 
 use crate::read::ipc;
 use crate::url::{BaseArg, parse_base};
-
-/// The fields a link row can have, in the command's names.
-const FIELDS: [&str; 7] = ["from", "to", "tag", "attribute", "rel", "kind", "offset"];
 
 /// Blocks (a record's, an HTML file's) larger than this are bad records
 /// (`page-too-large`), as `urlsift links --max-page-size` leaves them by
@@ -45,26 +36,18 @@ enum Message {
     End(Counts),
 }
 
-/// What a read found, beside its links.
+/// What a read found, beside its links: the command's counts, and the
+/// inputs that could not be read to their end.
 #[derive(Default)]
 struct Counts {
-    pages: u64,
-    links: u64,
-    not_html: u64,
-    other_records: u64,
-    bad_records: BTreeMap<&'static str, u64>,
-    bad_links: BTreeMap<&'static str, u64>,
-    notices: BTreeMap<&'static str, u64>,
+    tally: Tally,
     errors: Vec<String>,
 }
 
 /// The settings of a read, as its thread takes them.
 struct Plan {
     paths: Vec<PathBuf>,
-    fields: Vec<usize>,
-    kinds: Kinds,
-    base: Option<Url>,
-    javascript: bool,
+    settings: Settings,
     batch_rows: usize,
     schema: SchemaRef,
 }
@@ -94,11 +77,12 @@ impl LinksReader {
         let fields = fields
             .iter()
             .map(|f| {
-                FIELDS.iter().position(|n| n == f).ok_or_else(|| {
-                    PyValueError::new_err(format!("field {f:?}: one of {}", FIELDS.join(", ")))
+                LinkField::named(f).ok_or_else(|| {
+                    let names: Vec<&str> = LinkField::ALL.iter().map(|f| f.name()).collect();
+                    PyValueError::new_err(format!("field {f:?}: one of {}", names.join(", ")))
                 })
             })
-            .collect::<PyResult<Vec<usize>>>()?;
+            .collect::<PyResult<Vec<LinkField>>>()?;
         if fields.is_empty() {
             return Err(PyValueError::new_err("links: no field asked for"));
         }
@@ -115,19 +99,24 @@ impl LinksReader {
         let schema = Arc::new(Schema::new(
             fields
                 .iter()
-                .map(|&i| match FIELDS[i] {
-                    "offset" => Field::new("offset", DataType::UInt64, false),
-                    "rel" => Field::new("rel", DataType::Utf8, true),
-                    name => Field::new(name, DataType::Utf8, false),
+                .map(|f| match f {
+                    LinkField::Offset => Field::new("offset", DataType::UInt64, false),
+                    LinkField::Rel => Field::new("rel", DataType::Utf8, true),
+                    other => Field::new(other.name(), DataType::Utf8, false),
                 })
                 .collect::<Vec<_>>(),
         ));
         let plan = Plan {
             paths,
-            fields,
-            kinds,
-            base: parse_base(base)?,
-            javascript,
+            settings: Settings {
+                kinds,
+                fields,
+                format: Format::Columns,
+                javascript,
+                max_page: MAX_PAGE,
+                base: parse_base(base)?.map(|b| b.href().to_string()),
+                ..Settings::default()
+            },
             batch_rows: batch_rows.max(1),
             schema: Arc::clone(&schema),
         };
@@ -183,15 +172,15 @@ impl LinksReader {
         let Some(c) = &self.counts else {
             return Ok(None);
         };
-        let d = PyDict::new(py);
-        d.set_item("pages", c.pages)?;
-        d.set_item("links", c.links)?;
-        d.set_item("not_html", c.not_html)?;
-        d.set_item("other_records", c.other_records)?;
+        let (d, t) = (PyDict::new(py), &c.tally);
+        d.set_item("pages", t.pages)?;
+        d.set_item("links", t.links)?;
+        d.set_item("not_html", t.not_html)?;
+        d.set_item("other_records", t.other_records)?;
         for (key, map) in [
-            ("bad_records", &c.bad_records),
-            ("bad_links", &c.bad_links),
-            ("notices", &c.notices),
+            ("bad_records", &t.bad_records),
+            ("bad_links", &t.bad_links),
+            ("notices", &t.notices),
         ] {
             let m = PyDict::new(py);
             for (reason, n) in map {
@@ -200,7 +189,7 @@ impl LinksReader {
             d.set_item(key, m)?;
         }
         d.set_item("errors", c.errors.clone())?;
-        d.set_item("text", text(c))?;
+        d.set_item("text", t.summary())?;
         Ok(Some(d))
     }
 
@@ -221,30 +210,6 @@ impl LinksReader {
     }
 }
 
-/// The summary line.
-fn text(c: &Counts) -> String {
-    let by = |m: &BTreeMap<&str, u64>| {
-        m.iter()
-            .map(|(k, n)| format!("{n} {k}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let mut s = format!(
-        "{} pages, {} links; {} records not HTML, {} not responses",
-        c.pages, c.links, c.not_html, c.other_records
-    );
-    if !c.bad_records.is_empty() {
-        s.push_str(&format!("; bad records: {}", by(&c.bad_records)));
-    }
-    if !c.bad_links.is_empty() {
-        s.push_str(&format!("; bad links: {}", by(&c.bad_links)));
-    }
-    if !c.notices.is_empty() {
-        s.push_str(&format!("; read as stored: {}", by(&c.notices)));
-    }
-    s
-}
-
 /// The rows of the batch being built: one builder per field.
 struct Rows {
     text: Vec<StringBuilder>,
@@ -255,20 +220,47 @@ struct Rows {
 impl Rows {
     fn new(plan: &Plan) -> Rows {
         Rows {
-            text: plan.fields.iter().map(|_| StringBuilder::new()).collect(),
+            text: plan
+                .settings
+                .fields
+                .iter()
+                .map(|_| StringBuilder::new())
+                .collect(),
             offsets: UInt64Builder::new(),
             len: 0,
         }
     }
 
+    /// Appends one record's links (their text columns in field order,
+    /// `offset` aside).
+    fn append(&mut self, plan: &Plan, rows: &LinkRows) {
+        if rows.offsets.is_empty() {
+            return;
+        }
+        let text = plan.settings.fields.iter().zip(&mut self.text);
+        let mut columns = rows.columns.iter();
+        for (f, builder) in text {
+            if *f == LinkField::Offset {
+                continue;
+            }
+            let values = columns.next().expect("a column per text field");
+            for v in values {
+                builder.append_option(v.as_deref());
+            }
+        }
+        self.offsets.append_slice(&rows.offsets);
+        self.len += rows.offsets.len();
+    }
+
     /// The batch of the rows so far (the builders start again).
     fn batch(&mut self, plan: &Plan) -> Result<RecordBatch, String> {
         let columns: Vec<ArrayRef> = plan
+            .settings
             .fields
             .iter()
             .zip(&mut self.text)
-            .map(|(&f, b)| -> ArrayRef {
-                if FIELDS[f] == "offset" {
+            .map(|(f, b)| -> ArrayRef {
+                if *f == LinkField::Offset {
                     Arc::new(self.offsets.finish())
                 } else {
                     Arc::new(b.finish())
@@ -280,16 +272,27 @@ impl Rows {
     }
 }
 
-/// The reading thread's work: every input in order; the counts.
+/// The reader went away: the read stops.
+struct Closed;
+
+/// The reading thread's work: every input in order (a batch's pages on
+/// rayon's pool, as the command reads them); the counts.
 fn read(plan: &Plan, tx: &SyncSender<Message>) -> Counts {
     let mut counts = Counts::default();
     let mut rows = Rows::new(plan);
     for path in &plan.paths {
-        if let Err(e) = read_one(plan, path, &mut rows, &mut counts, tx) {
-            counts.errors.push(format!("{}: {e}", path.display()));
-        }
-        if rows.len >= plan.batch_rows && !send(plan, &mut rows, tx) {
-            return counts;
+        let result = rows::read(path, &plan.settings, |r| {
+            rows.append(plan, &r);
+            counts.tally.add(&r.tally);
+            if rows.len >= plan.batch_rows && !send(plan, &mut rows, tx) {
+                return Err(Closed);
+            }
+            Ok(())
+        });
+        match result {
+            Ok(None) => {}
+            Ok(Some(e)) => counts.errors.push(e.to_string()),
+            Err(Closed) => return counts,
         }
     }
     if rows.len > 0 {
@@ -303,114 +306,5 @@ fn send(plan: &Plan, rows: &mut Rows, tx: &SyncSender<Message>) -> bool {
     match rows.batch(plan).and_then(|b| ipc(&plan.schema, Some(&b))) {
         Ok(bytes) => tx.send(Message::Batch(bytes)).is_ok(),
         Err(_) => false,
-    }
-}
-
-/// The links of one input, as its name says it is: HTML, a sitemap or
-/// feed, else WARC, WAT or ARC records.
-fn read_one(
-    plan: &Plan,
-    path: &Path,
-    rows: &mut Rows,
-    counts: &mut Counts,
-    tx: &SyncSender<Message>,
-) -> Result<(), String> {
-    let reader: Box<dyn Read + Send> = match input::open(path).map_err(|e| e.to_string())? {
-        Opened::Mapped(map) => {
-            let len = map.bytes().len();
-            Box::new(std::io::Cursor::new(MapSlice::new(map, 0..len)))
-        }
-        Opened::Read(r) => r,
-    };
-    let base_text = plan.base.as_ref().map_or("", |b| b.href()).to_string();
-    match extension(path).as_deref().unwrap_or("") {
-        "xml" | "rss" | "atom" => {
-            let mut links = Vec::new();
-            let result = xml::links(
-                BufReader::with_capacity(1 << 16, reader),
-                plan.base.as_ref(),
-                &plan.kinds,
-                |l| links.push(l),
-            );
-            let page = Page::of_links(plan.base.clone(), links);
-            counts.pages += 1;
-            add_page(plan, &page, 0, &base_text, rows, counts);
-            match result {
-                Err(e) if e.read => return Err(e.message),
-                Err(_) => *counts.bad_records.entry("bad-xml").or_default() += 1,
-                Ok(()) => {}
-            }
-        }
-        "html" | "htm" | "xhtml" => {
-            let item = Item::document(reader, MAX_PAGE, &base_text).map_err(|e| e.to_string())?;
-            add_item(plan, &item, true, rows, counts);
-        }
-        _ => {
-            let mut pages = Pages::warc(reader, MAX_PAGE);
-            for item in pages.by_ref() {
-                add_item(plan, &item, false, rows, counts);
-                if rows.len >= plan.batch_rows && !send(plan, rows, tx) {
-                    return Ok(());
-                }
-            }
-            if let Some(e) = pages.error() {
-                return Err(e.to_string());
-            }
-        }
-    }
-    Ok(())
-}
-
-/// One record's links, or what it counts as.
-fn add_item(plan: &Plan, item: &Item, document: bool, rows: &mut Rows, counts: &mut Counts) {
-    match item.read(document, MAX_PAGE, &plan.kinds) {
-        Outcome::Page(page, record) => {
-            counts.pages += 1;
-            if let Some(n) = page.notice {
-                *counts.notices.entry(n.name()).or_default() += 1;
-            }
-            add_page(plan, &page, record.offset, &record.url, rows, counts);
-        }
-        Outcome::NotHtml => counts.not_html += 1,
-        Outcome::Other => counts.other_records += 1,
-        Outcome::Bad { reason, .. } => *counts.bad_records.entry(reason).or_default() += 1,
-    }
-}
-
-/// A page's links as rows (`url`: the page's URL as the input gave it).
-fn add_page(
-    plan: &Plan,
-    page: &Page,
-    offset: u64,
-    url: &str,
-    rows: &mut Rows,
-    counts: &mut Counts,
-) {
-    let from = page.url.as_ref().map_or(url, |u| u.href()).to_string();
-    for link in page.resolve() {
-        let to = match link.to {
-            Ok(to) => to,
-            Err(_) => {
-                *counts.bad_links.entry("invalid-url").or_default() += 1;
-                continue;
-            }
-        };
-        if to.protocol() == "javascript:" && !plan.javascript {
-            *counts.bad_links.entry("javascript-url").or_default() += 1;
-            continue;
-        }
-        counts.links += 1;
-        rows.len += 1;
-        for (&f, b) in plan.fields.iter().zip(&mut rows.text) {
-            match FIELDS[f] {
-                "from" => b.append_value(&from),
-                "to" => b.append_value(to.href()),
-                "tag" => b.append_value(&link.raw.tag),
-                "attribute" => b.append_value(&link.raw.attribute),
-                "rel" => b.append_option(link.raw.rel.as_deref()),
-                "kind" => b.append_value(link.raw.kind.name()),
-                _ => rows.offsets.append_value(offset),
-            }
-        }
     }
 }

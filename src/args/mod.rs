@@ -528,39 +528,8 @@ pub struct CompareArgs {
     pub samples: usize,
 }
 
-/// `urlsift links`' fields.
-#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LinkField {
-    /// The link, resolved and serialized.
-    To,
-    /// The page's URL.
-    From,
-    /// The element's name.
-    Tag,
-    /// The attribute's name.
-    Attribute,
-    /// The element's rel attribute.
-    Rel,
-    /// The link's kind.
-    Kind,
-    /// The page record's byte offset in its input.
-    Offset,
-}
-
-impl LinkField {
-    /// The field's name in headers and JSON.
-    pub fn name(self) -> &'static str {
-        match self {
-            LinkField::To => "to",
-            LinkField::From => "from",
-            LinkField::Tag => "tag",
-            LinkField::Attribute => "attribute",
-            LinkField::Rel => "rel",
-            LinkField::Kind => "kind",
-            LinkField::Offset => "offset",
-        }
-    }
-}
+/// `urlsift links`' fields (the links crate's, with clap's `ValueEnum`).
+pub use urlsift_links::rows::Field as LinkField;
 
 /// `urlsift links`' output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -597,7 +566,8 @@ pub struct LinksArgs {
     /// Comma-separated values (with a header line unless --no-header).
     #[arg(long, conflicts_with_all = ["tsv", "jsonl"])]
     pub csv: bool,
-    /// Tab-separated values, the default (a header line with --header).
+    /// Tab-separated values, the default (a header line with --header; tab,
+    /// CR, LF and backslash in a value escaped as \t, \r, \n, \\).
     #[arg(long, conflicts_with = "jsonl")]
     pub tsv: bool,
     /// One JSON object per line.

@@ -13,7 +13,7 @@ use urlsift::surt::SurtOptions;
 use urlsift_records::stage::{Edits, Filters, Stage};
 use urlsift_records::{Kind, Options, Policy, Spec};
 
-use crate::output::CliError;
+use crate::error::CliError;
 
 /// Flags shared by every processing subcommand.
 #[derive(Args, Debug, Clone)]

@@ -220,6 +220,28 @@ fn http_codings_and_legacy_encodings_are_undone() {
     );
 }
 
+/// TSV rows escape what would break them (as `extract --tsv` does), CSV
+/// rows quote it (as the csv crate's writer does): a row is one line.
+#[test]
+fn tsv_escapes_and_csv_quotes_a_value_as_extract_does() {
+    let w = Workdir::new();
+    w.create("page.html", "<a rel=\"x\ty\\z, w\" href=/a>");
+    let run = |format: &str| {
+        w.stdout(&[
+            "links",
+            "-q",
+            format,
+            "--fields",
+            "to,rel",
+            "--base",
+            "https://e.example/",
+            "page.html",
+        ])
+    };
+    assert_eq!(run("--tsv"), "https://e.example/a\tx\\ty\\\\z, w\n");
+    assert_eq!(run("--csv"), "to,rel\nhttps://e.example/a,\"x\ty\\z, w\"\n");
+}
+
 #[test]
 fn html_files_take_their_url_from_base_and_write_json_lines() {
     let w = Workdir::new();
@@ -557,6 +579,55 @@ fn dedup_keeps_the_first_link_of_each_key_per_run_or_per_page() {
         .map(|b| b.unwrap().num_rows())
         .sum();
     assert_eq!(rows, 2);
+    // With the offset among the fields, the duplicates leave the offsets
+    // column too: every column keeps the same rows.
+    let out = w.run(
+        &[
+            "links",
+            "--dedup",
+            "host",
+            "--fields",
+            "to,offset",
+            "-o",
+            "o.parquet",
+            "two.warc",
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let file = std::fs::File::open(w.path("o.parquet")).unwrap();
+    let batches: Vec<_> =
+        parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file)
+            .unwrap()
+            .build()
+            .unwrap()
+            .map(|b| b.unwrap())
+            .collect();
+    let rows: Vec<(String, u64)> = batches
+        .iter()
+        .flat_map(|b| {
+            let to = b
+                .column(0)
+                .as_any()
+                .downcast_ref::<arrow_array::StringArray>()
+                .unwrap();
+            let offset = b
+                .column(1)
+                .as_any()
+                .downcast_ref::<arrow_array::UInt64Array>()
+                .unwrap();
+            (0..b.num_rows())
+                .map(|i| (to.value(i).to_string(), offset.value(i)))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("http://a.example/x".to_string(), 0),
+            ("http://b.example/y".to_string(), 0)
+        ]
+    );
 }
 
 /// What recorders really write, read as warcio and pywb read it: a body

@@ -40,6 +40,7 @@ mod curl;
 pub mod diff;
 pub mod differential;
 pub mod engines;
+pub mod finding;
 pub mod html;
 mod java;
 pub mod meaning;

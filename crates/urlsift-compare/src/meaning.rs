@@ -22,8 +22,8 @@ use std::net::Ipv6Addr;
 
 use urlsift::{Host, Url};
 
-use crate::diff::{Finding, looks_ipv4, odd_special_slashes};
 use crate::engines::{Parsed, Parts};
+use crate::finding::{Finding, looks_ipv4, odd_special_slashes};
 
 /// The parts compared, in the order [`Finding::fields`] numbers them.
 pub const PARTS: [&str; 8] = [

@@ -34,6 +34,7 @@ pub mod encoding;
 pub mod html;
 pub mod http;
 pub mod pages;
+pub mod rows;
 pub mod wat;
 pub mod xml;
 

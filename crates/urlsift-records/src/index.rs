@@ -25,7 +25,7 @@
 //! length ends with its block.
 //!
 //! Values are JSON strings; a value a record lacks is left out. Lines come
-//! in file order ([`index`] sorts them, as the archives do, by bytes).
+//! in file order (`urlsift index` sorts them, as the archives do, by bytes).
 //!
 //! ```
 //! use urlsift_records::index::entries;

@@ -40,6 +40,7 @@ use std::sync::Arc;
 
 use super::chunk::{Chunk, Source};
 use super::error::{Error, Stop};
+use super::format::quote::write_escaped;
 use super::policy::Policy;
 use super::processed::{Processed, Rejected};
 use super::reason::Reason;
@@ -329,31 +330,4 @@ fn write_reject_head<W: Write + ?Sized>(
         "-".to_string()
     };
     out.write_all(format!("{source}\t{line}\t{offset}\t{reason}\t").as_bytes())
-}
-
-/// Writes `raw` with backslash, tab, CR and LF escaped as `\\`, `\t`,
-/// `\r`, `\n` (as a rejects record holds its raw record, and as TSV output
-/// holds a value); runs between escapes are written whole.
-///
-/// ```
-/// let mut out = Vec::new();
-/// urlsift_records::write_escaped(&mut out, b"a\tb\\c\r\n")?;
-/// assert_eq!(out, br"a\tb\\c\r\n");
-/// # Ok::<(), std::io::Error>(())
-/// ```
-pub fn write_escaped<W: Write + ?Sized>(out: &mut W, raw: &[u8]) -> io::Result<()> {
-    let mut start = 0;
-    for (i, &b) in raw.iter().enumerate() {
-        let esc: &[u8] = match b {
-            b'\\' => b"\\\\",
-            b'\t' => b"\\t",
-            b'\r' => b"\\r",
-            b'\n' => b"\\n",
-            _ => continue,
-        };
-        out.write_all(&raw[start..i])?;
-        out.write_all(esc)?;
-        start = i + 1;
-    }
-    out.write_all(&raw[start..])
 }

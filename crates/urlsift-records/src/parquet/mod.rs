@@ -5,7 +5,7 @@
 //!
 //! The reader ([`Cursor`]) reads a file's rows in input order through
 //! arrow-rs, in batches of at most a chunk's rows, and hands each batch out
-//! as a [`Chunk`] whose data is one [frame](frame) per row (the row's
+//! as a [`Chunk`] whose data is one [frame] per row (the row's
 //! number and its URL value) and whose [`Rows`] hold the Arrow batch. The
 //! workers walk the frames like any other records (the same policy, the
 //! same operations); the writer builds each output batch from the frames

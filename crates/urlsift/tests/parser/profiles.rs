@@ -3,7 +3,7 @@
 //! works from the href with borrowed slices and skips unchanged queries;
 //! the model parses the URL's parts and rebuilds the string every time.
 
-mod common;
+use crate::common;
 
 use urlsift::Url;
 use urlsift::profile::{Profile, surt};

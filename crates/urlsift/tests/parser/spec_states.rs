@@ -7,7 +7,7 @@
 //! (`check_invariants`), the result idempotent (`parse(href).href == href`),
 //! and the same with and without a validation-error reporter.
 
-mod common;
+use crate::common;
 
 use common::spec::*;
 use urlsift::{HostKind, ValidationError as E};

@@ -6,7 +6,7 @@
 //! limit, in `tests/expected/ada-differences.txt`; a listed case that
 //! agrees again fails, so the list stays honest.
 
-mod common;
+use crate::common;
 
 use proptest::prelude::*;
 use urlsift::Url;

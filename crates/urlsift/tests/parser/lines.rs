@@ -6,9 +6,8 @@
 //! the WPT inputs (which hold CRs, tabs and newlines of their own), lines
 //! of every length around the 64-byte block, and generated texts.
 
-#[path = "../../../fuzz/checks/mod.rs"]
-mod checks;
-mod common;
+use crate::checks;
+use crate::common;
 
 use checks::LineScan;
 use proptest::prelude::*;

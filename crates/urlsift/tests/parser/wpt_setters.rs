@@ -3,7 +3,7 @@
 //! `urlencoded-parser-data.json`, the `searchParams` expectations of
 //! `urltestdata.json`, and the host/hostname setters over `toascii.json`.
 
-mod common;
+use crate::common;
 
 use serde_json::Value;
 use urlsift::{Url, UrlSearchParams};

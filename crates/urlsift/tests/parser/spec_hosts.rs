@@ -3,7 +3,7 @@
 //! the serializer's "/." rule, origins, validation error names and
 //! `can_parse`. The parser states are in `tests/spec_states.rs`.
 
-mod common;
+use crate::common;
 
 use common::spec::*;
 use urlsift::percent::{

@@ -4,7 +4,7 @@
 //! fed the same text, on every host of every corpus and hosts made from
 //! every rule.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

@@ -3,7 +3,7 @@
 //! public API. Every case must pass; known failures would be listed in
 //! `tests/expected/` (a ratchet that also fails when a listed case passes).
 
-mod common;
+use crate::common;
 
 use serde_json::Value;
 use urlsift::{Url, ValidationError};

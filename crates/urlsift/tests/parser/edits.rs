@@ -3,7 +3,7 @@
 //! setter's URL (and WPT's expected getters), reports `Refused` only when
 //! the URL is unchanged, and the refusals the standard names are refused.
 
-mod common;
+use crate::common;
 
 use urlsift::Url;
 use urlsift::edit::{self, Component, Edit, Outcome};

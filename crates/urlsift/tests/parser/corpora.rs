@@ -3,7 +3,7 @@
 //! validation-error reporter gives the same result, and the href and every
 //! getter agree with the `ada-url` crate.
 
-mod common;
+use crate::common;
 
 use urlsift::{Url, ValidationError};
 

@@ -3,7 +3,7 @@
 //! web-platform tests parses to itself with no validation error, and the
 //! normal-form URLs that do carry one are not clean.
 
-mod common;
+use crate::common;
 
 use urlsift::batch::{self, Line};
 use urlsift::simd::Runtime;

@@ -4,7 +4,7 @@
 //! bytes as the scalar one. Run over all of `../shared/wpt`'s URL inputs,
 //! every line of `../shared/corpora`, and property-based URL-shaped inputs.
 
-mod common;
+use crate::common;
 
 use proptest::prelude::*;
 use urlsift::simd::{Backend, available_backends, find_in_set_with};

@@ -1,0 +1,664 @@
+//! The links of whole inputs as rows: what `urlsift links` and Python's
+//! `urlsift.links` run. An input is read by its shape ([`Shape`]: WARC,
+//! WAT or ARC records, one HTML document, a sitemap or feed); the pages of
+//! a batch of records are worked on in parallel (rayon), and each record's
+//! [`Rows`] are handed to the caller in input order, with what the record
+//! counts as ([`Tally`]) and its rejects lines. Each link goes through the
+//! settings' filters and edits ([`Stage`]), `--same-site`/`--external`,
+//! the profile, and, with a dedup key, gets its key for the caller's
+//! seen-set ([`Rows::drop_seen`]).
+//!
+//! ```
+//! use urlsift_links::rows::{Field, Format, Settings, read};
+//!
+//! # let dir = std::env::temp_dir().join(format!("urlsift-doc-rows-{}", std::process::id()));
+//! # std::fs::create_dir_all(&dir).unwrap();
+//! let page = dir.join("page.html");
+//! std::fs::write(&page, r#"<a href="/a">A</a> <a href="javascript:void(0)">B</a>"#).unwrap();
+//! let settings = Settings {
+//!     fields: vec![Field::From, Field::To],
+//!     format: Format::Csv,
+//!     base: Some("https://example.com/".into()),
+//!     ..Settings::default()
+//! };
+//! let mut out = Vec::new();
+//! let mut tally = urlsift_links::rows::Tally::default();
+//! let failed = read(&page, &settings, |rows| {
+//!     out.extend_from_slice(&rows.out);
+//!     tally.add(&rows.tally);
+//!     Ok::<_, std::convert::Infallible>(())
+//! })
+//! .unwrap();
+//! assert!(failed.is_none());
+//! assert_eq!(out, b"https://example.com/,https://example.com/a\n");
+//! assert_eq!(tally.summary(), "1 page, 1 link; 1 bad link (javascript-url 1)");
+//! ```
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::Path;
+
+use rayon::prelude::*;
+use urlsift::Url;
+use urlsift::profile::Profile;
+use urlsift::site::List;
+use urlsift_records::dedup::{Key, KeySet, write_key};
+use urlsift_records::format::{extension, quote};
+use urlsift_records::input::mmap::MapSlice;
+use urlsift_records::input::{self, InputError, Opened};
+use urlsift_records::stage::{Stage, Verdict};
+use urlsift_records::write_reject_line;
+use xxhash_rust::xxh3::xxh3_64;
+
+use crate::pages::{Item, Outcome, Pages};
+use crate::{Kinds, Page, xml};
+
+/// A batch of pages is cut at this many block bytes (or 512 records).
+const BATCH_BYTES: usize = 32 << 20;
+
+/// A sitemap's or feed's links are handed over this many at a time.
+const XML_BATCH: usize = 8192;
+
+/// A field of a link's row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+pub enum Field {
+    /// The link, resolved and serialized.
+    To,
+    /// The page's URL.
+    From,
+    /// The element's name.
+    Tag,
+    /// The attribute's name.
+    Attribute,
+    /// The element's rel attribute.
+    Rel,
+    /// The link's kind.
+    Kind,
+    /// The page record's byte offset in its input.
+    Offset,
+}
+
+impl Field {
+    /// Every field, in the order above.
+    pub const ALL: [Field; 7] = [
+        Field::To,
+        Field::From,
+        Field::Tag,
+        Field::Attribute,
+        Field::Rel,
+        Field::Kind,
+        Field::Offset,
+    ];
+
+    /// The field's name in headers and JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Field::To => "to",
+            Field::From => "from",
+            Field::Tag => "tag",
+            Field::Attribute => "attribute",
+            Field::Rel => "rel",
+            Field::Kind => "kind",
+            Field::Offset => "offset",
+        }
+    }
+
+    /// The field named `name`.
+    pub fn named(name: &str) -> Option<Field> {
+        Field::ALL.into_iter().find(|f| f.name() == name)
+    }
+}
+
+/// How rows are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Format {
+    /// Tab-separated, tab, CR, LF and backslash escaped (`\t`, `\r`,
+    /// `\n`, `\\`), as `extract` writes TSV.
+    #[default]
+    Tsv,
+    /// Comma-separated, quoted where the csv crate's writer quotes.
+    Csv,
+    /// A JSON object per link (`offset` a number, a missing `rel` null).
+    Jsonl,
+    /// No text: each field's values in [`Rows::columns`] and the offsets in
+    /// [`Rows::offsets`] (for Arrow and Parquet).
+    Columns,
+}
+
+/// What an input is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// WARC, WAT or ARC records.
+    Warc,
+    /// One HTML document.
+    Html,
+    /// A sitemap or feed.
+    Xml,
+}
+
+impl Shape {
+    /// The shape of `path` by its extension (after `.gz` or `.zst`):
+    /// `.html`, `.htm`, `.xhtml` are documents, `.xml`, `.rss`, `.atom`
+    /// sitemaps and feeds, anything else records.
+    ///
+    /// ```
+    /// use urlsift_links::rows::Shape;
+    /// assert_eq!(Shape::of("a/sitemap.xml.gz".as_ref()), Shape::Xml);
+    /// assert_eq!(Shape::of("crawl.warc.gz".as_ref()), Shape::Warc);
+    /// ```
+    pub fn of(path: &Path) -> Shape {
+        match extension(path).as_deref().unwrap_or("") {
+            "html" | "htm" | "xhtml" => Shape::Html,
+            "xml" | "rss" | "atom" => Shape::Xml,
+            _ => Shape::Warc,
+        }
+    }
+}
+
+/// What a read does with the links it finds.
+pub struct Settings {
+    /// The kinds of links taken.
+    pub kinds: Kinds,
+    /// Filters and edits on each link (`None`: every link as it is).
+    pub stage: Option<Stage>,
+    /// How `to` and `from` are written.
+    pub profile: Profile,
+    /// The list that says which site a host is in (same-site, external,
+    /// the site dedup key).
+    pub list: List,
+    /// Only links to the page's own site (`Some(true)`) or to others
+    /// (`Some(false)`).
+    pub same_site: Option<bool>,
+    /// The row's fields, in order.
+    pub fields: Vec<Field>,
+    /// How rows are written.
+    pub format: Format,
+    /// `javascript:` links are kept (else bad links, `javascript-url`).
+    pub javascript: bool,
+    /// Blocks (a record's, a document's) larger than this are bad records
+    /// (`page-too-large`).
+    pub max_page: usize,
+    /// A dedup key for each link, and whether it holds per page.
+    pub dedup: Option<(Key, bool)>,
+    /// The URL of HTML documents and the base of sitemaps and feeds.
+    pub base: Option<String>,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            kinds: Kinds::default(),
+            stage: None,
+            profile: Profile::new(),
+            list: List::builtin(),
+            same_site: None,
+            fields: vec![Field::From, Field::To],
+            format: Format::Tsv,
+            javascript: false,
+            max_page: 32 << 20,
+            dedup: None,
+            base: None,
+        }
+    }
+}
+
+/// What a read found, beside its links.
+#[derive(Default, Debug, Clone, PartialEq, Eq)]
+pub struct Tally {
+    /// Pages whose links were read (a sitemap or feed is one).
+    pub pages: u64,
+    /// Response records that are not HTML.
+    pub not_html: u64,
+    /// Records that are not responses (requests, metadata, ...).
+    pub other_records: u64,
+    /// Links written.
+    pub links: u64,
+    /// Links left out by filters or same-site/external.
+    pub filtered: u64,
+    /// Links left out as duplicates ([`Rows::drop_seen`]).
+    pub duplicates: u64,
+    /// Links that are not URLs, by reason.
+    pub bad_links: BTreeMap<&'static str, u64>,
+    /// Records that could not be read as pages, by reason.
+    pub bad_records: BTreeMap<&'static str, u64>,
+    /// Pages read although their stored body is not coded as their
+    /// headers say (`chunked-body-not-chunked`, ...), by name.
+    pub notices: BTreeMap<&'static str, u64>,
+}
+
+impl Tally {
+    /// Adds `other`'s counts.
+    pub fn add(&mut self, other: &Tally) {
+        self.pages += other.pages;
+        self.not_html += other.not_html;
+        self.other_records += other.other_records;
+        self.links += other.links;
+        self.filtered += other.filtered;
+        self.duplicates += other.duplicates;
+        for (mine, theirs) in [
+            (&mut self.notices, &other.notices),
+            (&mut self.bad_links, &other.bad_links),
+            (&mut self.bad_records, &other.bad_records),
+        ] {
+            for (k, v) in theirs {
+                *mine.entry(k).or_default() += v;
+            }
+        }
+    }
+
+    /// The summary line: `3 pages, 10 links; 2 bad links (invalid-url 2)`,
+    /// and what else there is to say.
+    pub fn summary(&self) -> String {
+        let list = |m: &BTreeMap<&str, u64>| {
+            m.iter()
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        // `1 page`, `2 pages`.
+        let n = |count: u64, noun: &str| match count {
+            1 => format!("1 {noun}"),
+            _ => format!("{count} {noun}s"),
+        };
+        let mut line = format!("{}, {}", n(self.pages, "page"), n(self.links, "link"));
+        for (counts, noun, after) in [
+            (&self.bad_links, "bad link", ""),
+            (&self.bad_records, "bad record", ""),
+            (&self.notices, "page", " read as stored"),
+        ] {
+            let total: u64 = counts.values().sum();
+            if total > 0 {
+                line.push_str(&format!("; {}{after} ({})", n(total, noun), list(counts)));
+            }
+        }
+        if self.filtered > 0 {
+            line.push_str(&format!("; {} filtered", self.filtered));
+        }
+        if self.duplicates > 0 {
+            line.push_str(&format!("; {}", n(self.duplicates, "duplicate")));
+        }
+        if self.not_html + self.other_records > 0 {
+            line.push_str(&format!(
+                "; {} not HTML, {} not responses",
+                n(self.not_html, "record"),
+                self.other_records
+            ));
+        }
+        line
+    }
+}
+
+/// One record's links (or a batch of a sitemap's), and what it counts as.
+#[derive(Default, Debug)]
+pub struct Rows {
+    /// The rows as text (CSV, TSV, JSON lines).
+    pub out: Vec<u8>,
+    /// With a dedup key: each link's key, and its xxh3-64 hash.
+    pub keys: Vec<(u64, Vec<u8>)>,
+    /// Where each row ends in `out` (with a dedup key).
+    pub ends: Vec<usize>,
+    /// [`Format::Columns`]: each field's values but `offset`'s, in field
+    /// order (`None`: no `rel`).
+    pub columns: Vec<Vec<Option<String>>>,
+    /// [`Format::Columns`]: the record's offset, once per link.
+    pub offsets: Vec<u64>,
+    /// Reject lines (`NAME\tLINE\tOFFSET\tREASON\tVALUE`) for the bad
+    /// records and bad links.
+    pub rejects: Vec<u8>,
+    /// What the record counts as.
+    pub tally: Tally,
+}
+
+impl Rows {
+    /// How many links the rows hold.
+    pub fn len(&self) -> usize {
+        self.tally.links as usize
+    }
+
+    /// Whether the rows hold no link.
+    pub fn is_empty(&self) -> bool {
+        self.tally.links == 0
+    }
+
+    /// A bad record at `offset`, counted and in the rejects.
+    fn bad_record(&mut self, name: &str, offset: u64, reason: &'static str, value: &str) {
+        *self.tally.bad_records.entry(reason).or_default() += 1;
+        let _ = write_reject_line(&mut self.rejects, name, 0, offset, reason, value.as_bytes());
+    }
+
+    /// A bad link of the record at `offset`, counted and in the rejects.
+    fn bad_link(&mut self, name: &str, offset: u64, reason: &'static str, value: &str) {
+        *self.tally.bad_links.entry(reason).or_default() += 1;
+        let _ = write_reject_line(&mut self.rejects, name, 0, offset, reason, value.as_bytes());
+    }
+
+    /// Leaves out the links whose key is in `seen` (from an earlier
+    /// record, or earlier in this one), adding the others' keys: they count
+    /// as duplicates, not links. `seen` is the record engine's key set, as
+    /// `dedup` and Parquet dedup hold their keys; a key it cannot hold
+    /// (32 MiB or more) is kept.
+    pub fn drop_seen(&mut self, seen: &mut KeySet) {
+        let keep: Vec<bool> = self
+            .keys
+            .drain(..)
+            .map(|(hash, key)| seen.insert(hash, &key).unwrap_or(true))
+            .collect();
+        let dropped = keep.iter().filter(|k| !**k).count() as u64;
+        if dropped == 0 {
+            return;
+        }
+        self.tally.links -= dropped;
+        self.tally.duplicates += dropped;
+        if !self.offsets.is_empty() {
+            for column in &mut self.columns {
+                let mut i = 0;
+                column.retain(|_| {
+                    i += 1;
+                    keep[i - 1]
+                });
+            }
+            let mut i = 0;
+            self.offsets.retain(|_| {
+                i += 1;
+                keep[i - 1]
+            });
+            return;
+        }
+        let mut out = Vec::with_capacity(self.out.len());
+        let mut start = 0;
+        for (&end, &k) in self.ends.iter().zip(&keep) {
+            if k {
+                out.extend_from_slice(&self.out[start..end]);
+            }
+            start = end;
+        }
+        self.out = out;
+    }
+}
+
+/// The header row of `fields` in `format` (CSV and TSV; empty for the
+/// others).
+pub fn header(fields: &[Field], format: Format) -> Vec<u8> {
+    let mut row = Vec::new();
+    if matches!(format, Format::Csv | Format::Tsv) {
+        write_row(&mut row, format, fields.iter().map(|f| f.name()));
+    }
+    row
+}
+
+/// One CSV or TSV row: the record engine's row writers, as `extract`
+/// writes its rows (CSV quoted where the csv crate's writer quotes, TSV
+/// with `\t`, `\r`, `\n`, `\\` escaped).
+fn write_row<'v>(out: &mut Vec<u8>, format: Format, values: impl Iterator<Item = &'v str>) {
+    if format == Format::Csv {
+        quote::write_csv_row(out, values, b'\n');
+    } else {
+        quote::write_tsv_row(out, values, b'\n');
+    }
+}
+
+/// Reads the links of `path` (`-`: stdin), handing each record's rows to
+/// `consume` in input order. A read error that ended the input early is
+/// returned after the rows before it; an error of `consume` ends the read.
+pub fn read<E>(
+    path: &Path,
+    settings: &Settings,
+    mut consume: impl FnMut(Rows) -> Result<(), E>,
+) -> Result<Option<InputError>, E> {
+    let name = input::display_name(path);
+    let input_error = |error| InputError {
+        name: name.clone(),
+        error,
+        usage: false,
+    };
+    let reader: Box<dyn Read + Send> = match input::open(path) {
+        Ok(Opened::Mapped(map)) => {
+            let len = map.bytes().len();
+            Box::new(std::io::Cursor::new(MapSlice::new(map, 0..len)))
+        }
+        Ok(Opened::Read(r)) => r,
+        Err(e) => return Ok(Some(input_error(e))),
+    };
+    let source = Source {
+        settings,
+        name: &name,
+        shape: Shape::of(path),
+    };
+    match source.shape {
+        Shape::Xml => source.read_xml(reader, &mut consume),
+        Shape::Html => {
+            let base = settings.base.as_deref().unwrap_or_default();
+            match Item::document(reader, settings.max_page, base) {
+                Ok(item) => consume(source.rows(&item)).map(|()| None),
+                Err(e) => Ok(Some(input_error(e))),
+            }
+        }
+        Shape::Warc => {
+            let mut pages = Pages::warc(reader, settings.max_page);
+            let mut batch = Vec::new();
+            let mut bytes = 0;
+            loop {
+                let item = pages.next();
+                let end = item.is_none();
+                if let Some(item) = item {
+                    if let Item::Page(p) = &item {
+                        bytes += p.block.len();
+                    }
+                    batch.push(item);
+                }
+                if end || bytes >= BATCH_BYTES || batch.len() >= 512 {
+                    let rows: Vec<Rows> = batch.par_iter().map(|item| source.rows(item)).collect();
+                    for r in rows {
+                        consume(r)?;
+                    }
+                    batch.clear();
+                    bytes = 0;
+                }
+                if end {
+                    break;
+                }
+            }
+            Ok(pages.error().map(input_error))
+        }
+    }
+}
+
+/// One input being read.
+struct Source<'a> {
+    settings: &'a Settings,
+    /// The input's name in rejects.
+    name: &'a str,
+    shape: Shape,
+}
+
+impl Source<'_> {
+    /// The links of one record.
+    fn rows(&self, item: &Item) -> Rows {
+        let s = self.settings;
+        let mut rows = Rows::default();
+        let (page, record) = match item.read(self.shape == Shape::Html, s.max_page, &s.kinds) {
+            Outcome::Page(page, record) => (page, record),
+            Outcome::Other => {
+                rows.tally.other_records += 1;
+                return rows;
+            }
+            Outcome::NotHtml => {
+                rows.tally.not_html += 1;
+                return rows;
+            }
+            Outcome::Bad {
+                offset,
+                reason,
+                url,
+            } => {
+                rows.bad_record(self.name, offset, reason, url);
+                return rows;
+            }
+        };
+        rows.tally.pages += 1;
+        if let Some(notice) = page.notice {
+            *rows.tally.notices.entry(notice.name()).or_default() += 1;
+        }
+        self.write_links(&mut rows, &page, record.offset, &record.url);
+        rows
+    }
+
+    /// Writes `page`'s links (found in the record at `offset`; `url`: the
+    /// page's URL as the input gave it).
+    fn write_links(&self, rows: &mut Rows, page: &Page, offset: u64, url: &str) {
+        let s = self.settings;
+        let from = page
+            .url
+            .as_ref()
+            .map_or_else(|| url.to_string(), |u| s.profile.apply_to_string(u));
+        let page_site = page.url.as_ref().map(|u| site_of(&s.list, u));
+        let offset_text = offset.to_string();
+        let mut scratch = urlsift_records::Tally::default();
+        let mut names = Vec::new();
+        for link in page.resolve() {
+            let mut url = match link.to {
+                Ok(url) => url,
+                Err(_) => {
+                    rows.bad_link(self.name, offset, "invalid-url", &link.raw.value);
+                    continue;
+                }
+            };
+            if url.protocol() == "javascript:" && !s.javascript {
+                rows.bad_link(self.name, offset, "javascript-url", &link.raw.value);
+                continue;
+            }
+            if let Some(stage) = &s.stage
+                && stage.apply(&mut url, &mut scratch) == Verdict::Drop
+            {
+                rows.tally.filtered += 1;
+                continue;
+            }
+            if let Some(wanted) = s.same_site {
+                let same = page_site.is_some_and(|p| p == site_of(&s.list, &url));
+                if same != wanted {
+                    rows.tally.filtered += 1;
+                    continue;
+                }
+            }
+            rows.tally.links += 1;
+            let to = s.profile.apply_to_string(&url);
+            if let Some((kind, per_page)) = s.dedup {
+                let mut key = Vec::new();
+                if per_page {
+                    key.extend_from_slice(from.as_bytes());
+                    key.push(0);
+                }
+                write_key(kind, &url, to.as_bytes(), &mut key, &mut names, &s.list);
+                rows.keys.push((xxh3_64(&key), key));
+            }
+            // A field's value; `None` for a missing rel (null in JSON and
+            // columns, empty in CSV and TSV).
+            let value = |f: &Field| match f {
+                Field::To => Some(to.as_str()),
+                Field::From => Some(from.as_str()),
+                Field::Tag => Some(link.raw.tag.as_str()),
+                Field::Attribute => Some(link.raw.attribute.as_str()),
+                Field::Rel => link.raw.rel.as_deref(),
+                Field::Kind => Some(link.raw.kind.name()),
+                Field::Offset => Some(offset_text.as_str()),
+            };
+            match s.format {
+                Format::Columns => {
+                    let text = s.fields.iter().filter(|f| **f != Field::Offset);
+                    if rows.columns.is_empty() {
+                        rows.columns = vec![Vec::new(); text.clone().count()];
+                    }
+                    for (f, column) in text.zip(&mut rows.columns) {
+                        column.push(value(f).map(str::to_string));
+                    }
+                    rows.offsets.push(offset);
+                }
+                Format::Jsonl => {
+                    for (i, f) in s.fields.iter().enumerate() {
+                        rows.out.push(if i == 0 { b'{' } else { b',' });
+                        quote::write_string(&mut rows.out, f.name());
+                        rows.out.push(b':');
+                        match value(f) {
+                            Some(v) if *f == Field::Offset => {
+                                rows.out.extend_from_slice(v.as_bytes())
+                            }
+                            Some(v) => quote::write_string(&mut rows.out, v),
+                            None => rows.out.extend_from_slice(b"null"),
+                        }
+                    }
+                    rows.out.extend_from_slice(b"}\n");
+                }
+                format => write_row(
+                    &mut rows.out,
+                    format,
+                    s.fields.iter().map(|f| value(f).unwrap_or("")),
+                ),
+            }
+            if s.dedup.is_some() {
+                rows.ends.push(rows.out.len());
+            }
+        }
+    }
+
+    /// A sitemap or feed: its links, streamed, handed over in batches; an
+    /// XML error is a bad record at its offset, after the links before it.
+    fn read_xml<E>(
+        &self,
+        reader: Box<dyn Read + Send>,
+        consume: &mut impl FnMut(Rows) -> Result<(), E>,
+    ) -> Result<Option<InputError>, E> {
+        let s = self.settings;
+        let base_text = s.base.as_deref().unwrap_or("");
+        let mut page = Page::of_links(
+            s.base.as_deref().and_then(|b| Url::parse(b).ok()),
+            Vec::new(),
+        );
+        let mut failed: Result<(), E> = Ok(());
+        let flush = |page: &mut Page, consume: &mut dyn FnMut(Rows) -> Result<(), E>| {
+            let mut rows = Rows::default();
+            self.write_links(&mut rows, page, 0, base_text);
+            page.links.clear();
+            consume(rows)
+        };
+        let document = page.url.clone();
+        let result = xml::links(
+            std::io::BufReader::with_capacity(1 << 16, reader),
+            document.as_ref(),
+            &s.kinds,
+            |link| {
+                page.links.push(link);
+                if page.links.len() >= XML_BATCH && failed.is_ok() {
+                    failed = flush(&mut page, consume);
+                }
+            },
+        );
+        failed?;
+        flush(&mut page, consume)?;
+        let mut end = Rows::default();
+        end.tally.pages += 1;
+        // An input that cannot be read to its end (a cut .xml.gz) is a read
+        // error, as for every other input.
+        let read_error = match result {
+            Err(e) if e.read => Some(InputError {
+                name: self.name.to_string(),
+                error: std::io::Error::other(e.message),
+                usage: false,
+            }),
+            Err(e) => {
+                end.bad_record(self.name, e.offset, "bad-xml", &e.message);
+                None
+            }
+            Ok(()) => None,
+        };
+        consume(end)?;
+        Ok(read_error)
+    }
+}
+
+/// The site of `url` for same-site and external: its registrable domain,
+/// or its host where it has none.
+fn site_of<'u>(list: &List, url: &'u Url) -> &'u str {
+    let host = url.hostname();
+    list.registrable_domain(host).unwrap_or(host)
+}
