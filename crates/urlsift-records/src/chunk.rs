@@ -72,7 +72,7 @@ pub struct Chunk {
     /// Parquet chunks: the rows as Arrow read them (the data holds a frame
     /// per row: its number and URL).
     #[cfg(feature = "parquet")]
-    pub rows: Option<Arc<super::parquet::Rows>>,
+    pub rows: Option<Arc<super::format::parquet::Rows>>,
 }
 
 /// A line over `--max-line-bytes` comes in pieces, never held whole: the

@@ -230,8 +230,8 @@ pub trait RowFields {
 }
 
 #[cfg(feature = "parquet")]
-impl RowFields for super::parquet::Rows {
+impl RowFields for super::format::parquet::Rows {
     fn named(&self, line: u64, name: &str) -> Option<String> {
-        super::parquet::Rows::named(self, line, name)
+        super::format::parquet::Rows::named(self, line, name)
     }
 }

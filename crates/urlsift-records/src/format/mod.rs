@@ -55,6 +55,8 @@ pub mod csv;
 pub mod frame;
 pub mod json;
 pub mod log;
+#[cfg(feature = "parquet")]
+pub mod parquet;
 pub mod quote;
 mod record;
 pub mod warc;
@@ -216,7 +218,7 @@ pub enum Format {
     /// Parquet: the URL column, the schema and what is kept when rows are
     /// written back.
     #[cfg(feature = "parquet")]
-    Parquet(crate::parquet::Layout),
+    Parquet(parquet::Layout),
 }
 
 impl Format {

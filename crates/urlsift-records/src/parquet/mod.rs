@@ -59,14 +59,13 @@ use std::io;
 use std::path::Path;
 use std::sync::Arc;
 
+use super::format::Format;
 use arrow_array::RecordBatch;
-use arrow_schema::{DataType, Field, Fields, SchemaRef};
 use bytes::Bytes;
 use parquet::arrow::arrow_reader::{ArrowReaderMetadata, ArrowReaderOptions};
 use parquet::file::reader::{ChunkReader, Length};
 
 use super::chunk::{BufPool, Chunk, Data, Source};
-use super::format::Format;
 use super::input::InputError;
 use super::input::mmap::{Map, MapSlice};
 use decode::Decoders;
@@ -74,154 +73,11 @@ use decode::Decoders;
 mod columns;
 mod decode;
 pub use super::format::frame;
-mod rows;
+pub use super::format::parquet::{Layout, Rows, Strings};
 mod write;
 
 pub use columns::Columns;
-pub use rows::{Rows, Strings};
 pub use write::{Writer, compression};
-
-/// Where a Parquet file's URL column is, and what the file is.
-#[derive(Debug)]
-pub struct Layout {
-    /// The file's Arrow schema.
-    pub schema: SchemaRef,
-    /// The URL column's name as the file spells it (`url`, `request.url`).
-    pub name: String,
-    /// The URL column: field indices from the schema's root (one for a
-    /// top-level column, one more per struct level).
-    pub path: Vec<usize>,
-    /// The file's key-value metadata, kept when records are written back
-    /// (without `ARROW:schema`, which the writer makes anew).
-    pub metadata: Vec<(String, Option<String>)>,
-    /// Rows in each row group, in order.
-    pub row_groups: Vec<u64>,
-}
-
-impl Layout {
-    /// The layout of a file with `schema`: `field` is `--field` (a column
-    /// name, or a dotted path into struct columns); by default the column
-    /// named `url` in any case.
-    pub fn new(schema: SchemaRef, field: Option<&str>) -> Result<Layout, String> {
-        let path = match field {
-            Some(f) => find(schema.fields(), f)
-                .ok_or_else(|| format!("no column {f:?} (columns: {})", shown(schema.fields())))?,
-            None => schema
-                .fields()
-                .iter()
-                .position(|c| c.name().trim().eq_ignore_ascii_case("url"))
-                .map(|i| vec![i])
-                .ok_or_else(|| {
-                    format!(
-                        "no column named \"url\" (columns: {}); name the URL column with --field",
-                        shown(schema.fields())
-                    )
-                })?,
-        };
-        let leaf = field_at(schema.fields(), &path);
-        let name = names_at(schema.fields(), &path).join(".");
-        if !is_text(leaf.data_type()) {
-            return Err(format!(
-                "column {name:?} is {}, not a string column",
-                leaf.data_type()
-            ));
-        }
-        Ok(Layout {
-            schema,
-            name,
-            path,
-            metadata: Vec::new(),
-            row_groups: Vec::new(),
-        })
-    }
-
-    /// The layout of a Parquet source's format, if it is one.
-    pub fn of(format: &Format) -> Option<&Layout> {
-        match format {
-            Format::Parquet(layout) => Some(layout),
-            _ => None,
-        }
-    }
-
-    /// The URL column's Arrow field.
-    pub fn field(&self) -> &Field {
-        field_at(self.schema.fields(), &self.path)
-    }
-}
-
-/// Whether a column of `t` can hold URLs: strings or bytes, of any layout.
-fn is_text(t: &DataType) -> bool {
-    match t {
-        DataType::Utf8
-        | DataType::LargeUtf8
-        | DataType::Utf8View
-        | DataType::Binary
-        | DataType::LargeBinary
-        | DataType::BinaryView => true,
-        DataType::Dictionary(_, values) => is_text(values),
-        _ => false,
-    }
-}
-
-/// The field at `path` below `fields`.
-fn field_at<'f>(fields: &'f Fields, path: &[usize]) -> &'f Field {
-    let field = &fields[path[0]];
-    match (&path[1..], field.data_type()) {
-        ([], _) => field,
-        (rest, DataType::Struct(children)) => field_at(children, rest),
-        _ => unreachable!("paths go through struct columns"),
-    }
-}
-
-/// The names along `path`.
-fn names_at(fields: &Fields, path: &[usize]) -> Vec<String> {
-    let field = &fields[path[0]];
-    let mut names = vec![field.name().clone()];
-    if let (rest @ [_, ..], DataType::Struct(children)) = (&path[1..], field.data_type()) {
-        names.extend(names_at(children, rest));
-    }
-    names
-}
-
-/// The path of the column `name` denotes: a top-level column (exact name,
-/// then any case), else a dotted path through struct columns.
-pub(crate) fn find(fields: &Fields, name: &str) -> Option<Vec<usize>> {
-    let top = |n: &str| {
-        fields
-            .iter()
-            .position(|f| f.name() == n)
-            .or_else(|| fields.iter().position(|f| f.name().eq_ignore_ascii_case(n)))
-    };
-    if let Some(i) = top(name) {
-        return Some(vec![i]);
-    }
-    let (head, rest) = name.split_once('.')?;
-    let i = top(head)?;
-    match fields[i].data_type() {
-        DataType::Struct(children) => {
-            let mut path = vec![i];
-            path.extend(find(children, rest)?);
-            Some(path)
-        }
-        _ => None,
-    }
-}
-
-/// The columns, as an error lists them: leaves, struct children dotted.
-fn shown(fields: &Fields) -> String {
-    fn leaves(fields: &Fields, prefix: &str, out: &mut Vec<String>) {
-        for f in fields {
-            let name = format!("{prefix}{}", f.name());
-            match f.data_type() {
-                DataType::Struct(children) => leaves(children, &format!("{name}."), out),
-                _ => out.push(format!("{name:?}")),
-            }
-        }
-    }
-    let mut out = Vec::new();
-    leaves(fields, "", &mut out);
-    out.join(", ")
-}
 
 /// The rows a chunk holds, from the chunk size in bytes: a row for every
 /// 256 bytes, at most 16Ki rows (a row holds all its columns, not only

@@ -12,8 +12,8 @@ use arrow_buffer::NullBuffer;
 use arrow_cast::display::{ArrayFormatter, FormatOptions};
 use arrow_schema::{ArrowError, DataType};
 
+use super::super::frame::{CHANGED, Frame};
 use super::Layout;
-use super::frame::{CHANGED, Frame};
 
 /// The rows of one Parquet chunk.
 #[derive(Debug)]
@@ -167,7 +167,7 @@ impl Rows {
 
     /// The output batch of the rows `frames` name, in their order: each
     /// row as it was, its URL column replaced where a frame is
-    /// [`CHANGED`](super::frame::CHANGED); the schema is the input's.
+    /// [`CHANGED`](crate::format::frame::CHANGED); the schema is the input's.
     pub fn write_back<'a>(
         &self,
         layout: &Layout,
