@@ -31,8 +31,9 @@ use urlsift_records::parquet::Layout;
 use crate::args::DedupArgs;
 use crate::error::CliError;
 use crate::interrupt;
-use crate::parquet_out::{FirstRows, WriteBack};
 use crate::setup::{Setup, URL_LINES, report};
+use urlsift_records::dedup::FirstRows;
+use urlsift_records::parquet::WriteBack;
 
 pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
     // The run's spill directory, made now: spilling starts mid-run, after

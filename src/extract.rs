@@ -23,7 +23,9 @@ use urlsift_records::stage::Verdict;
 use crate::args::{ExtractArgs, ExtractFormat};
 use crate::error::CliError;
 use crate::naming::{Named, OutputName};
-use crate::parquet_out::{self, Extracted};
+use urlsift_records::parquet::{Extracted, input_schema};
+
+use crate::parquet_out;
 use crate::setup::{Setup, Text, report};
 
 /// The field named `name`, or a usage error.
@@ -247,7 +249,7 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
 }
 
 /// `extract` to a Parquet file: a row per valid URL, the fields typed
-/// columns (see `parquet_out::Extracted`).
+/// columns (see `urlsift_records::parquet::Extracted`).
 fn parquet(a: ExtractArgs, fields: &[Field]) -> Result<ExitCode, CliError> {
     parquet_out::check_target(a.output.output.as_deref())?;
     if a.output.null {
@@ -269,9 +271,10 @@ fn parquet(a: ExtractArgs, fields: &[Field]) -> Result<ExitCode, CliError> {
         Text(Some(Named::Parquet), "Parquet"),
     )?;
     setup.engine.read.count_lines = fields.iter().any(|f| matches!(f, Field::Line));
-    let input = parquet_out::input_schema(&setup.engine, &a.input.format_spec());
+    let input = input_schema(&setup.engine, &a.input.format_spec());
     let schema = input.as_ref().map(|(s, _)| s.as_ref());
-    let mut out = Extracted::new(fields, schema, codec, setup.engine.threads())?;
+    let mut out =
+        Extracted::new(fields, schema, codec, setup.engine.threads()).map_err(CliError::Usage)?;
     let columns = out.columns();
     let base = a.input.base()?;
     let stage = a.input.stage(Some(&a.filters), Some(&a.edits))?;

@@ -15,7 +15,9 @@ use crate::args::{InputArgs, OutputArgs, PolicyArgs};
 use crate::error::CliError;
 use crate::naming::{Named, OutputName};
 use crate::output::Sink;
-use crate::parquet_out::{self, WriteBack};
+use urlsift_records::parquet::{WriteBack, input_schema};
+
+use crate::parquet_out;
 
 /// The ledger of a run: output and rejects files.
 pub type Books = Ledger<Sink, Sink>;
@@ -124,7 +126,7 @@ impl Setup {
             true => {
                 parquet_out::check_target(output.output.as_deref())?;
                 let codec = parquet_out::codec(output.compression.as_deref())?;
-                let first = parquet_out::input_schema(&engine, &input.format_spec());
+                let first = input_schema(&engine, &input.format_spec());
                 Some(WriteBack::new(codec, first, engine.threads()))
             }
             false => None,

@@ -38,11 +38,13 @@
 //! ```
 
 mod keys;
+mod rows;
 mod seen;
 mod spill;
 mod table;
 
 pub use keys::{Key, Keyed, Keys, Names, PatternOptions, href_key_len, write_key, write_pattern};
+pub use rows::FirstRows;
 pub use seen::{KeySet, Seen};
 pub use spill::{Spill, merge};
 

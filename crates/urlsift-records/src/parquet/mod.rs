@@ -72,11 +72,13 @@ use decode::Decoders;
 
 mod columns;
 mod decode;
+mod out;
 pub use super::format::frame;
 pub use super::format::parquet::{Layout, Rows, Strings};
 mod write;
 
 pub use columns::Columns;
+pub use out::{Extracted, InputSchema, WriteBack, input_schema};
 pub use write::{Writer, compression};
 
 /// The rows a chunk holds, from the chunk size in bytes: a row for every
