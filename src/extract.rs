@@ -334,13 +334,16 @@ mod tests {
     fn templates() {
         assert_eq!(
             parse_template("{hostname}{pathname}").unwrap(),
-            vec![Piece::Field(Field::Hostname), Piece::Field(Field::Pathname)]
+            vec![
+                Piece::Field(Field::Url(urlsift::Getter::Hostname)),
+                Piece::Field(Field::Url(urlsift::Getter::Pathname))
+            ]
         );
         assert_eq!(
             parse_template("{{x}} {port}!").unwrap(),
             vec![
                 Piece::Text("{x} ".into()),
-                Piece::Field(Field::Port),
+                Piece::Field(Field::Url(urlsift::Getter::Port)),
                 Piece::Text("!".into())
             ]
         );

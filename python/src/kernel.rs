@@ -20,8 +20,8 @@ use std::sync::{Arc, Mutex};
 use rayon::ThreadPool;
 use rayon::prelude::*;
 use urlsift::profile::Profile;
-use urlsift::site::{List, Parts};
-use urlsift::{BatchParser, Url};
+use urlsift::site::{List, Part};
+use urlsift::{BatchParser, Getter, Url};
 
 use crate::column::{BoolBuilder, Column, Row, StringBuilder};
 
@@ -37,40 +37,23 @@ pub enum Output {
     /// `public_suffix`, `subdomain`, `domain`): null when the host is not
     /// a domain or the part does not exist (a host that is a public
     /// suffix has no site).
-    Site(List, for<'a> fn(&Parts<'a>) -> Option<&'a str>),
+    Site(List, Part),
 }
 
 impl Output {
     /// The getter named `name` (the names of the URL API and of `urlsift
     /// extract --fields`).
     pub fn getter(name: &str) -> Option<Output> {
-        let get: for<'a> fn(&'a Url) -> &'a str = match name {
-            "href" => Url::href,
-            "protocol" => Url::protocol,
-            "username" => Url::username,
-            "password" => Url::password,
-            "host" => Url::host,
-            "hostname" => Url::hostname,
-            "port" => Url::port,
-            "pathname" => Url::pathname,
-            "search" => Url::search,
-            "hash" => Url::hash,
-            "origin" => return Some(Output::Origin),
-            _ => return None,
-        };
-        Some(Output::Getter(get))
+        let getter = Getter::named(name)?;
+        Some(match getter.slice() {
+            Some(get) => Output::Getter(get),
+            None => Output::Origin,
+        })
     }
 
     /// The site field named `name`, looked up in `list`.
     pub fn site(name: &str, list: &List) -> Option<Output> {
-        let part: for<'a> fn(&Parts<'a>) -> Option<&'a str> = match name {
-            "site" => |p| p.registrable_domain(),
-            "public_suffix" => |p| Some(p.public_suffix()),
-            "subdomain" => |p| p.subdomain(),
-            "domain" => |p| p.domain(),
-            _ => return None,
-        };
-        Some(Output::Site(list.clone(), part))
+        Some(Output::Site(list.clone(), Part::named(name)?))
     }
 
     fn write(&self, url: &Url, out: &mut StringBuilder) {
@@ -84,7 +67,8 @@ impl Output {
                 p.apply(url, out.data());
                 out.commit();
             }
-            Output::Site(list, part) => match list.url_parts(url).as_ref().and_then(part) {
+            Output::Site(list, part) => match list.url_parts(url).as_ref().and_then(|p| part.of(p))
+            {
                 Some(s) => out.push_str(s),
                 None => out.push_null(),
             },

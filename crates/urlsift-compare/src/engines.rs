@@ -16,7 +16,7 @@
 use std::borrow::Cow;
 use std::time::Instant;
 
-use urlsift::Url;
+use urlsift::{Getter, Url};
 
 use crate::Error;
 
@@ -205,10 +205,7 @@ pub fn select(
 }
 
 /// The getters compared, in the order [`Parsed::field`] numbers them.
-pub const FIELDS: [&str; 11] = [
-    "href", "protocol", "username", "password", "host", "hostname", "port", "pathname", "search",
-    "hash", "origin",
-];
+pub const FIELDS: [&str; 11] = Getter::NAMES;
 
 /// One parser's result for one input.
 pub enum Parsed {
@@ -258,19 +255,7 @@ impl Parsed {
     /// The getter `FIELDS[i]`; empty for a failure.
     pub fn field(&self, i: usize) -> Cow<'_, str> {
         match self {
-            Parsed::Urlsift(u) => Cow::Borrowed(match i {
-                0 => u.href(),
-                1 => u.protocol(),
-                2 => u.username(),
-                3 => u.password(),
-                4 => u.host(),
-                5 => u.hostname(),
-                6 => u.port(),
-                7 => u.pathname(),
-                8 => u.search(),
-                9 => u.hash(),
-                _ => return Cow::Owned(u.origin().to_string()),
-            }),
+            Parsed::Urlsift(u) => Getter::ALL[i].of(u),
             #[cfg(feature = "peers")]
             Parsed::Ada(u) => Cow::Borrowed(match i {
                 0 => u.href(),

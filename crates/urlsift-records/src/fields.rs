@@ -22,8 +22,8 @@
 
 use std::borrow::Cow;
 
-use urlsift::Url;
-use urlsift::site::List;
+use urlsift::site::{List, Part};
+use urlsift::{Getter, Url};
 
 use super::chunk::Chunk;
 use super::format::{Format, Rec};
@@ -37,36 +37,11 @@ pub enum Field {
     Line,
     /// The URL field as read, before parsing.
     Input,
-    /// The URL getters, as the JavaScript `URL` API names them.
-    Href,
-    /// `protocol`.
-    Protocol,
-    /// `username`.
-    Username,
-    /// `password`.
-    Password,
-    /// `host` (with the port).
-    Host,
-    /// `hostname`.
-    Hostname,
-    /// `port`.
-    Port,
-    /// `pathname`.
-    Pathname,
-    /// `search`.
-    Search,
-    /// `hash`.
-    Hash,
-    /// `origin`.
-    Origin,
-    /// The registrable domain (eTLD+1), from the Public Suffix List.
-    Site,
-    /// The public suffix (eTLD), from the Public Suffix List.
-    PublicSuffix,
-    /// What precedes the site in the host.
-    Subdomain,
-    /// The label before the public suffix (tldextract's `domain`).
-    Domain,
+    /// A URL getter ([`Getter`]: `href`, `protocol`, ..., `origin`).
+    Url(Getter),
+    /// A site field ([`Part`]: `site`, `public_suffix`, `subdomain`,
+    /// `domain`), from the Public Suffix List.
+    Site(Part),
     /// The SURT key web archives index by ([`urlsift::surt`]).
     Surt,
     /// `true` when the public suffix came from the list's private section
@@ -78,28 +53,26 @@ pub enum Field {
     SbExpressions,
 }
 
-const FIELDS: &[(&str, Field)] = &[
-    ("line", Field::Line),
-    ("input", Field::Input),
-    ("href", Field::Href),
-    ("protocol", Field::Protocol),
-    ("username", Field::Username),
-    ("password", Field::Password),
-    ("host", Field::Host),
-    ("hostname", Field::Hostname),
-    ("port", Field::Port),
-    ("pathname", Field::Pathname),
-    ("search", Field::Search),
-    ("hash", Field::Hash),
-    ("origin", Field::Origin),
-    ("site", Field::Site),
-    ("public_suffix", Field::PublicSuffix),
-    ("subdomain", Field::Subdomain),
-    ("domain", Field::Domain),
+/// The fields besides the getters and site parts, before and after them
+/// in the list of names.
+const BEFORE: [(&str, Field); 2] = [("line", Field::Line), ("input", Field::Input)];
+const AFTER: [(&str, Field); 3] = [
     ("surt", Field::Surt),
     ("is_private", Field::IsPrivate),
     ("sb_expressions", Field::SbExpressions),
 ];
+
+/// Every field's name, in order: `line`, `input`, the getters, the site
+/// parts, `surt`, `is_private`, `sb_expressions`.
+fn names() -> impl Iterator<Item = &'static str> {
+    let getters = Getter::NAMES.into_iter();
+    let parts = Part::ALL.into_iter().map(Part::name);
+    let names = |fields: &'static [(&'static str, Field)]| fields.iter().map(|(n, _)| *n);
+    names(&BEFORE)
+        .chain(getters)
+        .chain(parts)
+        .chain(names(&AFTER))
+}
 
 impl Field {
     /// The field named `name` (`hostname`, `@title`), or why there is none.
@@ -112,12 +85,13 @@ impl Field {
             }
             return Ok(Field::Record(record.to_string()));
         }
-        FIELDS
-            .iter()
-            .find(|(n, _)| *n == name)
+        let listed = BEFORE.iter().chain(&AFTER).find(|(n, _)| *n == name);
+        listed
             .map(|(_, f)| f.clone())
+            .or_else(|| Getter::named(name).map(Field::Url))
+            .or_else(|| Part::named(name).map(Field::Site))
             .ok_or_else(|| {
-                let known: Vec<&str> = FIELDS.iter().map(|(n, _)| *n).collect();
+                let known: Vec<&str> = names().collect();
                 format!(
                     "unknown field {name:?} (known: {}, and @NAME for a field of the input record)",
                     known.join(", ")
@@ -129,7 +103,16 @@ impl Field {
     pub fn name(&self) -> &str {
         match self {
             Field::Record(name) => name,
-            _ => FIELDS.iter().find(|(_, f)| f == self).expect("listed").0,
+            Field::Url(getter) => getter.name(),
+            Field::Site(part) => part.name(),
+            _ => {
+                BEFORE
+                    .iter()
+                    .chain(&AFTER)
+                    .find(|(_, f)| f == self)
+                    .expect("listed")
+                    .0
+            }
         }
     }
 
@@ -162,10 +145,7 @@ impl Field {
                     None => cx.format.named(rec, name),
                 };
             }
-            Field::Site => parts()?.registrable_domain()?,
-            Field::PublicSuffix => parts()?.public_suffix(),
-            Field::Subdomain => parts()?.subdomain()?,
-            Field::Domain => parts()?.domain()?,
+            Field::Site(part) => part.of(&parts()?)?,
             Field::SbExpressions => {
                 let all = urlsift::safe_browsing::expressions(url);
                 return Some(Cow::Owned(all.join(" ")));
@@ -175,22 +155,12 @@ impl Field {
                 false => "false",
             },
             Field::Line => return Some(Cow::Owned(rec.line.to_string())),
-            Field::Origin => return Some(Cow::Owned(url.origin().to_string())),
+            Field::Url(getter) => return Some(getter.of(url)),
             Field::Surt => {
                 let options = urlsift::surt::SurtOptions::default();
                 return Some(Cow::Owned(urlsift::surt::key(url, &options)));
             }
             Field::Input => input,
-            Field::Href => url.href(),
-            Field::Protocol => url.protocol(),
-            Field::Username => url.username(),
-            Field::Password => url.password(),
-            Field::Host => url.host(),
-            Field::Hostname => url.hostname(),
-            Field::Port => url.port(),
-            Field::Pathname => url.pathname(),
-            Field::Search => url.search(),
-            Field::Hash => url.hash(),
         }))
     }
 }

@@ -34,9 +34,9 @@
 
 use std::fmt;
 
-use crate::Url;
 use crate::form;
 use crate::profile::{self, Profile};
+use crate::{Getter, Url};
 
 /// A component that [`Edit::set`] can set: the URL API's setters, less
 /// `href` (a whole new URL is not an edit).
@@ -76,19 +76,25 @@ impl Component {
         Component::Hash,
     ];
 
-    /// The component's name, as the URL API names its setter.
-    pub fn name(self) -> &'static str {
+    /// The getter that reads what the component's setter writes.
+    pub fn getter(self) -> Getter {
         match self {
-            Component::Protocol => "protocol",
-            Component::Username => "username",
-            Component::Password => "password",
-            Component::Host => "host",
-            Component::Hostname => "hostname",
-            Component::Port => "port",
-            Component::Pathname => "pathname",
-            Component::Search => "search",
-            Component::Hash => "hash",
+            Component::Protocol => Getter::Protocol,
+            Component::Username => Getter::Username,
+            Component::Password => Getter::Password,
+            Component::Host => Getter::Host,
+            Component::Hostname => Getter::Hostname,
+            Component::Port => Getter::Port,
+            Component::Pathname => Getter::Pathname,
+            Component::Search => Getter::Search,
+            Component::Hash => Getter::Hash,
         }
+    }
+
+    /// The component's name, as the URL API names its setter (its
+    /// [`Getter`]'s name).
+    pub fn name(self) -> &'static str {
+        self.getter().name()
     }
 
     /// The component named `name` (as [`Component::name`] gives it).

@@ -24,6 +24,7 @@ mod components;
 pub mod edit;
 pub mod error;
 pub mod form;
+mod getter;
 pub mod host;
 mod parser;
 pub mod percent;
@@ -41,6 +42,7 @@ pub use batch::{BatchParser, paths};
 pub use components::SchemeType;
 pub use error::{NoReporter, ParseError, Reporter, ValidationError};
 pub use form::{SearchParamsMut, UrlSearchParams};
+pub use getter::Getter;
 pub use host::{Host, HostKind};
 pub use url::{Origin, Url, UrlRef};
 

@@ -19,7 +19,7 @@
 //! let columns = Columns::new(&fields, None, false, false)?;
 //! let mut out = Vec::new();
 //! columns.push_row(&mut out, 7, 0, &mut |f| match f {
-//!     Field::Hostname => Some("e.com".into()),
+//!     Field::Url(urlsift::Getter::Hostname) => Some("e.com".into()),
 //!     _ => Some("8080".into()),
 //! }, None);
 //! let batch = columns.batch(None, Frames::new(&out))?;
@@ -82,7 +82,7 @@ impl Columns {
         for f in fields {
             let (kind, data_type) = match f {
                 Field::Line => (Kind::Line, DataType::UInt64),
-                Field::Port => (Kind::Port, DataType::UInt16),
+                Field::Url(urlsift::Getter::Port) => (Kind::Port, DataType::UInt16),
                 Field::Record(name) => match input {
                     Some(input) => {
                         let empty = RecordBatch::new_empty(Arc::new(input.clone()));

@@ -90,6 +90,7 @@
 mod builtin;
 mod map;
 mod name;
+mod part;
 mod set;
 mod table;
 
@@ -98,6 +99,7 @@ use std::sync::Arc;
 
 use crate::{HostKind, Url, UrlRef};
 
+pub use part::Part;
 pub use set::{SetError, SuffixSet};
 pub use table::ListError;
 
