@@ -161,6 +161,71 @@ fn stats_counts() {
     assert!(table.contains("decided by the fast path"), "{table}");
 }
 
+/// Hosts, sites and public suffixes counted in one partition (two threads
+/// or fewer) or sixteen (more), merged in parallel: the same tables, to
+/// the last of them, as an independent count of the sample's hosts.
+#[test]
+fn stats_tables_are_the_same_at_every_thread_count() {
+    let wd = Workdir::new();
+    let strip = |json: String| {
+        let mut v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        for k in ["seconds", "bytes_per_second", "lines_per_second"] {
+            v.as_object_mut().unwrap().remove(k);
+        }
+        v
+    };
+    let path = sample_str();
+    let run = |j: &str| {
+        strip(wd.stdout(&[
+            "stats",
+            "--json",
+            "--top",
+            "100000",
+            "-j",
+            j,
+            "--chunk-size",
+            "4K",
+            &path,
+        ]))
+    };
+    let one = run("1");
+    for j in ["2", "4", "8"] {
+        assert_eq!(run(j), one, "-j {j}");
+    }
+    // The hosts, counted here from the hrefs.
+    let mut hosts = std::collections::BTreeMap::<String, u64>::new();
+    for line in std::fs::read_to_string(sample()).unwrap().lines() {
+        if let Ok(u) = urlsift::Url::parse(line)
+            && !u.hostname().is_empty()
+        {
+            *hosts.entry(u.hostname().to_string()).or_default() += 1;
+        }
+    }
+    let listed: std::collections::BTreeMap<String, u64> = one["top_hosts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            (
+                h["name"].as_str().unwrap().to_string(),
+                h["count"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(listed.len(), hosts.len());
+    assert!(
+        listed == hosts,
+        "the hosts listed differ from those counted here"
+    );
+    let sites: u64 = one["top_sites"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["count"].as_u64().unwrap())
+        .sum();
+    assert!(sites > 0 && sites <= one["valid"].as_u64().unwrap());
+}
+
 /// A line over `--max-line-bytes` comes in pieces; its bytes count once,
 /// whatever the chunk size (they counted twice when pieces were chunks).
 #[test]
