@@ -81,7 +81,8 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
         Some(spill_dir.path().to_path_buf()),
         setup.terminator,
     )
-    .samples(a.samples);
+    .samples(a.samples)
+    .threads(seen_threads(setup.engine.threads()))?;
     // Key buffers go back and forth between workers and this thread: reusing
     // them keeps the allocator from holding on to freed cross-thread blocks.
     let spare_keys: Mutex<Vec<Keys>> = Mutex::new(Vec::new());
@@ -121,6 +122,15 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
     let (tally, errors) = done.commit()?;
     let extra = summary(records, kept, a.samples);
     Ok(report(&tally, files, &settings, &extra, &errors))
+}
+
+/// Threads that look up the seen-set's partitions: one per worker when
+/// there are cores to spare for them (more than two); with two or fewer
+/// the in-order thread looks up alone, as handing each chunk to helper
+/// threads costs more than it gains when every core is already busy
+/// (`--timings` shows the in-order share either way).
+fn seen_threads(workers: usize) -> usize {
+    if workers > 2 { workers } else { 1 }
 }
 
 /// The summary's dedup part: records offered, kept, left out.

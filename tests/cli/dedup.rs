@@ -30,12 +30,22 @@ fn dedup_matches_a_reference_in_memory_and_when_spilling() {
         plain.lines().count() < normalized.lines().count(),
         "sample has duplicates"
     );
-    for memory in ["1G", "64K", "1K", "1"] {
+    // With -j4 the seen-set is four partitions looked up at once.
+    for (memory, threads) in [
+        ("1G", "1"),
+        ("64K", "1"),
+        ("1K", "1"),
+        ("1", "1"),
+        ("1G", "4"),
+        ("1K", "4"),
+    ] {
         let tmp = wd.path("spill");
         std::fs::create_dir_all(&tmp).unwrap();
         let tmp = tmp.to_str().unwrap().to_string();
         let base = [
             "-q",
+            "-j",
+            threads,
             "--memory",
             memory,
             "--tmp-dir",
@@ -46,11 +56,19 @@ fn dedup_matches_a_reference_in_memory_and_when_spilling() {
         let mut args = vec!["dedup"];
         args.extend_from_slice(&base);
         args.push(&s);
-        assert_eq!(wd.stdout(&args), plain, "dedup --memory {memory}");
+        assert_eq!(
+            wd.stdout(&args),
+            plain,
+            "dedup -j{threads} --memory {memory}"
+        );
         let mut args = vec!["dedup", "--count"];
         args.extend_from_slice(&base);
         args.push(&s);
-        assert_eq!(wd.stdout(&args), counted, "dedup --count --memory {memory}");
+        assert_eq!(
+            wd.stdout(&args),
+            counted,
+            "dedup --count -j{threads} --memory {memory}"
+        );
         assert_eq!(
             std::fs::read_dir(wd.path("spill")).unwrap().count(),
             0,
@@ -168,20 +186,21 @@ fn samples_keep_the_first_records_of_each_key_in_memory_and_spilled() {
         let by_host = reference_samples(&normalized, n, |l| host_of[l].clone());
         assert!(by_host.0.lines().count() < by_href.0.lines().count());
         for (key, (plain, counted)) in [("href", &by_href), ("host", &by_host)] {
-            for memory in ["1G", "4K", "1"] {
+            for (memory, threads) in [("1G", "1"), ("4K", "1"), ("1", "1"), ("1G", "3")] {
                 let samples = n.to_string();
-                let mut args = vec!["dedup", "-q", "--key", key, "--samples", &samples];
+                let mut args = vec!["dedup", "-q", "-j", threads, "--key", key];
+                args.extend(["--samples", &samples]);
                 args.extend(["--memory", memory, "--chunk-size", "8K", "valid.txt"]);
                 assert_eq!(
                     &wd.stdout(&args),
                     plain,
-                    "--key {key} --samples {n} --memory {memory}"
+                    "--key {key} --samples {n} --memory {memory} -j{threads}"
                 );
                 args.push("--count");
                 assert_eq!(
                     &wd.stdout(&args),
                     counted,
-                    "--count --key {key} --samples {n} --memory {memory}"
+                    "--count --key {key} --samples {n} --memory {memory} -j{threads}"
                 );
             }
         }
@@ -343,7 +362,8 @@ fn href_keys_take_lines_from_the_input_and_keep_the_order() {
             .map(|l| format!("{l}\n"))
             .collect();
         assert!(expected.lines().count() < normalized.lines().count());
-        for threads in ["1", "2"] {
+        // (-j4: a seen-set of four partitions looked up at once.)
+        for threads in ["1", "2", "4"] {
             for chunk in ["1K", "64K"] {
                 let mut args = vec!["dedup", "-q", "--keep-invalid", "-j", threads];
                 args.extend_from_slice(&["--chunk-size", chunk]);
@@ -362,7 +382,7 @@ fn href_keys_take_lines_from_the_input_and_keep_the_order() {
             }
         }
     }
-    assert_eq!(checked, 20);
+    assert_eq!(checked, 30);
 }
 
 /// A `--tmp-dir` that cannot take a spill directory is an error before

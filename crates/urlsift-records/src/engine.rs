@@ -220,7 +220,10 @@ impl Engine {
         }
         let ticket_rx = Mutex::new(ticket_rx);
         let clocks = self.timed.then(Clocks::default);
-        let (start, decode_start) = (Instant::now(), timings::decoding());
+        let (start, process_start) = (
+            Instant::now(),
+            (timings::decoding(), timings::in_order_shared()),
+        );
         let (mut busy, mut idle) = (Duration::ZERO, Duration::ZERO);
         let (pool, reader, ticket_rx, work, clocks_ref) =
             (&pool, &reader, &ticket_rx, &work, clocks.as_ref());
@@ -286,7 +289,7 @@ impl Engine {
             *report = Some(Report::of(
                 clocks,
                 start,
-                decode_start,
+                process_start,
                 threads,
                 (busy, idle),
             ));

@@ -26,7 +26,7 @@
 //!     ..Report::default()
 //! };
 //! assert_eq!(r.serial_share(), 0.25);
-//! assert!(r.text().contains("in order 0.250 s (25.0% of the wall time"));
+//! assert!(r.text().contains("in order 0.250 s (25.0% of the wall time serial"));
 //! assert!(r.json().starts_with("{\"wall_s\":1.000000,"));
 //! ```
 
@@ -44,6 +44,22 @@ pub(crate) fn add_decoding(spent: Duration) {
 /// The decoding threads' busy time so far, over the process.
 pub fn decoding() -> Duration {
     Duration::from_nanos(DECODING.load(Ordering::Relaxed))
+}
+
+/// Nanoseconds the in-order stage spent with helper threads working for
+/// it (the dedup seen-set's partitions, looked up at once), over the
+/// process.
+static IN_ORDER_SHARED: AtomicU64 = AtomicU64::new(0);
+
+/// Adds `spent` to the in-order stage's time shared with helper threads.
+pub(crate) fn add_in_order_shared(spent: Duration) {
+    IN_ORDER_SHARED.fetch_add(spent.as_nanos() as u64, Ordering::Relaxed);
+}
+
+/// The in-order stage's time shared with helper threads so far, over the
+/// process.
+pub fn in_order_shared() -> Duration {
+    Duration::from_nanos(IN_ORDER_SHARED.load(Ordering::Relaxed))
 }
 
 /// A run's stage clocks, added to by the workers and the in-order thread.
@@ -102,18 +118,23 @@ pub struct Report {
     pub workers_waited: Duration,
     /// The in-order stage, busy.
     pub in_order: Duration,
+    /// Of the in-order stage's busy time, the part spent with helper
+    /// threads working at once (the dedup seen-set's partitions): not
+    /// serial, as the helpers are as many as the workers.
+    pub in_order_shared: Duration,
     /// The in-order stage, waiting for the next chunk's result.
     pub in_order_idle: Duration,
 }
 
 impl Report {
     /// The report of a run whose clocks are `clocks`, started at `start`
-    /// with the decoding clock at `decode_start`; the in-order stage's
-    /// busy and idle times.
+    /// with the decoding and shared clocks at `process_start`
+    /// ([`decoding`], [`in_order_shared`]); the in-order stage's busy and
+    /// idle times.
     pub(crate) fn of(
         clocks: &Clocks,
         start: Instant,
-        decode_start: Duration,
+        process_start: (Duration, Duration),
         threads: usize,
         in_order: (Duration, Duration),
     ) -> Report {
@@ -122,18 +143,21 @@ impl Report {
             threads,
             read: Clocks::get(&clocks.read),
             read_wait: Clocks::get(&clocks.read_wait),
-            decode: decoding().saturating_sub(decode_start),
+            decode: decoding().saturating_sub(process_start.0),
             work: Clocks::get(&clocks.work),
             workers_waited: Clocks::get(&clocks.ticket_wait),
             in_order: in_order.0,
+            in_order_shared: in_order_shared().saturating_sub(process_start.1),
             in_order_idle: in_order.1,
         }
     }
 
-    /// The in-order stage's busy time over the wall time: the serial
-    /// share, which bounds the speedup more cores can give.
+    /// The in-order stage's busy time (less the part shared with helper
+    /// threads) over the wall time: the serial share, which bounds the
+    /// speedup more cores can give.
     pub fn serial_share(&self) -> f64 {
-        self.in_order.as_secs_f64() / self.wall.as_secs_f64().max(1e-9)
+        let serial = self.in_order.saturating_sub(self.in_order_shared);
+        serial.as_secs_f64() / self.wall.as_secs_f64().max(1e-9)
     }
 
     /// One line for stderr.
@@ -141,8 +165,8 @@ impl Report {
         let s = |d: Duration| format!("{:.3} s", d.as_secs_f64());
         format!(
             "timings: wall {}; {} workers: read {} (+{} waiting for the reader), work {}, \
-             {} waiting for the in-order stage; decoding threads {}; in order {} \
-             ({:.1}% of the wall time: at most {:.1}x from more cores), idle {}",
+             {} waiting for the in-order stage; decoding threads {}; in order {}{} \
+             ({:.1}% of the wall time serial: at most {:.1}x from more cores), idle {}",
             s(self.wall),
             self.threads,
             s(self.read),
@@ -151,6 +175,11 @@ impl Report {
             s(self.workers_waited),
             s(self.decode),
             s(self.in_order),
+            if self.in_order_shared.is_zero() {
+                String::new()
+            } else {
+                format!(", {} of it with helper threads", s(self.in_order_shared))
+            },
             self.serial_share() * 100.0,
             1.0 / self.serial_share().max(1e-9),
             s(self.in_order_idle),
@@ -162,7 +191,7 @@ impl Report {
         let s = |d: Duration| format!("{:.6}", d.as_secs_f64());
         format!(
             "{{\"wall_s\":{},\"threads\":{},\"read_s\":{},\"read_wait_s\":{},\"decode_s\":{},\
-             \"work_s\":{},\"workers_waited_s\":{},\"in_order_s\":{},\"in_order_idle_s\":{},\
+             \"work_s\":{},\"workers_waited_s\":{},\"in_order_s\":{},\"in_order_shared_s\":{},\"in_order_idle_s\":{},\
              \"serial_share\":{:.4}}}",
             s(self.wall),
             self.threads,
@@ -172,6 +201,7 @@ impl Report {
             s(self.work),
             s(self.workers_waited),
             s(self.in_order),
+            s(self.in_order_shared),
             s(self.in_order_idle),
             self.serial_share(),
         )

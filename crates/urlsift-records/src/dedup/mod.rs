@@ -37,15 +37,18 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod arena;
 mod keys;
+mod keyset;
 mod rows;
 mod seen;
 mod spill;
 mod table;
 
 pub use keys::{Key, Keyed, Keys, Names, PatternOptions, href_key_len, write_key, write_pattern};
+pub use keyset::KeySet;
 pub use rows::FirstRows;
-pub use seen::{KeySet, Seen};
+pub use seen::Seen;
 pub use spill::{Spill, merge};
 
 use xxhash_rust::xxh3::xxh3_64;

@@ -4,18 +4,31 @@
 //! larger than memory work (see `spill.rs`). Keys are compared as exact
 //! bytes (the xxh3-64 hash only picks slots and partitions), so two
 //! different keys are never taken for duplicates.
+//!
+//! In memory the set is split by key hash into partitions ([`Seen::threads`]):
+//! a chunk's records are dealt to their partitions, each partition looks
+//! up its share in input order on a thread of its own (the time shows in
+//! `--timings` as the in-order stage's time with helper threads), and the
+//! lines whose keys were new go out in input order. Two records of one key
+//! always meet in one partition, so the result is the same for any
+//! number of partitions.
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::io::Write;
 use std::path::PathBuf;
+use std::time::Instant;
 
 use xxhash_rust::xxh3::xxh3_64;
 
-use super::keys::{Keys, Place};
+use super::arena::{Arena, Entries, Entry, Span};
+use super::keys::{Held, Keys, Place};
 use super::spill::{self, Spill};
 use super::table::{Slot, Table};
 use crate::chunk::Chunk;
 use crate::error::Error;
 use crate::processed::Processed;
+use crate::timings;
 
 /// How many records ahead the seen-set lookups are prefetched: the table
 /// slot this far ahead, then (once that slot is in cache) the key bytes it
@@ -24,153 +37,295 @@ const PREFETCH_AHEAD: usize = 16;
 
 /// Marks keys of passed-through invalid lines: 0xFF never starts UTF-8.
 const RAW_KEY: u8 = 0xFF;
-/// Arena block size: keys and lines are copied into blocks this large.
-const BLOCK: usize = 1 << 20;
 
-/// Where bytes sit in the [`Arena`].
+/// Keys this long or longer do not fit a table slot: a chunk holding one
+/// moves the seen-set to disk, where keys of any length go.
+const LONGEST_KEY: usize = (1 << 25) - 8;
+/// Arena blocks a partition may hold (a slot's block field).
+const MOST_BLOCKS: usize = 1 << 18;
+
+/// What the seen-set keeps of each key.
 #[derive(Clone, Copy)]
-struct Span {
-    block: usize,
-    start: usize,
-    len: usize,
+struct Mode {
+    /// Records are held to the end and written with their key's count.
+    count: bool,
+    /// Records kept per key (at least one).
+    samples: u32,
 }
 
-impl Span {
-    /// Where a table slot's key is.
-    #[inline(always)]
-    fn of(slot: &Slot) -> Span {
-        Span {
-            block: slot.block(),
-            start: slot.start(),
-            len: slot.len(),
-        }
+impl Mode {
+    /// Whether a key's arena bytes carry the 4-byte word before them.
+    fn prefixed(self) -> bool {
+        self.count || self.samples > 1
     }
 }
 
-/// Append-only storage for keys and lines: one allocation per megabyte
-/// instead of one per key, and nothing is ever moved.
-#[derive(Default)]
-struct Arena {
-    blocks: Vec<Vec<u8>>,
-    allocated: usize,
-}
-
-impl Arena {
-    fn push(&mut self, bytes: &[u8]) -> Span {
-        self.push_after(&[], bytes)
-    }
-
-    /// Pushes `prefix` and `bytes` next to each other (in one block);
-    /// returns the span of `bytes`.
-    fn push_after(&mut self, prefix: &[u8], bytes: &[u8]) -> Span {
-        let len = prefix.len() + bytes.len();
-        let fits = self
-            .blocks
-            .last()
-            .is_some_and(|b| b.capacity() - b.len() >= len);
-        if !fits {
-            let cap = BLOCK.max(len);
-            self.allocated += cap;
-            self.blocks.push(Vec::with_capacity(cap));
-        }
-        let block = self.blocks.len() - 1;
-        let b = &mut self.blocks[block];
-        b.extend_from_slice(prefix);
-        let start = b.len();
-        b.extend_from_slice(bytes);
-        Span {
-            block,
-            start,
-            len: bytes.len(),
-        }
-    }
-
-    fn get(&self, s: Span) -> &[u8] {
-        &self.blocks[s.block][s.start..s.start + s.len]
-    }
-}
-
-/// A record held for the end (with `--count`): a key's first record, or
-/// one of its later samples.
-struct Entry {
-    key: Span,
-    /// The line, kept only with `--count` (otherwise it is written at once).
-    line: Option<Span>,
-    seq: u64,
-    /// On a key's first entry: how many records had the key (0 on the others).
-    count: u64,
-    /// The index of the key's first entry (its own, on that one).
-    first: u32,
-    /// On a key's first entry: how many of its records are kept.
-    kept: u32,
-}
-
-/// Entries per block of [`Entries`].
-const ENTRY_BLOCK: usize = 1 << 15;
-
-/// Entries in first-occurrence order, in fixed-size blocks: growing never
-/// copies (or briefly doubles) the whole set, which keeps peak memory
-/// close to the budget.
-#[derive(Default)]
-struct Entries {
-    blocks: Vec<Vec<Entry>>,
-    len: usize,
-}
-
-impl Entries {
-    fn push(&mut self, e: Entry) {
-        if self.len.is_multiple_of(ENTRY_BLOCK) {
-            self.blocks.push(Vec::with_capacity(ENTRY_BLOCK));
-        }
-        self.blocks.last_mut().expect("a block").push(e);
-        self.len += 1;
-    }
-
-    fn get_mut(&mut self, i: u32) -> &mut Entry {
-        let i = i as usize;
-        &mut self.blocks[i / ENTRY_BLOCK][i % ENTRY_BLOCK]
-    }
-
-    fn get(&self, i: u32) -> &Entry {
-        let i = i as usize;
-        &self.blocks[i / ENTRY_BLOCK][i % ENTRY_BLOCK]
-    }
-
-    fn iter(&self) -> impl Iterator<Item = &Entry> {
-        self.blocks.iter().flatten()
-    }
-
-    /// Bytes reserved by the blocks.
-    fn reserved(&self) -> usize {
-        self.blocks.len() * ENTRY_BLOCK * std::mem::size_of::<Entry>()
-    }
-}
-
-/// The seen-set: keeps the first record of each key (the first N with
-/// [`Seen::samples`]), in input order.
-/// In memory it is a hash table of keys (with indexes into `entries`,
-/// which are in input order, under `count`); equal hashes are
-/// confirmed byte by byte. Past its memory budget it moves to
-/// hash-partitioned spill files (`spill.rs`).
+/// One hash partition of the in-memory seen-set: a hash table of keys
+/// (with indexes into `entries`, which are in input order, under
+/// `count`); equal hashes are confirmed byte by byte.
 ///
 /// With `count` or samples, a key's arena bytes are preceded by a 4-byte
 /// word: the index of its first entry (`count`), or how many of its
 /// records went out (samples alone).
-pub struct Seen {
+#[derive(Default)]
+struct Part {
     table: Table,
     entries: Entries,
     arena: Arena,
+}
+
+impl Part {
+    /// Estimated memory held: arena blocks, entries and table slots.
+    fn bytes(&self) -> usize {
+        self.arena.allocated + self.entries.reserved() + self.table.bytes()
+    }
+
+    /// Starts loading the table slot a lookup of `hash` will read.
+    #[inline]
+    fn prefetch(&self, hash: u64) {
+        self.table.prefetch(hash);
+    }
+
+    /// Starts loading the key bytes a lookup of `hash` will compare, when
+    /// its table slot (prefetched earlier) names them.
+    #[inline]
+    fn prefetch_key(&self, hash: u64) {
+        if let Some(slot) = self.table.home_slot(hash)
+            && let Some(block) = self.arena.blocks.get(slot.block())
+            && let Some(byte) = block.get(slot.start())
+        {
+            urlsift::simd::prefetch(byte);
+        }
+    }
+
+    /// Records one record (its key, the key's xxh3-64 `hash`, its line,
+    /// its place `seq` in the input); returns whether its line goes out
+    /// now. The key fits a slot (the caller checked: [`LONGEST_KEY`],
+    /// [`MOST_BLOCKS`]).
+    fn offer(&mut self, mode: Mode, hash: u64, key: &[u8], line: &[u8], seq: u64) -> bool {
+        let arena = &self.arena;
+        let found = self.table.find(hash, |slot| {
+            slot.hash == hash && arena.get(Span::of(slot)) == key
+        });
+        if let Some(slot) = found {
+            return mode.prefixed() && self.again(mode, Span::of(&slot), seq, line);
+        }
+        let index = self.entries.len as u32;
+        let key_span = if mode.count {
+            self.arena.push_after(&index.to_le_bytes(), key)
+        } else if mode.samples > 1 {
+            // One of its records goes out now.
+            self.arena.push_after(&1u32.to_le_bytes(), key)
+        } else {
+            self.arena.push(key)
+        };
+        let slot = Slot::new(hash, key_span.block, key_span.start, key_span.len)
+            .expect("the chunk's keys were checked to fit a slot");
+        self.table.insert(slot);
+        if mode.count {
+            // Counts and lines are kept for the end, in first-occurrence
+            // order. Without --count the line goes out now and the table
+            // alone is the seen-set (no entry: a seen-set of a million
+            // keys touches 70 MB less fresh memory).
+            let line = Some(self.arena.push(line));
+            self.entries.push(Entry {
+                key: key_span,
+                line,
+                seq,
+                count: 1,
+                first: index,
+                kept: 1,
+            });
+            return false;
+        }
+        true
+    }
+
+    /// A record whose key (at `key` in the arena, after its word) was seen:
+    /// counted, and kept while its key has fewer than `samples` kept;
+    /// returns whether its line goes out now.
+    fn again(&mut self, mode: Mode, key: Span, seq: u64, line: &[u8]) -> bool {
+        let word = &mut self.arena.blocks[key.block][key.start - 4..key.start];
+        let value = u32::from_le_bytes((&*word).try_into().expect("4 bytes"));
+        if !mode.count {
+            if value < mode.samples {
+                word.copy_from_slice(&(value + 1).to_le_bytes());
+                return true;
+            }
+            return false;
+        }
+        // The word is the index of the key's first entry.
+        let first = self.entries.get_mut(value);
+        first.count += 1;
+        if first.kept >= mode.samples {
+            return false;
+        }
+        first.kept += 1;
+        let line = Some(self.arena.push(line));
+        self.entries.push(Entry {
+            key,
+            line,
+            seq,
+            count: 0,
+            first: value,
+            kept: 0,
+        });
+        false
+    }
+
+    /// Looks up the records `list` names (indexes into the view's
+    /// records, in input order; the chunk's first record is the input's
+    /// `seq`th), telling `take` each record's line and whether it goes out
+    /// now.
+    fn decide<E>(
+        &mut self,
+        mode: Mode,
+        view: &View<'_>,
+        list: impl Iterator<Item = u32> + Clone,
+        seq: u64,
+        mut take: impl FnMut(&[u8], bool) -> Result<(), E>,
+    ) -> Result<(), E> {
+        // Lookups are independent cache misses: start each a few records
+        // ahead, so they overlap instead of following one another.
+        let hash = |i: u32| view.order[i as usize].0;
+        let mut ahead = list.clone().map(hash);
+        let mut near = list.clone().map(hash);
+        for hash in ahead.by_ref().take(PREFETCH_AHEAD) {
+            self.prefetch(hash);
+        }
+        for hash in near.by_ref().take(PREFETCH_AHEAD / 2) {
+            self.prefetch_key(hash);
+        }
+        for i in list {
+            if let Some(next) = ahead.next() {
+                self.prefetch(next);
+            }
+            if let Some(next) = near.next() {
+                self.prefetch_key(next);
+            }
+            let (hash, src) = view.order[i as usize];
+            let (key, line) = view.get(src);
+            let taken = self.offer(mode, hash, key, line, seq + u64::from(i));
+            take(line, taken)?;
+        }
+        Ok(())
+    }
+}
+
+/// Where a record of the chunk being offered is: its index in the
+/// chunk's [`Keys`], or with [`KEPT`] set, its index among the bad
+/// records passed through (their line in the chunk's output and their key,
+/// the raw bytes after [`RAW_KEY`], in the raw-key buffer).
+type Src = u32;
+
+/// Marks a [`Src`] of a bad record passed through.
+const KEPT: u32 = 1 << 31;
+
+/// A chunk's records being offered, in input order, and the buffers
+/// their bytes are in.
+struct View<'a> {
+    order: &'a [(u64, Src)],
+    kept: &'a [Kept],
+    data: &'a [u8],
+    out: &'a [u8],
+    keys: &'a [u8],
+    held: &'a [Held],
+    raw: &'a [u8],
+}
+
+impl<'a> View<'a> {
+    /// The records `dealt` of `chunk`, keyed by the workers into `p`.
+    fn of(dealt: &'a Dealt, chunk: &'a Chunk, p: &'a Processed<Keys>) -> View<'a> {
+        View {
+            order: &dealt.order,
+            kept: &dealt.kept,
+            raw: &dealt.raw,
+            data: &chunk.data[..],
+            out: &p.out,
+            keys: &p.extra.keys,
+            held: &p.extra.held,
+        }
+    }
+
+    /// A record's key and line (without its terminator).
+    #[inline]
+    fn get(&self, src: Src) -> (&[u8], &[u8]) {
+        if src & KEPT != 0 {
+            let Kept { line, key } = self.kept[(src & !KEPT) as usize];
+            return (&self.raw[key.0..key.1], &self.out[line.0..line.1 - 1]);
+        }
+        let h = &self.held[src as usize];
+        match h.place {
+            Place::Out { end, key } => (&self.keys[key.0..key.1], &self.out[h.at..end - 1]),
+            Place::Input {
+                start,
+                end,
+                key_end,
+            } => (&self.data[start..key_end], &self.data[start..end]),
+        }
+    }
+}
+
+/// A bad record passed through: its line in the chunk's output (its
+/// terminator included) and its key in the raw-key buffer.
+#[derive(Clone, Copy)]
+struct Kept {
+    line: (usize, usize),
+    key: (usize, usize),
+}
+
+/// A chunk's records, listed in input order ([`Seen::deal`]): their key
+/// hashes and where they are, and the bad records passed through.
+#[derive(Default)]
+struct Dealt {
+    order: Vec<(u64, Src)>,
+    kept: Vec<Kept>,
+    raw: Vec<u8>,
+}
+
+impl Dealt {
+    /// Lists a bad record passed through (at `line` in `out`, its
+    /// terminator included), keyed by its raw bytes.
+    fn keep(&mut self, out: &[u8], line: (usize, usize)) {
+        let start = self.raw.len();
+        self.raw.push(RAW_KEY);
+        self.raw.extend_from_slice(&out[line.0..line.1 - 1]);
+        let key = (start, self.raw.len());
+        let src = self.kept.len() as Src | KEPT;
+        self.kept.push(Kept { line, key });
+        self.order.push((xxh3_64(&self.raw[key.0..key.1]), src));
+    }
+}
+
+/// The partition of a key with xxh3-64 `hash`, of `n`: from the hash's
+/// top bits (a partition's table picks slots from its middle bits).
+#[inline]
+fn part_of(hash: u64, n: usize) -> usize {
+    (((hash >> 32) * n as u64) >> 32) as usize
+}
+
+/// The seen-set: keeps the first record of each key (the first N with
+/// [`Seen::samples`]), in input order, in hash partitions looked up in
+/// parallel ([`Seen::threads`]). Past its memory budget it moves to
+/// hash-partitioned spill files (`spill.rs`).
+pub struct Seen {
+    parts: Vec<Part>,
+    /// Threads that look up partitions at once (none: one partition, on
+    /// the caller's thread).
+    pool: Option<rayon::ThreadPool>,
     budget: u64,
-    count_mode: bool,
-    samples: u32,
+    mode: Mode,
     seq: u64,
-    /// Records written so far, and distinct keys seen in memory.
+    /// Records written so far.
     written: u64,
     spill: Option<(tempfile::TempDir, Spill, u64)>,
     tmp_dir: Option<PathBuf>,
     terminator: u8,
-    /// Scratch for the keys of passed-through bad records.
-    raw_key: Vec<u8>,
+    /// The chunk being offered: its records in input order, each
+    /// partition's records, and whose lines go out now.
+    dealt: Dealt,
+    lists: Vec<Vec<u32>>,
+    takes: Vec<Vec<bool>>,
 }
 
 impl Seen {
@@ -181,18 +336,18 @@ impl Seen {
     /// record is written at once. `terminator` ends the records written.
     pub fn new(budget: u64, count: bool, tmp_dir: Option<PathBuf>, terminator: u8) -> Seen {
         Seen {
-            table: Table::default(),
-            entries: Entries::default(),
-            arena: Arena::default(),
+            parts: vec![Part::default()],
+            pool: None,
             budget,
-            count_mode: count,
-            samples: 1,
+            mode: Mode { count, samples: 1 },
             seq: 0,
             written: 0,
             spill: None,
             tmp_dir,
             terminator,
-            raw_key: Vec::new(),
+            dealt: Dealt::default(),
+            lists: vec![Vec::new()],
+            takes: vec![Vec::new()],
         }
     }
 
@@ -207,18 +362,43 @@ impl Seen {
     /// assert_eq!(seen.records(), 0);
     /// ```
     pub fn samples(mut self, n: u32) -> Seen {
-        self.samples = n.max(1);
+        self.mode.samples = n.max(1);
         self
+    }
+
+    /// Splits the set into `n` hash partitions looked up by `n` threads
+    /// at once: the caller's (the one that offers chunks) and `n - 1`
+    /// helpers of a pool of the set's own (one partition: the caller's
+    /// thread alone, the default). The output is the same for any `n`.
+    ///
+    /// ```
+    /// use urlsift_records::dedup::Seen;
+    ///
+    /// let seen = Seen::new(1 << 20, false, None, b'\n').threads(4)?;
+    /// assert_eq!(seen.records(), 0);
+    /// # Ok::<(), urlsift_records::Error>(())
+    /// ```
+    pub fn threads(mut self, n: usize) -> Result<Seen, Error> {
+        let n = n.max(1);
+        self.pool = if n > 1 {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(n - 1)
+                .thread_name(|i| format!("urlsift-seen-{i}"))
+                .build()
+                .map_err(|e| Error::Usage(format!("dedup: cannot start {} threads: {e}", n - 1)))?;
+            Some(pool)
+        } else {
+            None
+        };
+        self.parts = (0..n).map(|_| Part::default()).collect();
+        self.lists = vec![Vec::new(); n];
+        self.takes = vec![Vec::new(); n];
+        Ok(self)
     }
 
     /// How many records were offered.
     pub fn records(&self) -> u64 {
         self.seq
-    }
-
-    /// Whether a key's arena bytes carry the 4-byte word before them.
-    fn prefixed(&self) -> bool {
-        self.count_mode || self.samples > 1
     }
 
     /// Offers a chunk's records in input order: the keyed records the
@@ -231,189 +411,141 @@ impl Seen {
         p: &Processed<Keys>,
         out: &mut W,
     ) -> Result<(), Error> {
-        // Walk the chunk's records in order: parsed lines and kept bad
-        // lines (a kept line comes before the records at or after its end).
-        let (data, buf, keys) = (&chunk.data[..], &p.out, &p.extra.keys);
+        self.deal(p);
+        if self.spill.is_none() && !self.fits(&View::of(&self.dealt, chunk, p)) {
+            self.start_spill()?;
+        }
+        let Seen {
+            parts,
+            pool,
+            mode,
+            seq,
+            written,
+            spill,
+            terminator,
+            dealt,
+            lists,
+            takes,
+            ..
+        } = self;
+        let (mode, first, records) = (*mode, *seq, dealt.order.len() as u64);
+        let view = View::of(dealt, chunk, p);
+        *seq += records;
+        if let Some((_, spill, _)) = spill {
+            // Past the budget every record goes to disk, in input order.
+            for (i, &(hash, src)) in view.order.iter().enumerate() {
+                let (key, line) = view.get(src);
+                spill
+                    .push(hash, first + i as u64, 1, key, line)
+                    .map_err(spill_err)?;
+            }
+            return Ok(());
+        }
+        let n = parts.len();
+        match pool {
+            None => {
+                // One partition, on this thread: each first record goes
+                // out as it is found.
+                let all = 0..records as u32;
+                parts[0].decide(mode, &view, all, first, |line, take| {
+                    if take {
+                        write_line(out, line, *terminator)?;
+                        *written += 1;
+                    }
+                    Ok::<(), Error>(())
+                })?;
+            }
+            Some(pool) => {
+                for list in lists.iter_mut() {
+                    list.clear();
+                }
+                for (i, &(hash, _)) in view.order.iter().enumerate() {
+                    lists[part_of(hash, n)].push(i as u32);
+                }
+                // This thread looks up the first partition while the
+                // pool's threads take the others.
+                let decide = |part: &mut Part, list: &Vec<u32>, takes: &mut Vec<bool>| {
+                    takes.clear();
+                    let _ = part.decide(mode, &view, list.iter().copied(), first, |_, take| {
+                        takes.push(take);
+                        Ok::<(), ()>(())
+                    });
+                };
+                let since = Instant::now();
+                let mut jobs = parts.iter_mut().zip(lists.iter()).zip(takes.iter_mut());
+                let ((part, list), taken) = jobs.next().expect("a partition");
+                pool.in_place_scope(|s| {
+                    for ((part, list), takes) in jobs {
+                        s.spawn(|_| decide(part, list, takes));
+                    }
+                    decide(part, list, taken);
+                });
+                timings::add_in_order_shared(since.elapsed());
+                // Each partition's answers are in input order: take them
+                // in turn as the records come.
+                let mut next = vec![0usize; n];
+                for &(hash, src) in view.order {
+                    let at = part_of(hash, n);
+                    let take = takes[at][next[at]];
+                    next[at] += 1;
+                    if take {
+                        write_line(out, view.get(src).1, *terminator)?;
+                        *written += 1;
+                    }
+                }
+            }
+        }
+        if self.bytes() > self.budget {
+            self.start_spill()?;
+        }
+        Ok(())
+    }
+
+    /// Lists a chunk's records in input order (`self.order`): the keyed
+    /// ones, and the bad records passed through (a kept line comes before
+    /// the records at or after its end).
+    fn deal(&mut self, p: &Processed<Keys>) {
+        let dealt = &mut self.dealt;
+        dealt.order.clear();
+        dealt.kept.clear();
+        dealt.raw.clear();
         let mut kept = p.kept.iter().peekable();
-        // Lookups are independent cache misses: start each a few records
-        // ahead, so they overlap instead of following one another.
-        let mut ahead = p.extra.held.iter().map(|h| h.hash);
-        let mut near = p.extra.held.iter().map(|h| h.hash);
-        for hash in ahead.by_ref().take(PREFETCH_AHEAD) {
-            self.prefetch(hash);
-        }
-        for hash in near.by_ref().take(PREFETCH_AHEAD / 2) {
-            self.prefetch_key(hash);
-        }
-        for h in &p.extra.held {
+        for (i, h) in p.extra.held.iter().enumerate() {
             while let Some(&span) = kept.next_if(|&&(_, end)| end <= h.at) {
-                self.offer_kept(&buf[span.0..span.1 - 1], out)?;
+                dealt.keep(&p.out, span);
             }
-            if let Some(next) = ahead.next() {
-                self.prefetch(next);
-            }
-            if let Some(next) = near.next() {
-                self.prefetch_key(next);
-            }
-            let (key, line) = match h.place {
-                Place::Out { end, key } => (&keys[key.0..key.1], &buf[h.at..end - 1]),
-                Place::Input {
-                    start,
-                    end,
-                    key_end,
-                } => (&data[start..key_end], &data[start..end]),
-            };
-            self.offer(h.hash, key, line, out)?;
+            dealt.order.push((h.hash, i as Src));
         }
         for &span in kept {
-            self.offer_kept(&buf[span.0..span.1 - 1], out)?;
+            dealt.keep(&p.out, span);
         }
-        Ok(())
     }
 
-    /// Offers a bad record passed through, keyed by its raw bytes.
-    fn offer_kept<W: Write>(&mut self, line: &[u8], out: &mut W) -> Result<(), Error> {
-        let mut raw_key = std::mem::take(&mut self.raw_key);
-        raw_key.clear();
-        raw_key.push(RAW_KEY);
-        raw_key.extend_from_slice(line);
-        let offered = self.offer(xxh3_64(&raw_key), &raw_key, line, out);
-        self.raw_key = raw_key;
-        offered
+    /// Whether every record of the chunk fits the in-memory set: no key
+    /// too long for a slot, no partition's arena past the blocks a slot
+    /// can name (each record adds at most two blocks), no partition past
+    /// 4 billion entries.
+    fn fits(&self, view: &View<'_>) -> bool {
+        let records = view.order.len();
+        // A key is a slice of one of the chunk's buffers: none is longer
+        // than the longest buffer (a chunk is a few megabytes).
+        let longest = [view.data, view.out, view.keys, view.raw].map(<[u8]>::len);
+        let longest = if longest.iter().all(|&len| len < LONGEST_KEY) {
+            0
+        } else {
+            let keys = view.order.iter().map(|&(_, src)| view.get(src).0.len());
+            keys.max().unwrap_or(0)
+        };
+        longest < LONGEST_KEY
+            && self.parts.iter().all(|p| {
+                p.arena.blocks.len() + 2 * records < MOST_BLOCKS
+                    && p.entries.len + records < u32::MAX as usize
+            })
     }
+
     /// Estimated memory held: arena blocks, entries and table slots.
     fn bytes(&self) -> u64 {
-        (self.arena.allocated + self.entries.reserved() + self.table.bytes()) as u64
-    }
-
-    /// Starts loading the table slot a lookup of `hash` will read.
-    #[inline]
-    fn prefetch(&self, hash: u64) {
-        if self.spill.is_none() {
-            self.table.prefetch(hash);
-        }
-    }
-
-    /// Starts loading the key bytes a lookup of `hash` will compare, when
-    /// its table slot (prefetched earlier) names them.
-    #[inline]
-    fn prefetch_key(&self, hash: u64) {
-        if self.spill.is_none()
-            && let Some(slot) = self.table.home_slot(hash)
-            && let Some(block) = self.arena.blocks.get(slot.block())
-            && let Some(byte) = block.get(slot.start())
-        {
-            urlsift::simd::prefetch(byte);
-        }
-    }
-
-    /// Records one line with its key and the key's xxh3-64 `hash`.
-    fn offer<W: Write>(
-        &mut self,
-        hash: u64,
-        key: &[u8],
-        line: &[u8],
-        out: &mut W,
-    ) -> Result<(), Error> {
-        let seq = self.seq;
-        self.seq += 1;
-        if let Some((_, spill, _)) = &mut self.spill {
-            return spill.push(hash, seq, 1, key, line).map_err(spill_err);
-        }
-        let arena = &self.arena;
-        let found = self.table.find(hash, |slot| {
-            slot.hash == hash && arena.get(Span::of(slot)) == key
-        });
-        if let Some(slot) = found {
-            if self.prefixed() {
-                return self.again(Span::of(&slot), seq, line, out);
-            }
-            return Ok(());
-        }
-        let index = u32::try_from(self.entries.len)
-            .map_err(|_| Error::Usage("dedup: over 4 billion keys in memory".into()))?;
-        let key_span = if self.count_mode {
-            self.arena.push_after(&index.to_le_bytes(), key)
-        } else if self.samples > 1 {
-            // One of its records goes out now.
-            self.arena.push_after(&1u32.to_le_bytes(), key)
-        } else {
-            self.arena.push(key)
-        };
-        let Some(slot) = Slot::new(hash, key_span.block, key_span.start, key_span.len) else {
-            // A key too long for a slot (32 MiB or more), or an arena past
-            // 256 GiB: the seen-set moves to disk, where keys of any length
-            // go, this record first among those still to decide.
-            self.seq = seq;
-            self.start_spill()?;
-            self.seq = seq + 1;
-            let (_, spill, _) = self.spill.as_mut().expect("spilling");
-            return spill.push(hash, seq, 1, key, line).map_err(spill_err);
-        };
-        if self.count_mode {
-            // Counts and lines are kept for the end, in first-occurrence
-            // order. Without --count the line goes out now and the table
-            // alone is the seen-set (no entry: a seen-set of a million
-            // keys touches 70 MB less fresh memory).
-            let line = Some(self.arena.push(line));
-            self.entries.push(Entry {
-                key: key_span,
-                line,
-                seq,
-                count: 1,
-                first: index,
-                kept: 1,
-            });
-        } else {
-            write_line(out, line, self.terminator)?;
-            self.written += 1;
-        }
-        self.table.insert(slot);
-        if self.bytes() > self.budget {
-            self.start_spill()?;
-        }
-        Ok(())
-    }
-
-    /// A record whose key (at `key` in the arena, after its word) was seen:
-    /// counted, and kept while its key has fewer than `samples` kept.
-    fn again<W: Write>(
-        &mut self,
-        key: Span,
-        seq: u64,
-        line: &[u8],
-        out: &mut W,
-    ) -> Result<(), Error> {
-        let word = &mut self.arena.blocks[key.block][key.start - 4..key.start];
-        let value = u32::from_le_bytes((&*word).try_into().expect("4 bytes"));
-        if !self.count_mode {
-            if value < self.samples {
-                word.copy_from_slice(&(value + 1).to_le_bytes());
-                write_line(out, line, self.terminator)?;
-                self.written += 1;
-            }
-            return Ok(());
-        }
-        // The word is the index of the key's first entry.
-        let first = self.entries.get_mut(value);
-        first.count += 1;
-        if first.kept >= self.samples {
-            return Ok(());
-        }
-        first.kept += 1;
-        let line = Some(self.arena.push(line));
-        self.entries.push(Entry {
-            key,
-            line,
-            seq,
-            count: 0,
-            first: value,
-            kept: 0,
-        });
-        if self.bytes() > self.budget {
-            self.start_spill()?;
-        }
-        Ok(())
+        self.parts.iter().map(Part::bytes).sum::<usize>() as u64
     }
 
     /// Moves the seen-set to disk; from now on every record is spilled.
@@ -430,40 +562,45 @@ impl Seen {
                 error,
             })?;
         let mut spill = Spill::create(dir.path(), "p", 0).map_err(spill_err)?;
-        if self.count_mode {
-            // Every record held, in input order; a key's count rides on
-            // its first (the others carry 0, and the reduction sums them).
-            for e in self.entries.iter() {
-                let line = e.line.map_or(&[][..], |l| self.arena.get(l));
-                let key = self.arena.get(e.key);
-                spill
-                    .push(xxh3_64(key), e.seq, e.count, key, line)
-                    .map_err(spill_err)?;
-            }
-        } else {
-            // Keys whose lines are already written: they only need to be
-            // known as seen (sequence 0 is before the spill's start), once
-            // for each record of theirs that went out (those take sample
-            // places).
-            for slot in self.table.slots() {
-                let span = Span::of(&slot);
-                let written = if self.samples > 1 {
-                    let word = &self.arena.blocks[span.block][span.start - 4..span.start];
-                    u32::from_le_bytes(word.try_into().expect("4 bytes"))
-                } else {
-                    1
-                };
-                let key = self.arena.get(span);
-                for _ in 0..written {
-                    spill.push(slot.hash, 0, 1, key, &[]).map_err(spill_err)?;
+        let mode = self.mode;
+        for part in &self.parts {
+            if mode.count {
+                // Every record held, in input order within the partition
+                // (the spill's merge orders them all); a key's count rides
+                // on its first (the others carry 0, and the reduction sums
+                // them).
+                for e in part.entries.iter() {
+                    let line = e.line.map_or(&[][..], |l| part.arena.get(l));
+                    let key = part.arena.get(e.key);
+                    spill
+                        .push(xxh3_64(key), e.seq, e.count, key, line)
+                        .map_err(spill_err)?;
+                }
+            } else {
+                // Keys whose lines are already written: they only need to
+                // be known as seen (sequence 0 is before the spill's
+                // start), once for each record of theirs that went out
+                // (those take sample places).
+                for slot in part.table.slots() {
+                    let span = Span::of(&slot);
+                    let written = if mode.samples > 1 {
+                        let word = &part.arena.blocks[span.block][span.start - 4..span.start];
+                        u32::from_le_bytes(word.try_into().expect("4 bytes"))
+                    } else {
+                        1
+                    };
+                    let key = part.arena.get(span);
+                    for _ in 0..written {
+                        spill.push(slot.hash, 0, 1, key, &[]).map_err(spill_err)?;
+                    }
                 }
             }
         }
-        self.table = Table::default();
-        self.entries = Entries::default();
-        self.arena = Arena::default();
+        for part in &mut self.parts {
+            *part = Part::default();
+        }
         // Without --count, lines before this point are already written.
-        let from = if self.count_mode { 0 } else { self.seq };
+        let from = if mode.count { 0 } else { self.seq };
         self.spill = Some((dir, spill, from));
         Ok(())
     }
@@ -471,12 +608,12 @@ impl Seen {
     /// Writes whatever is still held back to `out`; returns the number of
     /// records written (the number of distinct keys, without samples).
     pub fn finish<W: Write>(self, out: &mut W) -> Result<u64, Error> {
-        let count_mode = self.count_mode;
+        let mode = self.mode;
         let terminator = self.terminator;
         let mut written = self.written;
         let mut emit = |count: u64, line: &[u8]| -> Result<(), Error> {
             written += 1;
-            if count_mode {
+            if mode.count {
                 out.write_all(format!("{count:>7} ").as_bytes())
                     .map_err(Error::Output)?;
             }
@@ -484,14 +621,30 @@ impl Seen {
         };
         if let Some((dir, spill, from)) = self.spill {
             let runs = spill
-                .resolve(self.budget, from, self.samples)
+                .resolve(self.budget, from, mode.samples)
                 .map_err(spill_err)?;
             spill::merge(runs, &mut emit, spill_err)?;
             drop(dir);
-        } else if count_mode {
-            for e in self.entries.iter() {
-                let count = self.entries.get(e.first).count;
-                emit(count, e.line.map_or(&[][..], |l| self.arena.get(l)))?;
+        } else if mode.count {
+            // Each partition's entries are in input order: merge them.
+            let mut heads: Vec<_> = self
+                .parts
+                .iter()
+                .map(|p| p.entries.iter().peekable())
+                .collect();
+            let mut next: BinaryHeap<Reverse<(u64, usize)>> = heads
+                .iter_mut()
+                .enumerate()
+                .filter_map(|(i, h)| h.peek().map(|e| Reverse((e.seq, i))))
+                .collect();
+            while let Some(Reverse((_, i))) = next.pop() {
+                let part = &self.parts[i];
+                let e = heads[i].next().expect("a head");
+                let count = part.entries.get(e.first).count;
+                emit(count, e.line.map_or(&[][..], |l| part.arena.get(l)))?;
+                if let Some(e) = heads[i].peek() {
+                    next.push(Reverse((e.seq, i)));
+                }
             }
         }
         Ok(written)
@@ -513,94 +666,86 @@ fn spill_err(error: std::io::Error) -> Error {
     }
 }
 
-/// A set of keys in memory: the seen-set's hash table and arena without
-/// its records, spill or counts (for callers that keep the records
-/// themselves, such as Parquet rows). Keys are compared as exact bytes.
-///
-/// ```
-/// use urlsift_records::dedup::KeySet;
-/// use xxhash_rust::xxh3::xxh3_64;
-///
-/// let mut set = KeySet::default();
-/// assert_eq!(set.insert(xxh3_64(b"a.example"), b"a.example"), Some(true));
-/// assert_eq!(set.insert(xxh3_64(b"a.example"), b"a.example"), Some(false));
-/// assert_eq!(set.len(), 1);
-///
-/// // Up to two records of each key.
-/// let mut set = KeySet::with_samples(2);
-/// let takes: Vec<_> = (0..3).map(|_| set.insert(xxh3_64(b"k"), b"k")).collect();
-/// assert_eq!(takes, [Some(true), Some(true), Some(false)]);
-/// ```
-#[derive(Default)]
-pub struct KeySet {
-    table: Table,
-    arena: Arena,
-    len: u64,
-    /// Records taken per key (0 and 1 both mean one). Above one, a key's
-    /// arena bytes are preceded by how many of its records were taken.
-    samples: u32,
-}
+#[cfg(test)]
+mod tests {
+    use super::Seen;
+    use crate::dedup::{Key, Keying};
+    use crate::stage::{Edits, Filters, Stage};
+    use crate::{Engine, Job, Options};
+    use urlsift::profile::Profile;
+    use urlsift::site::List;
 
-impl KeySet {
-    /// A set that takes up to `n` records of each key ([`KeySet::insert`]).
-    pub fn with_samples(n: u32) -> KeySet {
-        KeySet {
-            samples: n,
-            ..KeySet::default()
-        }
-    }
-
-    /// Adds `key` (whose xxh3-64 hash is `hash`): `Some(true)` if it is
-    /// new (or, [`KeySet::with_samples`], one of its key's first records),
-    /// `Some(false)` otherwise; `None` for a key of 32 MiB or
-    /// more (or an arena past 256 GiB), which the set cannot hold.
-    pub fn insert(&mut self, hash: u64, key: &[u8]) -> Option<bool> {
-        let arena = &self.arena;
-        let found = self.table.find(hash, |slot| {
-            slot.hash == hash && arena.get(Span::of(slot)) == key
-        });
-        if let Some(slot) = found {
-            if self.samples <= 1 {
-                return Some(false);
-            }
-            let at = Span::of(&slot);
-            let word = &mut self.arena.blocks[at.block][at.start - 4..at.start];
-            let taken = u32::from_le_bytes((&*word).try_into().expect("4 bytes"));
-            if taken >= self.samples {
-                return Some(false);
-            }
-            word.copy_from_slice(&(taken + 1).to_le_bytes());
-            return Some(true);
-        }
-        let span = if self.samples > 1 {
-            self.arena.push_after(&1u32.to_le_bytes(), key)
-        } else {
-            self.arena.push(key)
+    /// `dedup` of `input` by `key` in chunks of `chunk_size` bytes, with
+    /// the seen-set in `threads` partitions (counting with `count`,
+    /// keeping `samples` per key, spilling past `budget` bytes).
+    fn dedup(
+        input: &str,
+        key: Key,
+        threads: usize,
+        count: bool,
+        samples: u32,
+        budget: u64,
+    ) -> String {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("urls.txt");
+        std::fs::write(&path, input).unwrap();
+        let options = Options {
+            chunk_size: 512,
+            threads: Some(2),
+            ..Options::default()
         };
-        let slot = Slot::new(hash, span.block, span.start, span.len)?;
-        self.table.insert(slot);
-        self.len += 1;
-        Some(true)
+        let engine = Engine::new(vec![path], &options).unwrap();
+        let stage = Stage::new(List::builtin(), &Filters::default(), &Edits::default()).unwrap();
+        let profile = Profile::new();
+        let keying = Keying {
+            key,
+            profile: &profile,
+            stage: &stage,
+            terminator: b'\n',
+        };
+        let job = Job::default();
+        let tmp = Some(dir.path().to_path_buf());
+        let mut seen = Seen::new(budget, count, tmp, b'\n')
+            .samples(samples)
+            .threads(threads)
+            .unwrap();
+        let mut out = Vec::new();
+        engine
+            .run(
+                |chunk| keying.chunk(&job, chunk, None, Default::default()),
+                |chunk, p| seen.offer_chunk(chunk, p, &mut out).map(|()| true),
+            )
+            .unwrap();
+        seen.finish(&mut out).unwrap();
+        String::from_utf8(out).unwrap()
     }
 
-    /// Starts loading the table slot a lookup of `hash` will read.
-    #[inline]
-    pub fn prefetch(&self, hash: u64) {
-        self.table.prefetch(hash);
-    }
-
-    /// How many keys it holds.
-    pub fn len(&self) -> u64 {
-        self.len
-    }
-
-    /// Whether it holds no key.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// Estimated memory held: arena blocks and table slots.
-    pub fn bytes(&self) -> u64 {
-        (self.arena.allocated + self.table.bytes()) as u64
+    /// Whatever the number of partitions, the same records come out in the
+    /// same order: first records, samples, counts, in memory and spilled.
+    #[test]
+    fn partitions_keep_the_output() {
+        let input: String = (0..3000)
+            .map(|i| format!("https://h{}.example/p{}\n", i % 37, (i * 7) % 101))
+            .collect();
+        for key in [Key::Href, Key::Host] {
+            for (count, samples, budget) in [
+                (false, 1, 1 << 30),
+                (true, 1, 1 << 30),
+                (false, 3, 1 << 30),
+                (true, 2, 1 << 30),
+                (false, 1, 4096),
+                (true, 2, 4096),
+            ] {
+                let one = dedup(&input, key, 1, count, samples, budget);
+                assert!(one.lines().count() > 30, "{one}");
+                for threads in [2, 3, 8] {
+                    let many = dedup(&input, key, threads, count, samples, budget);
+                    assert_eq!(
+                        many, one,
+                        "{threads} partitions, count {count}, samples {samples}, budget {budget}"
+                    );
+                }
+            }
+        }
     }
 }
