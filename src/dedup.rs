@@ -86,13 +86,16 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
     // Key buffers go back and forth between workers and this thread: reusing
     // them keeps the allocator from holding on to freed cross-thread blocks.
     let spare_keys: Mutex<Vec<Keys>> = Mutex::new(Vec::new());
+    let partitions = seen.partitions();
     let work = |chunk: &_| {
         let keys = spare_keys
             .lock()
             .ok()
             .and_then(|mut k| k.pop())
             .unwrap_or_default();
-        keying.chunk(&job, chunk, base.as_ref(), keys)
+        let mut p = keying.chunk(&job, chunk, base.as_ref(), keys);
+        p.extra.deal(&p.out, &p.kept, partitions);
+        p
     };
     let mut done = setup.run(work, |ledger, chunk, p| {
         if chunk.oversize.is_some() {

@@ -18,6 +18,7 @@
 //! # Ok::<(), urlsift::ParseError>(())
 //! ```
 
+use super::deal::Dealt;
 use urlsift::site::List;
 use urlsift::{HostKind, Url};
 
@@ -79,6 +80,8 @@ pub struct Keys {
     pub(super) held: Vec<Held>,
     /// Scratch for the pattern key's parameter names.
     pub(super) names: Names,
+    /// The records dealt to the seen-set's partitions ([`Keys::deal`]).
+    pub(super) dealt: Dealt,
 }
 
 impl Keys {
@@ -86,6 +89,28 @@ impl Keys {
     pub fn clear(&mut self) {
         self.keys.clear();
         self.held.clear();
+        self.dealt.parts = 0;
+    }
+
+    /// Deals the chunk's records to the seen-set's `partitions`
+    /// ([`Seen::partitions`](super::Seen::partitions)), on the worker that
+    /// keyed them, so the thread that offers chunks in input order need
+    /// not: lists them in input order with the bad records passed through
+    /// (`kept`, in the chunk's output `out`: [`Processed`](crate::Processed)'s
+    /// `kept` and `out`), and each partition's share. A chunk not dealt
+    /// (or dealt for another number of partitions) is dealt when offered.
+    ///
+    /// ```
+    /// use urlsift_records::dedup::{Keys, Seen};
+    ///
+    /// let seen = Seen::new(1 << 20, false, None, b'\n').threads(4)?;
+    /// let mut keys = Keys::default();
+    /// keys.deal(b"", &[], seen.partitions());
+    /// # Ok::<(), urlsift_records::Error>(())
+    /// ```
+    pub fn deal(&mut self, out: &[u8], kept: &[(usize, usize)], partitions: usize) {
+        let held = self.held.iter().map(|h| (h.at, h.hash));
+        self.dealt.deal(held, kept, out, partitions);
     }
 
     /// The keyed records of a chunk, in input order, given the chunk's

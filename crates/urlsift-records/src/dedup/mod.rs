@@ -38,6 +38,7 @@
 //! ```
 
 mod arena;
+mod deal;
 mod keys;
 mod keyset;
 mod rows;

@@ -22,6 +22,7 @@ use std::time::Instant;
 use xxhash_rust::xxh3::xxh3_64;
 
 use super::arena::{Arena, Entries, Entry, Span};
+use super::deal::{Dealt, KEPT, Kept, Src, part_of};
 use super::keys::{Held, Keys, Place};
 use super::spill::{self, Spill};
 use super::table::{Slot, Table};
@@ -34,9 +35,6 @@ use crate::timings;
 /// slot this far ahead, then (once that slot is in cache) the key bytes it
 /// points to, half as far ahead.
 const PREFETCH_AHEAD: usize = 16;
-
-/// Marks keys of passed-through invalid lines: 0xFF never starts UTF-8.
-const RAW_KEY: u8 = 0xFF;
 
 /// Keys this long or longer do not fit a table slot: a chunk holding one
 /// moves the seen-set to disk, where keys of any length go.
@@ -212,15 +210,6 @@ impl Part {
     }
 }
 
-/// Where a record of the chunk being offered is: its index in the
-/// chunk's [`Keys`], or with [`KEPT`] set, its index among the bad
-/// records passed through (their line in the chunk's output and their key,
-/// the raw bytes after [`RAW_KEY`], in the raw-key buffer).
-type Src = u32;
-
-/// Marks a [`Src`] of a bad record passed through.
-const KEPT: u32 = 1 << 31;
-
 /// A chunk's records being offered, in input order, and the buffers
 /// their bytes are in.
 struct View<'a> {
@@ -266,44 +255,6 @@ impl<'a> View<'a> {
     }
 }
 
-/// A bad record passed through: its line in the chunk's output (its
-/// terminator included) and its key in the raw-key buffer.
-#[derive(Clone, Copy)]
-struct Kept {
-    line: (usize, usize),
-    key: (usize, usize),
-}
-
-/// A chunk's records, listed in input order ([`Seen::deal`]): their key
-/// hashes and where they are, and the bad records passed through.
-#[derive(Default)]
-struct Dealt {
-    order: Vec<(u64, Src)>,
-    kept: Vec<Kept>,
-    raw: Vec<u8>,
-}
-
-impl Dealt {
-    /// Lists a bad record passed through (at `line` in `out`, its
-    /// terminator included), keyed by its raw bytes.
-    fn keep(&mut self, out: &[u8], line: (usize, usize)) {
-        let start = self.raw.len();
-        self.raw.push(RAW_KEY);
-        self.raw.extend_from_slice(&out[line.0..line.1 - 1]);
-        let key = (start, self.raw.len());
-        let src = self.kept.len() as Src | KEPT;
-        self.kept.push(Kept { line, key });
-        self.order.push((xxh3_64(&self.raw[key.0..key.1]), src));
-    }
-}
-
-/// The partition of a key with xxh3-64 `hash`, of `n`: from the hash's
-/// top bits (a partition's table picks slots from its middle bits).
-#[inline]
-fn part_of(hash: u64, n: usize) -> usize {
-    (((hash >> 32) * n as u64) >> 32) as usize
-}
-
 /// The seen-set: keeps the first record of each key (the first N with
 /// [`Seen::samples`]), in input order, in hash partitions looked up in
 /// parallel ([`Seen::threads`]). Past its memory budget it moves to
@@ -321,10 +272,9 @@ pub struct Seen {
     spill: Option<(tempfile::TempDir, Spill, u64)>,
     tmp_dir: Option<PathBuf>,
     terminator: u8,
-    /// The chunk being offered: its records in input order, each
-    /// partition's records, and whose lines go out now.
+    /// A chunk's records dealt here (when its worker did not), and whose
+    /// lines go out now, by partition.
     dealt: Dealt,
-    lists: Vec<Vec<u32>>,
     takes: Vec<Vec<bool>>,
 }
 
@@ -346,7 +296,6 @@ impl Seen {
             tmp_dir,
             terminator,
             dealt: Dealt::default(),
-            lists: vec![Vec::new()],
             takes: vec![Vec::new()],
         }
     }
@@ -391,9 +340,13 @@ impl Seen {
             None
         };
         self.parts = (0..n).map(|_| Part::default()).collect();
-        self.lists = vec![Vec::new(); n];
         self.takes = vec![Vec::new(); n];
         Ok(self)
+    }
+
+    /// How many partitions the set has ([`Seen::threads`]).
+    pub fn partitions(&self) -> usize {
+        self.parts.len()
     }
 
     /// How many records were offered.
@@ -411,8 +364,18 @@ impl Seen {
         p: &Processed<Keys>,
         out: &mut W,
     ) -> Result<(), Error> {
-        self.deal(p);
-        if self.spill.is_none() && !self.fits(&View::of(&self.dealt, chunk, p)) {
+        let n = self.parts.len();
+        let here = p.extra.dealt.parts != n;
+        if here {
+            // Not dealt by the worker (or for another number of
+            // partitions): dealt here.
+            let held = p.extra.held.iter().map(|h| (h.at, h.hash));
+            self.dealt.deal(held, &p.kept, &p.out, n);
+        }
+        let theirs = &p.extra.dealt;
+        let fits = self.spill.is_some()
+            || self.fits(&View::of(if here { &self.dealt } else { theirs }, chunk, p));
+        if !fits {
             self.start_spill()?;
         }
         let Seen {
@@ -423,11 +386,11 @@ impl Seen {
             written,
             spill,
             terminator,
-            dealt,
-            lists,
             takes,
+            dealt,
             ..
         } = self;
+        let dealt = if here { &*dealt } else { theirs };
         let (mode, first, records) = (*mode, *seq, dealt.order.len() as u64);
         let view = View::of(dealt, chunk, p);
         *seq += records;
@@ -456,12 +419,6 @@ impl Seen {
                 })?;
             }
             Some(pool) => {
-                for list in lists.iter_mut() {
-                    list.clear();
-                }
-                for (i, &(hash, _)) in view.order.iter().enumerate() {
-                    lists[part_of(hash, n)].push(i as u32);
-                }
                 // This thread looks up the first partition while the
                 // pool's threads take the others.
                 let decide = |part: &mut Part, list: &Vec<u32>, takes: &mut Vec<bool>| {
@@ -472,7 +429,7 @@ impl Seen {
                     });
                 };
                 let since = Instant::now();
-                let mut jobs = parts.iter_mut().zip(lists.iter()).zip(takes.iter_mut());
+                let mut jobs = parts.iter_mut().zip(&dealt.lists).zip(takes.iter_mut());
                 let ((part, list), taken) = jobs.next().expect("a partition");
                 pool.in_place_scope(|s| {
                     for ((part, list), takes) in jobs {
@@ -499,26 +456,6 @@ impl Seen {
             self.start_spill()?;
         }
         Ok(())
-    }
-
-    /// Lists a chunk's records in input order (`self.order`): the keyed
-    /// ones, and the bad records passed through (a kept line comes before
-    /// the records at or after its end).
-    fn deal(&mut self, p: &Processed<Keys>) {
-        let dealt = &mut self.dealt;
-        dealt.order.clear();
-        dealt.kept.clear();
-        dealt.raw.clear();
-        let mut kept = p.kept.iter().peekable();
-        for (i, h) in p.extra.held.iter().enumerate() {
-            while let Some(&span) = kept.next_if(|&&(_, end)| end <= h.at) {
-                dealt.keep(&p.out, span);
-            }
-            dealt.order.push((h.hash, i as Src));
-        }
-        for &span in kept {
-            dealt.keep(&p.out, span);
-        }
     }
 
     /// Whether every record of the chunk fits the in-memory set: no key

@@ -1,0 +1,98 @@
+//! A chunk's keyed records dealt to the seen-set's partitions: listed in
+//! input order with the bad records passed through among them, and each
+//! partition's share. The workers deal their chunks ([`Keys::deal`](super::Keys::deal)),
+//! so the thread that offers chunks in input order does not.
+
+use xxhash_rust::xxh3::xxh3_64;
+
+/// Marks keys of passed-through invalid lines: 0xFF never starts UTF-8.
+pub(super) const RAW_KEY: u8 = 0xFF;
+
+/// Where a record of a chunk is: its index in the chunk's keyed records,
+/// or with [`KEPT`] set, its index among the bad records passed through
+/// (their line in the chunk's output and their key, the raw bytes after
+/// [`RAW_KEY`], in the raw-key buffer).
+pub(super) type Src = u32;
+
+/// Marks a [`Src`] of a bad record passed through.
+pub(super) const KEPT: u32 = 1 << 31;
+
+/// A bad record passed through: its line in the chunk's output (its
+/// terminator included) and its key in the raw-key buffer.
+#[derive(Clone, Copy)]
+pub(super) struct Kept {
+    pub(super) line: (usize, usize),
+    pub(super) key: (usize, usize),
+}
+
+/// A chunk's records, listed in input order: their key hashes and where
+/// they are, the bad records passed through, and (for more than one
+/// partition) each partition's records.
+#[derive(Default)]
+pub(super) struct Dealt {
+    pub(super) order: Vec<(u64, Src)>,
+    pub(super) kept: Vec<Kept>,
+    pub(super) raw: Vec<u8>,
+    pub(super) lists: Vec<Vec<u32>>,
+    /// The partitions dealt to (0: not dealt yet).
+    pub(super) parts: usize,
+}
+
+impl Dealt {
+    /// Lists a chunk's records in input order: the keyed ones (`held`:
+    /// where each starts in the output `out`, and its key's hash), and the
+    /// bad records passed through (at `kept` in `out`; a kept line comes
+    /// before the records at or after its end); then deals them to
+    /// `parts` partitions.
+    pub(super) fn deal(
+        &mut self,
+        held: impl Iterator<Item = (usize, u64)>,
+        kept: &[(usize, usize)],
+        out: &[u8],
+        parts: usize,
+    ) {
+        self.order.clear();
+        self.kept.clear();
+        self.raw.clear();
+        let mut kept = kept.iter().peekable();
+        for (i, (at, hash)) in held.enumerate() {
+            while let Some(&span) = kept.next_if(|&&(_, end)| end <= at) {
+                self.keep(out, span);
+            }
+            self.order.push((hash, i as Src));
+        }
+        for &span in kept {
+            self.keep(out, span);
+        }
+        let parts = parts.max(1);
+        self.lists.resize_with(parts, Vec::new);
+        for list in &mut self.lists {
+            list.clear();
+        }
+        if parts > 1 {
+            for (i, &(hash, _)) in self.order.iter().enumerate() {
+                self.lists[part_of(hash, parts)].push(i as u32);
+            }
+        }
+        self.parts = parts;
+    }
+
+    /// Lists a bad record passed through (at `line` in `out`, its
+    /// terminator included), keyed by its raw bytes.
+    fn keep(&mut self, out: &[u8], line: (usize, usize)) {
+        let start = self.raw.len();
+        self.raw.push(RAW_KEY);
+        self.raw.extend_from_slice(&out[line.0..line.1 - 1]);
+        let key = (start, self.raw.len());
+        let src = self.kept.len() as Src | KEPT;
+        self.kept.push(Kept { line, key });
+        self.order.push((xxh3_64(&self.raw[key.0..key.1]), src));
+    }
+}
+
+/// The partition of a key with xxh3-64 `hash`, of `n`: from the hash's
+/// top bits (a partition's table picks slots from its middle bits).
+#[inline]
+pub(super) fn part_of(hash: u64, n: usize) -> usize {
+    (((hash >> 32) * n as u64) >> 32) as usize
+}
