@@ -56,9 +56,9 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
     job.write_heads = false;
     let writes_records = setup.writes_records;
     let (files, settings) = (setup.engine.files.len(), setup.report);
-    let pattern = a.pattern().map_err(CliError::Usage)?;
+    let key = a.key().map_err(CliError::Usage)?;
     let keying = Keying {
-        key: a.key.key(pattern),
+        key,
         profile: &profile,
         stage: &stage,
         terminator: setup.terminator,

@@ -13,7 +13,7 @@ use arrow_array::{ArrayRef, RecordBatch, StringArray, UInt64Array};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use urlsift_links::Kinds;
 use urlsift_links::rows::{self, Field as LinkField, Format, Rows, Settings, Tally};
-use urlsift_records::dedup::{KeySet, PatternOptions};
+use urlsift_records::dedup::KeySet;
 use urlsift_records::input;
 use urlsift_records::parquet::Writer;
 use urlsift_records::stage::Stage;
@@ -158,9 +158,7 @@ pub fn run(args: LinksArgs) -> Result<ExitCode, CliError> {
         },
         javascript: args.javascript,
         max_page: usize::try_from(args.max_page_size).unwrap_or(usize::MAX),
-        dedup: args
-            .dedup
-            .map(|k| (k.key(PatternOptions::default()), args.per_page)),
+        dedup: args.dedup.map(|k| (k, args.per_page)),
         base: args.base.clone(),
     };
     let mut out = Output {

@@ -102,7 +102,7 @@ impl Reader {
         let value_error = |m: String| PyValueError::new_err(m);
         let kind = match format.as_deref() {
             None | Some("auto") => None,
-            Some(name) => Some(kind_named(name).ok_or_else(|| {
+            Some(name) => Some(Kind::named(name).ok_or_else(|| {
                 value_error(format!(
                     "format {name:?}: one of lines, csv, tsv, jsonl, cdxj, warc, arc, log, parquet"
                 ))
@@ -260,22 +260,6 @@ impl Drop for Reader {
     fn drop(&mut self) {
         self.rx = None;
     }
-}
-
-/// The input format named `name`.
-fn kind_named(name: &str) -> Option<Kind> {
-    Some(match name {
-        "lines" => Kind::Lines,
-        "csv" => Kind::Csv,
-        "tsv" => Kind::Tsv,
-        "jsonl" => Kind::Jsonl,
-        "cdxj" => Kind::Cdxj,
-        "warc" => Kind::Warc,
-        "arc" => Kind::Arc,
-        "log" => Kind::Log,
-        "parquet" => Kind::Parquet,
-        _ => return None,
-    })
 }
 
 /// One chunk's records as rows (on a worker): each valid URL's fields,

@@ -264,37 +264,6 @@ pub struct NormalizeArgs {
 }
 
 /// Dedup keys.
-#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DedupKey {
-    /// The normalized URL (after any profile flags).
-    Href,
-    /// The normalized URL without its fragment.
-    NoFragment,
-    /// The URL's origin (`https://example.com:8443`).
-    Origin,
-    /// The host (with port).
-    Host,
-    /// Host + path with numeric, hex and UUID segments collapsed + sorted
-    /// parameter names (the --pattern-* flags change it).
-    Pattern,
-    /// The site: the registrable domain (eTLD+1, from the Public Suffix List).
-    Site,
-}
-
-impl DedupKey {
-    /// The library's key (`pattern` read as `pattern` says).
-    pub fn key(self, pattern: PatternOptions) -> Key {
-        match self {
-            DedupKey::Href => Key::Href,
-            DedupKey::NoFragment => Key::NoFragment,
-            DedupKey::Origin => Key::Origin,
-            DedupKey::Host => Key::Host,
-            DedupKey::Pattern => Key::Pattern(pattern),
-            DedupKey::Site => Key::Site,
-        }
-    }
-}
-
 #[derive(Args, Debug)]
 pub struct IndexArgs {
     /// WARC or ARC files (.warc, .warc.gz, .arc, .arc.gz), indexed on every core.
@@ -333,7 +302,7 @@ pub struct DedupArgs {
     pub profile: ProfileArgs,
     /// What makes two lines duplicates.
     #[arg(long, value_enum, default_value = "href")]
-    pub key: DedupKey,
+    pub key: Key,
     /// With --key pattern: the scheme is part of the key (http: and
     /// https: URLs apart).
     #[arg(long)]
@@ -362,18 +331,21 @@ pub struct DedupArgs {
 }
 
 impl DedupArgs {
-    /// How `--key pattern` reads a URL; an error for a --pattern-* flag
-    /// with another key.
-    pub fn pattern(&self) -> Result<PatternOptions, String> {
+    /// The key, `pattern` read as the --pattern-* flags say; an error for
+    /// a --pattern-* flag with another key.
+    pub fn key(&self) -> Result<Key, String> {
         let options = PatternOptions {
             scheme: self.pattern_scheme,
             ignore_trailing_slash: self.pattern_ignore_trailing_slash,
             exact_path: self.pattern_exact_path,
         };
-        if self.key != DedupKey::Pattern && options != PatternOptions::default() {
-            return Err("the --pattern-* flags go with --key pattern".into());
+        match self.key {
+            Key::Pattern(_) => Ok(Key::Pattern(options)),
+            _ if options != PatternOptions::default() => {
+                Err("the --pattern-* flags go with --key pattern".into())
+            }
+            key => Ok(key),
         }
-        Ok(options)
     }
 }
 
@@ -610,7 +582,7 @@ pub struct LinksArgs {
     /// Write each link once: the first of each key (href, no-fragment,
     /// origin, host, pattern, site; as in dedup --key), over the whole run.
     #[arg(long, value_enum, value_name = "KEY")]
-    pub dedup: Option<DedupKey>,
+    pub dedup: Option<Key>,
     /// With --dedup: once per page instead of once per run.
     #[arg(long, requires = "dedup")]
     pub per_page: bool,

@@ -10,8 +10,9 @@ use urlsift::Url;
 use urlsift::profile::{Canonical, Profile, SurtForm};
 use urlsift::site::List;
 use urlsift::surt::SurtOptions;
+use urlsift_records::format::Choice;
 use urlsift_records::stage::{Edits, Filters, Stage};
-use urlsift_records::{Kind, Options, Policy, Spec};
+use urlsift_records::{Options, Policy, Spec};
 
 use crate::error::CliError;
 
@@ -26,7 +27,7 @@ pub struct InputArgs {
     /// by its first lines: `log` if that is an access-log line; a file that
     /// starts with a WARC header is WARC), else `lines`.
     #[arg(long, value_name = "FORMAT", value_enum, default_value = "auto")]
-    pub input_format: InputFormat,
+    pub input_format: Choice,
     /// Which field of each record holds the URL: a CSV/TSV column name or
     /// 1-based number, a JSON key or dotted path (request.url), a WARC
     /// header, `request` or `referer` for logs. Default: the column or key
@@ -77,7 +78,7 @@ impl InputArgs {
     /// The format flags, for the reader.
     pub fn format_spec(&self) -> Spec {
         Spec {
-            kind: self.input_format.kind(),
+            kind: self.input_format.0,
             field: self.field.clone(),
             no_header: self.no_header,
             delimiter: self.delimiter,
@@ -118,52 +119,6 @@ impl InputArgs {
         let filters = filters.map(FilterArgs::filters).unwrap_or_default();
         let edits = edits.map(EditArgs::edits).unwrap_or_default();
         Stage::new(self.sites.list()?, &filters, &edits).map_err(CliError::Usage)
-    }
-}
-
-/// `--input-format`'s values.
-#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
-pub enum InputFormat {
-    /// By file extension (after .gz/.zst; a .log file by its first lines);
-    /// `lines` otherwise and for stdin.
-    Auto,
-    /// One URL per line.
-    Lines,
-    /// Comma-separated values (RFC 4180) with a header row (see --no-header).
-    Csv,
-    /// Tab-separated values, quoted like CSV.
-    Tsv,
-    /// One JSON object per line (JSON Lines, NDJSON).
-    Jsonl,
-    /// Common Crawl CDXJ index lines: SURT TIMESTAMP {json}.
-    Cdxj,
-    /// WARC records, plain or .warc.gz (read-only: writes URL lines).
-    Warc,
-    /// ARC records (v1/v2, the format before WARC), plain or .arc.gz
-    /// (read-only: writes URL lines).
-    Arc,
-    /// Apache/nginx common or combined log lines (read-only: writes URL lines).
-    Log,
-    /// Parquet files: a row per record, the URL in a string column
-    /// (normalize and dedup write Parquet back).
-    Parquet,
-}
-
-impl InputFormat {
-    /// The format, or `None` for `auto`.
-    pub fn kind(self) -> Option<Kind> {
-        Some(match self {
-            InputFormat::Auto => return None,
-            InputFormat::Lines => Kind::Lines,
-            InputFormat::Csv => Kind::Csv,
-            InputFormat::Tsv => Kind::Tsv,
-            InputFormat::Jsonl => Kind::Jsonl,
-            InputFormat::Cdxj => Kind::Cdxj,
-            InputFormat::Warc => Kind::Warc,
-            InputFormat::Arc => Kind::Arc,
-            InputFormat::Parquet => Kind::Parquet,
-            InputFormat::Log => Kind::Log,
-        })
     }
 }
 

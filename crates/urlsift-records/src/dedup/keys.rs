@@ -41,6 +41,75 @@ pub enum Key {
     Site,
 }
 
+impl Key {
+    /// Every key, in the order `--help` lists them (`pattern` with the
+    /// default options).
+    pub const ALL: [Key; 6] = [
+        Key::Href,
+        Key::NoFragment,
+        Key::Origin,
+        Key::Host,
+        Key::Pattern(PatternOptions {
+            scheme: false,
+            ignore_trailing_slash: false,
+            exact_path: false,
+        }),
+        Key::Site,
+    ];
+
+    /// The name `--key` takes.
+    ///
+    /// ```
+    /// use urlsift_records::dedup::Key;
+    ///
+    /// assert_eq!(Key::NoFragment.name(), "no-fragment");
+    /// assert_eq!(Key::named("pattern"), Some(Key::Pattern(Default::default())));
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Key::Href => "href",
+            Key::NoFragment => "no-fragment",
+            Key::Origin => "origin",
+            Key::Host => "host",
+            Key::Pattern(_) => "pattern",
+            Key::Site => "site",
+        }
+    }
+
+    /// The key named `name` (`pattern` with the default options).
+    pub fn named(name: &str) -> Option<Key> {
+        Key::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// What the key is, in a line (`--help`'s).
+    pub fn about(self) -> &'static str {
+        match self {
+            Key::Href => "The normalized URL (after any profile flags)",
+            Key::NoFragment => "The normalized URL without its fragment",
+            Key::Origin => "The URL's origin (`https://example.com:8443`)",
+            Key::Host => "The host (with port)",
+            Key::Pattern(_) => {
+                "Host + path with numeric, hex and UUID segments collapsed + sorted parameter \
+                 names (the --pattern-* flags change it)"
+            }
+            Key::Site => "The site: the registrable domain (eTLD+1, from the Public Suffix List)",
+        }
+    }
+}
+
+/// `--key`'s values ([`Key::ALL`], by [`Key::name`]); a `pattern` key
+/// parsed so has the default options, which the caller then sets.
+#[cfg(feature = "clap")]
+impl clap::ValueEnum for Key {
+    fn value_variants<'a>() -> &'a [Self] {
+        &Key::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.name()).help(self.about()))
+    }
+}
+
 /// How the `pattern` key reads a URL ([`write_pattern`]). The default is
 /// the scheme left out, a trailing slash kept, numeric, hex and UUID
 /// segments collapsed.

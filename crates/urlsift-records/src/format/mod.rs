@@ -51,6 +51,7 @@ use std::borrow::Cow;
 use std::fmt;
 use std::path::Path;
 
+mod choice;
 pub mod csv;
 pub mod frame;
 pub mod json;
@@ -61,6 +62,7 @@ pub mod quote;
 mod record;
 pub mod warc;
 
+pub use choice::Choice;
 pub use record::{Found, Rec, Shape};
 
 use crate::reason::Reason;
@@ -91,6 +93,53 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// Every format, in the order `--help` lists them.
+    pub const ALL: [Kind; 9] = [
+        Kind::Lines,
+        Kind::Csv,
+        Kind::Tsv,
+        Kind::Jsonl,
+        Kind::Cdxj,
+        Kind::Warc,
+        Kind::Arc,
+        Kind::Log,
+        Kind::Parquet,
+    ];
+
+    /// The format named `name` ([`Kind::name`]).
+    ///
+    /// ```
+    /// use urlsift_records::format::Kind;
+    ///
+    /// assert_eq!(Kind::named("cdxj"), Some(Kind::Cdxj));
+    /// assert_eq!(Kind::named("CDXJ"), None);
+    /// assert!(Kind::ALL.iter().all(|k| Kind::named(k.name()) == Some(*k)));
+    /// ```
+    pub fn named(name: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// What the format is, in a line (`--help`'s).
+    pub fn about(self) -> &'static str {
+        match self {
+            Kind::Lines => "One URL per line",
+            Kind::Csv => "Comma-separated values (RFC 4180) with a header row (see --no-header)",
+            Kind::Tsv => "Tab-separated values, quoted like CSV",
+            Kind::Jsonl => "One JSON object per line (JSON Lines, NDJSON)",
+            Kind::Cdxj => "Common Crawl CDXJ index lines: SURT TIMESTAMP {json}",
+            Kind::Warc => "WARC records, plain or .warc.gz (read-only: writes URL lines)",
+            Kind::Arc => {
+                "ARC records (v1/v2, the format before WARC), plain or .arc.gz (read-only: \
+                 writes URL lines)"
+            }
+            Kind::Log => "Apache/nginx common or combined log lines (read-only: writes URL lines)",
+            Kind::Parquet => {
+                "Parquet files: a row per record, the URL in a string column (normalize and \
+                 dedup write Parquet back)"
+            }
+        }
+    }
+
     /// The name `--input-format` takes.
     pub fn name(self) -> &'static str {
         match self {
