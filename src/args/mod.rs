@@ -201,9 +201,10 @@ Content-Type is text/html or application/xhtml+xml (else its first bytes
 look like HTML); the encoding from a byte-order mark, the HTTP charset, a
 <meta> charset, else UTF-8 if the bytes are UTF-8, else windows-1252; link
 queries are encoded in it. Bad records (bad-http-response, bad-chunked-body,
-bad-content-coding, unknown-content-coding, page-too-large, bad-warc-header,
-truncated-record, bad-wat-json, bad-xml) and bad links (invalid-url,
-javascript-url) are counted
+bad-content-coding, unknown-content-coding, page-too-large, bad-WARC-header,
+bad-ARC-header, WARC-record-truncated, ARC-record-truncated, bad-wat-json,
+bad-xml) and bad links (the URL parser's error, such as IPv6-unclosed or
+host-invalid-code-point; javascript-url) are counted
 and go to --rejects as FILE, -, OFFSET, REASON, VALUE.")]
     Links(LinksArgs),
     /// CDXJ index lines of WARC files, as pywb's cdxj-indexer writes them

@@ -49,7 +49,7 @@ fn links_of_the_example_crawl_resolve_against_base_and_page() {
     );
     assert!(
         stderr(&out).contains(
-            "2 pages, 12 links; 2 bad links (invalid-url 1, javascript-url 1); 1 record not HTML, 1 not responses"
+            "2 pages, 12 links; 2 bad links (IPv6-unclosed 1, javascript-url 1); 1 record not HTML, 1 not responses"
         ),
         "{}",
         stderr(&out)
@@ -85,7 +85,7 @@ fn bad_links_go_to_rejects_and_javascript_is_kept_when_asked() {
     // The rejects layout of every subcommand: source, line (- here),
     // byte offset, reason, value.
     assert_eq!(lines[0][3..], ["javascript-url", "javascript:void(0)"]);
-    assert_eq!(lines[1][3..], ["invalid-url", "http://[::1"]);
+    assert_eq!(lines[1][3..], ["IPv6-unclosed", "http://[::1"]);
     assert!(
         lines
             .iter()
@@ -135,19 +135,19 @@ fn damaged_and_oversized_records_are_counted_never_read_as_pages() {
         "http://a.example/1\nhttp://b.example/2\n"
     );
     assert!(
-        stderr(&out).contains("2 pages, 2 links; 3 bad records (bad-warc-header 1, page-too-large 1, truncated-record 1)"),
+        stderr(&out).contains("2 pages, 2 links; 3 bad records (WARC-record-truncated 1, bad-WARC-header 1, page-too-large 1)"),
         "{}",
         stderr(&out)
     );
     let rejects = String::from_utf8(w.read("bad.tsv")).unwrap();
     assert!(
-        rejects.starts_with(&format!("crawl.warc\t-\t{garbage_at}\tbad-warc-header\t")),
+        rejects.starts_with(&format!("crawl.warc\t-\t{garbage_at}\tbad-WARC-header\t")),
         "{rejects}"
     );
     // A record cut short, or too large, is named by its target where its
     // header was read.
     assert!(
-        rejects.contains("\ttruncated-record\thttp://c.example/\n"),
+        rejects.contains("\tWARC-record-truncated\thttp://c.example/\n"),
         "{rejects}"
     );
     assert!(
@@ -333,7 +333,7 @@ fn wat_records_give_the_links_they_list() {
          http://w.example/a/,http://w.example/b/next.html,a,href,next,wat\n"
     );
     assert!(
-        stderr(&out).contains("1 page, 3 links; 1 bad link (invalid-url 1); 1 bad record (bad-wat-json 1); 1 record not HTML"),
+        stderr(&out).contains("1 page, 3 links; 1 bad link (IPv6-unclosed 1); 1 bad record (bad-wat-json 1); 1 record not HTML"),
         "{}",
         stderr(&out)
     );

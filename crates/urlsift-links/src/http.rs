@@ -17,6 +17,8 @@
 use std::borrow::Cow;
 use std::io::Read;
 
+use urlsift_records::Reason;
+
 /// A parsed response.
 #[derive(Debug)]
 pub struct Response<'a> {
@@ -72,14 +74,14 @@ pub enum HttpError {
 }
 
 impl HttpError {
-    /// The reason's name in rejects and the summary.
-    pub fn reason(self) -> &'static str {
+    /// The bad record's reason.
+    pub fn reason(self) -> Reason {
         match self {
-            HttpError::BadHttp => "bad-http-response",
-            HttpError::BadChunked => "bad-chunked-body",
-            HttpError::BadContentCoding => "bad-content-coding",
-            HttpError::UnknownContentCoding => "unknown-content-coding",
-            HttpError::TooLarge => "page-too-large",
+            HttpError::BadHttp => Reason::BadHttpResponse,
+            HttpError::BadChunked => Reason::BadChunkedBody,
+            HttpError::BadContentCoding => Reason::BadContentCoding,
+            HttpError::UnknownContentCoding => Reason::UnknownContentCoding,
+            HttpError::TooLarge => Reason::PageTooLarge,
         }
     }
 }

@@ -40,6 +40,7 @@ pub mod xml;
 
 use urlsift::percent::{SPECIAL_QUERY, push_encoded_byte};
 use urlsift::{ParseError, Url};
+use urlsift_records::Reason;
 
 /// What kind of reference a link is (`--kinds`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -275,7 +276,7 @@ impl Page {
     /// assert_eq!(page.resolve().next().unwrap().to.unwrap().href(), "http://e.com/a/b");
     /// let image = b"HTTP/1.1 200 OK\r\nContent-Type: image/png\r\n\r\n\x89PNG";
     /// assert!(Page::from_block(image, "http://e.com/i.png", true, 1 << 20, &Kinds::default()).unwrap().is_none());
-    /// assert_eq!(Page::from_block(b"junk", "http://e.com/", true, 1 << 20, &Kinds::default()).unwrap_err(), "bad-http-response");
+    /// assert_eq!(Page::from_block(b"junk", "http://e.com/", true, 1 << 20, &Kinds::default()).unwrap_err(), urlsift_records::Reason::BadHttpResponse);
     /// ```
     pub fn from_block(
         block: &[u8],
@@ -283,7 +284,7 @@ impl Page {
         http: bool,
         max: usize,
         kinds: &Kinds,
-    ) -> Result<Option<Page>, &'static str> {
+    ) -> Result<Option<Page>, Reason> {
         if !http {
             if !http::looks_like_html(block) {
                 return Ok(None);

@@ -22,6 +22,7 @@
 use std::io::{self, BufRead, BufReader, Read};
 
 use super::{Kinds, wat};
+use urlsift_records::Reason;
 use urlsift_records::format::warc::{Dialect, arc};
 
 /// A record to take links from.
@@ -54,8 +55,8 @@ pub enum Item {
     Bad {
         /// Where the record starts.
         offset: u64,
-        /// The reason's name.
-        reason: &'static str,
+        /// Why.
+        reason: Reason,
         /// The record's `WARC-Target-URI`, where its header was read.
         url: Option<String>,
     },
@@ -75,8 +76,8 @@ pub enum Outcome<'a> {
     Bad {
         /// Where the record starts.
         offset: u64,
-        /// The reason's name.
-        reason: &'static str,
+        /// Why.
+        reason: Reason,
         /// The record's URL, where its header was read.
         url: &'a str,
     },
@@ -89,11 +90,12 @@ impl Item {
     ///
     /// ```
     /// use urlsift_links::pages::Item;
+    /// use urlsift_records::Reason;
     ///
     /// let item = Item::document(&b"<a href=x>"[..], 1 << 20, "http://e.com/").unwrap();
     /// assert!(matches!(item, Item::Page(p) if p.url == "http://e.com/" && p.block == b"<a href=x>"));
     /// let big = Item::document(&b"<a href=x>"[..], 4, "").unwrap();
-    /// assert!(matches!(big, Item::Bad { reason: "page-too-large", .. }));
+    /// assert!(matches!(big, Item::Bad { reason: Reason::PageTooLarge, .. }));
     /// ```
     pub fn document(reader: impl Read, max: usize, url: &str) -> io::Result<Item> {
         let mut block = Vec::new();
@@ -101,7 +103,7 @@ impl Item {
         Ok(if block.len() > max {
             Item::Bad {
                 offset: 0,
-                reason: "page-too-large",
+                reason: Reason::PageTooLarge,
                 url: None,
             }
         } else {
@@ -143,7 +145,7 @@ impl Item {
             } => {
                 return Outcome::Bad {
                     offset: *offset,
-                    reason,
+                    reason: *reason,
                     url: url.as_deref().unwrap_or(""),
                 };
             }
@@ -239,16 +241,16 @@ impl<R: Read> Pages<R> {
         };
         if other || length > self.max as u64 {
             if !self.skip(length) {
-                return bad("truncated-record");
+                return bad(Reason::ArcTruncated);
             }
             return if other {
                 Item::Other
             } else {
-                bad("page-too-large")
+                bad(Reason::PageTooLarge)
             };
         }
         let Some(block) = self.block(length) else {
-            return bad("truncated-record");
+            return bad(Reason::ArcTruncated);
         };
         Item::Page(Page {
             offset: start,
@@ -331,7 +333,7 @@ impl<R: Read> Pages<R> {
             if !self.read_line() {
                 return Item::Bad {
                     offset: start,
-                    reason: "truncated-record",
+                    reason: Reason::WarcTruncated,
                     url: target,
                 };
             }
@@ -367,22 +369,22 @@ impl<R: Read> Pages<R> {
         };
         let Some(length) = length else {
             self.resync = true;
-            return bad("bad-warc-header");
+            return bad(Reason::BadWarcHeader);
         };
         let json = json && kind == b"metadata";
         let page = kind == b"response" || kind == b"resource" || json;
         if !page || length > self.max as u64 {
             if !self.skip(length) {
-                return bad("truncated-record");
+                return bad(Reason::WarcTruncated);
             }
             return if page {
-                bad("page-too-large")
+                bad(Reason::PageTooLarge)
             } else {
                 Item::Other
             };
         }
         let Some(block) = self.block(length) else {
-            return bad("truncated-record");
+            return bad(Reason::WarcTruncated);
         };
         Item::Page(Page {
             offset: start,
@@ -427,8 +429,8 @@ impl<R: Read> Iterator for Pages<R> {
             }
         }
         let reason = match self.dialect {
-            Some(Dialect::Arc) => "bad-arc-header",
-            _ => "bad-warc-header",
+            Some(Dialect::Arc) => Reason::BadArcHeader,
+            _ => Reason::BadWarcHeader,
         };
         Some(Item::Bad {
             offset: start,

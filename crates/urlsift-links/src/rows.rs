@@ -47,7 +47,7 @@ use urlsift_records::format::{extension, quote};
 use urlsift_records::input::mmap::MapSlice;
 use urlsift_records::input::{self, InputError, Opened};
 use urlsift_records::stage::{Stage, Verdict};
-use urlsift_records::write_reject_line;
+use urlsift_records::{Reason, write_reject_line};
 use xxhash_rust::xxh3::xxh3_64;
 
 use crate::pages::{Item, Outcome, Pages};
@@ -322,13 +322,15 @@ impl Rows {
     }
 
     /// A bad record at `offset`, counted and in the rejects.
-    fn bad_record(&mut self, name: &str, offset: u64, reason: &'static str, value: &str) {
+    fn bad_record(&mut self, name: &str, offset: u64, reason: Reason, value: &str) {
+        let reason = reason.key();
         *self.tally.bad_records.entry(reason).or_default() += 1;
         let _ = write_reject_line(&mut self.rejects, name, 0, offset, reason, value.as_bytes());
     }
 
     /// A bad link of the record at `offset`, counted and in the rejects.
-    fn bad_link(&mut self, name: &str, offset: u64, reason: &'static str, value: &str) {
+    fn bad_link(&mut self, name: &str, offset: u64, reason: Reason, value: &str) {
+        let reason = reason.key();
         *self.tally.bad_links.entry(reason).or_default() += 1;
         let _ = write_reject_line(&mut self.rejects, name, 0, offset, reason, value.as_bytes());
     }
@@ -519,13 +521,13 @@ impl Source<'_> {
         for link in page.resolve() {
             let mut url = match link.to {
                 Ok(url) => url,
-                Err(_) => {
-                    rows.bad_link(self.name, offset, "invalid-url", &link.raw.value);
+                Err(e) => {
+                    rows.bad_link(self.name, offset, Reason::Url(e), &link.raw.value);
                     continue;
                 }
             };
             if url.protocol() == "javascript:" && !s.javascript {
-                rows.bad_link(self.name, offset, "javascript-url", &link.raw.value);
+                rows.bad_link(self.name, offset, Reason::JavascriptUrl, &link.raw.value);
                 continue;
             }
             if let Some(stage) = &s.stage
@@ -646,7 +648,7 @@ impl Source<'_> {
                 usage: false,
             }),
             Err(e) => {
-                end.bad_record(self.name, e.offset, "bad-xml", &e.message);
+                end.bad_record(self.name, e.offset, Reason::BadXml, &e.message);
                 None
             }
             Ok(()) => None,

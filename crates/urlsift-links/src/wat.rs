@@ -21,12 +21,13 @@ use serde_json::Value;
 
 use super::{Kind, Kinds, Page, RawLink};
 use urlsift::Url;
+use urlsift_records::Reason;
 
 /// The page a WAT record describes: `Ok(None)` when it lists no HTML
 /// metadata (a request, a non-HTML response), `Err` when the block is not
 /// JSON (reason `bad-wat-json`).
-pub fn page(block: &[u8], kinds: &Kinds) -> Result<Option<Page>, &'static str> {
-    let json: Value = serde_json::from_slice(block).map_err(|_| "bad-wat-json")?;
+pub fn page(block: &[u8], kinds: &Kinds) -> Result<Option<Page>, Reason> {
+    let json: Value = serde_json::from_slice(block).map_err(|_| Reason::BadWatJson)?;
     let envelope = &json["Envelope"];
     let target = envelope["WARC-Header-Metadata"]["WARC-Target-URI"].as_str();
     let html = &envelope["Payload-Metadata"]["HTTP-Response-Metadata"]["HTML-Metadata"];

@@ -66,6 +66,24 @@ pub enum Reason {
     /// A `CONNECT` request whose target is not `host:port` (RFC 9112's
     /// authority-form).
     BadConnectTarget,
+    /// A page (a record's block, or its decoded body) larger than the
+    /// limit (`links --max-page-size`): skipped, unread.
+    PageTooLarge,
+    /// A WARC response whose block is not an HTTP response (no status
+    /// line, or headers without their end).
+    BadHttpResponse,
+    /// A chunked body whose chunk sizes do not add up.
+    BadChunkedBody,
+    /// A gzip, deflate or brotli body that does not decode.
+    BadContentCoding,
+    /// A content coding other than gzip, deflate, br or identity.
+    UnknownContentCoding,
+    /// A WAT record whose JSON cannot be read.
+    BadWatJson,
+    /// A sitemap or feed that is not well-formed XML.
+    BadXml,
+    /// A `javascript:` link (links leave them out unless `--javascript`).
+    JavascriptUrl,
 }
 
 impl Reason {
@@ -97,6 +115,14 @@ impl Reason {
             Reason::NoRequestTarget => "no-request-target",
             Reason::AsteriskForm => "asterisk-form-target",
             Reason::BadConnectTarget => "bad-CONNECT-target",
+            Reason::PageTooLarge => "page-too-large",
+            Reason::BadHttpResponse => "bad-http-response",
+            Reason::BadChunkedBody => "bad-chunked-body",
+            Reason::BadContentCoding => "bad-content-coding",
+            Reason::UnknownContentCoding => "unknown-content-coding",
+            Reason::BadWatJson => "bad-wat-json",
+            Reason::BadXml => "bad-xml",
+            Reason::JavascriptUrl => "javascript-url",
         }
     }
 }
@@ -139,6 +165,16 @@ impl fmt::Display for Reason {
             Reason::BadConnectTarget => {
                 f.write_str("CONNECT request whose target is not host:port")
             }
+            Reason::PageTooLarge => f.write_str("page larger than the limit (--max-page-size)"),
+            Reason::BadHttpResponse => f.write_str("not an HTTP response (status line and headers)"),
+            Reason::BadChunkedBody => f.write_str("chunked body whose chunk sizes do not add up"),
+            Reason::BadContentCoding => f.write_str("gzip, deflate or br body that does not decode"),
+            Reason::UnknownContentCoding => {
+                f.write_str("content coding other than gzip, deflate, br or identity")
+            }
+            Reason::BadWatJson => f.write_str("WAT record whose JSON cannot be read"),
+            Reason::BadXml => f.write_str("not well-formed XML"),
+            Reason::JavascriptUrl => f.write_str("javascript: link"),
         }
     }
 }
