@@ -185,7 +185,8 @@ impl Engine {
     }
 
     /// Runs `work` on every chunk in parallel and `consume` on the results in
-    /// input order. `consume` returning `Ok(false)` stops the run early.
+    /// input order (with one worker, both on this thread, one chunk after
+    /// another). `consume` returning `Ok(false)` stops the run early.
     /// Returns the read errors that ended sources early (each source's
     /// records before its error were processed; the run went on with the
     /// next source).
@@ -204,6 +205,9 @@ impl Engine {
         mut consume: impl FnMut(&Chunk, &mut Processed<X>) -> Result<bool, E>,
     ) -> Result<Vec<InputError>, E> {
         let threads = self.pool.current_num_threads();
+        if threads == 1 {
+            return self.run_alone(work, consume);
+        }
         let max_in_flight = threads * 2 + 2;
         let chunk_size = self.read.chunk_size;
         // Keep every buffer that can be in circulation (an input and an
@@ -292,6 +296,86 @@ impl Engine {
                 process_start,
                 threads,
                 (busy, idle),
+            ));
+        }
+        ran?;
+        Ok(errors)
+    }
+}
+
+impl Engine {
+    /// [`Engine::run`] with one worker (`-j1`): this thread alone reads
+    /// each chunk, works on it and consumes it, so `-j1` is one thread
+    /// (beside a compressed input's decoding thread) and the scaling from
+    /// `-j1` is honest. Read errors are met in order, as in
+    /// [`Engine::run`].
+    fn run_alone<X, E: From<Error>>(
+        &self,
+        work: impl Fn(&Chunk) -> Processed<X>,
+        mut consume: impl FnMut(&Chunk, &mut Processed<X>) -> Result<bool, E>,
+    ) -> Result<Vec<InputError>, E> {
+        let pool = BufPool::new(4, self.read.chunk_size);
+        let mut reader = ChunkReader::new(self.files.clone(), self.read.clone());
+        let mut errors = Vec::new();
+        let clocks = self.timed.then(Clocks::default);
+        let (start, process_start) = (
+            Instant::now(),
+            (timings::decoding(), timings::in_order_shared()),
+        );
+        let mut busy = Duration::ZERO;
+        let now = || clocks.as_ref().map(|_| Instant::now());
+        let time = |clock: Clock, since: Option<Instant>| {
+            if let (Some(c), Some(since)) = (&clocks, since) {
+                c.add(clock, since);
+            }
+        };
+        let ran = loop {
+            let since = now();
+            let next = reader.next_numbered(&pool);
+            time(Clock::Read, since);
+            let Some((_, next)) = next else {
+                break Ok(());
+            };
+            let chunk = match next {
+                Ok(chunk) => chunk,
+                Err(e) if e.usage => {
+                    break Err(Error::Usage(format!("{}: {}", e.name, e.error)).into());
+                }
+                Err(e) => {
+                    // A read error ends its source; reading goes on with
+                    // the next.
+                    errors.push(e);
+                    continue;
+                }
+            };
+            if chunk.oversize.is_none()
+                && let Ok(mut spare) = chunk.spare.lock()
+            {
+                *spare = pool.get(chunk::output_capacity(chunk.data.len()));
+            }
+            let since = now();
+            let mut p = work(&chunk);
+            time(Clock::Work, since);
+            let since = now();
+            let go_on = consume(&chunk, &mut p);
+            if let Some(since) = since {
+                busy += since.elapsed();
+            }
+            chunk.data.recycle(&pool);
+            pool.put(p.out);
+            match go_on {
+                Ok(true) => {}
+                Ok(false) => break Ok(()),
+                Err(e) => break Err(e),
+            }
+        };
+        if let (Some(clocks), Ok(mut report)) = (&clocks, self.report.lock()) {
+            *report = Some(Report::of(
+                clocks,
+                start,
+                process_start,
+                1,
+                (busy, Duration::ZERO),
             ));
         }
         ran?;
