@@ -51,8 +51,10 @@ pub struct InputArgs {
     #[arg(long, value_name = "SIZE", default_value = "16M", value_parser = parse_size)]
     pub max_line_bytes: u64,
     /// Threads that read and parse (default: one per core); results are
-    /// written in input order by one more. Also the most threads that
-    /// decode a gzip file's members or a Parquet file's row groups.
+    /// written in input order by one more (with -j1, by the same thread:
+    /// -j1 is one thread). Also the most threads that decode a gzip
+    /// file's members or a Parquet file's row groups, or look up dedup's
+    /// seen-set.
     #[arg(short = 'j', long = "threads", value_name = "N")]
     pub threads: Option<usize>,
     /// No progress bar and no summary on stderr (errors are still printed).
