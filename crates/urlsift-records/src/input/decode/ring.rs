@@ -8,6 +8,10 @@
 //! fails. It is never joined, since it may be blocked reading a pipe that
 //! has nothing to say; it holds one buffer, and exits as soon as the read
 //! returns (or with the process).
+//!
+//! When the run may use one core (`-j1`, [`crate::cores`]), there is no
+//! thread: the reader decodes each buffer itself when it needs the next,
+//! with the same bytes and faults in the same places.
 
 use std::io::{self, BufRead, Read};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
@@ -48,18 +52,42 @@ pub struct Decoded {
     /// The fault to report once `current` is used up, before the bytes
     /// decoded after it.
     resumed: Option<io::Error>,
-    filled: Receiver<Filled>,
-    empty: SyncSender<Vec<u8>>,
-    /// The decoding thread, kept for tests to wait on; otherwise dropped
-    /// with the reader, not joined (see the module notes).
-    #[cfg_attr(not(test), allow(dead_code))]
-    thread: Option<JoinHandle<()>>,
+    /// Where the next buffer comes from.
+    from: From,
+}
+
+/// Where a [`Decoded`]'s buffers come from.
+enum From {
+    /// The decoding thread.
+    Thread {
+        filled: Receiver<Filled>,
+        empty: SyncSender<Vec<u8>>,
+        /// The decoding thread, kept for tests to wait on; otherwise
+        /// dropped with the reader, not joined (see the module notes).
+        #[cfg_attr(not(test), allow(dead_code))]
+        thread: Option<JoinHandle<()>>,
+    },
+    /// The reader's own thread, decoding as it reads (one core).
+    Here(Box<dyn Decode>),
 }
 
 impl Decoded {
-    /// Starts decoding `source` as `format` on a new thread.
+    /// Starts decoding `source` as `format` on a new thread (or, when the
+    /// run may use one core, as it is read).
     pub(super) fn start(format: Format, source: Source) -> Decoded {
-        Decoded::with_ring(format, decoder(format, source), RING, BUF_SIZE)
+        let decode = decoder(format, source);
+        if crate::cores::available() == 1 {
+            return Decoded {
+                format,
+                current: vec![0; BUF_SIZE],
+                pos: 0,
+                len: 0,
+                end: None,
+                resumed: None,
+                from: From::Here(decode),
+            };
+        }
+        Decoded::with_ring(format, decode, RING, BUF_SIZE)
     }
 
     /// Decodes with `decode` through `ring` buffers of `size` bytes.
@@ -86,9 +114,11 @@ impl Decoded {
             len: 0,
             end: None,
             resumed: None,
-            filled,
-            empty,
-            thread: Some(thread),
+            from: From::Thread {
+                filled,
+                empty,
+                thread: Some(thread),
+            },
         }
     }
 
@@ -101,7 +131,10 @@ impl Decoded {
     /// reader is gone).
     #[cfg(test)]
     pub(super) fn thread(&mut self) -> JoinHandle<()> {
-        self.thread.take().expect("asked once")
+        match &mut self.from {
+            From::Thread { thread, .. } => thread.take().expect("asked once"),
+            From::Here(_) => panic!("decoded on the reader's thread"),
+        }
     }
 
     /// Makes `current` hold unread bytes unless the stream has ended;
@@ -117,7 +150,17 @@ impl Decoded {
                     Err(e) => Err(again(e)),
                 };
             }
-            let Ok(next) = self.filled.recv() else {
+            let (filled, empty) = match &mut self.from {
+                From::Thread { filled, empty, .. } => (filled, empty),
+                From::Here(decode) => {
+                    let (len, end, resumed) = fill(&mut **decode, &mut self.current);
+                    (self.pos, self.len) = (0, len);
+                    self.end = end;
+                    self.resumed = resumed;
+                    continue;
+                }
+            };
+            let Ok(next) = filled.recv() else {
                 // The thread ended without saying how: it panicked.
                 let e = io::Error::other("the decoding thread stopped unexpectedly");
                 self.end = Some(Err(again(&e)));
@@ -126,7 +169,7 @@ impl Decoded {
             let spent = std::mem::replace(&mut self.current, next.buf);
             (self.pos, self.len) = (0, next.len);
             // The thread may have ended: then the buffer is not needed.
-            let _ = self.empty.try_send(spent);
+            let _ = empty.try_send(spent);
             self.end = next.end;
             self.resumed = next.resumed;
         }
@@ -138,29 +181,7 @@ impl Decoded {
 /// until the stream ends or fails, or the reader is gone.
 fn run(mut decode: Box<dyn Decode>, empty: Receiver<Vec<u8>>, filled: SyncSender<Filled>) {
     while let Ok(mut buf) = empty.recv() {
-        let busy = std::time::Instant::now();
-        let mut len = 0;
-        let mut end = None;
-        let mut resumed = None;
-        while len < buf.len() {
-            match decode.decode(&mut buf[len..]) {
-                Ok(0) => {
-                    end = Some(Ok(()));
-                    break;
-                }
-                Ok(n) => len += n,
-                // The buffer ends at the gap; the next one starts after it.
-                Err(e) if resumes(&e) => {
-                    resumed = Some(e);
-                    break;
-                }
-                Err(e) => {
-                    end = Some(Err(e));
-                    break;
-                }
-            }
-        }
-        crate::timings::add_decoding(busy.elapsed());
+        let (len, end, resumed) = fill(&mut *decode, &mut buf);
         let last = end.is_some();
         let buffer = Filled {
             buf,
@@ -172,6 +193,39 @@ fn run(mut decode: Box<dyn Decode>, empty: Receiver<Vec<u8>>, filled: SyncSender
             return;
         }
     }
+}
+
+/// Decodes into `buf` until it is full, the stream ends (the end, clean or
+/// not), or a fault is resumed after (that fault: the buffer ends at the
+/// gap, the next one starts after it); returns the bytes decoded and
+/// those.
+fn fill(
+    decode: &mut dyn Decode,
+    buf: &mut [u8],
+) -> (usize, Option<io::Result<()>>, Option<io::Error>) {
+    let busy = std::time::Instant::now();
+    let mut len = 0;
+    let mut end = None;
+    let mut resumed = None;
+    while len < buf.len() {
+        match decode.decode(&mut buf[len..]) {
+            Ok(0) => {
+                end = Some(Ok(()));
+                break;
+            }
+            Ok(n) => len += n,
+            Err(e) if resumes(&e) => {
+                resumed = Some(e);
+                break;
+            }
+            Err(e) => {
+                end = Some(Err(e));
+                break;
+            }
+        }
+    }
+    crate::timings::add_decoding(busy.elapsed());
+    (len, end, resumed)
 }
 
 impl Read for Decoded {
