@@ -36,6 +36,9 @@ pub(super) struct Dealt {
     pub(super) lists: Vec<Vec<u32>>,
     /// The partitions dealt to (0: not dealt yet).
     pub(super) parts: usize,
+    /// The records are the keyed ones alone, in their order, to one
+    /// partition: `order` is left empty (record `i` is keyed record `i`).
+    pub(super) direct: bool,
 }
 
 impl Dealt {
@@ -54,6 +57,12 @@ impl Dealt {
         self.order.clear();
         self.kept.clear();
         self.raw.clear();
+        let parts = parts.max(1);
+        self.parts = parts;
+        self.direct = parts == 1 && kept.is_empty();
+        if self.direct {
+            return;
+        }
         let mut kept = kept.iter().peekable();
         for (i, (at, hash)) in held.enumerate() {
             while let Some(&span) = kept.next_if(|&&(_, end)| end <= at) {
@@ -64,7 +73,6 @@ impl Dealt {
         for &span in kept {
             self.keep(out, span);
         }
-        let parts = parts.max(1);
         self.lists.resize_with(parts, Vec::new);
         for list in &mut self.lists {
             list.clear();
@@ -74,7 +82,6 @@ impl Dealt {
                 self.lists[part_of(hash, parts)].push(i as u32);
             }
         }
-        self.parts = parts;
     }
 
     /// Lists a bad record passed through (at `line` in `out`, its

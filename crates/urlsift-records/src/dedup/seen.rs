@@ -185,7 +185,7 @@ impl Part {
     ) -> Result<(), E> {
         // Lookups are independent cache misses: start each a few records
         // ahead, so they overlap instead of following one another.
-        let hash = |i: u32| view.order[i as usize].0;
+        let hash = |i: u32| view.hash(i as usize);
         let mut ahead = list.clone().map(hash);
         let mut near = list.clone().map(hash);
         for hash in ahead.by_ref().take(PREFETCH_AHEAD) {
@@ -201,8 +201,7 @@ impl Part {
             if let Some(next) = near.next() {
                 self.prefetch_key(next);
             }
-            let (hash, src) = view.order[i as usize];
-            let (key, line) = view.get(src);
+            let (hash, (key, line)) = (view.hash(i as usize), view.record(i as usize));
             let taken = self.offer(mode, hash, key, line, seq + u64::from(i));
             take(line, taken)?;
         }
@@ -214,6 +213,8 @@ impl Part {
 /// their bytes are in.
 struct View<'a> {
     order: &'a [(u64, Src)],
+    /// Record `i` is keyed record `i` (`order` is empty).
+    direct: bool,
     kept: &'a [Kept],
     data: &'a [u8],
     out: &'a [u8],
@@ -227,12 +228,43 @@ impl<'a> View<'a> {
     fn of(dealt: &'a Dealt, chunk: &'a Chunk, p: &'a Processed<Keys>) -> View<'a> {
         View {
             order: &dealt.order,
+            direct: dealt.direct,
             kept: &dealt.kept,
             raw: &dealt.raw,
             data: &chunk.data[..],
             out: &p.out,
             keys: &p.extra.keys,
             held: &p.extra.held,
+        }
+    }
+
+    /// How many records the chunk has.
+    fn len(&self) -> usize {
+        if self.direct {
+            self.held.len()
+        } else {
+            self.order.len()
+        }
+    }
+
+    /// The key hash of the chunk's `i`th record.
+    #[inline]
+    fn hash(&self, i: usize) -> u64 {
+        if self.direct {
+            self.held[i].hash
+        } else {
+            self.order[i].0
+        }
+    }
+
+    /// The key and line (without its terminator) of the chunk's `i`th
+    /// record.
+    #[inline]
+    fn record(&self, i: usize) -> (&[u8], &[u8]) {
+        if self.direct {
+            self.get(i as Src)
+        } else {
+            self.get(self.order[i].1)
         }
     }
 
@@ -391,13 +423,13 @@ impl Seen {
             ..
         } = self;
         let dealt = if here { &*dealt } else { theirs };
-        let (mode, first, records) = (*mode, *seq, dealt.order.len() as u64);
         let view = View::of(dealt, chunk, p);
+        let (mode, first, records) = (*mode, *seq, view.len() as u64);
         *seq += records;
         if let Some((_, spill, _)) = spill {
             // Past the budget every record goes to disk, in input order.
-            for (i, &(hash, src)) in view.order.iter().enumerate() {
-                let (key, line) = view.get(src);
+            for i in 0..view.len() {
+                let (hash, (key, line)) = (view.hash(i), view.record(i));
                 spill
                     .push(hash, first + i as u64, 1, key, line)
                     .map_err(spill_err)?;
@@ -441,12 +473,12 @@ impl Seen {
                 // Each partition's answers are in input order: take them
                 // in turn as the records come.
                 let mut next = vec![0usize; n];
-                for &(hash, src) in view.order {
-                    let at = part_of(hash, n);
+                for i in 0..view.len() {
+                    let at = part_of(view.hash(i), n);
                     let take = takes[at][next[at]];
                     next[at] += 1;
                     if take {
-                        write_line(out, view.get(src).1, *terminator)?;
+                        write_line(out, view.record(i).1, *terminator)?;
                         *written += 1;
                     }
                 }
@@ -463,14 +495,14 @@ impl Seen {
     /// can name (each record adds at most two blocks), no partition past
     /// 4 billion entries.
     fn fits(&self, view: &View<'_>) -> bool {
-        let records = view.order.len();
+        let records = view.len();
         // A key is a slice of one of the chunk's buffers: none is longer
         // than the longest buffer (a chunk is a few megabytes).
         let longest = [view.data, view.out, view.keys, view.raw].map(<[u8]>::len);
         let longest = if longest.iter().all(|&len| len < LONGEST_KEY) {
             0
         } else {
-            let keys = view.order.iter().map(|&(_, src)| view.get(src).0.len());
+            let keys = (0..records).map(|i| view.record(i).0.len());
             keys.max().unwrap_or(0)
         };
         longest < LONGEST_KEY
