@@ -21,11 +21,11 @@ use std::time::Instant;
 
 use xxhash_rust::xxh3::xxh3_64;
 
-use super::arena::{Arena, Entries, Entry, Span};
+use super::arena::Span;
 use super::deal::{Dealt, KEPT, Kept, Src, part_of};
 use super::keys::{Held, Keys, Place};
+use super::keyset::{LONGEST_KEY, MOST_BLOCKS, Mode, Part};
 use super::spill::{self, Spill};
-use super::table::{Slot, Table};
 use crate::chunk::Chunk;
 use crate::error::Error;
 use crate::processed::Processed;
@@ -36,141 +36,7 @@ use crate::timings;
 /// points to, half as far ahead.
 const PREFETCH_AHEAD: usize = 16;
 
-/// Keys this long or longer do not fit a table slot: a chunk holding one
-/// moves the seen-set to disk, where keys of any length go.
-const LONGEST_KEY: usize = (1 << 25) - 8;
-/// Arena blocks a partition may hold (a slot's block field).
-const MOST_BLOCKS: usize = 1 << 18;
-
-/// What the seen-set keeps of each key.
-#[derive(Clone, Copy)]
-struct Mode {
-    /// Records are held to the end and written with their key's count.
-    count: bool,
-    /// Records kept per key (at least one).
-    samples: u32,
-}
-
-impl Mode {
-    /// Whether a key's arena bytes carry the 4-byte word before them.
-    fn prefixed(self) -> bool {
-        self.count || self.samples > 1
-    }
-}
-
-/// One hash partition of the in-memory seen-set: a hash table of keys
-/// (with indexes into `entries`, which are in input order, under
-/// `count`); equal hashes are confirmed byte by byte.
-///
-/// With `count` or samples, a key's arena bytes are preceded by a 4-byte
-/// word: the index of its first entry (`count`), or how many of its
-/// records went out (samples alone).
-#[derive(Default)]
-struct Part {
-    table: Table,
-    entries: Entries,
-    arena: Arena,
-}
-
 impl Part {
-    /// Estimated memory held: arena blocks, entries and table slots.
-    fn bytes(&self) -> usize {
-        self.arena.allocated + self.entries.reserved() + self.table.bytes()
-    }
-
-    /// Starts loading the table slot a lookup of `hash` will read.
-    #[inline]
-    fn prefetch(&self, hash: u64) {
-        self.table.prefetch(hash);
-    }
-
-    /// Starts loading the key bytes a lookup of `hash` will compare, when
-    /// its table slot (prefetched earlier) names them.
-    #[inline]
-    fn prefetch_key(&self, hash: u64) {
-        if let Some(slot) = self.table.home_slot(hash)
-            && let Some(block) = self.arena.blocks.get(slot.block())
-            && let Some(byte) = block.get(slot.start())
-        {
-            urlsift::simd::prefetch(byte);
-        }
-    }
-
-    /// Records one record (its key, the key's xxh3-64 `hash`, its line,
-    /// its place `seq` in the input); returns whether its line goes out
-    /// now. The key fits a slot (the caller checked: [`LONGEST_KEY`],
-    /// [`MOST_BLOCKS`]).
-    fn offer(&mut self, mode: Mode, hash: u64, key: &[u8], line: &[u8], seq: u64) -> bool {
-        let arena = &self.arena;
-        let found = self.table.find(hash, |slot| {
-            slot.hash == hash && arena.get(Span::of(slot)) == key
-        });
-        if let Some(slot) = found {
-            return mode.prefixed() && self.again(mode, Span::of(&slot), seq, line);
-        }
-        let index = self.entries.len as u32;
-        let key_span = if mode.count {
-            self.arena.push_after(&index.to_le_bytes(), key)
-        } else if mode.samples > 1 {
-            // One of its records goes out now.
-            self.arena.push_after(&1u32.to_le_bytes(), key)
-        } else {
-            self.arena.push(key)
-        };
-        let slot = Slot::new(hash, key_span.block, key_span.start, key_span.len)
-            .expect("the chunk's keys were checked to fit a slot");
-        self.table.insert(slot);
-        if mode.count {
-            // Counts and lines are kept for the end, in first-occurrence
-            // order. Without --count the line goes out now and the table
-            // alone is the seen-set (no entry: a seen-set of a million
-            // keys touches 70 MB less fresh memory).
-            let line = Some(self.arena.push(line));
-            self.entries.push(Entry {
-                key: key_span,
-                line,
-                seq,
-                count: 1,
-                first: index,
-                kept: 1,
-            });
-            return false;
-        }
-        true
-    }
-
-    /// A record whose key (at `key` in the arena, after its word) was seen:
-    /// counted, and kept while its key has fewer than `samples` kept;
-    /// returns whether its line goes out now.
-    fn again(&mut self, mode: Mode, key: Span, seq: u64, line: &[u8]) -> bool {
-        let word = &mut self.arena.blocks[key.block][key.start - 4..key.start];
-        let value = u32::from_le_bytes((&*word).try_into().expect("4 bytes"));
-        if !mode.count {
-            if value < mode.samples {
-                word.copy_from_slice(&(value + 1).to_le_bytes());
-                return true;
-            }
-            return false;
-        }
-        // The word is the index of the key's first entry.
-        let first = self.entries.get_mut(value);
-        first.count += 1;
-        if first.kept >= mode.samples {
-            return false;
-        }
-        first.kept += 1;
-        let line = Some(self.arena.push(line));
-        self.entries.push(Entry {
-            key,
-            line,
-            seq,
-            count: 0,
-            first: value,
-            kept: 0,
-        });
-        false
-    }
-
     /// Looks up the records `list` names (indexes into the view's
     /// records, in input order; the chunk's first record is the input's
     /// `seq`th), telling `take` each record's line and whether it goes out
