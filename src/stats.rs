@@ -321,7 +321,7 @@ pub fn run(a: StatsArgs) -> Result<ExitCode, CliError> {
                     return Ok(());
                 }
                 let c = &mut *counts;
-                p_count(&mut c.schemes, url.scheme());
+                bump(&mut c.schemes, url.scheme(), 1);
                 let host = url.hostname();
                 if !host.is_empty() {
                     let domain = u64::from(url.host_kind() == Some(HostKind::Domain));
@@ -476,13 +476,4 @@ pub fn run(a: StatsArgs) -> Result<ExitCode, CliError> {
         ..settings
     };
     Ok(report(&tally, 0, &settings, "", &errors))
-}
-
-fn p_count(map: &mut NameCounts, key: &str) {
-    match map.get_mut(key) {
-        Some(n) => *n += 1,
-        None => {
-            map.insert(key.to_string(), 1);
-        }
-    }
 }
