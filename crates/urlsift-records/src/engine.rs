@@ -46,7 +46,7 @@ use super::format::{Kind, Spec};
 use super::input::{self, InputError};
 use super::processed::Processed;
 use super::reader::{ChunkReader, Settings};
-use super::timings::{self, Clock, Clocks, Report};
+use super::timings::{Clock, Clocks, Report, Started};
 
 /// How the engine reads its inputs.
 #[derive(Clone, Debug)]
@@ -224,10 +224,7 @@ impl Engine {
         }
         let ticket_rx = Mutex::new(ticket_rx);
         let clocks = self.timed.then(Clocks::default);
-        let (start, process_start) = (
-            Instant::now(),
-            (timings::decoding(), timings::in_order_shared()),
-        );
+        let started = Started::now();
         let (mut busy, mut idle) = (Duration::ZERO, Duration::ZERO);
         let (pool, reader, ticket_rx, work, clocks_ref) =
             (&pool, &reader, &ticket_rx, &work, clocks.as_ref());
@@ -251,7 +248,7 @@ impl Engine {
                     let (chunk, mut p) = match done {
                         Ok(done) => done,
                         Err(e) if e.usage => {
-                            return Err(Error::Usage(format!("{}: {}", e.name, e.error)).into());
+                            return Err(usage(&e).into());
                         }
                         Err(e) => {
                             errors.push(e);
@@ -290,13 +287,7 @@ impl Engine {
             }
         });
         if let (Some(clocks), Ok(mut report)) = (&clocks, self.report.lock()) {
-            *report = Some(Report::of(
-                clocks,
-                start,
-                process_start,
-                threads,
-                (busy, idle),
-            ));
+            *report = Some(Report::of(clocks, &started, threads, (busy, idle)));
         }
         ran?;
         Ok(errors)
@@ -318,17 +309,9 @@ impl Engine {
         let mut reader = ChunkReader::new(self.files.clone(), self.read.clone());
         let mut errors = Vec::new();
         let clocks = self.timed.then(Clocks::default);
-        let (start, process_start) = (
-            Instant::now(),
-            (timings::decoding(), timings::in_order_shared()),
-        );
+        let started = Started::now();
         let mut busy = Duration::ZERO;
-        let now = || clocks.as_ref().map(|_| Instant::now());
-        let time = |clock: Clock, since: Option<Instant>| {
-            if let (Some(c), Some(since)) = (&clocks, since) {
-                c.add(clock, since);
-            }
-        };
+        let (now, time) = timers(clocks.as_ref());
         let ran = loop {
             let since = now();
             let next = reader.next_numbered(&pool);
@@ -339,7 +322,7 @@ impl Engine {
             let chunk = match next {
                 Ok(chunk) => chunk,
                 Err(e) if e.usage => {
-                    break Err(Error::Usage(format!("{}: {}", e.name, e.error)).into());
+                    break Err(usage(&e).into());
                 }
                 Err(e) => {
                     // A read error ends its source; reading goes on with
@@ -348,11 +331,7 @@ impl Engine {
                     continue;
                 }
             };
-            if chunk.oversize.is_none()
-                && let Ok(mut spare) = chunk.spare.lock()
-            {
-                *spare = pool.get(chunk::output_capacity(chunk.data.len()));
-            }
+            give_output(&chunk, &pool);
             let since = now();
             let mut p = work(&chunk);
             time(Clock::Work, since);
@@ -370,17 +349,45 @@ impl Engine {
             }
         };
         if let (Some(clocks), Ok(mut report)) = (&clocks, self.report.lock()) {
-            *report = Some(Report::of(
-                clocks,
-                start,
-                process_start,
-                1,
-                (busy, Duration::ZERO),
-            ));
+            *report = Some(Report::of(clocks, &started, 1, (busy, Duration::ZERO)));
         }
         ran?;
         Ok(errors)
     }
+}
+
+/// Two closures over `clocks` (`None`: not timing): the instant now
+/// (`None` when not timing), and one that adds the time since such an
+/// instant to a clock.
+fn timers(
+    clocks: Option<&Clocks>,
+) -> (
+    impl Fn() -> Option<Instant> + '_,
+    impl Fn(Clock, Option<Instant>) + '_,
+) {
+    let now = move || clocks.map(|_| Instant::now());
+    let time = move |clock: Clock, since: Option<Instant>| {
+        if let (Some(c), Some(since)) = (clocks, since) {
+            c.add(clock, since);
+        }
+    };
+    (now, time)
+}
+
+/// Gives `chunk` an output buffer from `pool`, sized for its data (a
+/// piece of an over-long line makes no output of its own: none).
+fn give_output(chunk: &Chunk, pool: &BufPool) {
+    if chunk.oversize.is_none()
+        && let Ok(mut spare) = chunk.spare.lock()
+    {
+        *spare = pool.get(chunk::output_capacity(chunk.data.len()));
+    }
+}
+
+/// The run's error for a read error that says the flags do not fit the
+/// input.
+fn usage(e: &InputError) -> Error {
+    Error::Usage(format!("{}: {}", e.name, e.error))
 }
 
 /// A worker's result: a chunk and what it made of it, or the read error
@@ -399,13 +406,7 @@ fn worker<X>(
     results: &mpsc::Sender<(u64, Done<X>)>,
     clocks: Option<&Clocks>,
 ) {
-    // Adds the time since `since` (taken when timing) to `clock`.
-    let time = |clock: Clock, since: Option<Instant>| {
-        if let (Some(c), Some(since)) = (clocks, since) {
-            c.add(clock, since);
-        }
-    };
-    let now = || clocks.map(|_| Instant::now());
+    let (now, time) = timers(clocks);
     loop {
         let since = now();
         let ticket = match tickets.lock() {
@@ -431,12 +432,7 @@ fn worker<X>(
         let done = match next {
             Err(e) => Err(e),
             Ok(chunk) => {
-                // (A piece of an over-long line makes no output of its own.)
-                if chunk.oversize.is_none()
-                    && let Ok(mut spare) = chunk.spare.lock()
-                {
-                    *spare = pool.get(chunk::output_capacity(chunk.data.len()));
-                }
+                give_output(&chunk, pool);
                 let since = now();
                 let p = work(&chunk);
                 time(Clock::Work, since);

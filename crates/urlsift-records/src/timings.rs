@@ -62,6 +62,25 @@ pub fn in_order_shared() -> Duration {
     Duration::from_nanos(IN_ORDER_SHARED.load(Ordering::Relaxed))
 }
 
+/// When a run started, with the process-wide clocks ([`decoding`],
+/// [`in_order_shared`]) as they stood then.
+pub(crate) struct Started {
+    at: Instant,
+    decoding: Duration,
+    shared: Duration,
+}
+
+impl Started {
+    /// Now.
+    pub(crate) fn now() -> Started {
+        Started {
+            at: Instant::now(),
+            decoding: decoding(),
+            shared: in_order_shared(),
+        }
+    }
+}
+
 /// A run's stage clocks, added to by the workers and the in-order thread.
 #[derive(Default)]
 pub(crate) struct Clocks {
@@ -127,27 +146,24 @@ pub struct Report {
 }
 
 impl Report {
-    /// The report of a run whose clocks are `clocks`, started at `start`
-    /// with the decoding and shared clocks at `process_start`
-    /// ([`decoding`], [`in_order_shared`]); the in-order stage's busy and
-    /// idle times.
+    /// The report of a run whose clocks are `clocks`, `started` then, on
+    /// `threads` workers; the in-order stage's busy and idle times.
     pub(crate) fn of(
         clocks: &Clocks,
-        start: Instant,
-        process_start: (Duration, Duration),
+        started: &Started,
         threads: usize,
         in_order: (Duration, Duration),
     ) -> Report {
         Report {
-            wall: start.elapsed(),
+            wall: started.at.elapsed(),
             threads,
             read: Clocks::get(&clocks.read),
             read_wait: Clocks::get(&clocks.read_wait),
-            decode: decoding().saturating_sub(process_start.0),
+            decode: decoding().saturating_sub(started.decoding),
             work: Clocks::get(&clocks.work),
             workers_waited: Clocks::get(&clocks.ticket_wait),
             in_order: in_order.0,
-            in_order_shared: in_order_shared().saturating_sub(process_start.1),
+            in_order_shared: in_order_shared().saturating_sub(started.shared),
             in_order_idle: in_order.1,
         }
     }
