@@ -20,18 +20,15 @@ pub struct Choice(pub Option<Kind>);
 
 impl Choice {
     /// `auto` and every format, in the order `--help` lists them.
-    pub const ALL: [Choice; 10] = [
-        Choice(None),
-        Choice(Some(Kind::Lines)),
-        Choice(Some(Kind::Csv)),
-        Choice(Some(Kind::Tsv)),
-        Choice(Some(Kind::Jsonl)),
-        Choice(Some(Kind::Cdxj)),
-        Choice(Some(Kind::Warc)),
-        Choice(Some(Kind::Arc)),
-        Choice(Some(Kind::Log)),
-        Choice(Some(Kind::Parquet)),
-    ];
+    pub const ALL: [Choice; Kind::ALL.len() + 1] = {
+        let mut all = [Choice(None); Kind::ALL.len() + 1];
+        let mut i = 0;
+        while i < Kind::ALL.len() {
+            all[i + 1] = Choice(Some(Kind::ALL[i]));
+            i += 1;
+        }
+        all
+    };
 
     /// Its name: `auto`, or the format's ([`Kind::name`]).
     pub fn name(self) -> &'static str {

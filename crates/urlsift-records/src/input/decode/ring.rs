@@ -77,15 +77,7 @@ impl Decoded {
     pub(super) fn start(format: Format, source: Source) -> Decoded {
         let decode = decoder(format, source);
         if crate::cores::available() == 1 {
-            return Decoded {
-                format,
-                current: vec![0; BUF_SIZE],
-                pos: 0,
-                len: 0,
-                end: None,
-                resumed: None,
-                from: From::Here(decode),
-            };
+            return Decoded::new(format, BUF_SIZE, From::Here(decode));
         }
         Decoded::with_ring(format, decode, RING, BUF_SIZE)
     }
@@ -107,6 +99,24 @@ impl Decoded {
             .name(format!("urlsift {} decoder", format.name()))
             .spawn(move || run(decode, empty_rx, filled_tx))
             .expect("spawn the decoding thread");
+        let from = From::Thread {
+            filled,
+            empty,
+            thread: Some(thread),
+        };
+        Decoded::new(format, size, from)
+    }
+
+    /// Decodes with `decode` on the reader's thread, `size` bytes at a
+    /// time (as [`Decoded::start`] does when the run may use one core).
+    #[cfg(test)]
+    pub(super) fn here(format: Format, decode: Box<dyn Decode>, size: usize) -> Decoded {
+        Decoded::new(format, size, From::Here(decode))
+    }
+
+    /// Nothing read yet, a buffer of `size` bytes at hand, the next from
+    /// `from`.
+    fn new(format: Format, size: usize, from: From) -> Decoded {
         Decoded {
             format,
             current: vec![0; size],
@@ -114,11 +124,7 @@ impl Decoded {
             len: 0,
             end: None,
             resumed: None,
-            from: From::Thread {
-                filled,
-                empty,
-                thread: Some(thread),
-            },
+            from,
         }
     }
 

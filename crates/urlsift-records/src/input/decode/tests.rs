@@ -731,6 +731,15 @@ fn big_cut_inputs_agree_with_gzip_and_zstd_tools() {
     }
 }
 
+/// Gzip decoded by `decode` through a ring of `ring` buffers of `size`
+/// bytes on a thread, or (`ring` 0) on the reader's thread.
+fn ring_or_here(decode: Box<dyn Decode>, ring: usize, size: usize) -> Decoded {
+    match ring {
+        0 => Decoded::here(Format::Gzip, decode, size),
+        _ => Decoded::with_ring(Format::Gzip, decode, ring, size),
+    }
+}
+
 #[test]
 fn ring_hands_out_every_byte_then_the_fault_again_and_again() {
     let members = assorted_members();
@@ -738,9 +747,10 @@ fn ring_hands_out_every_byte_then_the_fault_again_and_again() {
     let cut = file.len() - 3;
     let (all, lengths) = gzip_eagerly(&members);
     let expected = &all[..lengths[cut]];
-    for (ring, size) in [(2, 1), (2, 7), (3, 100), (4, 1 << 20)] {
+    // Ring 0: no thread, decoded on the reader's thread (-j1).
+    for (ring, size) in [(2, 1), (2, 7), (3, 100), (4, 1 << 20), (0, 7), (0, 1 << 20)] {
         let source = Source::with_capacity(Box::new(Cursor::new(file[..cut].to_vec())), 32);
-        let mut d = Decoded::with_ring(Format::Gzip, decoder(Format::Gzip, source), ring, size);
+        let mut d = ring_or_here(decoder(Format::Gzip, source), ring, size);
         let mut out = Vec::new();
         let err = d.read_to_end(&mut out).expect_err("truncated");
         assert_eq!(out, expected, "ring {ring} x {size}");
@@ -768,9 +778,9 @@ fn ring_hands_out_a_resumed_fault_once_between_its_bytes() {
     let spliced = [&file[..first], b"junk", &file[first..]].concat();
     let expected: Vec<u8> = members.iter().flat_map(|m| m.data.clone()).collect();
     let split = members[0].data.len();
-    for (ring, size) in [(2, 1), (2, 7), (3, 100), (4, 1 << 20)] {
+    for (ring, size) in [(2, 1), (2, 7), (3, 100), (4, 1 << 20), (0, 7), (0, 1 << 20)] {
         let source = Source::with_capacity(Box::new(Cursor::new(spliced.clone())), 32);
-        let mut d = Decoded::with_ring(Format::Gzip, decoder(Format::Gzip, source), ring, size);
+        let mut d = ring_or_here(decoder(Format::Gzip, source), ring, size);
         let mut before = Vec::new();
         let err = d.read_to_end(&mut before).expect_err("the junk");
         assert!(resumes(&err), "{err}");
