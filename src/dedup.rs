@@ -32,8 +32,7 @@ use crate::args::DedupArgs;
 use crate::error::CliError;
 use crate::interrupt;
 use crate::setup::{Setup, URL_LINES, report};
-use urlsift_records::dedup::FirstRows;
-use urlsift_records::parquet::WriteBack;
+use urlsift_records::parquet::{FirstRows, WriteBack};
 
 pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
     // The run's spill directory, made now: spilling starts mid-run, after
@@ -71,8 +70,7 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
                     .into(),
             ));
         }
-        let budget = a.memory;
-        let first = FirstRows::new(budget, a.samples);
+        let first = FirstRows::new(budget, a.samples, Some(spill_dir.path().to_path_buf()));
         return parquet_rows(setup, &keying, &job, base.as_ref(), write_back, first);
     }
     let mut seen = Seen::new(
@@ -149,7 +147,7 @@ fn summary(records: u64, kept: u64, samples: u32) -> String {
 }
 
 /// `dedup` of Parquet input: the first row of each key, written back as
-/// Parquet (keys held in memory, up to `budget`).
+/// Parquet (past `--memory`, keys and the rows they need spill to disk).
 fn parquet_rows(
     setup: Setup,
     keying: &Keying<'_>,
@@ -165,14 +163,19 @@ fn parquet_rows(
         let frames = first.chunk(chunk, p)?;
         if let (Some(rows), Some(layout)) = (&chunk.rows, Layout::of(&chunk.source.format)) {
             let frames = frames.into_iter().flat_map(Frames::new);
-            write_back.rows(ledger.out(), chunk, rows, layout, frames)?;
+            write_back.rows(ledger.out(), &chunk.source, rows, layout, frames)?;
         }
         ledger.settle(chunk, p)
     })?;
-    if let Err(e) = write_back.finish(done.ledger.out()) {
-        return Err(done.fail(e));
-    }
+    let samples = first.samples;
+    let ended = first
+        .finish(&mut write_back, done.ledger.out())
+        .and_then(|counts| write_back.finish(done.ledger.out()).map(|()| counts));
+    let (records, kept) = match ended {
+        Ok(counts) => counts,
+        Err(e) => return Err(done.fail(e)),
+    };
     let (tally, errors) = done.commit()?;
-    let extra = summary(first.offered, first.kept, first.samples);
+    let extra = summary(records, kept, samples);
     Ok(report(&tally, files, &settings, &extra, &errors))
 }

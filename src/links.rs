@@ -13,23 +13,29 @@ use arrow_array::{ArrayRef, RecordBatch, StringArray, UInt64Array};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use urlsift_links::Kinds;
 use urlsift_links::rows::{self, Field as LinkField, Format, Rows, Settings, Tally};
-use urlsift_records::dedup::KeySet;
+use urlsift_records::dedup::Seen;
 use urlsift_records::input;
 use urlsift_records::parquet::Writer;
 use urlsift_records::stage::Stage;
 
 use crate::args::{LinksArgs, LinksFormat};
 use crate::error::CliError;
+use crate::interrupt;
 use crate::naming::{Named, OutputName};
 use crate::output::Sink;
 use crate::parquet_out;
+
+/// Links handed back by the seen-set at the end are written this many at
+/// a time.
+const HELD_BATCH: usize = 8192;
 
 /// Where links go: text to the sink, or Parquet rows through a writer.
 struct Output {
     sink: Sink,
     parquet: Option<(Writer, SchemaRef)>,
-    /// With --dedup: the keys written so far.
-    seen: Option<KeySet>,
+    /// With --dedup: the keys written so far, and how many links it
+    /// holds on disk to decide at the end.
+    seen: Option<(Seen, u64)>,
 }
 
 impl Output {
@@ -61,6 +67,47 @@ impl Output {
         writer
             .write(&batch, &mut self.sink)
             .map_err(|e| CliError::output(&name, e))
+    }
+
+    /// With --dedup past --memory: writes the links the seen-set held on
+    /// disk that are first of their key, in input order, and counts them
+    /// (the others as duplicates).
+    fn held(
+        &mut self,
+        format: Format,
+        fields: &[LinkField],
+        tally: &mut Tally,
+    ) -> Result<(), CliError> {
+        let Some((seen, held)) = self.seen.take() else {
+            return Ok(());
+        };
+        let mut rows = Rows::default();
+        let mut written = 0;
+        // An output error, kept whole (the seen-set's callback gives its
+        // own error type).
+        let mut failed = None;
+        let ended = seen.finish_with(|_, line| {
+            rows.push_held(line, format);
+            written += 1;
+            if rows.len() >= HELD_BATCH {
+                let full = std::mem::take(&mut rows);
+                if let Err(e) = self.put(&full, fields) {
+                    failed = Some(e);
+                    return Err(urlsift_records::Error::Output(std::io::Error::other(
+                        "output",
+                    )));
+                }
+            }
+            Ok(())
+        });
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        ended?;
+        self.put(&rows, fields)?;
+        tally.links += written;
+        tally.duplicates += held - written;
+        Ok(())
     }
 
     /// Commits the output of a run that read all its input; after a read
@@ -161,10 +208,23 @@ pub fn run(args: LinksArgs) -> Result<ExitCode, CliError> {
         dedup: args.dedup.map(|k| (k, args.per_page)),
         base: args.base.clone(),
     };
+    // The spill directory of --dedup, made now: a --tmp-dir that cannot
+    // take one fails before any output; a signal removes it.
+    let spill_dir = match args.dedup {
+        Some(_) => Some(interrupt::run_dir(
+            args.tmp_dir.as_deref(),
+            "urlsift-links-",
+        )?),
+        None => None,
+    };
+    let seen = spill_dir.as_ref().map(|(dir, _)| {
+        let seen = Seen::new(args.memory, false, Some(dir.path().to_path_buf()), b'\n');
+        (seen, 0)
+    });
     let mut out = Output {
         sink: Sink::open(args.output.as_deref(), false)?,
         parquet,
-        seen: args.dedup.map(|_| Default::default()),
+        seen,
     };
     let mut rejects = match &args.rejects {
         Some(path) => Some(Sink::open(Some(path), false)?),
@@ -177,8 +237,8 @@ pub fn run(args: LinksArgs) -> Result<ExitCode, CliError> {
     let mut failed = None;
     for path in &args.files {
         failed = rows::read(path, &settings, |mut d| {
-            if let Some(seen) = out.seen.as_mut() {
-                d.drop_seen(seen);
+            if let Some((seen, held)) = out.seen.as_mut() {
+                *held += d.drop_seen(seen)?;
             }
             out.put(&d, &settings.fields)?;
             if let Some(r) = rejects.as_mut() {
@@ -190,6 +250,9 @@ pub fn run(args: LinksArgs) -> Result<ExitCode, CliError> {
         if failed.is_some() {
             break;
         }
+    }
+    if failed.is_none() {
+        out.held(settings.format, &settings.fields, &mut tally)?;
     }
     // A read error: the rejects file is kept (it explains the failure),
     // the output file is not written.

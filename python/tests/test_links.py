@@ -9,6 +9,7 @@ import pathlib
 import subprocess
 
 import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
 import urlsift
@@ -108,3 +109,30 @@ def test_spark_read_links_equals_the_command(spark, cli):
         key = (urlsift.URL(f).hostname, urlsift.URL(t).hostname)
         expected[key] = expected.get(key, 0) + 1
     assert graph == expected
+
+
+@pytest.mark.parametrize("name", FILES)
+@pytest.mark.parametrize("memory", ["1G", "1K"])
+def test_dedup_keeps_the_first_row_of_each_link_in_memory_and_spilled(cli, name, memory, tmp_path):
+    """`--dedup href` is the first row of each link of the plain run, kept in
+    Python; past `--memory` (1K: from the first link on) the seen-set and
+    the rows still to decide go to disk and come back the same, in text and
+    in Parquet."""
+    path = sample(name)
+    flags = ["--base", "https://example.com/"] if path.suffix == ".xml" else []
+    every, _ = command(cli, path, *flags)
+    firsts, seen = [], set()
+    for row in every:
+        if row["to"] not in seen:
+            seen.add(row["to"])
+            firsts.append(row)
+    dedup = ["--dedup", "href", "--memory", memory, "--tmp-dir", str(tmp_path)]
+    rows, said = command(cli, path, *flags, *dedup)
+    assert rows == firsts
+    assert f"{len(firsts)} link" in said and (f"{len(every) - len(firsts)} duplicate" in said or len(every) == len(firsts)), said
+    out = tmp_path / "links.parquet"
+    done = subprocess.run([str(cli), "links", "-q", "--fields", ",".join(FIELDS), *flags, *dedup, "-o", str(out), str(path)],
+                          capture_output=True)
+    assert done.returncode in (0, 1), done.stderr.decode()
+    assert pq.read_table(out).to_pylist() == firsts
+    assert [p.name for p in tmp_path.iterdir()] == ["links.parquet"], "spill files left behind"

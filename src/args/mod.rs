@@ -174,6 +174,7 @@ target, protocol, status, bytes, referer, user_agent).")]
   urlsift links --fields from,to,kind,rel -o links.parquet CC-MAIN-00000.warc.gz
   urlsift links --dedup href --external CC-MAIN-00000.warc.gz
   urlsift links --dedup site --per-page --fields from,to crawl.warc.gz
+  urlsift links --dedup href --memory 4G --tmp-dir /var/tmp CC-MAIN-*.warc.gz
 
 Inputs: WARC files (response and resource records), WAT files (metadata
 records of application/json: Common Crawl's link lists), HTML files
@@ -587,6 +588,14 @@ pub struct LinksArgs {
     /// With --dedup: once per page instead of once per run.
     #[arg(long, requires = "dedup")]
     pub per_page: bool,
+    /// With --dedup: memory for the keys seen; beyond it, the keys and the
+    /// links still to decide spill to --tmp-dir (K, M, G).
+    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size)]
+    pub memory: u64,
+    /// With --dedup: directory for spill files (default: the system temp
+    /// dir).
+    #[arg(long, value_name = "DIR")]
+    pub tmp_dir: Option<PathBuf>,
     /// Only links to the page's own site (registrable domain).
     #[arg(long, conflicts_with = "external")]
     pub same_site: bool,

@@ -547,6 +547,35 @@ fn dedup_keeps_the_first_link_of_each_key_per_run_or_per_page() {
         run(&["--dedup", "no-fragment"]),
         "http://a.example/x\nhttp://b.example/y\nhttp://b.example/z\n"
     );
+    // Past --memory (1K: from the first link on) the keys and the links
+    // still to decide wait on disk, and the same rows come out at the end.
+    for flags in [
+        &["--dedup", "href"][..],
+        &[
+            "--dedup",
+            "site",
+            "--per-page",
+            "--fields",
+            "from,to,rel,offset",
+        ],
+        &["--dedup", "host", "--csv", "--fields", "to,tag,rel"],
+    ] {
+        let spilled = [flags, &["--memory", "1K", "--tmp-dir", "."]].concat();
+        assert_eq!(run(&spilled), run(flags), "{flags:?}");
+        let said = |args: &[&str]| {
+            let out = w.run(&[&["links"], args, &["two.warc"]].concat(), None);
+            stderr(&out)
+        };
+        assert_eq!(said(&spilled), said(flags), "{flags:?}");
+        assert!(said(flags).contains("duplicate"), "{}", said(flags));
+    }
+    assert_eq!(
+        w.files()
+            .iter()
+            .filter(|f| f.starts_with("urlsift-"))
+            .count(),
+        0
+    );
     assert_eq!(
         run(&["--dedup", "site", "--per-page", "--fields", "from,to"]),
         "http://a.example/\thttp://a.example/x\n\
@@ -571,6 +600,49 @@ fn dedup_keeps_the_first_link_of_each_key_per_run_or_per_page() {
         "{}",
         stderr(&out)
     );
+    let spilled = w.run(
+        &[
+            "links",
+            "--dedup",
+            "host",
+            "--memory",
+            "1K",
+            "--tmp-dir",
+            ".",
+            "--fields",
+            "to,rel,offset",
+            "-o",
+            "s.parquet",
+            "two.warc",
+        ],
+        None,
+    );
+    assert_eq!(stderr(&spilled), stderr(&out));
+    let read = |name: &str| {
+        let file = std::fs::File::open(w.path(name)).unwrap();
+        parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file)
+            .unwrap()
+            .build()
+            .unwrap()
+            .map(|b| b.unwrap())
+            .collect::<Vec<_>>()
+    };
+    let in_memory = w.run(
+        &[
+            "links",
+            "-q",
+            "--dedup",
+            "host",
+            "--fields",
+            "to,rel,offset",
+            "-o",
+            "m.parquet",
+            "two.warc",
+        ],
+        None,
+    );
+    assert!(in_memory.status.success());
+    assert_eq!(read("s.parquet"), read("m.parquet"));
     let file = std::fs::File::open(w.path("d.parquet")).unwrap();
     let rows: usize = parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file)
         .unwrap()

@@ -42,12 +42,12 @@ use rayon::prelude::*;
 use urlsift::Url;
 use urlsift::profile::Profile;
 use urlsift::site::List;
-use urlsift_records::dedup::{Key, KeySet, write_key};
+use urlsift_records::dedup::{Key, Seen, write_key};
 use urlsift_records::format::{extension, quote};
 use urlsift_records::input::mmap::MapSlice;
 use urlsift_records::input::{self, InputError, Opened};
 use urlsift_records::stage::{Stage, Verdict};
-use urlsift_records::{Reason, write_reject_line};
+use urlsift_records::{Error, Reason, write_reject_line};
 use xxhash_rust::xxh3::xxh3_64;
 
 use crate::pages::{Item, Outcome, Pages};
@@ -337,21 +337,33 @@ impl Rows {
 
     /// Leaves out the links whose key is in `seen` (from an earlier
     /// record, or earlier in this one), adding the others' keys: they count
-    /// as duplicates, not links. `seen` is the record engine's key set, as
-    /// `dedup` and Parquet dedup hold their keys; a key it cannot hold
-    /// (32 MiB or more) is kept.
-    pub fn drop_seen(&mut self, seen: &mut KeySet) {
-        let keep: Vec<bool> = self
-            .keys
-            .drain(..)
-            .map(|(hash, key)| seen.insert(hash, &key).unwrap_or(true))
-            .collect();
+    /// as duplicates, not links. `seen` is the record engine's seen-set,
+    /// as `dedup` holds its keys: past its memory budget, it holds the
+    /// links offered on disk with their rows, and hands them back in
+    /// input order when it ends (each read with [`Rows::push_held`]); they
+    /// leave these rows, counted neither as links nor as duplicates yet.
+    /// Returns how many it holds.
+    pub fn drop_seen(&mut self, seen: &mut Seen) -> Result<u64, Error> {
+        let mut keep = Vec::with_capacity(self.keys.len());
+        let (mut held, mut line) = (0, Vec::new());
+        let mut start = 0;
+        for (i, (hash, key)) in std::mem::take(&mut self.keys).into_iter().enumerate() {
+            let end = self.ends.get(i).copied().unwrap_or(0);
+            line.clear();
+            let spills = seen.spills(hash, &key)?;
+            if spills {
+                held += 1;
+                self.held_row(i, start..end, &mut line);
+            }
+            keep.push(seen.offer(hash, &key, &line)?);
+            start = end;
+        }
         let dropped = keep.iter().filter(|k| !**k).count() as u64;
         if dropped == 0 {
-            return;
+            return Ok(held);
         }
         self.tally.links -= dropped;
-        self.tally.duplicates += dropped;
+        self.tally.duplicates += dropped - held;
         if !self.offsets.is_empty() {
             for column in &mut self.columns {
                 let mut i = 0;
@@ -365,7 +377,7 @@ impl Rows {
                 i += 1;
                 keep[i - 1]
             });
-            return;
+            return Ok(held);
         }
         let mut out = Vec::with_capacity(self.out.len());
         let mut start = 0;
@@ -376,6 +388,55 @@ impl Rows {
             start = end;
         }
         self.out = out;
+        Ok(held)
+    }
+
+    /// Row `i` (at `text` in the text rows) as the seen-set holds it on
+    /// disk: the text row, or (columns) its offset and each value, a
+    /// 4-byte length before it (all ones: none).
+    fn held_row(&self, i: usize, text: std::ops::Range<usize>, line: &mut Vec<u8>) {
+        if self.offsets.is_empty() {
+            line.extend_from_slice(&self.out[text]);
+            return;
+        }
+        line.extend_from_slice(&self.offsets[i].to_le_bytes());
+        for column in &self.columns {
+            match &column[i] {
+                Some(v) => {
+                    line.extend_from_slice(&(v.len() as u32).to_le_bytes());
+                    line.extend_from_slice(v.as_bytes());
+                }
+                None => line.extend_from_slice(&u32::MAX.to_le_bytes()),
+            }
+        }
+    }
+
+    /// Adds a row the seen-set held on disk ([`Rows::drop_seen`]) and
+    /// handed back, in `format`: it counts as a link.
+    pub fn push_held(&mut self, line: &[u8], format: Format) {
+        self.tally.links += 1;
+        if format != Format::Columns {
+            self.out.extend_from_slice(line);
+            return;
+        }
+        let word = |at: usize, n: usize| &line[at..at + n];
+        let offset = u64::from_le_bytes(word(0, 8).try_into().expect("8 bytes"));
+        self.offsets.push(offset);
+        let (mut at, mut column) = (8, 0);
+        while at < line.len() {
+            let len = u32::from_le_bytes(word(at, 4).try_into().expect("4 bytes"));
+            at += 4;
+            let value = (len != u32::MAX).then(|| {
+                let value = String::from_utf8_lossy(word(at, len as usize)).into_owned();
+                at += len as usize;
+                value
+            });
+            if self.columns.len() == column {
+                self.columns.push(Vec::new());
+            }
+            self.columns[column].push(value);
+            column += 1;
+        }
     }
 }
 

@@ -1,7 +1,5 @@
 //! One partition of the in-memory seen-set ([`Part`]: a hash table of
-//! keys over an arena, with counts and samples), and [`KeySet`], that
-//! partition alone for callers that keep the records themselves (Parquet
-//! rows, links).
+//! keys over an arena, with counts and samples).
 
 use super::arena::{Arena, Entries, Entry, Span};
 use super::table::{Slot, Table};
@@ -146,76 +144,5 @@ impl Part {
             kept: 0,
         });
         false
-    }
-}
-
-/// A set of keys in memory: one partition of the seen-set, without its
-/// records, spill or counts (for callers that keep the records
-/// themselves, such as Parquet rows). Keys are compared as exact bytes.
-///
-/// ```
-/// use urlsift_records::dedup::KeySet;
-/// use xxhash_rust::xxh3::xxh3_64;
-///
-/// let mut set = KeySet::default();
-/// assert_eq!(set.insert(xxh3_64(b"a.example"), b"a.example"), Some(true));
-/// assert_eq!(set.insert(xxh3_64(b"a.example"), b"a.example"), Some(false));
-/// assert_eq!(set.len(), 1);
-///
-/// // Up to two records of each key.
-/// let mut set = KeySet::with_samples(2);
-/// let takes: Vec<_> = (0..3).map(|_| set.insert(xxh3_64(b"k"), b"k")).collect();
-/// assert_eq!(takes, [Some(true), Some(true), Some(false)]);
-/// ```
-#[derive(Default)]
-pub struct KeySet {
-    part: Part,
-    /// Records taken per key (0 and 1 both mean one).
-    samples: u32,
-}
-
-impl KeySet {
-    /// A set that takes up to `n` records of each key ([`KeySet::insert`]).
-    pub fn with_samples(n: u32) -> KeySet {
-        KeySet {
-            samples: n,
-            ..KeySet::default()
-        }
-    }
-
-    /// Adds `key` (whose xxh3-64 hash is `hash`): `Some(true)` if it is
-    /// new (or, [`KeySet::with_samples`], one of its key's first records),
-    /// `Some(false)` otherwise; `None` for a key of 32 MiB or
-    /// more (or an arena past 256 GiB), which the set cannot hold.
-    pub fn insert(&mut self, hash: u64, key: &[u8]) -> Option<bool> {
-        if key.len() >= LONGEST_KEY || self.part.arena.blocks.len() + 2 >= MOST_BLOCKS {
-            return None;
-        }
-        let mode = Mode {
-            count: false,
-            samples: self.samples.max(1),
-        };
-        Some(self.part.offer(mode, hash, key, &[], 0))
-    }
-
-    /// Starts loading the table slot a lookup of `hash` will read.
-    #[inline]
-    pub fn prefetch(&self, hash: u64) {
-        self.part.prefetch(hash);
-    }
-
-    /// How many keys it holds.
-    pub fn len(&self) -> u64 {
-        self.part.table.len() as u64
-    }
-
-    /// Whether it holds no key.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// Estimated memory held: arena blocks and table slots.
-    pub fn bytes(&self) -> u64 {
-        self.part.bytes() as u64
     }
 }

@@ -41,14 +41,11 @@ mod arena;
 mod deal;
 mod keys;
 mod keyset;
-mod rows;
 mod seen;
 mod spill;
 mod table;
 
 pub use keys::{Key, Keyed, Keys, Names, PatternOptions, href_key_len, write_key, write_pattern};
-pub use keyset::KeySet;
-pub use rows::FirstRows;
 pub use seen::Seen;
 pub use spill::{Spill, merge};
 

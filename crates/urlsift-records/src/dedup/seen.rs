@@ -356,6 +356,82 @@ impl Seen {
         Ok(())
     }
 
+    /// Offers one record alone (its key, the key's xxh3-64 `hash`, its
+    /// line without a terminator), for callers whose records are not a
+    /// chunk's (`links --dedup`). Returns whether the line goes out now,
+    /// written by the caller; otherwise it is a duplicate, or (with
+    /// `count`, or past the budget, on disk) held back to come out of
+    /// [`Seen::finish_with`] in its place.
+    ///
+    /// ```
+    /// use urlsift_records::dedup::Seen;
+    /// use xxhash_rust::xxh3::xxh3_64;
+    ///
+    /// // A budget of 1 byte: from the first record on, the set is on disk.
+    /// let mut seen = Seen::new(1, false, None, b'\n');
+    /// let mut now = Vec::new();
+    /// for line in ["a", "b", "a", "c", "b"] {
+    ///     if seen.offer(xxh3_64(line.as_bytes()), line.as_bytes(), line.as_bytes())? {
+    ///         now.push(line);
+    ///     }
+    /// }
+    /// let mut later = Vec::new();
+    /// seen.finish_with(|_, line| Ok(later.push(line.to_vec())))?;
+    /// assert_eq!((now, later), (vec!["a"], vec![b"b".to_vec(), b"c".to_vec()]));
+    /// # Ok::<(), urlsift_records::Error>(())
+    /// ```
+    pub fn offer(&mut self, hash: u64, key: &[u8], line: &[u8]) -> Result<bool, Error> {
+        let seq = self.seq;
+        self.seq += 1;
+        let long_line = self.mode.count && line.len() >= LONGEST_KEY;
+        if self.spills(hash, key)? || long_line {
+            if self.spill.is_none() {
+                self.start_spill()?;
+            }
+            let (_, spill, _) = self.spill.as_mut().expect("spilling");
+            spill.push(hash, seq, 1, key, line).map_err(spill_err)?;
+            return Ok(false);
+        }
+        let at = part_of(hash, self.parts.len());
+        let taken = self.parts[at].offer(self.mode, hash, key, line, seq);
+        if taken {
+            self.written += 1;
+        }
+        if self.parts[at].bytes() as u64 > self.budget / self.parts.len() as u64
+            && self.bytes() > self.budget
+        {
+            self.start_spill()?;
+        }
+        Ok(taken)
+    }
+
+    /// Starts loading the table slot a lookup of `hash` will read: a
+    /// caller that offers records alone ([`Seen::offer`]) prefetches a
+    /// few ahead, so that their lookups overlap.
+    #[inline]
+    pub fn prefetch(&self, hash: u64) {
+        if self.spill.is_none() {
+            self.parts[part_of(hash, self.parts.len())].prefetch(hash);
+        }
+    }
+
+    /// Whether a record of this key offered next ([`Seen::offer`]) goes to
+    /// disk: the set has spilled, or now spills as the key cannot be held
+    /// in memory. A caller whose lines cost something to make (Parquet
+    /// rows) makes them only then.
+    pub fn spills(&mut self, hash: u64, key: &[u8]) -> Result<bool, Error> {
+        if self.spill.is_none() {
+            let part = &self.parts[part_of(hash, self.parts.len())];
+            let fits = key.len() < LONGEST_KEY
+                && part.arena.blocks.len() + 2 < MOST_BLOCKS
+                && part.entries.len + 1 < u32::MAX as usize;
+            if !fits {
+                self.start_spill()?;
+            }
+        }
+        Ok(self.spill.is_some())
+    }
+
     /// Whether every record of the chunk fits the in-memory set: no key
     /// too long for a slot, no partition's arena past the blocks a slot
     /// can name (each record adds at most two blocks), no partition past
@@ -443,16 +519,30 @@ impl Seen {
     /// Writes whatever is still held back to `out`; returns the number of
     /// records written (the number of distinct keys, without samples).
     pub fn finish<W: Write>(self, out: &mut W) -> Result<u64, Error> {
-        let mode = self.mode;
-        let terminator = self.terminator;
-        let mut written = self.written;
-        let mut emit = |count: u64, line: &[u8]| -> Result<(), Error> {
-            written += 1;
-            if mode.count {
-                out.write_all(format!("{count:>7} ").as_bytes())
+        let (count, terminator) = (self.mode.count, self.terminator);
+        self.finish_with(|n, line| {
+            if count {
+                out.write_all(format!("{n:>7} ").as_bytes())
                     .map_err(Error::Output)?;
             }
             write_line(out, line, terminator)
+        })
+    }
+
+    /// Hands `emit` whatever is still held back, in input order: each
+    /// record's line (without a terminator) and its key's number of
+    /// records (under `count`; otherwise 1 or, spilled, the number of
+    /// records of its key seen on disk). Returns the number of records
+    /// that went out in all, before and now.
+    pub fn finish_with(
+        self,
+        mut emit: impl FnMut(u64, &[u8]) -> Result<(), Error>,
+    ) -> Result<u64, Error> {
+        let mode = self.mode;
+        let mut written = self.written;
+        let mut emit = |count: u64, line: &[u8]| -> Result<(), Error> {
+            written += 1;
+            emit(count, line)
         };
         if let Some((dir, spill, from)) = self.spill {
             let runs = spill

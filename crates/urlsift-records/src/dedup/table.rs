@@ -79,11 +79,6 @@ pub struct Table {
 }
 
 impl Table {
-    /// How many slots are taken.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
     /// Bytes held by the slots.
     pub fn bytes(&self) -> usize {
         self.slots.len() * std::mem::size_of::<[u64; 2]>()

@@ -72,12 +72,14 @@ use decode::Decoders;
 
 mod columns;
 mod decode;
+mod dedup;
 mod out;
 pub use super::format::frame;
 pub use super::format::parquet::{Layout, Rows, Strings};
 mod write;
 
 pub use columns::Columns;
+pub use dedup::FirstRows;
 pub use out::{Extracted, InputSchema, WriteBack, input_schema};
 pub use write::{Writer, compression};
 

@@ -11,6 +11,7 @@ use arrow_schema::SchemaRef;
 use parquet::basic::Compression;
 
 use super::{Columns, Cursor, Layout, Rows, Writer};
+use crate::chunk::Source;
 use crate::error::Error;
 use crate::fields::Field;
 use crate::format::frame::{Frame, Frames};
@@ -77,19 +78,19 @@ impl WriteBack {
             return Ok(());
         };
         let frames = p.output(&chunk.data).flat_map(Frames::new);
-        self.rows(out, chunk, rows, layout, frames)
+        self.rows(out, &chunk.source, rows, layout, frames)
     }
 
-    /// Writes the rows `frames` name of `rows`, from `chunk`.
+    /// Writes the rows `frames` name of `rows`, from `source`.
     pub fn rows<'a>(
         &mut self,
         out: &mut impl Write,
-        chunk: &Chunk,
+        source: &Source,
         rows: &Rows,
         layout: &Layout,
         frames: impl Iterator<Item = Frame<'a>>,
     ) -> Result<(), Error> {
-        self.start(chunk, layout)?;
+        self.start(source, layout)?;
         let batch = rows.write_back(layout, frames).map_err(output_error)?;
         let writer = self.writer.as_mut().expect("started");
         writer.write(&batch, out).map_err(Error::Output)
@@ -97,7 +98,7 @@ impl WriteBack {
 
     /// The writer made (from the first source's schema), a later source's
     /// schema checked against it.
-    fn start(&mut self, chunk: &Chunk, layout: &Layout) -> Result<(), Error> {
+    fn start(&mut self, source: &Source, layout: &Layout) -> Result<(), Error> {
         match &self.schema {
             None => {
                 let writer = Writer::new(
@@ -113,7 +114,7 @@ impl WriteBack {
                 return Err(Error::Usage(format!(
                     "{}: its schema differs from the first input's; rows written back share one \
                      schema (run the files separately)",
-                    chunk.source.name
+                    source.name
                 )));
             }
             Some(_) => {}

@@ -1,0 +1,310 @@
+//! `dedup` of Parquet rows ([`FirstRows`]): the seen-set ([`Seen`]) over
+//! the keys the workers made, deciding which rows go on. Past `--memory`
+//! the seen-set spills its keys to disk as `dedup`'s does, and the rows
+//! of the chunks whose keys went there are kept on disk too (an Arrow IPC
+//! stream per input, uncompressed) until the spill is merged: then the
+//! first rows come out in input order, written back like the others.
+
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use arrow_array::RecordBatch;
+use arrow_ipc::reader::StreamReader;
+use arrow_ipc::writer::StreamWriter;
+use xxhash_rust::xxh3::xxh3_64;
+
+use super::{Layout, Rows, WriteBack};
+use crate::chunk::Source;
+use crate::dedup::{Keys, Seen};
+use crate::error::Error;
+use crate::format::frame::Frames;
+use crate::{Chunk, Processed};
+
+/// Marks the keys of bad rows passed through (keyed by their value):
+/// 0xFF never starts UTF-8, so they never meet a URL's key.
+const RAW_KEY: u8 = 0xFF;
+
+/// How many rows ahead the seen-set's slots are prefetched.
+const AHEAD: usize = 16;
+
+/// `dedup` of Parquet rows: the first row of each key (or the first N,
+/// `samples`), in input order, spilling past the budget like `dedup`.
+///
+/// ```
+/// use urlsift_records::parquet::FirstRows;
+///
+/// let first = FirstRows::new(1 << 30, 1, None);
+/// assert_eq!(first.records(), 0);
+/// ```
+pub struct FirstRows {
+    seen: Seen,
+    /// Rows kept per key.
+    pub samples: u32,
+    tmp_dir: Option<PathBuf>,
+    raw: Vec<u8>,
+    line: Vec<u8>,
+    /// Past the budget: the rows of the chunks whose keys went to disk.
+    stored: Option<Stored>,
+}
+
+/// Chunks' rows kept on disk until the spill is merged: numbered in input
+/// order, an IPC stream per source.
+struct Stored {
+    dir: tempfile::TempDir,
+    /// Each stored chunk's source, first line and row group.
+    chunks: Vec<(Arc<Source>, u64, usize)>,
+    /// Each stream's path and the number of its first chunk.
+    files: Vec<(PathBuf, u32)>,
+    writer: Option<StreamWriter<BufWriter<File>>>,
+    /// The chunk being offered, once stored: its number.
+    current: Option<u32>,
+}
+
+impl FirstRows {
+    /// Up to `samples` rows of each key, keys held in up to `budget`
+    /// bytes, then spilled (with the rows they need) to a directory made
+    /// in `tmp_dir` (default: the system's temp directory).
+    pub fn new(budget: u64, samples: u32, tmp_dir: Option<PathBuf>) -> FirstRows {
+        FirstRows {
+            seen: Seen::new(budget, false, tmp_dir.clone(), b'\n').samples(samples),
+            samples: samples.max(1),
+            tmp_dir,
+            raw: Vec::new(),
+            line: Vec::new(),
+            stored: None,
+        }
+    }
+
+    /// Rows offered so far.
+    pub fn records(&self) -> u64 {
+        self.seen.records()
+    }
+
+    /// The frames of `chunk`'s rows that go out now, in input order: the
+    /// keyed rows and the bad rows passed through (`--keep-invalid`).
+    /// Rows offered past the budget are decided at the end
+    /// ([`FirstRows::finish`]).
+    pub fn chunk<'p>(
+        &mut self,
+        chunk: &'p Chunk,
+        p: &'p Processed<Keys>,
+    ) -> Result<Vec<&'p [u8]>, Error> {
+        if let Some(stored) = &mut self.stored {
+            stored.current = None;
+        }
+        let mut first = Vec::new();
+        let mut kept = p.kept.iter().peekable();
+        let records = || p.extra.records(&p.out, &chunk.data);
+        let mut ahead = records().map(|k| k.hash);
+        for hash in ahead.by_ref().take(AHEAD) {
+            self.seen.prefetch(hash);
+        }
+        for k in records() {
+            while let Some(&(start, end)) = kept.next_if(|&&(_, end)| end <= k.at) {
+                self.offer_raw(chunk, &p.out[start..end], &mut first)?;
+            }
+            if let Some(hash) = ahead.next() {
+                self.seen.prefetch(hash);
+            }
+            if self.offer(chunk, k.hash, k.key, k.record)? {
+                first.push(k.record);
+            }
+        }
+        for &(start, end) in kept {
+            self.offer_raw(chunk, &p.out[start..end], &mut first)?;
+        }
+        Ok(first)
+    }
+
+    /// A bad row's frame, keyed by its value.
+    fn offer_raw<'p>(
+        &mut self,
+        chunk: &Chunk,
+        frame: &'p [u8],
+        first: &mut Vec<&'p [u8]>,
+    ) -> Result<(), Error> {
+        let mut raw = std::mem::take(&mut self.raw);
+        raw.clear();
+        raw.push(RAW_KEY);
+        raw.extend(Frames::new(frame).flat_map(|f| f.value.iter().copied()));
+        let new = self.offer(chunk, xxh3_64(&raw), &raw, frame);
+        self.raw = raw;
+        if new? {
+            first.push(frame);
+        }
+        Ok(())
+    }
+
+    /// Whether the row of `key` (its output `frame`) goes out now. Once
+    /// the seen-set is on disk, the row goes there as its chunk's number
+    /// and its frame, and its chunk's rows are stored.
+    fn offer(&mut self, chunk: &Chunk, hash: u64, key: &[u8], frame: &[u8]) -> Result<bool, Error> {
+        if !self.seen.spills(hash, key)? {
+            return self.seen.offer(hash, key, &[]);
+        }
+        let number = self.store(chunk)?;
+        let mut line = std::mem::take(&mut self.line);
+        line.clear();
+        line.extend_from_slice(&number.to_le_bytes());
+        line.extend_from_slice(frame);
+        let now = self.seen.offer(hash, key, &line);
+        self.line = line;
+        now
+    }
+
+    /// The number of `chunk` among the stored chunks, storing its rows
+    /// the first time.
+    fn store(&mut self, chunk: &Chunk) -> Result<u32, Error> {
+        if let Some(number) = self.stored.as_ref().and_then(|s| s.current) {
+            return Ok(number);
+        }
+        let stored = match &mut self.stored {
+            Some(stored) => stored,
+            None => {
+                let base = self.tmp_dir.clone().unwrap_or_else(std::env::temp_dir);
+                let dir = tempfile::Builder::new()
+                    .prefix("urlsift-dedup-rows-")
+                    .tempdir_in(&base)
+                    .map_err(|error| Error::Spill {
+                        what: format!("spill directory in {}", base.display()),
+                        error,
+                    })?;
+                self.stored.insert(Stored {
+                    dir,
+                    chunks: Vec::new(),
+                    files: Vec::new(),
+                    writer: None,
+                    current: None,
+                })
+            }
+        };
+        let rows = chunk.rows.as_ref().expect("a Parquet chunk");
+        let number = stored.chunks.len() as u32;
+        let same_source = stored
+            .chunks
+            .last()
+            .is_some_and(|(source, ..)| Arc::ptr_eq(source, &chunk.source));
+        if !same_source || stored.writer.is_none() {
+            stored.end_file()?;
+            let path = stored
+                .dir
+                .path()
+                .join(format!("rows-{}", stored.files.len()));
+            let file = File::create(&path).map_err(rows_err)?;
+            let writer =
+                StreamWriter::try_new_buffered(file, &rows.batch.schema()).map_err(arrow_err)?;
+            stored.writer = Some(writer);
+            stored.files.push((path, number));
+        }
+        let writer = stored.writer.as_mut().expect("a stream");
+        writer.write(&rows.batch).map_err(arrow_err)?;
+        let source = Arc::clone(&chunk.source);
+        stored
+            .chunks
+            .push((source, rows.first_line, rows.row_group));
+        stored.current = Some(number);
+        Ok(number)
+    }
+
+    /// Writes the rows decided at the end (those offered past the budget)
+    /// through `write_back` to `out`, in input order; returns the rows
+    /// offered and the rows kept in all.
+    pub fn finish(
+        self,
+        write_back: &mut WriteBack,
+        out: &mut impl Write,
+    ) -> Result<(u64, u64), Error> {
+        let offered = self.seen.records();
+        let mut stored = self.stored;
+        let mut batches = Batches::default();
+        if let Some(stored) = &mut stored {
+            stored.end_file()?;
+            batches.files = std::mem::take(&mut stored.files);
+        }
+        let mut pending: (Option<u32>, Vec<u8>) = (None, Vec::new());
+        let mut write = |number: u32, frames: &[u8]| -> Result<(), Error> {
+            let stored = stored.as_ref().expect("rows stored for what was spilled");
+            let (source, first_line, row_group) = &stored.chunks[number as usize];
+            let batch = batches.get(number)?;
+            let layout = Layout::of(&source.format).expect("a Parquet source");
+            let rows = Rows::new(batch, *first_line, *row_group);
+            write_back.rows(out, source, &rows, layout, Frames::new(frames))
+        };
+        let kept = self.seen.finish_with(|_, line| {
+            let number = u32::from_le_bytes(line[..4].try_into().expect("a chunk number"));
+            if pending.0 != Some(number) {
+                if let Some(done) = pending.0 {
+                    write(done, &pending.1)?;
+                }
+                pending = (Some(number), Vec::new());
+            }
+            pending.1.extend_from_slice(&line[4..]);
+            Ok(())
+        })?;
+        if let Some(done) = pending.0 {
+            write(done, &pending.1)?;
+        }
+        Ok((offered, kept))
+    }
+}
+
+impl Stored {
+    /// Ends the stream being written, if any.
+    fn end_file(&mut self) -> Result<(), Error> {
+        if let Some(mut writer) = self.writer.take() {
+            writer.finish().map_err(arrow_err)?;
+            writer
+                .into_inner()
+                .and_then(|mut w| w.flush().map_err(Into::into))
+                .map_err(arrow_err)?;
+        }
+        Ok(())
+    }
+}
+
+/// The stored chunks read back in order (each asked for at most once, in
+/// increasing numbers).
+#[derive(Default)]
+struct Batches {
+    files: Vec<(PathBuf, u32)>,
+    /// The stream being read, its file's index and the number of its
+    /// next chunk.
+    reader: Option<(StreamReader<BufReader<File>>, usize, u32)>,
+}
+
+impl Batches {
+    /// Stored chunk `number`'s rows.
+    fn get(&mut self, number: u32) -> Result<RecordBatch, Error> {
+        let file = self.files.partition_point(|&(_, first)| first <= number) - 1;
+        if self.reader.as_ref().is_none_or(|r| r.1 != file) {
+            let (path, first) = &self.files[file];
+            let reader = File::open(path).map_err(rows_err)?;
+            let reader = StreamReader::try_new_buffered(reader, None).map_err(arrow_err)?;
+            self.reader = Some((reader, file, *first));
+        }
+        let (reader, _, next) = self.reader.as_mut().expect("a stream");
+        loop {
+            let batch = reader
+                .next()
+                .ok_or_else(|| rows_err(std::io::Error::other("a stored chunk is missing")))?
+                .map_err(arrow_err)?;
+            *next += 1;
+            if *next - 1 == number {
+                return Ok(batch);
+            }
+        }
+    }
+}
+
+fn rows_err(error: std::io::Error) -> Error {
+    Error::Spill {
+        what: "dedup rows spill file".to_string(),
+        error,
+    }
+}
+
+fn arrow_err(e: arrow_schema::ArrowError) -> Error {
+    rows_err(std::io::Error::other(e.to_string()))
+}
