@@ -169,6 +169,12 @@ impl UnitEnds {
         }
     }
 
+    /// Adds how the units `later` counted ended (a parallel job's).
+    pub fn merge(&mut self, later: UnitEnds) {
+        self.at_lines += later.at_lines;
+        self.elsewhere |= later.elsewhere;
+    }
+
     /// Whether every unit that ended so far (at least one) ended a line.
     pub fn at_lines(&self) -> bool {
         self.at_lines > 0 && !self.elsewhere

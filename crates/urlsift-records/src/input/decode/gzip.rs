@@ -62,6 +62,7 @@ pub(super) struct Gzip {
 }
 
 impl Gzip {
+    #[cfg(test)]
     pub fn new(source: Source) -> Gzip {
         Gzip::resume(source, 0)
     }

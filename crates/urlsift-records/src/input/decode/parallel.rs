@@ -1,8 +1,11 @@
 //! Gzip files of many small members (Common Crawl's `cdx-*.gz` index
-//! shards and `.warc.gz` files, `cat a.gz b.gz`) decoded on several threads
-//! at once, with output byte-identical to decoding them in order.
+//! shards and `.warc.gz` files, `cat a.gz b.gz`) and zstd files of many
+//! frames (`pzstd`, `cat a.zst b.zst`, the seekable format) decoded on
+//! several threads at once, with output byte-identical to decoding them in
+//! order. Both are a [`Units`] format: units (members, frames) that decode
+//! alone, one after another.
 //!
-//! A member's end is known only by inflating it, so the next member's
+//! A gzip member's end is known only by inflating it, so the next member's
 //! start is guessed: a batch of compressed input is split at bytes that
 //! look like a member header (`1f 8b 08`, no reserved flag), one split per
 //! job, and each job decodes whole members from its split until it passes
@@ -12,13 +15,17 @@
 //! member that starts at byte `t` depends only on the bytes from `t`, so a
 //! job's members are taken only when the job started exactly where the
 //! members before it ended, beginning from a boundary that is known. What
-//! is taken is therefore exactly what decoding in order gives.
+//! is taken is therefore exactly what decoding in order gives. A zstd
+//! frame's end is found without decoding, by walking its block headers
+//! (`zstd::frame_end`), so its splits are not guesses; they are checked
+//! the same way all the same.
 //!
-//! Anything else is left to the in-order decoder ([`Gzip`]), from the last
-//! known boundary: a member that does not fit in a batch (one big member
-//! is the usual gzip file), a damaged or cut member, padding, garbage, a
-//! read error. So faults are reported exactly as in-order decoding reports
-//! them. The in-order decoder hands back to the jobs after small members.
+//! Anything else is left to the in-order decoder, from the last known
+//! boundary: a unit that does not fit in a batch (one big member is the
+//! usual gzip file, one frame the usual zstd file), a damaged or cut unit,
+//! padding, garbage, a read error. So faults are reported exactly as
+//! in-order decoding reports them. The in-order decoder hands back to the
+//! jobs after small units.
 //!
 //! Jobs run on a pool of threads kept for the decoder's life; one batch
 //! decodes while the one before it is handed out.
@@ -33,9 +40,8 @@ use super::fault::{Decode, UnitEnds};
 use super::format::GZIP_MAGIC;
 use super::gzip::Gzip;
 use super::source::Source;
+use super::zstd::{Zstd, frame_end};
 
-/// Compressed bytes per job and batch (each decodes to a few MiB).
-const SEGMENT: usize = 1 << 20;
 /// The most jobs per batch.
 const MAX_JOBS: usize = 8;
 /// A job stops before its output passes this many times its segment, or
@@ -43,8 +49,132 @@ const MAX_JOBS: usize = 8;
 /// without bound).
 const OUTPUT_CAP_PER_SEGMENT: usize = 16;
 
-pub(super) struct Members {
-    mode: Mode,
+/// A compressed format of units that decode alone, one after another,
+/// with an in-order decoder that can stop and start at their boundaries.
+pub(super) trait Units: Decode + Sized + 'static {
+    /// Compressed bytes per job and batch.
+    const SEGMENT: usize;
+    /// A unit is small enough to try batches when it takes at most this
+    /// share of a segment (1/N).
+    const SMALL: usize;
+    /// Batches are tried with at least this many cores (below, in order).
+    const MIN_CORES: usize;
+    /// The name of the pool's threads.
+    const THREADS: &'static str;
+    /// A decoder at a boundary, after `units` complete units.
+    fn resume(source: Source, units: u64) -> Self;
+    /// The same decoder, knowing how the units before it ended.
+    fn with_ends(self, ends: UnitEnds) -> Self;
+    /// How the units decoded so far ended.
+    fn ends(&self) -> UnitEnds;
+    /// The same decoder, handing bytes out before their unit's check.
+    fn unheld(self) -> Self;
+    /// Complete units and where the last began, when at a boundary.
+    fn boundary(&self) -> Option<(u64, u64)>;
+    /// Whether the input ended cleanly after the last unit.
+    fn is_done(&self) -> bool;
+    /// The input from where the decoder stands.
+    fn into_source(self) -> Source;
+    /// Input bytes taken.
+    fn offset(&self) -> u64;
+    /// Decodes, returning at each boundary when `pause` is set.
+    fn decode_paused(&mut self, out: &mut [u8], pause: bool) -> io::Result<usize>;
+    /// Where a job may start, at or after `from` and before `limit`, in
+    /// `window` (whose first byte starts a unit).
+    fn next_start(window: &[u8], from: usize, limit: usize) -> Option<usize>;
+}
+
+impl Units for Gzip {
+    /// (Each member decodes to a few MiB.)
+    const SEGMENT: usize = 1 << 20;
+    /// (Where the next member starts is a guess: a job's piece should
+    /// hold a few.)
+    const SMALL: usize = 2;
+    /// (Inflating is slow next to the workers' share: two cores gain.)
+    const MIN_CORES: usize = 2;
+    const THREADS: &'static str = "urlsift gzip members";
+    fn resume(source: Source, units: u64) -> Gzip {
+        Gzip::resume(source, units)
+    }
+    fn with_ends(self, ends: UnitEnds) -> Gzip {
+        Gzip::with_ends(self, ends)
+    }
+    fn ends(&self) -> UnitEnds {
+        Gzip::ends(self)
+    }
+    fn unheld(self) -> Gzip {
+        Gzip::unheld(self)
+    }
+    fn boundary(&self) -> Option<(u64, u64)> {
+        Gzip::boundary(self)
+    }
+    fn is_done(&self) -> bool {
+        Gzip::is_done(self)
+    }
+    fn into_source(self) -> Source {
+        Gzip::into_source(self)
+    }
+    fn offset(&self) -> u64 {
+        Gzip::offset(self)
+    }
+    fn decode_paused(&mut self, out: &mut [u8], pause: bool) -> io::Result<usize> {
+        Gzip::decode_paused(self, out, pause)
+    }
+    fn next_start(window: &[u8], from: usize, limit: usize) -> Option<usize> {
+        next_header(window, from, limit)
+    }
+}
+
+impl Units for Zstd {
+    /// (`pzstd` writes frames of a few MiB.)
+    const SEGMENT: usize = 4 << 20;
+    /// (Frames are found exactly: one per piece will do.)
+    const SMALL: usize = 1;
+    /// (Zstd decodes several times faster than gzip: on two cores the
+    /// decoding thread keeps up with both workers, and batches only add
+    /// copies and memory.)
+    const MIN_CORES: usize = 3;
+    const THREADS: &'static str = "urlsift zstd frames";
+    fn resume(source: Source, units: u64) -> Zstd {
+        Zstd::resume(source, units)
+    }
+    fn with_ends(self, ends: UnitEnds) -> Zstd {
+        Zstd::with_ends(self, ends)
+    }
+    fn ends(&self) -> UnitEnds {
+        Zstd::ends(self)
+    }
+    fn unheld(self) -> Zstd {
+        Zstd::unheld(self)
+    }
+    fn boundary(&self) -> Option<(u64, u64)> {
+        Zstd::boundary(self)
+    }
+    fn is_done(&self) -> bool {
+        Zstd::is_done(self)
+    }
+    fn into_source(self) -> Source {
+        Zstd::into_source(self)
+    }
+    fn offset(&self) -> u64 {
+        Zstd::offset(self)
+    }
+    fn decode_paused(&mut self, out: &mut [u8], pause: bool) -> io::Result<usize> {
+        Zstd::decode_paused(self, out, pause)
+    }
+    /// The first frame that starts at or after `from`, walking the frames
+    /// from the window's start.
+    fn next_start(window: &[u8], from: usize, limit: usize) -> Option<usize> {
+        let mut at = 0;
+        while at < from {
+            at = frame_end(&window[..limit], at)?;
+        }
+        (at < limit).then_some(at)
+    }
+}
+
+pub(super) struct Members<D: Units> {
+    mode: Mode<D>,
     /// Made on the first switch to batches.
     pool: Option<Pool>,
     jobs: usize,
@@ -59,8 +189,8 @@ pub(super) struct Members {
     pub batched: u64,
 }
 
-enum Mode {
-    InOrder(Gzip),
+enum Mode<D> {
+    InOrder(D),
     Batches(Batches),
     /// Only while switching.
     Switching,
@@ -85,7 +215,8 @@ struct Batches {
     /// The batch being decoded: the window length it saw, and how many
     /// jobs it has.
     pending: Option<(usize, usize)>,
-    /// How the members so far ended (each job's output ends a member).
+    /// How the units so far ended (the in-order decoder's, and each
+    /// job's counted units').
     ends: UnitEnds,
 }
 
@@ -96,33 +227,39 @@ struct Ready {
     end: usize,
 }
 
-/// What one job decoded: whole members from `start` to `end`.
+/// What one job decoded: whole units from `start` to `end`, and how
+/// they ended.
 struct Chain {
     start: usize,
     end: usize,
     members: u64,
+    ends: UnitEnds,
     buf: Vec<u8>,
     used: usize,
 }
 
-/// The gzip decoder for `source`: in order until members turn out small,
-/// then in batches on up to the machine's number of cores (at most `-j`:
-/// [`crate::cores`]).
-pub(super) fn decoder(source: Source) -> Box<dyn Decode> {
+/// The decoder of a gzip or zstd `source` (`D`): in order until units
+/// turn out small, then in batches on up to the machine's number of cores
+/// (at most `-j`: [`crate::cores`]).
+pub(super) fn decoder<D: Units>(source: Source) -> Box<dyn Decode> {
     let cores = crate::cores::available();
-    if cores < 2 {
-        return Box::new(Gzip::new(source));
+    if cores < D::MIN_CORES.max(2) {
+        return Box::new(D::resume(source, 0));
     }
-    Box::new(Members::with_jobs(source, cores.min(MAX_JOBS), SEGMENT))
+    Box::new(Members::<D>::with_jobs(
+        source,
+        cores.min(MAX_JOBS),
+        D::SEGMENT,
+    ))
 }
 
-impl Members {
+impl<D: Units> Members<D> {
     /// With `jobs` jobs (at least 2) per batch of `segment` bytes each
     /// (tests use tiny segments, to put splits everywhere).
-    pub fn with_jobs(source: Source, jobs: usize, segment: usize) -> Members {
+    pub fn with_jobs(source: Source, jobs: usize, segment: usize) -> Members<D> {
         assert!(jobs >= 2 && segment > 0);
         Members {
-            mode: Mode::InOrder(Gzip::new(source)),
+            mode: Mode::InOrder(D::resume(source, 0)),
             pool: None,
             jobs,
             segment,
@@ -136,13 +273,13 @@ impl Members {
     /// After a member decoded in order: counts it, and switches to
     /// batches once enough small ones came in a row.
     fn after_member(&mut self) {
-        let Mode::InOrder(gzip) = &self.mode else {
+        let Mode::InOrder(units) = &self.mode else {
             return;
         };
-        let Some((members, start)) = gzip.boundary() else {
+        let Some((members, start)) = units.boundary() else {
             return;
         };
-        if gzip.offset() - start > (self.segment / 2) as u64 {
+        if units.offset() - start > (self.segment / D::SMALL) as u64 {
             self.streak = 0;
             return;
         }
@@ -150,11 +287,11 @@ impl Members {
         if self.streak < self.patience {
             return;
         }
-        let Mode::InOrder(gzip) = std::mem::replace(&mut self.mode, Mode::Switching) else {
+        let Mode::InOrder(units) = std::mem::replace(&mut self.mode, Mode::Switching) else {
             unreachable!()
         };
-        let ends = gzip.ends();
-        let (head, inner, base, eof) = gzip.into_source().into_parts();
+        let ends = units.ends();
+        let (head, inner, base, eof) = units.into_source().into_parts();
         self.mode = Mode::Batches(Batches {
             ends,
             filled: head.len(),
@@ -181,18 +318,18 @@ impl Members {
             None => (b.inner, b.eof),
         };
         let source = Source::resume(&b.window[..b.filled], inner, b.base, eof);
-        self.mode = Mode::InOrder(Gzip::resume(source, b.members).with_ends(b.ends));
+        self.mode = Mode::InOrder(D::resume(source, b.members).with_ends(b.ends));
         self.streak = 0;
     }
 }
 
-impl Decode for Members {
+impl<D: Units> Decode for Members<D> {
     fn decode(&mut self, out: &mut [u8]) -> io::Result<usize> {
         loop {
             match &mut self.mode {
-                Mode::InOrder(gzip) => {
-                    let n = gzip.decode_paused(out, true)?;
-                    let done = gzip.is_done();
+                Mode::InOrder(units) => {
+                    let n = units.decode_paused(out, true)?;
+                    let done = units.is_done();
                     self.after_member();
                     if n > 0 || done || out.is_empty() {
                         return Ok(n);
@@ -204,9 +341,9 @@ impl Decode for Members {
                         return Ok(n);
                     }
                     let jobs = self.jobs;
-                    let pool = self.pool.get_or_insert_with(|| Pool::new(jobs));
+                    let pool = self.pool.get_or_insert_with(|| Pool::new::<D>(jobs));
                     if b.pending.is_none() {
-                        b.start_batch(pool, self.segment);
+                        b.start_batch::<D>(pool, self.segment);
                     }
                     let before = b.members;
                     let progress = b.finish_batch(pool);
@@ -218,7 +355,7 @@ impl Decode for Members {
                     let _ = before;
                     if progress {
                         // The next batch decodes while this one is handed out.
-                        b.start_batch(pool, self.segment);
+                        b.start_batch::<D>(pool, self.segment);
                     } else {
                         self.patience = (self.patience * 2).min(1 << 16);
                         self.in_order();
@@ -244,7 +381,6 @@ impl Batches {
             n += k;
             if front.pos == front.end {
                 let done = self.ready.pop_front().expect("front exists");
-                self.ends.add(done.buf[..done.end].last().copied());
                 self.spare.push(done.buf);
             }
         }
@@ -275,7 +411,7 @@ impl Batches {
 
     /// Starts a batch on the pool: splits the window at guessed member
     /// starts and has each job decode its piece's whole members.
-    fn start_batch(&mut self, pool: &Pool, segment: usize) {
+    fn start_batch<D: Units>(&mut self, pool: &Pool, segment: usize) {
         let batch = pool.jobs.len() * segment;
         // Room past the batch, for its last members to end in.
         self.fill(batch + segment);
@@ -284,7 +420,7 @@ impl Batches {
         let mut splits = vec![0];
         for i in 1..pool.jobs.len() {
             let from = (i * segment).max(splits[i - 1] + 1);
-            match next_header(&self.window[..len], from, limit) {
+            match D::next_start(&self.window[..len], from, limit) {
                 Some(at) => splits.push(at),
                 None => break,
             }
@@ -324,6 +460,7 @@ impl Batches {
             if c.start == t && c.members > 0 {
                 t = c.end;
                 self.members += c.members;
+                self.ends.merge(c.ends);
                 self.ready.push_back(Ready {
                     buf: c.buf,
                     pos: 0,
@@ -361,14 +498,14 @@ struct Pool {
 }
 
 impl Pool {
-    fn new(threads: usize) -> Pool {
+    fn new<D: Units>(threads: usize) -> Pool {
         let (done_tx, done) = channel();
         let jobs = (0..threads)
             .map(|_| {
                 let (tx, rx) = channel::<Job>();
                 let done = done_tx.clone();
                 std::thread::Builder::new()
-                    .name("urlsift gzip members".into())
+                    .name(D::THREADS.into())
                     .spawn(move || {
                         for job in rx {
                             let Job {
@@ -380,7 +517,7 @@ impl Pool {
                                 buf,
                             } = job;
                             let c = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                                chain(&window, len, piece, cap, buf)
+                                chain::<D>(&window, len, piece, cap, buf)
                             }));
                             // The window is the coordinator's again once
                             // every job has answered.
@@ -415,9 +552,9 @@ fn next_header(window: &[u8], from: usize, limit: usize) -> Option<usize> {
     None
 }
 
-/// Decodes whole members from `start` while they start before `end`;
+/// Decodes whole units from `start` while they start before `end`;
 /// stops at the first that is not whole and valid within `window[..len]`.
-fn chain(
+fn chain<D: Units>(
     window: &Arc<Vec<u8>>,
     len: usize,
     (start, end): (usize, usize),
@@ -430,11 +567,12 @@ fn chain(
         len,
     };
     // (Jobs check each member before its bytes are used: no hold.)
-    let mut gzip = Gzip::resume(Source::with_capacity(Box::new(reader), 1 << 16), 1).unheld();
+    let mut units = D::resume(Source::with_capacity(Box::new(reader), 1 << 16), 1).unheld();
     let mut c = Chain {
         start,
         end: start,
         members: 0,
+        ends: UnitEnds::default(),
         buf: Vec::new(),
         used: 0,
     };
@@ -449,20 +587,23 @@ fn chain(
                 }
                 buf.resize((buf.len() * 2).max(1 << 16).min(cap), 0);
             }
-            match gzip.decode_paused(&mut buf[n..], true) {
+            match units.decode_paused(&mut buf[n..], true) {
                 Ok(k) => n += k,
                 Err(_) => break 'members,
             }
-            if gzip.is_done() {
+            if units.is_done() {
                 break 'members;
             }
-            if gzip.boundary().is_some_and(|(m, _)| m > 1 + c.members) {
+            if let Some((m, _)) = units.boundary().filter(|&(m, _)| m > 1 + c.members) {
+                // (Counted from the decoder: an empty unit may end in the
+                // same call as the one before it.)
+                c.members = m - 1;
+                c.ends = units.ends();
                 break;
             }
         }
-        c.members += 1;
         c.used = n;
-        c.end = start + gzip.offset() as usize;
+        c.end = start + units.offset() as usize;
     }
     c.buf = buf;
     c

@@ -20,7 +20,7 @@ use std::thread::{self, JoinHandle};
 use super::fault::{Decode, again, resumes};
 use super::format::Format;
 use super::source::Source;
-use super::{parallel, zstd};
+use super::{gzip, parallel, zstd};
 
 /// Buffers in the ring, and their size: one being filled, one being read,
 /// two waiting, so neither side waits for the other's short stalls.
@@ -258,7 +258,7 @@ impl BufRead for Decoded {
 /// The decoder for `format` over `source`.
 pub(super) fn decoder(format: Format, source: Source) -> Box<dyn Decode> {
     match format {
-        Format::Gzip => parallel::decoder(source),
-        Format::Zstd => Box::new(zstd::Zstd::new(source)),
+        Format::Gzip => parallel::decoder::<gzip::Gzip>(source),
+        Format::Zstd => parallel::decoder::<zstd::Zstd>(source),
     }
 }

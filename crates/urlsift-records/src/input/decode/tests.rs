@@ -54,10 +54,10 @@ pub(super) const GZIP_DECODERS: [(&str, Make); 4] = [
     ("in order", |s| Box::new(gzip::Gzip::new(s))),
     ("the default", |s| decoder(Format::Gzip, s)),
     ("2 jobs x 64 bytes", |s| {
-        Box::new(parallel::Members::with_jobs(s, 2, 64))
+        Box::new(parallel::Members::<gzip::Gzip>::with_jobs(s, 2, 64))
     }),
     ("3 jobs x 1000 bytes", |s| {
-        Box::new(parallel::Members::with_jobs(s, 3, 1000))
+        Box::new(parallel::Members::<gzip::Gzip>::with_jobs(s, 3, 1000))
     }),
 ];
 
@@ -82,17 +82,16 @@ pub(super) fn decode_with(
     cap: usize,
     step: usize,
 ) -> (Vec<u8>, Option<io::Error>) {
-    decode_by(|s| decoder(Format::Gzip, s), format, data, cap, step)
+    decode_by(default_decoder(format), data, cap, step)
 }
 
 pub(super) fn decode_by(
     make: Make,
-    format: Format,
     data: &[u8],
     cap: usize,
     step: usize,
 ) -> (Vec<u8>, Option<io::Error>) {
-    let (out, faults) = decode_all_by(make, format, data, cap, step);
+    let (out, faults) = decode_all_by(make, data, cap, step);
     (out, faults.into_iter().next())
 }
 
@@ -101,28 +100,23 @@ pub(super) fn decode_by(
 /// resumed; the last one ended the stream unless it was resumed too).
 pub(super) fn decode_all_by(
     make: Make,
-    format: Format,
     data: &[u8],
     cap: usize,
     step: usize,
 ) -> (Vec<u8>, Vec<io::Error>) {
-    let (out, faults) = decode_all_placed(make, format, data, cap, step);
+    let (out, faults) = decode_all_placed(make, data, cap, step);
     (out, faults.into_iter().map(|(_, e)| e).collect())
 }
 
 /// [`decode_all_by`], with how many bytes were out before each fault.
 pub(super) fn decode_all_placed(
     make: Make,
-    format: Format,
     data: &[u8],
     cap: usize,
     step: usize,
 ) -> (Vec<u8>, Vec<(usize, io::Error)>) {
     let source = Source::with_capacity(Box::new(Cursor::new(data.to_vec())), cap);
-    let mut d = match format {
-        Format::Gzip => make(source),
-        Format::Zstd => decoder(format, source),
-    };
+    let mut d = make(source);
     let mut out = Vec::new();
     let mut faults = Vec::new();
     let mut buf = vec![0; step];
@@ -149,7 +143,15 @@ pub(super) fn decode(format: Format, data: &[u8]) -> (Vec<u8>, Option<io::Error>
 }
 
 pub(super) fn decode_all(format: Format, data: &[u8]) -> (Vec<u8>, Vec<io::Error>) {
-    decode_all_by(|s| decoder(Format::Gzip, s), format, data, 1 << 16, 1 << 16)
+    decode_all_by(default_decoder(format), data, 1 << 16, 1 << 16)
+}
+
+/// The decoder a `format` input gets.
+pub(super) fn default_decoder(format: Format) -> Make {
+    match format {
+        Format::Gzip => |s| decoder(Format::Gzip, s),
+        Format::Zstd => |s| decoder(Format::Zstd, s),
+    }
 }
 
 pub(super) fn fault(e: &Option<io::Error>) -> Option<&DecodeError> {
@@ -323,7 +325,7 @@ fn gzip_members_of_every_shape_decode_whole() {
     ];
     for (name, make) in GZIP_DECODERS {
         for (cap, step) in sizes {
-            let (out, err) = decode_by(make, Format::Gzip, &file, cap, step);
+            let (out, err) = decode_by(make, &file, cap, step);
             assert!(err.is_none(), "{name}, cap {cap}, step {step}: {err:?}");
             assert_eq!(out, expected, "{name}, cap {cap}, step {step}");
         }
@@ -363,7 +365,7 @@ fn gzip_cut_anywhere_hands_out_everything_decodable_then_truncation() {
         // Every cut in order and by default; batches of tiny segments are
         // slower to set up (a thread per job and batch): every 7th cut.
         for cut in (1..=file.len()).step_by(if i < 2 { 1 } else { 7 }) {
-            let (out, err) = decode_by(make, Format::Gzip, &file[..cut], 64, 1000);
+            let (out, err) = decode_by(make, &file[..cut], 64, 1000);
             assert_eq!(out, all[..lengths[cut]], "{name}: cut at {cut}");
             let expected = expected_cut(Format::Gzip, &starts, file.len(), cut);
             assert_eq!(fault(&err), expected.as_ref(), "{name}: cut at {cut}");
@@ -867,7 +869,7 @@ fn a_member_refused_at_its_header_is_not_found_again() {
     first.bytes[first.body.start - 1] ^= 0xff;
     let file = [&first.bytes[..], &second.bytes].concat();
     for (name, make) in GZIP_DECODERS {
-        let (out, faults) = decode_all_by(make, Format::Gzip, &file, 1 << 16, 1 << 16);
+        let (out, faults) = decode_all_by(make, &file, 1 << 16, 1 << 16);
         assert!(out == urls(40, 24), "{name}: the second member, whole");
         let [fault] = &faults[..] else {
             panic!("{name}: {} faults", faults.len())

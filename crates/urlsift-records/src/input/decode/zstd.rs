@@ -23,7 +23,7 @@ use std::io;
 
 use zstd::stream::raw::{Decoder, InBuffer, Operation, OutBuffer};
 
-use super::fault::{Decode, DecodeError, Fault, Progress, check_end, resume};
+use super::fault::{Decode, DecodeError, Fault, Progress, UnitEnds, check_end, resume};
 use super::format::{Format, ZSTD_MAGIC, is_skippable_magic};
 use super::hold::Hold;
 use super::source::Source;
@@ -85,14 +85,22 @@ pub(super) struct Zstd {
 }
 
 impl Zstd {
+    #[cfg(test)]
     pub fn new(source: Source) -> Zstd {
+        Zstd::resume(source, 0)
+    }
+
+    /// A decoder at a frame boundary, after `frames` complete frames
+    /// (skippable ones included).
+    pub fn resume(source: Source, frames: u64) -> Zstd {
+        let start = source.offset();
         Zstd {
             source,
             decoder: Decoder::new().expect("a zstd decoding context"),
             stage: Stage::Between,
             progress: Progress::Going,
-            frame: 0,
-            frame_start: 0,
+            frame: frames,
+            frame_start: start,
             unit_start: 0,
             unit_left: 0,
             next: Next::End,
@@ -104,6 +112,81 @@ impl Zstd {
             unchecked: false,
             draining: false,
             hold: Hold::default(),
+        }
+    }
+
+    /// The same decoder, knowing how the frames before it ended (the
+    /// parallel decoder hands back to one after its batches).
+    pub fn with_ends(mut self, ends: UnitEnds) -> Zstd {
+        self.hold.set_ends(ends);
+        self
+    }
+
+    /// How the frames decoded so far ended.
+    pub fn ends(&self) -> UnitEnds {
+        self.hold.ends()
+    }
+
+    /// The same decoder, handing bytes out as they are decoded, before
+    /// their frame's check: for callers that check frames themselves
+    /// before using their bytes (the parallel decoder's jobs).
+    pub fn unheld(mut self) -> Zstd {
+        self.hold = Hold::off();
+        self
+    }
+
+    /// How many frames are complete, if the decoder stands between two
+    /// (or after the last) with every byte handed out and checked, and
+    /// where the last of them started.
+    pub fn boundary(&self) -> Option<(u64, u64)> {
+        let between = matches!(
+            (&self.stage, &self.progress),
+            (Stage::Between, Progress::Going)
+        );
+        (between && !self.unchecked && !self.hold.pending())
+            .then_some((self.frame, self.frame_start))
+    }
+
+    /// Whether the input ended cleanly after the last frame.
+    pub fn is_done(&self) -> bool {
+        matches!(self.progress, Progress::Done)
+    }
+
+    /// The input from where the decoder stands (best at a boundary).
+    pub fn into_source(self) -> Source {
+        self.source
+    }
+
+    /// How many bytes of the input the decoder has taken.
+    pub fn offset(&self) -> u64 {
+        self.source.offset()
+    }
+
+    /// [`Decode::decode`], but when `pause` is set it returns as soon as a
+    /// frame is decoded and checked, so the caller sees every boundary.
+    pub fn decode_paused(&mut self, out: &mut [u8], pause: bool) -> io::Result<usize> {
+        let mut n = 0;
+        // A frame ended in this call, its bytes not yet all out.
+        let mut frame_ended = false;
+        loop {
+            n += self.hold.release(&mut out[n..]);
+            if self.hold.pending() {
+                return Ok(n);
+            }
+            if pause && frame_ended && self.boundary().is_some() {
+                return Ok(n);
+            }
+            if let Some(result) = self.progress.ended(n, out.len()) {
+                return result;
+            }
+            let (in_frame, frame) = (!matches!(self.stage, Stage::Between), self.frame);
+            match self.step(&mut out[n..]) {
+                Ok(k) => n += k,
+                Err(e) => self.progress = self.after_fault(e),
+            }
+            // (An empty skippable frame starts and ends in one step.)
+            frame_ended |=
+                matches!(self.stage, Stage::Between) && (in_frame || self.frame != frame);
         }
     }
 
@@ -433,19 +516,49 @@ impl FrameHeader {
 
 impl Decode for Zstd {
     fn decode(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        let mut n = 0;
-        loop {
-            n += self.hold.release(&mut out[n..]);
-            if self.hold.pending() {
-                return Ok(n);
-            }
-            if let Some(result) = self.progress.ended(n, out.len()) {
-                return result;
-            }
-            match self.step(&mut out[n..]) {
-                Ok(k) => n += k,
-                Err(e) => self.progress = self.after_fault(e),
-            }
+        self.decode_paused(out, false)
+    }
+}
+
+/// Where the frame (or skippable frame) that starts at `at` in `window`
+/// ends, found by walking its header and block headers; `None` when it
+/// does not end inside `window`, or is not a frame this walk can vouch
+/// for (a reserved bit or block type: the decoder will say what is wrong).
+pub(super) fn frame_end(window: &[u8], at: usize) -> Option<usize> {
+    let head = window.get(at..at + 5)?;
+    if is_skippable_magic(head) {
+        let len = u32::from_le_bytes(window.get(at + 4..at + 8)?.try_into().ok()?);
+        let end = at + 8 + len as usize;
+        return (end <= window.len()).then_some(end);
+    }
+    let descriptor = head[4];
+    if !head.starts_with(&ZSTD_MAGIC) || descriptor & 0x08 != 0 {
+        return None;
+    }
+    let single_segment = descriptor & 0x20 != 0;
+    let content_size_bytes = match descriptor >> 6 {
+        0 => usize::from(single_segment),
+        1 => 2,
+        2 => 4,
+        _ => 8,
+    };
+    let dictionary_bytes = [0, 1, 2, 4][usize::from(descriptor & 3)];
+    let mut pos = at + 5 + usize::from(!single_segment) + dictionary_bytes + content_size_bytes;
+    loop {
+        let head = window.get(pos..pos + 3)?;
+        let header = u32::from(head[0]) | u32::from(head[1]) << 8 | u32::from(head[2]) << 16;
+        let size = (header >> 3) as usize;
+        pos += 3 + match (header >> 1) & 3 {
+            1 => 1,
+            3 => return None,
+            _ => size,
+        };
+        if header & 1 != 0 {
+            break;
         }
     }
+    if descriptor & 4 != 0 {
+        pos += 4;
+    }
+    (pos <= window.len()).then_some(pos)
 }

@@ -13,13 +13,7 @@ use super::{Format, decode_error, decoder, is_trailing_garbage};
 /// Every frame of `file` decoded in 64 KiB steps, with how many bytes
 /// were out before each fault.
 fn zstd_placed(file: &[u8]) -> (Vec<u8>, Vec<(usize, std::io::Error)>) {
-    decode_all_placed(
-        |s| decoder(Format::Zstd, s),
-        Format::Zstd,
-        file,
-        1 << 16,
-        1 << 16,
-    )
+    decode_all_placed(|s| decoder(Format::Zstd, s), file, 1 << 16, 1 << 16)
 }
 
 pub(super) fn zstd_frame(data: &[u8], level: i32, checksum: bool) -> Vec<u8> {
@@ -30,7 +24,7 @@ pub(super) fn zstd_frame(data: &[u8], level: i32, checksum: bool) -> Vec<u8> {
     enc.finish().unwrap()
 }
 
-fn skippable(payload: &[u8]) -> Vec<u8> {
+pub(super) fn skippable(payload: &[u8]) -> Vec<u8> {
     let mut f = vec![0x53, 0x2a, 0x4d, 0x18];
     f.extend_from_slice(&(payload.len() as u32).to_le_bytes());
     f.extend_from_slice(payload);
