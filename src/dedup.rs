@@ -70,7 +70,8 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
                     .into(),
             ));
         }
-        let first = FirstRows::new(budget, a.samples, Some(spill_dir.path().to_path_buf()));
+        let first = FirstRows::new(budget, a.samples, Some(spill_dir.path().to_path_buf()))
+            .threads(seen_threads(setup.engine.threads()))?;
         return parquet_rows(setup, &keying, &job, base.as_ref(), write_back, first);
     }
     let mut seen = Seen::new(

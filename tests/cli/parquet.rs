@@ -413,7 +413,8 @@ fn dedup_keeps_the_rows_text_dedup_keeps() {
             samples,
             "urls.txt",
         ]));
-        for j in ["1", "2"] {
+        // (-j4: the seen-set in four partitions looked up at once.)
+        for j in ["1", "2", "4"] {
             wd.stdout(&[
                 "dedup",
                 "-q",

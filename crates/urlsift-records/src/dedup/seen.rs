@@ -405,6 +405,93 @@ impl Seen {
         Ok(taken)
     }
 
+    /// Offers `records` (each key's xxh3-64 hash and the key) at once, in
+    /// input order, their partitions looked up on their threads
+    /// ([`Seen::threads`]): whether each record is taken, for callers that
+    /// keep the records themselves (Parquet rows). `None`, offering
+    /// nothing, once the set is on disk, when a key does not fit in
+    /// memory, or with `count` (which keeps lines): the caller offers them
+    /// one at a time ([`Seen::offer`]).
+    /// Past the budget after them, the set moves to disk.
+    ///
+    /// ```
+    /// use urlsift_records::dedup::Seen;
+    /// use xxhash_rust::xxh3::xxh3_64;
+    ///
+    /// let mut seen = Seen::new(1 << 20, false, None, b'\n').threads(3)?;
+    /// let keys = ["a", "b", "a", "c", "b"].map(|k| (xxh3_64(k.as_bytes()), k.as_bytes()));
+    /// assert_eq!(seen.take(&keys)?, Some(vec![true, true, false, true, false]));
+    /// # Ok::<(), urlsift_records::Error>(())
+    /// ```
+    pub fn take(&mut self, records: &[(u64, &[u8])]) -> Result<Option<Vec<bool>>, Error> {
+        let n = self.parts.len();
+        let fits = self.spill.is_none()
+            && !self.mode.count
+            && records.iter().all(|(_, key)| key.len() < LONGEST_KEY)
+            && self.parts.iter().all(|p| {
+                p.arena.blocks.len() + 2 * records.len() < MOST_BLOCKS
+                    && p.entries.len + records.len() < u32::MAX as usize
+            });
+        if !fits {
+            return Ok(None);
+        }
+        let (mode, first) = (self.mode, self.seq);
+        self.seq += records.len() as u64;
+        let lists: Vec<Vec<u32>> = {
+            let mut lists = vec![Vec::new(); n];
+            for (i, (hash, _)) in records.iter().enumerate() {
+                lists[part_of(*hash, n)].push(i as u32);
+            }
+            lists
+        };
+        let decide = |part: &mut Part, list: &[u32], takes: &mut Vec<bool>| {
+            takes.clear();
+            let hash = |i: &u32| records[*i as usize].0;
+            let mut ahead = list.iter().map(hash);
+            for hash in ahead.by_ref().take(PREFETCH_AHEAD) {
+                part.prefetch(hash);
+            }
+            for &i in list {
+                if let Some(next) = ahead.next() {
+                    part.prefetch(next);
+                }
+                let (hash, key) = records[i as usize];
+                takes.push(part.offer(mode, hash, key, &[], first + u64::from(i)));
+            }
+        };
+        let mut takes = std::mem::take(&mut self.takes);
+        let since = Instant::now();
+        let mut jobs = self.parts.iter_mut().zip(&lists).zip(takes.iter_mut());
+        let ((part, list), taken) = jobs.next().expect("a partition");
+        match &self.pool {
+            None => decide(part, list, taken),
+            Some(pool) => {
+                pool.in_place_scope(|s| {
+                    for ((part, list), takes) in jobs {
+                        s.spawn(|_| decide(part, list, takes));
+                    }
+                    decide(part, list, taken);
+                });
+                timings::add_in_order_shared(since.elapsed());
+            }
+        }
+        let mut next = vec![0usize; n];
+        let taken: Vec<bool> = records
+            .iter()
+            .map(|(hash, _)| {
+                let at = part_of(*hash, n);
+                next[at] += 1;
+                takes[at][next[at] - 1]
+            })
+            .collect();
+        self.takes = takes;
+        self.written += taken.iter().filter(|t| **t).count() as u64;
+        if self.bytes() > self.budget {
+            self.start_spill()?;
+        }
+        Ok(Some(taken))
+    }
+
     /// Starts loading the table slot a lookup of `hash` will read: a
     /// caller that offers records alone ([`Seen::offer`]) prefetches a
     /// few ahead, so that their lookups overlap.

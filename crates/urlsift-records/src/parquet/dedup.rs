@@ -77,6 +77,13 @@ impl FirstRows {
         }
     }
 
+    /// The seen-set in `n` hash partitions looked up at once
+    /// ([`Seen::threads`]).
+    pub fn threads(mut self, n: usize) -> Result<FirstRows, Error> {
+        self.seen = self.seen.threads(n)?;
+        Ok(self)
+    }
+
     /// Rows offered so far.
     pub fn records(&self) -> u64 {
         self.seen.records()
@@ -93,6 +100,12 @@ impl FirstRows {
     ) -> Result<Vec<&'p [u8]>, Error> {
         if let Some(stored) = &mut self.stored {
             stored.current = None;
+        }
+        if self.seen.partitions() > 1
+            && self.stored.is_none()
+            && let Some(first) = self.take(chunk, p)?
+        {
+            return Ok(first);
         }
         let mut first = Vec::new();
         let mut kept = p.kept.iter().peekable();
@@ -116,6 +129,50 @@ impl FirstRows {
             self.offer_raw(chunk, &p.out[start..end], &mut first)?;
         }
         Ok(first)
+    }
+
+    /// The chunk's rows offered at once, their partitions of the
+    /// seen-set looked up on threads of their own ([`Seen::take`]);
+    /// `None` when the seen-set leaves them to be offered one by one.
+    fn take<'p>(
+        &mut self,
+        chunk: &'p Chunk,
+        p: &'p Processed<Keys>,
+    ) -> Result<Option<Vec<&'p [u8]>>, Error> {
+        // Every row in input order: its key's hash, where its key is (in
+        // the workers' buffers, or a bad row's in `raw`), and its frame.
+        let mut raw = std::mem::take(&mut self.raw);
+        raw.clear();
+        let mut rows: Vec<(u64, Result<&[u8], (usize, usize)>, &[u8])> = Vec::new();
+        let mut kept = p.kept.iter().peekable();
+        let bad = |frame: &'p [u8], raw: &mut Vec<u8>| {
+            let start = raw.len();
+            raw.push(RAW_KEY);
+            raw.extend(Frames::new(frame).flat_map(|f| f.value.iter().copied()));
+            (xxh3_64(&raw[start..]), Err((start, raw.len())), frame)
+        };
+        for k in p.extra.records(&p.out, &chunk.data) {
+            while let Some(&(start, end)) = kept.next_if(|&&(_, end)| end <= k.at) {
+                rows.push(bad(&p.out[start..end], &mut raw));
+            }
+            rows.push((k.hash, Ok(k.key), k.record));
+        }
+        for &(start, end) in kept {
+            rows.push(bad(&p.out[start..end], &mut raw));
+        }
+        let keys: Vec<(u64, &[u8])> = rows
+            .iter()
+            .map(|(hash, key, _)| (*hash, key.unwrap_or_else(|(a, b)| &raw[a..b])))
+            .collect();
+        let taken = self.seen.take(&keys)?;
+        drop(keys);
+        self.raw = raw;
+        Ok(taken.map(|taken| {
+            let rows = rows.into_iter().zip(taken);
+            rows.filter(|(_, t)| *t)
+                .map(|((_, _, frame), _)| frame)
+                .collect()
+        }))
     }
 
     /// A bad row's frame, keyed by its value.
