@@ -49,6 +49,10 @@ pub struct FirstRows {
     stored: Option<Stored>,
 }
 
+/// A row offered with its chunk ([`FirstRows::take`]): its key's hash,
+/// its key (the workers', or a bad row's span of raw bytes) and its frame.
+type Row<'p> = (u64, Result<&'p [u8], (usize, usize)>, &'p [u8]);
+
 /// Chunks' rows kept on disk until the spill is merged: numbered in input
 /// order, an IPC stream per source.
 struct Stored {
@@ -143,7 +147,7 @@ impl FirstRows {
         // the workers' buffers, or a bad row's in `raw`), and its frame.
         let mut raw = std::mem::take(&mut self.raw);
         raw.clear();
-        let mut rows: Vec<(u64, Result<&[u8], (usize, usize)>, &[u8])> = Vec::new();
+        let mut rows: Vec<Row<'p>> = Vec::new();
         let mut kept = p.kept.iter().peekable();
         let bad = |frame: &'p [u8], raw: &mut Vec<u8>| {
             let start = raw.len();
