@@ -302,7 +302,6 @@ impl Seen {
             }
             return Ok(());
         }
-        let n = parts.len();
         match pool {
             None => {
                 // One partition, on this thread: each first record goes
@@ -326,23 +325,9 @@ impl Seen {
                         Ok::<(), ()>(())
                     });
                 };
-                let since = Instant::now();
-                let mut jobs = parts.iter_mut().zip(&dealt.lists).zip(takes.iter_mut());
-                let ((part, list), taken) = jobs.next().expect("a partition");
-                pool.in_place_scope(|s| {
-                    for ((part, list), takes) in jobs {
-                        s.spawn(|_| decide(part, list, takes));
-                    }
-                    decide(part, list, taken);
-                });
-                timings::add_in_order_shared(since.elapsed());
-                // Each partition's answers are in input order: take them
-                // in turn as the records come.
-                let mut next = vec![0usize; n];
-                for i in 0..view.len() {
-                    let at = part_of(view.hash(i), n);
-                    let take = takes[at][next[at]];
-                    next[at] += 1;
+                look_up(parts, Some(pool), &dealt.lists, takes, decide);
+                let hashes = (0..view.len()).map(|i| view.hash(i));
+                for (i, take) in in_input_order(hashes, takes).enumerate() {
                     if take {
                         write_line(out, view.record(i).1, *terminator)?;
                         *written += 1;
@@ -444,7 +429,7 @@ impl Seen {
             }
             lists
         };
-        let decide = |part: &mut Part, list: &[u32], takes: &mut Vec<bool>| {
+        let decide = |part: &mut Part, list: &Vec<u32>, takes: &mut Vec<bool>| {
             takes.clear();
             let hash = |i: &u32| records[*i as usize].0;
             let mut ahead = list.iter().map(hash);
@@ -459,32 +444,15 @@ impl Seen {
                 takes.push(part.offer(mode, hash, key, &[], first + u64::from(i)));
             }
         };
-        let mut takes = std::mem::take(&mut self.takes);
-        let since = Instant::now();
-        let mut jobs = self.parts.iter_mut().zip(&lists).zip(takes.iter_mut());
-        let ((part, list), taken) = jobs.next().expect("a partition");
-        match &self.pool {
-            None => decide(part, list, taken),
-            Some(pool) => {
-                pool.in_place_scope(|s| {
-                    for ((part, list), takes) in jobs {
-                        s.spawn(|_| decide(part, list, takes));
-                    }
-                    decide(part, list, taken);
-                });
-                timings::add_in_order_shared(since.elapsed());
-            }
-        }
-        let mut next = vec![0usize; n];
-        let taken: Vec<bool> = records
-            .iter()
-            .map(|(hash, _)| {
-                let at = part_of(*hash, n);
-                next[at] += 1;
-                takes[at][next[at] - 1]
-            })
-            .collect();
-        self.takes = takes;
+        look_up(
+            &mut self.parts,
+            self.pool.as_ref(),
+            &lists,
+            &mut self.takes,
+            decide,
+        );
+        let hashes = records.iter().map(|(hash, _)| *hash);
+        let taken: Vec<bool> = in_input_order(hashes, &self.takes).collect();
         self.written += taken.iter().filter(|t| **t).count() as u64;
         if self.bytes() > self.budget {
             self.start_spill()?;
@@ -661,6 +629,47 @@ impl Seen {
         }
         Ok(written)
     }
+}
+
+/// Looks up every partition's share (`lists`) with `decide`, its answers
+/// in its `takes`: with a pool, all at once (this thread takes the first
+/// partition, the pool's threads the others; the time shows in
+/// `--timings` as in order with helper threads).
+fn look_up(
+    parts: &mut [Part],
+    pool: Option<&rayon::ThreadPool>,
+    lists: &[Vec<u32>],
+    takes: &mut [Vec<bool>],
+    decide: impl Fn(&mut Part, &Vec<u32>, &mut Vec<bool>) + Sync,
+) {
+    let mut jobs = parts.iter_mut().zip(lists).zip(takes.iter_mut());
+    let ((part, list), taken) = jobs.next().expect("a partition");
+    let Some(pool) = pool else {
+        return decide(part, list, taken);
+    };
+    let since = Instant::now();
+    pool.in_place_scope(|s| {
+        for ((part, list), takes) in jobs {
+            s.spawn(|_| decide(part, list, takes));
+        }
+        decide(part, list, taken);
+    });
+    timings::add_in_order_shared(since.elapsed());
+}
+
+/// The partitions' answers (each in input order within its partition)
+/// as the records of these key `hashes` come.
+fn in_input_order<'t>(
+    hashes: impl Iterator<Item = u64> + 't,
+    takes: &'t [Vec<bool>],
+) -> impl Iterator<Item = bool> + 't {
+    let n = takes.len();
+    let mut next = vec![0usize; n];
+    hashes.map(move |hash| {
+        let at = part_of(hash, n);
+        next[at] += 1;
+        takes[at][next[at] - 1]
+    })
 }
 
 /// Writes `line` and `terminator` to `out`.

@@ -8,7 +8,7 @@
 use std::io::{self, Cursor, Read};
 
 use super::gzip::Gzip;
-use super::parallel::Members;
+use super::parallel::{Members, Units};
 use super::source::Source;
 use super::tests::{Header, Make, decode_all_by, decode_by, gzip_file, member, noise, urls};
 use super::zstd::Zstd;
@@ -121,27 +121,39 @@ fn batches_give_the_in_order_bytes_on_files_made_to_fool_them() {
     same_as_in_order("bombs", &bombs);
 }
 
-#[test]
-fn batches_are_used_where_members_are_small() {
-    // Not a speed test: proof that the batches (not only the in-order
-    // fallback) produced the bytes checked above.
-    let file = small_members(300, 1);
-    let source = Source::new(Box::new(Cursor::new(file.clone())));
-    let mut members = Members::<Gzip>::with_jobs(source, 2, 256);
+/// The bytes of `file` decoded in batches of `D` (2 jobs of `segment`
+/// bytes), and how many units came from batches.
+fn batched<D: Units>(file: &[u8], segment: usize) -> (Vec<u8>, u64) {
+    let source = Source::new(Box::new(Cursor::new(file.to_vec())));
+    let mut units = Members::<D>::with_jobs(source, 2, segment);
     let mut out = Vec::new();
     let mut buf = vec![0; 4096];
     loop {
-        match members.decode(&mut buf) {
-            Ok(0) => break,
+        match units.decode(&mut buf) {
+            Ok(0) => return (out, units.batched),
             Ok(n) => out.extend_from_slice(&buf[..n]),
             Err(e) => panic!("{e}"),
         }
     }
+}
+
+#[test]
+fn batches_are_used_where_units_are_small() {
+    // Not a speed test: proof that the batches (not only the in-order
+    // fallback) produced the bytes checked elsewhere.
+    let file = small_members(300, 1);
+    let (out, from_batches) = batched::<Gzip>(&file, 256);
     assert_eq!(out, run(|s| Box::new(Gzip::new(s)), &file).0);
     assert!(
-        members.batched > 250,
-        "only {} of 300 members came from batches",
-        members.batched
+        from_batches > 250,
+        "only {from_batches} of 300 members came from batches"
+    );
+    let file = zstd_frames(300, 1);
+    let (out, from_batches) = batched::<Zstd>(&file, 4096);
+    assert_eq!(out, run_zstd(|s| Box::new(Zstd::new(s)), &file).0);
+    assert!(
+        from_batches > 250,
+        "only {from_batches} frames came from batches"
     );
 }
 
@@ -186,11 +198,11 @@ impl Read for FailsAfter {
     }
 }
 
-#[test]
-fn a_read_error_comes_where_in_order_decoding_meets_it() {
-    let file = small_members(300, 9);
-    for k in 1..40 {
-        let cut = file.len() * k / 40;
+/// What `make` decodes of `file` cut at each of `cuts` places, the read
+/// failing there, is what `in_order` decodes, up to the read error.
+fn read_errors(file: &[u8], cuts: usize, in_order: Make, decoders: Vec<(String, Make)>) {
+    for k in 1..cuts {
+        let cut = file.len() * k / cuts;
         let run = |make: Make| {
             let reader = FailsAfter(Cursor::new(file[..cut].to_vec()));
             let mut d = make(Source::with_capacity(Box::new(reader), 1000));
@@ -200,16 +212,34 @@ fn a_read_error_comes_where_in_order_decoding_meets_it() {
                 match d.decode(&mut buf) {
                     Ok(0) => return (out, String::new()),
                     Ok(n) => out.extend_from_slice(&buf[..n]),
+                    // (Zstd goes on after a damaged frame.)
+                    Err(e) if super::resumes(&e) => {}
                     Err(e) => return (out, e.to_string()),
                 }
             }
         };
-        let expected = run(|s| Box::new(Gzip::new(s)));
+        let expected = run(in_order);
         assert_eq!(expected.1, "the disk is on fire");
-        for (name, make) in decoders() {
-            assert!(run(make) == expected, "{name}: cut at {cut}");
+        for (name, make) in &decoders {
+            assert!(run(*make) == expected, "{name}: cut at {cut}");
         }
     }
+}
+
+#[test]
+fn a_read_error_comes_where_in_order_decoding_meets_it() {
+    read_errors(
+        &small_members(300, 9),
+        40,
+        |s| Box::new(Gzip::new(s)),
+        decoders(),
+    );
+    read_errors(
+        &zstd_frames(200, 9),
+        30,
+        |s| Box::new(Zstd::new(s)),
+        zstd_decoders(),
+    );
 }
 
 /// Many small zstd frames of every shape: with and without a checksum
@@ -342,56 +372,5 @@ fn zstd_batches_give_the_in_order_bytes_and_faults() {
         b"\x50\x2a\x4d\x18\xff",
     ] {
         zstd_same_as_in_order(&format!("tail {tail:?}"), &[&file[..], tail].concat());
-    }
-}
-
-#[test]
-fn zstd_batches_are_used_where_frames_are_small() {
-    // Not a speed test: proof that the batches (not only the in-order
-    // fallback) produced the bytes checked above.
-    let file = zstd_frames(300, 1);
-    let source = Source::new(Box::new(Cursor::new(file.clone())));
-    let mut frames = Members::<Zstd>::with_jobs(source, 2, 4096);
-    let mut out = Vec::new();
-    let mut buf = vec![0; 4096];
-    loop {
-        match frames.decode(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => out.extend_from_slice(&buf[..n]),
-            Err(e) => panic!("{e}"),
-        }
-    }
-    assert_eq!(out, run_zstd(|s| Box::new(Zstd::new(s)), &file).0);
-    assert!(
-        frames.batched > 250,
-        "only {} frames came from batches",
-        frames.batched
-    );
-}
-
-#[test]
-fn a_read_error_comes_where_in_order_zstd_decoding_meets_it() {
-    let file = zstd_frames(200, 9);
-    for k in 1..30 {
-        let cut = file.len() * k / 30;
-        let run = |make: Make| {
-            let reader = FailsAfter(Cursor::new(file[..cut].to_vec()));
-            let mut d = make(Source::with_capacity(Box::new(reader), 1000));
-            let mut out = Vec::new();
-            let mut buf = vec![0; 5000];
-            loop {
-                match d.decode(&mut buf) {
-                    Ok(0) => return (out, String::new()),
-                    Ok(n) => out.extend_from_slice(&buf[..n]),
-                    Err(e) if super::resumes(&e) => {}
-                    Err(e) => return (out, e.to_string()),
-                }
-            }
-        };
-        let expected = run(|s| Box::new(Zstd::new(s)));
-        assert_eq!(expected.1, "the disk is on fire");
-        for (name, make) in zstd_decoders() {
-            assert!(run(make) == expected, "{name}: cut at {cut}");
-        }
     }
 }

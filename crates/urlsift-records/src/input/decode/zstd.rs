@@ -319,22 +319,12 @@ impl Zstd {
             return Err(self.truncated());
         };
         let descriptor = head[4];
-        let single_segment = descriptor & 0x20 != 0;
-        let content_size_bytes = match descriptor >> 6 {
-            0 => usize::from(single_segment),
-            1 => 2,
-            2 => 4,
-            _ => 8,
-        };
-        let window_bytes = usize::from(!single_segment);
-        let dictionary_bytes = [0, 1, 2, 4][usize::from(descriptor & 3)];
-        let size = 5 + window_bytes + dictionary_bytes + content_size_bytes;
-        debug_assert!(size <= FRAME_HEADER_MAX);
+        let (size, fcs_at) = header_size(descriptor);
         // The Frame_Content_Size field (RFC 8878 3.1.1.1.4), read as the
         // header is fed (a cut header is libzstd's to report).
         self.header = FrameHeader {
             size,
-            fcs_at: 5 + window_bytes + dictionary_bytes,
+            fcs_at,
             ..FrameHeader::default()
         };
         self.content_size = None;
@@ -520,6 +510,24 @@ impl Decode for Zstd {
     }
 }
 
+/// The size of a frame header with this descriptor byte (RFC 8878
+/// 3.1.1.1), and where its Frame_Content_Size field starts in it.
+fn header_size(descriptor: u8) -> (usize, usize) {
+    let single_segment = descriptor & 0x20 != 0;
+    let content_size_bytes = match descriptor >> 6 {
+        0 => usize::from(single_segment),
+        1 => 2,
+        2 => 4,
+        _ => 8,
+    };
+    let window_bytes = usize::from(!single_segment);
+    let dictionary_bytes = [0, 1, 2, 4][usize::from(descriptor & 3)];
+    let fcs_at = 5 + window_bytes + dictionary_bytes;
+    let size = fcs_at + content_size_bytes;
+    debug_assert!(size <= FRAME_HEADER_MAX);
+    (size, fcs_at)
+}
+
 /// Where the frame (or skippable frame) that starts at `at` in `window`
 /// ends, found by walking its header and block headers; `None` when it
 /// does not end inside `window`, or is not a frame this walk can vouch
@@ -535,15 +543,7 @@ pub(super) fn frame_end(window: &[u8], at: usize) -> Option<usize> {
     if !head.starts_with(&ZSTD_MAGIC) || descriptor & 0x08 != 0 {
         return None;
     }
-    let single_segment = descriptor & 0x20 != 0;
-    let content_size_bytes = match descriptor >> 6 {
-        0 => usize::from(single_segment),
-        1 => 2,
-        2 => 4,
-        _ => 8,
-    };
-    let dictionary_bytes = [0, 1, 2, 4][usize::from(descriptor & 3)];
-    let mut pos = at + 5 + usize::from(!single_segment) + dictionary_bytes + content_size_bytes;
+    let mut pos = at + header_size(descriptor).0;
     loop {
         let head = window.get(pos..pos + 3)?;
         let header = u32::from(head[0]) | u32::from(head[1]) << 8 | u32::from(head[2]) << 16;
