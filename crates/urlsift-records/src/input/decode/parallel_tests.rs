@@ -83,10 +83,23 @@ fn run(make: Make, data: &[u8]) -> (Vec<u8>, Option<String>) {
     (out, err.map(|e| format!("{e} / {:?}", decode_error(&e))))
 }
 
-/// Every batched decoder gives what the in-order decoder gives.
+/// Every batched gzip decoder gives what the in-order decoder gives.
 fn same_as_in_order(what: &str, data: &[u8]) {
-    let expected = run(|s| Box::new(Gzip::new(s)), data);
-    for (name, make) in decoders() {
+    let in_order: Make = |s| Box::new(Gzip::new(s));
+    agree(what, data, run, in_order, decoders());
+}
+
+/// What each of `decoders` gives of `data` (by `run`: bytes and faults)
+/// is what `in_order` gives.
+fn agree<F: PartialEq + std::fmt::Debug>(
+    what: &str,
+    data: &[u8],
+    run: fn(Make, &[u8]) -> (Vec<u8>, F),
+    in_order: Make,
+    decoders: Vec<(String, Make)>,
+) {
+    let expected = run(in_order, data);
+    for (name, make) in decoders {
         let got = run(make, data);
         assert!(
             got.1 == expected.1,
@@ -330,22 +343,8 @@ fn run_zstd(make: Make, data: &[u8]) -> (Vec<u8>, Vec<String>) {
 
 /// Every batched zstd decoder gives what the in-order decoder gives.
 fn zstd_same_as_in_order(what: &str, data: &[u8]) {
-    let expected = run_zstd(|s| Box::new(Zstd::new(s)), data);
-    for (name, make) in zstd_decoders() {
-        let got = run_zstd(make, data);
-        assert!(
-            got.1 == expected.1,
-            "{what}, {name}: {:?} vs {:?}",
-            got.1,
-            expected.1
-        );
-        assert!(
-            got.0 == expected.0,
-            "{what}, {name}: {} vs {} bytes",
-            got.0.len(),
-            expected.0.len()
-        );
-    }
+    let in_order: Make = |s| Box::new(Zstd::new(s));
+    agree(what, data, run_zstd, in_order, zstd_decoders());
 }
 
 #[test]
