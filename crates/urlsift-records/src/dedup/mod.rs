@@ -47,6 +47,7 @@ mod table;
 
 pub use keys::{Key, Keyed, Keys, Names, PatternOptions, href_key_len, write_key, write_pattern};
 pub use seen::Seen;
+pub(crate) use spill::spill_dir;
 pub use spill::{Spill, merge};
 
 use xxhash_rust::xxh3::xxh3_64;

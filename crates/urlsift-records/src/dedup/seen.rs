@@ -516,17 +516,7 @@ impl Seen {
 
     /// Moves the seen-set to disk; from now on every record is spilled.
     fn start_spill(&mut self) -> Result<(), Error> {
-        let base = match &self.tmp_dir {
-            Some(d) => d.clone(),
-            None => std::env::temp_dir(),
-        };
-        let dir = tempfile::Builder::new()
-            .prefix("urlsift-dedup-")
-            .tempdir_in(&base)
-            .map_err(|error| Error::Spill {
-                what: format!("spill directory in {}", base.display()),
-                error,
-            })?;
+        let dir = spill::spill_dir(self.tmp_dir.as_deref(), "urlsift-dedup-")?;
         let mut spill = Spill::create(dir.path(), "p", 0).map_err(spill_err)?;
         let mode = self.mode;
         for part in &self.parts {

@@ -18,6 +18,22 @@ use std::path::{Path, PathBuf};
 
 use xxhash_rust::xxh3::{Xxh3Builder, xxh3_64};
 
+/// Makes a spill directory named after `prefix` in `tmp_dir` (default:
+/// the system's temp directory), removed when dropped.
+pub(crate) fn spill_dir(
+    tmp_dir: Option<&Path>,
+    prefix: &str,
+) -> Result<tempfile::TempDir, crate::error::Error> {
+    let base = tmp_dir.map_or_else(std::env::temp_dir, Path::to_path_buf);
+    tempfile::Builder::new()
+        .prefix(prefix)
+        .tempdir_in(&base)
+        .map_err(|error| crate::error::Error::Spill {
+            what: format!("spill directory in {}", base.display()),
+            error,
+        })
+}
+
 /// Partitions per level: each level uses the next 6 bits of the hash.
 const FANOUT: usize = 64;
 const MAX_DEPTH: u32 = 4;

@@ -17,7 +17,7 @@ use xxhash_rust::xxh3::xxh3_64;
 
 use super::{Layout, Rows, WriteBack};
 use crate::chunk::Source;
-use crate::dedup::{Keys, Seen};
+use crate::dedup::{Keys, Seen, spill_dir};
 use crate::error::Error;
 use crate::format::frame::Frames;
 use crate::{Chunk, Processed};
@@ -151,9 +151,8 @@ impl FirstRows {
         let mut kept = p.kept.iter().peekable();
         let bad = |frame: &'p [u8], raw: &mut Vec<u8>| {
             let start = raw.len();
-            raw.push(RAW_KEY);
-            raw.extend(Frames::new(frame).flat_map(|f| f.value.iter().copied()));
-            (xxh3_64(&raw[start..]), Err((start, raw.len())), frame)
+            let hash = raw_key(frame, raw);
+            (hash, Err((start, raw.len())), frame)
         };
         for k in p.extra.records(&p.out, &chunk.data) {
             while let Some(&(start, end)) = kept.next_if(|&&(_, end)| end <= k.at) {
@@ -188,9 +187,8 @@ impl FirstRows {
     ) -> Result<(), Error> {
         let mut raw = std::mem::take(&mut self.raw);
         raw.clear();
-        raw.push(RAW_KEY);
-        raw.extend(Frames::new(frame).flat_map(|f| f.value.iter().copied()));
-        let new = self.offer(chunk, xxh3_64(&raw), &raw, frame);
+        let hash = raw_key(frame, &mut raw);
+        let new = self.offer(chunk, hash, &raw, frame);
         self.raw = raw;
         if new? {
             first.push(frame);
@@ -224,14 +222,7 @@ impl FirstRows {
         let stored = match &mut self.stored {
             Some(stored) => stored,
             None => {
-                let base = self.tmp_dir.clone().unwrap_or_else(std::env::temp_dir);
-                let dir = tempfile::Builder::new()
-                    .prefix("urlsift-dedup-rows-")
-                    .tempdir_in(&base)
-                    .map_err(|error| Error::Spill {
-                        what: format!("spill directory in {}", base.display()),
-                        error,
-                    })?;
+                let dir = spill_dir(self.tmp_dir.as_deref(), "urlsift-dedup-rows-")?;
                 self.stored.insert(Stored {
                     dir,
                     chunks: Vec::new(),
@@ -357,6 +348,15 @@ impl Batches {
             }
         }
     }
+}
+
+/// Appends the key of a bad row passed through (its `frame`s' values
+/// after [`RAW_KEY`]) to `raw`; returns the key's hash.
+fn raw_key(frame: &[u8], raw: &mut Vec<u8>) -> u64 {
+    let start = raw.len();
+    raw.push(RAW_KEY);
+    raw.extend(Frames::new(frame).flat_map(|f| f.value.iter().copied()));
+    xxh3_64(&raw[start..])
 }
 
 fn rows_err(error: std::io::Error) -> Error {
