@@ -32,13 +32,14 @@ use std::io::{self, Read};
 use std::sync::Arc;
 
 use crate::input::mmap::Map;
-use crate::line_ends::LineEnds;
 use crate::reason::Reason;
-use urlsift::simd::{self, Kernel, Runtime, WithKernel};
+use urlsift::simd;
 
-use super::record::Found;
+use header::{BlockEnd, content_length, ends_a_record, starts_a_header};
+pub use header::{find, find_in, named};
 
 pub mod arc;
+mod header;
 
 /// Which archive format a file's records are in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -705,183 +706,6 @@ impl Reader {
             from = i + 1;
         }
     }
-}
-
-/// Where a header block ends: just past its first empty line ("\n\n" or
-/// "\n\r\n"), found in one pass over the line ends (stopping there, not
-/// searching the whole read-ahead window per record), or `None` if no
-/// such line ends in `window` (or one may, at its very end).
-struct BlockEnd<'a>(&'a [u8]);
-
-impl WithKernel for BlockEnd<'_> {
-    type Output = Option<usize>;
-
-    #[inline(always)]
-    fn run<K: Kernel>(self, k: K) -> Option<usize> {
-        let window = self.0;
-        for i in LineEnds::new(k, window) {
-            match &window[i + 1..] {
-                [b'\n', ..] => return Some(i + 2),
-                [b'\r', b'\n', ..] => return Some(i + 3),
-                [] | [b'\r'] => return None,
-                // A blank line of several CRs (`\r\r\n` line ends, as some
-                // writers doubled them; warcio reads those records too).
-                [b'\r', b'\r', rest @ ..] => {
-                    let crs = rest.iter().take_while(|&&b| b == b'\r').count();
-                    match rest.get(crs) {
-                        Some(b'\n') => return Some(i + 4 + crs),
-                        None => return None,
-                        Some(_) => {}
-                    }
-                }
-                _ => {}
-            }
-        }
-        None
-    }
-}
-
-/// Whether `after`, the bytes after a payload's claimed end (as far as
-/// they are at hand), shows a record's end there: blank lines, then the
-/// next record's `WARC/` or nothing.
-fn ends_a_record(after: &[u8]) -> bool {
-    let blank = after
-        .iter()
-        .take_while(|b| matches!(b, b'\r' | b'\n'))
-        .count();
-    after[blank..].is_empty() || after[blank..].starts_with(b"WARC/")
-}
-
-/// Whether `window` (from a line start, at most a header block's limit
-/// long) begins a whole record header: a block, through its blank line,
-/// with a Content-Length.
-fn starts_a_header(window: &[u8]) -> bool {
-    simd::with_kernel(BlockEnd(window))
-        .is_some_and(|block| content_length(&window[..block]).is_some())
-}
-
-/// The header block's Content-Length.
-fn content_length(header: &[u8]) -> Option<u64> {
-    let v = simd::with_kernel(HeaderValue {
-        text: simdutf8::basic::from_utf8(header).ok()?,
-        name: "Content-Length",
-    })?;
-    v.trim().parse().ok()
-}
-
-/// [`header_value_in`] as work for [`simd::with_kernel`].
-struct HeaderValue<'a, 'n> {
-    text: &'a str,
-    name: &'n str,
-}
-
-impl<'a> WithKernel for HeaderValue<'a, '_> {
-    type Output = Option<&'a str>;
-
-    #[inline(always)]
-    fn run<K: Kernel>(self, k: K) -> Option<&'a str> {
-        header_value_in(k, self.text, self.name)
-    }
-}
-
-/// The value of header `name` (case-insensitive) in a header block, with
-/// surrounding space removed; `None` if the block is not UTF-8.
-fn header_value<'a>(header: &'a [u8], name: &str) -> Option<&'a str> {
-    header_value_in(Runtime, simdutf8::basic::from_utf8(header).ok()?, name)
-}
-
-/// [`header_value`] of a block known to be text: the first line after the
-/// first whose key (before its first ':', trimmed) is `name`.
-#[inline(always)]
-fn header_value_in<'a, K: Kernel>(k: K, text: &'a str, name: &str) -> Option<&'a str> {
-    let bytes = text.as_bytes();
-    let n = name.as_bytes();
-    let mut ends = LineEnds::new(k, bytes);
-    let mut start = ends.next()? + 1;
-    loop {
-        let end = ends.next().unwrap_or(bytes.len());
-        let line = &bytes[start..end];
-        // Most lines are told apart by their first bytes: a line starting
-        // with an ASCII byte that is not white space has a key starting
-        // there, which is `name` only if the line starts with `name`.
-        let other = match line.first() {
-            Some(&b) if b.is_ascii() && !(b as char).is_whitespace() => {
-                line.len() < n.len() || !line[..n.len()].eq_ignore_ascii_case(n)
-            }
-            _ => false,
-        };
-        if !other
-            && let Some(colon) = line.iter().position(|&b| b == b':')
-            && text[start..start + colon].trim().eq_ignore_ascii_case(name)
-        {
-            return Some(trim_blanks(&text[start + colon + 1..end]));
-        }
-        if end == bytes.len() {
-            return None;
-        }
-        start = end + 1;
-    }
-}
-
-/// `s` less the spaces, tabs and carriage returns around it.
-#[inline]
-fn trim_blanks(s: &str) -> &str {
-    let blank = |b: &u8| matches!(b, b' ' | b'\t' | b'\r');
-    let b = s.as_bytes();
-    let start = b.iter().position(|c| !blank(c)).unwrap_or(b.len());
-    let end = b.iter().rposition(|c| !blank(c)).map_or(start, |i| i + 1);
-    // Both ends are next to ASCII bytes (or the string's ends): boundaries.
-    &s[start..end]
-}
-
-/// The URL field of the record whose header block is `header`: empty
-/// when the record has no such header (a `warcinfo` record, say).
-#[inline(always)]
-pub fn find<'a, K: Kernel>(k: K, field: &Field, header: &'a [u8]) -> Found<'a> {
-    match simdutf8::basic::from_utf8(header) {
-        Ok(text) => find_in(k, field, text),
-        Err(_) => Found::Bad(Reason::InvalidUtf8),
-    }
-}
-
-/// [`find`] in a header block already known to be text.
-#[inline(always)]
-pub fn find_in<'a, K: Kernel>(k: K, field: &Field, text: &'a str) -> Found<'a> {
-    if field.dialect == Dialect::Arc {
-        return find_arc(field, text);
-    }
-    match header_value_in(k, text, &field.name) {
-        None | Some("") => Found::Empty,
-        // WARC 1.0 examples wrap the URI in angle brackets.
-        Some(v) => Found::Url(Cow::Borrowed(
-            v.strip_prefix('<')
-                .and_then(|v| v.strip_suffix('>'))
-                .unwrap_or(v),
-        )),
-    }
-}
-
-/// [`find_in`] of an ARC record: its header line's field (the URL by
-/// default); the file's `filedesc://` record holds none.
-fn find_arc<'a>(field: &Field, text: &'a str) -> Found<'a> {
-    let Some(header) = arc::Header::parse(text.as_bytes()) else {
-        return Found::Bad(Reason::BadArcHeader);
-    };
-    if header.is_filedesc() && field.name.eq_ignore_ascii_case("url") {
-        return Found::Empty;
-    }
-    match header.field(&field.name) {
-        None | Some([]) | Some(b"-") => Found::Empty,
-        // The line is text, and the field lies between its spaces.
-        Some(v) => Found::Url(Cow::Borrowed(
-            std::str::from_utf8(v).expect("a slice of text at spaces"),
-        )),
-    }
-}
-
-/// Header `name` of a record (`extract --fields @WARC-Date`).
-pub fn named<'a>(header: &'a [u8], name: &str) -> Option<Cow<'a, str>> {
-    header_value(header, name).map(Cow::Borrowed)
 }
 
 #[cfg(test)]

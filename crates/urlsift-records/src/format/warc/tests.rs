@@ -1,8 +1,11 @@
 //! The WARC record reader's tests: header lookup, payloads skipped, and
 //! damaged lengths and stretches that lose no record after them.
 
+use super::header::header_value_in;
 use super::*;
+use crate::format::record::Found;
 use proptest::prelude::*;
+use urlsift::simd::Runtime;
 
 /// The plain reading of a header block that `header_value_in` must
 /// agree with: every line after the first, split at its first ':',
