@@ -1,11 +1,14 @@
 //! Pages to take links from, read in order from one input: the `response`
 //! and `resource` records of a WARC file, the `metadata` records of a
 //! WAT file, the records of an ARC file (plain, gzip or zstd, through
-//! [`urlsift_records::input::open`]), or one HTML file. A record's block
-//! is held whole up to a limit; a larger one is skipped, unread, and
-//! reported as a bad record (`page-too-large`), so memory stays at the
-//! limit whatever the file holds. A header block that is not a WARC
-//! header is a bad record, and reading resumes at the next `WARC/` line.
+//! [`urlsift_records::input::open`]), or one HTML file. The records are
+//! those of the record engine's reader ([`Records`]), delimited, checked
+//! and resynchronized as `normalize` reads them; a page's block is held
+//! whole up to a limit, and a larger one is skipped, unread, and reported
+//! as a bad record (`page-too-large`), so memory stays at the limit
+//! whatever the file holds. A page whose Content-Length runs past its
+//! record is a bad record (`bad-WARC-length`), and the records after it
+//! are read.
 //!
 //! ```
 //! use urlsift_links::pages::{Item, Pages};
@@ -19,11 +22,13 @@
 //! assert!(pages.next().is_none());
 //! ```
 
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, Read};
+use std::sync::Arc;
 
 use super::{Kinds, wat};
 use urlsift_records::Reason;
-use urlsift_records::format::warc::{Dialect, arc};
+use urlsift_records::format::warc::{Block, Dialect, Record, Records, arc};
+use urlsift_records::input::mmap::Map;
 
 /// A record to take links from.
 #[derive(Debug)]
@@ -175,224 +180,75 @@ impl Item {
     }
 }
 
-/// The pages of one input.
+/// The pages of one input: the record engine's WARC and ARC reader
+/// ([`Records`]) keeping the blocks of the records that may be pages.
 pub struct Pages<R> {
-    reader: BufReader<R>,
-    offset: u64,
-    max: usize,
-    line: Vec<u8>,
-    /// A record found while skipping damage, given on the next call.
-    pending: Option<Item>,
-    /// Skip to the next `WARC/` line silently (after a record whose
-    /// length is unknown: its block is part of that bad record).
-    resync: bool,
-    failed: Option<io::Error>,
-    /// WARC or ARC: told by the first record (`None` before it).
-    dialect: Option<Dialect>,
+    records: Records<R>,
+    /// The last page's length was wrong: the bad stretch that follows is
+    /// its payload, already counted with it.
+    misplaced: bool,
 }
 
 impl<R: Read> Pages<R> {
-    /// The `response` and `resource` records of a WARC stream (or the
-    /// records of an ARC stream, told by its first line: an ARC header
-    /// line), blocks of at most `max` bytes.
+    /// The `response` and `resource` records of a WARC stream, and its
+    /// `metadata` records of JSON (or the records of an ARC stream, told by
+    /// its first line: an ARC header line), blocks of at most `max` bytes.
     pub fn warc(reader: R, max: usize) -> Pages<R> {
         Pages {
-            reader: BufReader::with_capacity(1 << 16, reader),
-            offset: 0,
-            max,
-            line: Vec::new(),
-            pending: None,
-            resync: false,
-            failed: None,
-            dialect: None,
+            records: Records::new(reader, max, wanted),
+            misplaced: false,
         }
     }
 
-    /// Whether the line read starts a record: a `WARC/` line, or an ARC
-    /// header line (the first record's line decides which for the input).
-    fn starts_record(&mut self) -> bool {
-        let dialect = *self.dialect.get_or_insert_with(|| {
-            if arc::Header::parse(&self.line).is_some() {
-                Dialect::Arc
-            } else {
-                Dialect::Warc
-            }
-        });
-        match dialect {
-            Dialect::Warc => self.line.starts_with(b"WARC/"),
-            Dialect::Arc => arc::Header::parse(&self.line).is_some(),
-        }
-    }
-
-    /// The ARC record whose header line is in `self.line`, starting at
-    /// `start`: a page unless it is the file's `filedesc://` record or a
-    /// `dns:` lookup.
-    fn arc_record(&mut self, start: u64) -> Item {
-        let header = arc::Header::parse(&self.line).expect("a header line");
-        let (length, other) = (
-            header.length,
-            header.is_filedesc() || header.url.starts_with(b"dns:"),
-        );
-        let url = String::from_utf8_lossy(header.url).into_owned();
-        let bad = |reason| Item::Bad {
-            offset: start,
-            reason,
-            url: Some(url.clone()),
-        };
-        if other || length > self.max as u64 {
-            if !self.skip(length) {
-                return bad(Reason::ArcTruncated);
-            }
-            return if other {
-                Item::Other
-            } else {
-                bad(Reason::PageTooLarge)
-            };
-        }
-        let Some(block) = self.block(length) else {
-            return bad(Reason::ArcTruncated);
-        };
-        Item::Page(Page {
-            offset: start,
-            http: block.starts_with(b"HTTP/"),
-            url,
-            json: false,
-            block,
-        })
-    }
-
-    /// Reads a block of `length` bytes; `None` if the input ends (or fails)
-    /// first.
-    fn block(&mut self, length: u64) -> Option<Vec<u8>> {
-        // Read into spare capacity: no zeroing of a buffer about to be
-        // overwritten.
-        let mut block = Vec::with_capacity(length as usize);
-        match (&mut self.reader).take(length).read_to_end(&mut block) {
-            Ok(n) if n as u64 == length => {
-                self.offset += length;
-                Some(block)
-            }
-            Ok(n) => {
-                self.offset += n as u64;
-                None
-            }
-            Err(e) => {
-                self.failed = Some(e);
-                None
-            }
+    /// [`Pages::warc`] of a mapped file, walked in place.
+    pub fn mapped(map: Arc<Map>, max: usize) -> Pages<R> {
+        Pages {
+            records: Records::mapped(map, max, wanted),
+            misplaced: false,
         }
     }
 
     /// The read error that ended the input early, if one did.
     pub fn error(&mut self) -> Option<io::Error> {
-        self.failed.take()
+        self.records.error()
     }
 
-    /// Reads a line into `self.line` (without its end); `false` at the end.
-    fn read_line(&mut self) -> bool {
-        self.line.clear();
-        match self.reader.read_until(b'\n', &mut self.line) {
-            Ok(0) => false,
-            Ok(n) => {
-                self.offset += n as u64;
-                while self.line.last().is_some_and(|&c| c == b'\n' || c == b'\r') {
-                    self.line.pop();
-                }
-                true
-            }
-            Err(e) => {
-                self.failed = Some(e);
-                false
-            }
-        }
-    }
-
-    /// Skips `n` bytes; `false` if the input ended first.
-    fn skip(&mut self, n: u64) -> bool {
-        match io::copy(&mut (&mut self.reader).take(n), &mut io::sink()) {
-            Ok(k) => {
-                self.offset += k;
-                k == n
-            }
-            Err(e) => {
-                self.failed = Some(e);
-                false
-            }
-        }
-    }
-
-    /// The record whose first line (`WARC/`, or an ARC header line) is in
-    /// `self.line`, starting at `start`.
-    fn record(&mut self, start: u64) -> Item {
-        if self.dialect == Some(Dialect::Arc) {
-            return self.arc_record(start);
-        }
-        let (mut kind, mut target, mut length, mut http, mut json) =
-            (Vec::new(), None::<String>, None, false, false);
-        loop {
-            if !self.read_line() {
-                return Item::Bad {
-                    offset: start,
-                    reason: Reason::WarcTruncated,
-                    url: target,
-                };
-            }
-            if self.line.is_empty() {
-                break;
-            }
-            let Some(colon) = memchr::memchr(b':', &self.line) else {
-                continue;
-            };
-            let (name, value) = (&self.line[..colon], self.line[colon + 1..].trim_ascii());
-            if name.eq_ignore_ascii_case(b"WARC-Type") {
-                kind = value.to_ascii_lowercase();
-            } else if name.eq_ignore_ascii_case(b"WARC-Target-URI") {
-                let v = value
-                    .strip_prefix(b"<")
-                    .and_then(|v| v.strip_suffix(b">"))
-                    .unwrap_or(value);
-                target = Some(String::from_utf8_lossy(v).into_owned());
-            } else if name.eq_ignore_ascii_case(b"Content-Length") {
-                length = std::str::from_utf8(value)
-                    .ok()
-                    .and_then(|v| v.parse::<u64>().ok());
-            } else if name.eq_ignore_ascii_case(b"Content-Type") {
-                let value = value.to_ascii_lowercase();
-                http = value.starts_with(b"application/http");
-                json = value.starts_with(b"application/json");
-            }
-        }
-        let bad = |reason| Item::Bad {
-            offset: start,
-            reason,
-            url: target.clone(),
+    /// The item a record read is.
+    fn item(&mut self, record: Record) -> Option<Item> {
+        let dialect = self.records.dialect();
+        let fields = Fields::of(dialect, &record.header);
+        let bad = |reason| {
+            Some(Item::Bad {
+                offset: record.offset,
+                reason,
+                url: fields.as_ref().map(|f| f.url.clone()),
+            })
         };
-        let Some(length) = length else {
-            self.resync = true;
-            return bad(Reason::BadWarcHeader);
-        };
-        let json = json && kind == b"metadata";
-        let page = kind == b"response" || kind == b"resource" || json;
-        if !page || length > self.max as u64 {
-            if !self.skip(length) {
-                return bad(Reason::WarcTruncated);
+        if let Some(reason) = record.bad {
+            if reason == Reason::WarcBadLength && std::mem::take(&mut self.misplaced) {
+                return None;
             }
-            return if page {
-                bad(Reason::PageTooLarge)
-            } else {
-                Item::Other
-            };
+            return bad(reason);
         }
-        let Some(block) = self.block(length) else {
-            return bad(Reason::WarcTruncated);
-        };
-        Item::Page(Page {
-            offset: start,
-            url: target.unwrap_or_default(),
-            http: kind == b"response" && (http || block.starts_with(b"HTTP/")),
-            json,
-            block,
-        })
+        self.misplaced = false;
+        match record.block {
+            Block::Skipped => Some(Item::Other),
+            Block::TooLarge => bad(Reason::PageTooLarge),
+            Block::Misplaced => {
+                self.misplaced = true;
+                bad(Reason::WarcBadLength)
+            }
+            Block::Kept(block) => {
+                let fields = fields.expect("a wanted record's header");
+                Some(Item::Page(Page {
+                    offset: record.offset,
+                    http: fields.http && (fields.http_type || block.starts_with(b"HTTP/")),
+                    json: fields.json,
+                    url: fields.url,
+                    block,
+                }))
+            }
+        }
     }
 }
 
@@ -400,42 +256,88 @@ impl<R: Read> Iterator for Pages<R> {
     type Item = Item;
 
     fn next(&mut self) -> Option<Item> {
-        if let Some(item) = self.pending.take() {
-            return Some(item);
-        }
-        let start = loop {
-            let start = self.offset;
-            if !self.read_line() {
-                return None;
-            }
-            if !self.line.is_empty() && self.starts_record() {
-                self.resync = false;
-                return Some(self.record(start));
-            }
-            if !self.line.is_empty() && !self.resync {
-                break start;
-            }
-        };
-        // Not a record's start: the bytes to the next record's first line
-        // are a bad record; the record there comes next.
         loop {
-            let at = self.offset;
-            if !self.read_line() {
-                break;
-            }
-            if !self.line.is_empty() && self.starts_record() {
-                self.pending = Some(self.record(at));
-                break;
+            let record = self.records.next()?;
+            if let Some(item) = self.item(record) {
+                return Some(item);
             }
         }
-        let reason = match self.dialect {
-            Some(Dialect::Arc) => Reason::BadArcHeader,
-            _ => Reason::BadWarcHeader,
-        };
-        Some(Item::Bad {
-            offset: start,
-            reason,
-            url: None,
+    }
+}
+
+/// What a record's header says of it as a page.
+struct Fields {
+    /// `WARC-Target-URI` (without WARC 1.0's angle brackets), or the ARC
+    /// line's URL; lossy where not UTF-8.
+    url: String,
+    /// A page: a WARC `response` or `resource`, a `metadata` record of
+    /// JSON, or an ARC record but the file's `filedesc://` and `dns:`
+    /// lookups.
+    page: bool,
+    /// A `response`, or an ARC record: an HTTP response where its block
+    /// starts `HTTP/` or (`http_type`) its Content-Type says so.
+    http: bool,
+    /// Content-Type `application/http`.
+    http_type: bool,
+    /// A WAT record: `metadata` of `application/json`.
+    json: bool,
+}
+
+impl Fields {
+    /// The fields of a header block (or of a bad stretch that starts with
+    /// one); `None` where it is not a record header of `dialect`.
+    fn of(dialect: Dialect, header: &[u8]) -> Option<Fields> {
+        if dialect == Dialect::Arc {
+            let line = &header[..memchr::memchr(b'\n', header).unwrap_or(header.len())];
+            let h = arc::Header::parse(line)?;
+            return Some(Fields {
+                url: String::from_utf8_lossy(h.url).into_owned(),
+                page: !(h.is_filedesc() || h.url.starts_with(b"dns:")),
+                http: true,
+                http_type: false,
+                json: false,
+            });
+        }
+        if !header.starts_with(b"WARC/") {
+            return None;
+        }
+        let (mut kind, mut url, mut http_type, mut json) =
+            (Vec::new(), String::new(), false, false);
+        for line in header.split(|&b| b == b'\n').skip(1) {
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            if line.is_empty() {
+                break;
+            }
+            let Some(colon) = memchr::memchr(b':', line) else {
+                continue;
+            };
+            let (name, value) = (&line[..colon], line[colon + 1..].trim_ascii());
+            if name.eq_ignore_ascii_case(b"WARC-Type") {
+                kind = value.to_ascii_lowercase();
+            } else if name.eq_ignore_ascii_case(b"WARC-Target-URI") {
+                let v = value
+                    .strip_prefix(b"<")
+                    .and_then(|v| v.strip_suffix(b">"))
+                    .unwrap_or(value);
+                url = String::from_utf8_lossy(v).into_owned();
+            } else if name.eq_ignore_ascii_case(b"Content-Type") {
+                let value = value.to_ascii_lowercase();
+                http_type = value.starts_with(b"application/http");
+                json = value.starts_with(b"application/json");
+            }
+        }
+        let json = json && kind == b"metadata";
+        Some(Fields {
+            url,
+            page: kind == b"response" || kind == b"resource" || json,
+            http: kind == b"response",
+            http_type,
+            json,
         })
     }
+}
+
+/// Whether a record may be a page: its block is kept.
+fn wanted(dialect: Dialect, header: &[u8]) -> bool {
+    Fields::of(dialect, header).is_some_and(|f| f.page)
 }

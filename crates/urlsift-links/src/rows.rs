@@ -475,12 +475,8 @@ pub fn read<E>(
         error,
         usage: false,
     };
-    let reader: Box<dyn Read + Send> = match input::open(path) {
-        Ok(Opened::Mapped(map)) => {
-            let len = map.bytes().len();
-            Box::new(std::io::Cursor::new(MapSlice::new(map, 0..len)))
-        }
-        Ok(Opened::Read(r)) => r,
+    let opened = match input::open(path) {
+        Ok(opened) => opened,
         Err(e) => return Ok(Some(input_error(e))),
     };
     let source = Source {
@@ -488,41 +484,32 @@ pub fn read<E>(
         name: &name,
         shape: Shape::of(path),
     };
+    // A reader of the input's bytes (a mapped file as a cursor on its map).
+    let bytes = |opened| -> Box<dyn Read + Send> {
+        match opened {
+            Opened::Mapped(map) => {
+                let len = map.bytes().len();
+                Box::new(std::io::Cursor::new(MapSlice::new(map, 0..len)))
+            }
+            Opened::Read(r) => r,
+        }
+    };
     match source.shape {
-        Shape::Xml => source.read_xml(reader, &mut consume),
+        Shape::Warc => {
+            // The record reader walks a mapped file in place.
+            let pages = match opened {
+                Opened::Mapped(map) => Pages::mapped(map, settings.max_page),
+                Opened::Read(r) => Pages::warc(r, settings.max_page),
+            };
+            Ok(source.read_pages(pages, &mut consume)?.map(input_error))
+        }
+        Shape::Xml => source.read_xml(bytes(opened), &mut consume),
         Shape::Html => {
             let base = settings.base.as_deref().unwrap_or_default();
-            match Item::document(reader, settings.max_page, base) {
+            match Item::document(bytes(opened), settings.max_page, base) {
                 Ok(item) => consume(source.rows(&item)).map(|()| None),
                 Err(e) => Ok(Some(input_error(e))),
             }
-        }
-        Shape::Warc => {
-            let mut pages = Pages::warc(reader, settings.max_page);
-            let mut batch = Vec::new();
-            let mut bytes = 0;
-            loop {
-                let item = pages.next();
-                let end = item.is_none();
-                if let Some(item) = item {
-                    if let Item::Page(p) = &item {
-                        bytes += p.block.len();
-                    }
-                    batch.push(item);
-                }
-                if end || bytes >= BATCH_BYTES || batch.len() >= 512 {
-                    let rows: Vec<Rows> = batch.par_iter().map(|item| source.rows(item)).collect();
-                    for r in rows {
-                        consume(r)?;
-                    }
-                    batch.clear();
-                    bytes = 0;
-                }
-                if end {
-                    break;
-                }
-            }
-            Ok(pages.error().map(input_error))
         }
     }
 }
@@ -536,6 +523,40 @@ struct Source<'a> {
 }
 
 impl Source<'_> {
+    /// The pages of WARC, WAT or ARC records, worked on in batches (cut at
+    /// [`BATCH_BYTES`] of blocks or 512 records), their rows handed to
+    /// `consume` in input order; the read error that ended the input
+    /// early, if one did.
+    fn read_pages<E>(
+        &self,
+        mut pages: Pages<Box<dyn Read + Send>>,
+        consume: &mut impl FnMut(Rows) -> Result<(), E>,
+    ) -> Result<Option<std::io::Error>, E> {
+        let mut batch = Vec::new();
+        let mut bytes = 0;
+        loop {
+            let item = pages.next();
+            let end = item.is_none();
+            if let Some(item) = item {
+                if let Item::Page(p) = &item {
+                    bytes += p.block.len();
+                }
+                batch.push(item);
+            }
+            if end || bytes >= BATCH_BYTES || batch.len() >= 512 {
+                let rows: Vec<Rows> = batch.par_iter().map(|item| self.rows(item)).collect();
+                for r in rows {
+                    consume(r)?;
+                }
+                batch.clear();
+                bytes = 0;
+            }
+            if end {
+                return Ok(pages.error());
+            }
+        }
+    }
+
     /// The links of one record.
     fn rows(&self, item: &Item) -> Rows {
         let s = self.settings;

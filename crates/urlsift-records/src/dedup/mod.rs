@@ -47,6 +47,7 @@ mod table;
 
 pub use keys::{Key, Keyed, Keys, Names, PatternOptions, href_key_len, write_key, write_pattern};
 pub use seen::Seen;
+#[cfg(feature = "parquet")]
 pub(crate) use spill::spill_dir;
 pub use spill::{Spill, merge};
 

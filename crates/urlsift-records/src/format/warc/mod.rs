@@ -40,6 +40,9 @@ pub use header::{find, find_in, named};
 
 pub mod arc;
 mod header;
+mod records;
+
+pub use records::{Record, Records};
 
 /// Which archive format a file's records are in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -135,6 +138,33 @@ pub struct Entry {
     pub offset: u64,
     /// Why the record is bad, if it is.
     pub bad: Option<Reason>,
+}
+
+/// What a reader keeps of a record's payload (its block) for a caller
+/// that reads the blocks too ([`Records`]).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub enum Block {
+    /// Not kept: the caller does not want the record's block, or the
+    /// record is bad (its reason says why).
+    #[default]
+    Skipped,
+    /// The whole block.
+    Kept(Vec<u8>),
+    /// Wanted, but longer than the limit: skipped, unread.
+    TooLarge,
+    /// Wanted, but its `Content-Length` is wrong: the bytes up to the next
+    /// record header are the record read next, a `bad-WARC-length` one.
+    Misplaced,
+}
+
+/// Which blocks a reader keeps, and how long one may be.
+pub(crate) struct Keep<'k> {
+    /// Whether the record with this header block is wanted.
+    pub wants: &'k dyn Fn(Dialect, &[u8]) -> bool,
+    /// The longest block kept.
+    pub max: u64,
+    /// What was kept of the last record read.
+    pub block: Block,
 }
 
 /// How much is read at a time.
@@ -298,14 +328,25 @@ impl Reader {
         &self.bytes()[self.pos..]
     }
 
-    /// Skips `n` bytes of payload, which are at hand: in a mapped file, or
-    /// buffered by [`Reader::misplaced_end`] (longer payloads of read input
-    /// go through [`Reader::skip_watching`]). False if the input ends (or
-    /// fails) first.
-    fn skip(&mut self, n: u64) -> bool {
+    /// Moves past `n` bytes at hand, adding them to `block` where one is
+    /// kept.
+    #[inline]
+    fn pass(&mut self, n: usize, block: &mut Option<Vec<u8>>) {
+        if let Some(block) = block {
+            block.extend_from_slice(&self.rest()[..n]);
+        }
+        self.pos += n;
+    }
+
+    /// Skips `n` bytes of payload (kept in `block`, where one is), which
+    /// are at hand: in a mapped file, or buffered by
+    /// [`Reader::misplaced_end`] (longer payloads of read input go through
+    /// [`Reader::skip_watching`]). False if the input ends (or fails)
+    /// first.
+    fn skip(&mut self, n: u64, block: &mut Option<Vec<u8>>) -> bool {
         let len = self.bytes().len();
         if n <= (len - self.pos) as u64 {
-            self.pos += n as usize;
+            self.pass(n as usize, block);
             return true;
         }
         debug_assert!(self.eof, "a payload not at hand");
@@ -333,6 +374,22 @@ impl Reader {
         max_header: usize,
         data: &mut Vec<u8>,
         index: &mut Vec<Entry>,
+    ) -> io::Result<bool> {
+        self.read_keeping(r, chunk_size, max_header, data, index, None)
+    }
+
+    /// [`Reader::read_chunk`], keeping the blocks `keep` wants: called with
+    /// a chunk size of 1, it reads one record (and, after a wrong length,
+    /// the bad stretch that is its payload), and `keep.block` is what was
+    /// kept of it.
+    pub(crate) fn read_keeping(
+        &mut self,
+        r: &mut dyn Read,
+        chunk_size: usize,
+        max_header: usize,
+        data: &mut Vec<u8>,
+        index: &mut Vec<Entry>,
+        mut keep: Option<&mut Keep>,
     ) -> io::Result<bool> {
         self.release();
         while data.len() < chunk_size {
@@ -377,6 +434,18 @@ impl Reader {
                 self.bad_stretch(r, max_header, offset, bad_header, data, index)?;
                 continue;
             };
+            // A wanted block is kept as it is skipped (a wrong length makes
+            // it misplaced, whatever its size).
+            let wanted = keep
+                .as_ref()
+                .is_some_and(|k| (k.wants)(self.dialect, header));
+            let mut block = match keep.as_deref_mut() {
+                Some(k) if wanted && length > k.max => {
+                    k.block = Block::TooLarge;
+                    None
+                }
+                _ => wanted.then(|| Vec::with_capacity(length as usize)),
+            };
             let start = data.len();
             data.extend_from_slice(header);
             self.pos += head_len;
@@ -389,9 +458,10 @@ impl Reader {
             let payload = self.offset + self.pos as u64;
             if self.dialect == Dialect::Arc {
                 // (An ARC length is trusted: no damage check.)
-                let complete = self.skip_reading(r, length);
+                let complete = self.skip_reading(r, length, &mut block);
                 let entry = index.last_mut().expect("just pushed");
                 entry.bad = (!complete).then_some(Reason::ArcTruncated);
+                keep_block(&mut keep, complete, block);
                 continue;
             }
             if let Some(next) = self.misplaced_end(r, length, max_header) {
@@ -402,22 +472,29 @@ impl Reader {
                 let shown = self.rest()[..(next - self.pos).min(SHOWN)].to_vec();
                 self.pos = next;
                 self.bad_length(payload, &shown, data, index);
+                if let Some(k) = keep.as_deref_mut().filter(|_| wanted) {
+                    k.block = Block::Misplaced;
+                }
                 continue;
             }
             let complete = if matches!(self.buf, Window::Read(_)) && length > CHECKED as u64 {
-                match self.skip_watching(r, length, max_header) {
+                match self.skip_watching(r, length, max_header, &mut block) {
                     Skipped::Whole => true,
                     Skipped::Cut => false,
                     Skipped::Misplaced { shown } => {
                         self.bad_length(payload, &shown, data, index);
+                        if let Some(k) = keep.as_deref_mut().filter(|_| wanted) {
+                            k.block = Block::Misplaced;
+                        }
                         continue;
                     }
                 }
             } else {
-                self.skip(length)
+                self.skip(length, &mut block)
             };
             let entry = index.last_mut().expect("just pushed");
             entry.bad = (!complete).then_some(Reason::WarcTruncated);
+            keep_block(&mut keep, complete, block);
         }
         Ok(false)
     }
@@ -441,18 +518,19 @@ impl Reader {
         });
     }
 
-    /// Skips `n` bytes of payload, reading them from `r` where they are not
-    /// at hand; false if the input ends (or fails) first.
-    fn skip_reading(&mut self, r: &mut dyn Read, n: u64) -> bool {
+    /// Skips `n` bytes of payload (kept in `block`, where one is), reading
+    /// them from `r` where they are not at hand; false if the input ends
+    /// (or fails) first.
+    fn skip_reading(&mut self, r: &mut dyn Read, n: u64, block: &mut Option<Vec<u8>>) -> bool {
         let mut left = n;
         loop {
             let at_hand = self.rest().len() as u64;
             if left <= at_hand {
-                self.pos += left as usize;
+                self.pass(left as usize, block);
                 return true;
             }
             left -= at_hand;
-            self.pos += at_hand as usize;
+            self.pass(at_hand as usize, block);
             if self.eof {
                 return false;
             }
@@ -471,7 +549,13 @@ impl Reader {
     /// reading goes on at the header. Headers farther than that from the
     /// claimed end are passed over (the length is trusted), unless the
     /// input ends within [`HELD`] bytes of them.
-    fn skip_watching(&mut self, r: &mut dyn Read, length: u64, max_header: usize) -> Skipped {
+    fn skip_watching(
+        &mut self,
+        r: &mut dyn Read,
+        length: u64,
+        max_header: usize,
+        block: &mut Option<Vec<u8>>,
+    ) -> Skipped {
         self.fill(r, SHOWN);
         let shown = self.rest()[..self.rest().len().min(SHOWN)].to_vec();
         // Payload bytes left from `pos`; whether `pos` starts a line.
@@ -508,7 +592,7 @@ impl Reader {
                     }
                     continue;
                 }
-                self.pos += visible - keep;
+                self.pass(visible - keep, block);
                 left -= (visible - keep) as u64;
                 line_start = false;
                 if left == 0 {
@@ -518,7 +602,7 @@ impl Reader {
             };
             // From the candidate on, the bytes stay (it may be where reading
             // goes on).
-            self.pos += c;
+            self.pass(c, block);
             left -= c as u64;
             self.fill(r, max_header);
             if starts_a_header(&self.rest()[..self.rest().len().min(max_header)]) {
@@ -528,7 +612,7 @@ impl Reader {
                 let fits = (left as usize) < HELD - 16;
                 if fits && let Some(after) = rest.get(left as usize..) {
                     if ends_a_record(after) {
-                        self.pos += left as usize;
+                        self.pass(left as usize, block);
                         return Skipped::Whole;
                     }
                     return Skipped::Misplaced { shown };
@@ -540,7 +624,7 @@ impl Reader {
             }
             // Not a header, or too far from the claimed end to tell: the
             // length stands for now.
-            self.pos += 1;
+            self.pass(1, block);
             left -= 1;
             line_start = false;
             if left == 0 {
@@ -671,6 +755,13 @@ impl Reader {
             bad: Some(reason),
         });
         Ok(())
+    }
+}
+
+/// Hands a record's block to `keep`, where it was kept and is whole.
+fn keep_block(keep: &mut Option<&mut Keep>, complete: bool, block: Option<Vec<u8>>) {
+    if let (Some(k), Some(block), true) = (keep, block, complete) {
+        k.block = Block::Kept(block);
     }
 }
 

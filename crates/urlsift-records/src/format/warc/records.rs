@@ -1,0 +1,465 @@
+//! The records of one WARC or ARC input, one at a time, with the blocks a
+//! caller wants: the engine's record reader ([`Reader`]) in its keeping
+//! mode, for readers of whole records (`urlsift links` takes the pages'
+//! links from them). Records are delimited, checked and resynchronized
+//! exactly as `normalize` reads them; a wanted block is kept whole up to
+//! a limit, and a longer one is skipped unread ([`Block::TooLarge`]), so
+//! memory stays at the limit whatever the input holds.
+//!
+//! ```
+//! use urlsift_records::format::warc::{Block, Dialect, Records, named};
+//!
+//! let warc = b"WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: http://e.com/\r\nContent-Length: 5\r\n\r\nHELLO\r\n\r\n\
+//!              WARC/1.1\r\nWARC-Type: request\r\nContent-Length: 2\r\n\r\nGE\r\n\r\n";
+//! let wants = |_: Dialect, header: &[u8]| named(header, "WARC-Type").as_deref() == Some("response");
+//! let mut records = Records::new(&warc[..], 1 << 20, wants);
+//! let first = records.next().unwrap();
+//! assert_eq!((first.offset, first.bad, first.block), (0, None, Block::Kept(b"HELLO".to_vec())));
+//! assert_eq!(named(&first.header, "WARC-Target-URI").as_deref(), Some("http://e.com/"));
+//! assert_eq!(records.next().unwrap().block, Block::Skipped);
+//! assert!(records.next().is_none() && records.error().is_none());
+//! ```
+
+use std::collections::VecDeque;
+use std::io::{self, Read};
+use std::sync::Arc;
+
+use super::{Block, Dialect, Entry, Keep, Reader, arc};
+use crate::input::mmap::Map;
+use crate::reason::Reason;
+
+/// The longest header block read (a longer one is a bad record).
+const MAX_HEADER: usize = 16 << 20;
+
+/// How much of an input is read to tell WARC from ARC.
+const SNIFF: usize = 1 << 16;
+
+/// One record, as the reader delimited it.
+#[derive(Debug)]
+pub struct Record {
+    /// Where it starts in its (decompressed) input.
+    pub offset: u64,
+    /// Its header block (an ARC record's header line); for a bad record,
+    /// the first bytes of the stretch (what `--rejects` shows).
+    pub header: Vec<u8>,
+    /// Why the record is bad, if it is.
+    pub bad: Option<Reason>,
+    /// What was kept of its block.
+    pub block: Block,
+}
+
+/// Which records' blocks are wanted: told from the header block.
+type Wants = dyn Fn(Dialect, &[u8]) -> bool + Send + Sync;
+
+/// The records of one input ([`Records::new`]).
+pub struct Records<R> {
+    reader: Reader,
+    /// `None` for a mapped file, which the reader walks in place.
+    input: Option<R>,
+    wants: Box<Wants>,
+    max: u64,
+    data: Vec<u8>,
+    index: Vec<Entry>,
+    queue: VecDeque<Record>,
+    ended: bool,
+    error: Option<io::Error>,
+}
+
+impl<R: Read> Records<R> {
+    /// The records of `input` (WARC, or ARC where its first line is an ARC
+    /// header line), keeping the blocks of at most `max` bytes of the
+    /// records `wants` names.
+    pub fn new(
+        mut input: R,
+        max: usize,
+        wants: impl Fn(Dialect, &[u8]) -> bool + Send + Sync + 'static,
+    ) -> Records<R> {
+        let (head, failed) = sniff_head(&mut input);
+        let dialect = dialect_of(&head);
+        let mut reader = Reader::new(head, 0).dialect(dialect);
+        if let Some(e) = failed {
+            reader = reader.failed(e);
+        }
+        Records::with(reader, Some(input), max, Box::new(wants))
+    }
+
+    /// The records of a mapped file, walked in place (only header blocks
+    /// and the wanted blocks are copied out).
+    pub fn mapped(
+        map: Arc<Map>,
+        max: usize,
+        wants: impl Fn(Dialect, &[u8]) -> bool + Send + Sync + 'static,
+    ) -> Records<R> {
+        let dialect = dialect_of(&map.bytes()[..map.bytes().len().min(SNIFF)]);
+        let reader = Reader::mapped(map, 0).dialect(dialect);
+        Records::with(reader, None, max, Box::new(wants))
+    }
+
+    fn with(reader: Reader, input: Option<R>, max: usize, wants: Box<Wants>) -> Records<R> {
+        Records {
+            reader,
+            input,
+            wants,
+            max: max as u64,
+            data: Vec::new(),
+            index: Vec::new(),
+            queue: VecDeque::new(),
+            ended: false,
+            error: None,
+        }
+    }
+
+    /// The records' format.
+    pub fn dialect(&self) -> Dialect {
+        self.reader.format()
+    }
+
+    /// The read error that ended the input early, if one did (after the
+    /// records read before it).
+    pub fn error(&mut self) -> Option<io::Error> {
+        self.error.take()
+    }
+}
+
+impl<R: Read> Iterator for Records<R> {
+    type Item = Record;
+
+    fn next(&mut self) -> Option<Record> {
+        if let Some(record) = self.queue.pop_front() {
+            return Some(record);
+        }
+        if self.ended {
+            return None;
+        }
+        let mut keep = Keep {
+            wants: &*self.wants,
+            max: self.max,
+            block: Block::Skipped,
+        };
+        let mut nothing = io::empty();
+        let input: &mut dyn Read = match &mut self.input {
+            Some(r) => r,
+            None => &mut nothing,
+        };
+        self.data.clear();
+        self.index.clear();
+        let read = self.reader.read_keeping(
+            input,
+            1,
+            MAX_HEADER,
+            &mut self.data,
+            &mut self.index,
+            Some(&mut keep),
+        );
+        match read {
+            Ok(ended) => self.ended = ended,
+            Err(e) => {
+                self.ended = true;
+                self.error = Some(e);
+            }
+        }
+        let mut block = Some(keep.block);
+        for e in &self.index {
+            self.queue.push_back(Record {
+                offset: e.offset,
+                header: self.data[e.start..e.end].to_vec(),
+                bad: e.bad,
+                // The block is the first record's (a bad stretch after it
+                // is its payload).
+                block: block.take().unwrap_or_default(),
+            });
+        }
+        self.queue.pop_front()
+    }
+}
+
+/// The first bytes of an input, up to its first line's end (past blank
+/// lines) or [`SNIFF`] bytes, and the read error that ended them, if one
+/// did.
+fn sniff_head(input: &mut impl Read) -> (Vec<u8>, Option<io::Error>) {
+    let mut head = Vec::new();
+    loop {
+        let before = head.len();
+        match input.take(4096).read_to_end(&mut head) {
+            Ok(_) if head.len() == before => return (head, None),
+            Ok(_) => {}
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return (head, Some(e)),
+        }
+        let text = trim_blank_lines(&head);
+        if memchr::memchr(b'\n', text).is_some() || head.len() >= SNIFF {
+            return (head, None);
+        }
+    }
+}
+
+/// The input less the blank lines it starts with.
+fn trim_blank_lines(bytes: &[u8]) -> &[u8] {
+    let blank = bytes
+        .iter()
+        .take_while(|b| matches!(b, b'\r' | b'\n'))
+        .count();
+    &bytes[blank..]
+}
+
+/// ARC where the first line (past blank lines) is an ARC header line,
+/// WARC otherwise.
+fn dialect_of(head: &[u8]) -> Dialect {
+    let text = trim_blank_lines(head);
+    let line = &text[..memchr::memchr(b'\n', text).unwrap_or(text.len())];
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    if arc::Header::parse(line).is_some() {
+        Dialect::Arc
+    } else {
+        Dialect::Warc
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::header::content_length;
+    use super::*;
+
+    fn record(uri: &str, payload: &[u8]) -> Vec<u8> {
+        let mut r = format!(
+            "WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: {uri}\r\nContent-Length: {}\r\n\r\n",
+            payload.len()
+        )
+        .into_bytes();
+        r.extend_from_slice(payload);
+        r.extend_from_slice(b"\r\n\r\n");
+        r
+    }
+
+    /// A reader that hands out at most `step` bytes a call, as a
+    /// decompressor does.
+    struct Dribble<'a>(&'a [u8], usize);
+
+    impl Read for Dribble<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.0.len().min(self.1).min(buf.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    /// The records `read_chunk` (the engine's reading) finds in `input`.
+    fn engine(input: &[u8], dialect: Dialect) -> Vec<(u64, Option<Reason>, Vec<u8>)> {
+        let mut reader = Reader::new(Vec::new(), 0).dialect(dialect);
+        let mut src = input;
+        let mut out = Vec::new();
+        loop {
+            let (mut data, mut index) = (Vec::new(), Vec::new());
+            let done = reader
+                .read_chunk(&mut src, 1 << 20, MAX_HEADER, &mut data, &mut index)
+                .unwrap();
+            out.extend(
+                index
+                    .iter()
+                    .map(|e| (e.offset, e.bad, data[e.start..e.end].to_vec())),
+            );
+            if done {
+                return out;
+            }
+        }
+    }
+
+    /// What `Records` must give for `input`, every record wanted: the
+    /// engine's records, each whole one's block its payload as its length
+    /// claims (too large past `max`; misplaced where a `bad-WARC-length`
+    /// stretch follows it).
+    fn expected(input: &[u8], dialect: Dialect, max: usize) -> Vec<(u64, Option<Reason>, Block)> {
+        let found = engine(input, dialect);
+        let mut out = Vec::new();
+        for (i, (offset, bad, header)) in found.iter().enumerate() {
+            let block = if bad.is_some() {
+                Block::Skipped
+            } else if found
+                .get(i + 1)
+                .is_some_and(|n| n.1 == Some(Reason::WarcBadLength))
+            {
+                Block::Misplaced
+            } else {
+                let length = match dialect {
+                    Dialect::Warc => content_length(header).unwrap(),
+                    Dialect::Arc => arc::Header::parse(header).unwrap().length,
+                } as usize;
+                let start = *offset as usize + header.len();
+                if length > max {
+                    Block::TooLarge
+                } else {
+                    Block::Kept(input[start..start + length].to_vec())
+                }
+            };
+            out.push((*offset, *bad, block));
+        }
+        out
+    }
+
+    fn got<R: Read>(records: Records<R>) -> Vec<(u64, Option<Reason>, Block)> {
+        records.map(|r| (r.offset, r.bad, r.block)).collect()
+    }
+
+    /// Inputs of every kind of damage the reader knows, and long payloads
+    /// (past `CHECKED`, which read input watches as it skips).
+    fn inputs() -> Vec<Vec<u8>> {
+        let a = record("http://a.example/", b"payload a");
+        let c = record("http://c.example/", b"payload c");
+        let wrong = |length: &str| {
+            String::from_utf8(record("http://b.example/", b"payload b"))
+                .unwrap()
+                .replacen("Content-Length: 9", &format!("Content-Length: {length}"), 1)
+                .into_bytes()
+        };
+        let big = record("http://big.example/", &vec![b'x'; 1_300_000]);
+        let mut inner = vec![b'y'; 1_500_000];
+        inner.splice(
+            1000..1000,
+            [&b"\n"[..], &record("http://i.example/", b"i")].concat(),
+        );
+        let holding = record("http://holding.example/", &inner);
+        // A long payload with lines that look like record starts but are not.
+        let mut fake = vec![b'z'; 1_200_000];
+        fake.splice(
+            500_000..500_000,
+            b"\nWARC/1.1 not a header\n".iter().copied(),
+        );
+        let faking = record("http://fake.example/", &fake);
+        let mut cut = record("http://cut.example/", &[1u8; 500]);
+        cut.truncate(cut.len() - 300);
+        vec![
+            [&a[..], &c].concat(),
+            [&a[..], &wrong("40"), &c].concat(),
+            [&a[..], &wrong("900000"), &c].concat(),
+            [&a[..], &wrong("2"), &c].concat(),
+            [&a[..], &wrong("1500000"), &big, &c].concat(),
+            [
+                &a[..],
+                b"garbage\r\nline\r\n",
+                &big,
+                &holding,
+                &faking,
+                &c,
+                &cut,
+            ]
+            .concat(),
+            [&holding[..1_200_000]].concat(),
+        ]
+    }
+
+    #[test]
+    fn records_are_the_engines_with_their_blocks() {
+        for (n, input) in inputs().iter().enumerate() {
+            for max in [1 << 24, 1 << 10] {
+                let want = expected(input, Dialect::Warc, max);
+                assert!(want.len() >= 2, "input {n}");
+                for step in [1 << 16, 4093, 7] {
+                    let records = Records::new(Dribble(input, step), max, |_, _| true);
+                    assert_eq!(got(records), want, "input {n}, max {max}, step {step}");
+                }
+                let file = tempfile_with(input);
+                let map = Map::new(&file).unwrap().expect("a mappable file");
+                let mapped = Records::<io::Empty>::mapped(map, max, |_, _| true);
+                assert_eq!(got(mapped), want, "input {n} mapped, max {max}");
+            }
+        }
+    }
+
+    #[test]
+    fn only_wanted_blocks_are_kept_and_arc_is_told_by_its_first_line() {
+        let input = [
+            record("http://a.example/", b"A"),
+            record("http://b.example/", b"B"),
+        ]
+        .concat();
+        let wants = |_: Dialect, h: &[u8]| memchr::memmem::find(h, b"//b.").is_some();
+        let blocks: Vec<Block> = Records::new(&input[..], 1 << 20, wants)
+            .map(|r| r.block)
+            .collect();
+        assert_eq!(blocks, [Block::Skipped, Block::Kept(b"B".to_vec())]);
+
+        let arc = b"\r\nfiledesc://x.arc 0.0.0.0 20140216050221 text/plain 3\nabc\n\
+                    http://e.com/ 1.2.3.4 20140216050222 text/html 5\nHELLO\n\
+                    http://f.com/ 1.2.3.4 20140216050222 text/html 50\nshort";
+        let records = Records::new(&arc[..], 1 << 20, |d, _| d == Dialect::Arc);
+        assert_eq!(records.dialect(), Dialect::Arc);
+        assert_eq!(got(records), expected(arc, Dialect::Arc, 1 << 20));
+        // A block longer than what is read ahead, read in pieces.
+        let long = [
+            &b"http://g.com/ 1.2.3.4 20140216050222 text/html 200000\n"[..],
+            &vec![b'g'; 200_000],
+            &arc[..],
+        ]
+        .concat();
+        for step in [7, 4093, 1 << 16] {
+            let records = Records::new(Dribble(&long, step), 1 << 20, |_, _| true);
+            assert_eq!(
+                got(records),
+                expected(&long, Dialect::Arc, 1 << 20),
+                "step {step}"
+            );
+        }
+        let blocks: Vec<Block> =
+            Records::new(&arc[..], 1 << 20, |_, h| !h.starts_with(b"filedesc"))
+                .map(|r| r.block)
+                .collect();
+        assert_eq!(
+            blocks,
+            [
+                Block::Skipped,
+                Block::Kept(b"HELLO".to_vec()),
+                Block::Skipped
+            ]
+        );
+    }
+
+    /// A read error ends the records after those read before it.
+    #[test]
+    fn a_read_error_comes_after_the_records_before_it() {
+        struct Failing<'a>(&'a [u8]);
+        impl Read for Failing<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                if self.0.is_empty() {
+                    return Err(io::Error::other("disk on fire"));
+                }
+                let n = self.0.len().min(buf.len());
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        let input = [
+            record("http://a.example/", b"A"),
+            record("http://b.example/", b"B"),
+        ]
+        .concat();
+        let mut records = Records::new(Failing(&input), 1 << 20, |_, _| true);
+        let read: Vec<Block> = records.by_ref().map(|r| r.block).collect();
+        assert_eq!(
+            read,
+            [Block::Kept(b"A".to_vec()), Block::Kept(b"B".to_vec())]
+        );
+        assert_eq!(records.error().unwrap().to_string(), "disk on fire");
+    }
+
+    fn tempfile_with(bytes: &[u8]) -> std::fs::File {
+        use std::io::{Seek, Write};
+        let path = std::env::temp_dir().join(format!(
+            "urlsift-records-test-{}-{}",
+            std::process::id(),
+            bytes.len()
+        ));
+        let mut file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&path)
+            .unwrap();
+        file.write_all(bytes).unwrap();
+        file.rewind().unwrap();
+        std::fs::remove_file(&path).unwrap();
+        file
+    }
+}
