@@ -156,6 +156,60 @@ fn damaged_and_oversized_records_are_counted_never_read_as_pages() {
     );
 }
 
+/// A page whose Content-Length runs into the next record is one bad
+/// record, and the pages after it are read, as `normalize` reads the file
+/// (the one WARC reader): plain (walked in place) and gzip (read).
+#[test]
+fn a_wrong_content_length_loses_no_page_after_it() {
+    let w = Workdir::new();
+    let page = |href: &str| {
+        response(
+            "text/html",
+            "",
+            format!("<a href='{href}'>x</a>").as_bytes(),
+        )
+    };
+    let a = record("response", "http://a.example/", &page("/1"));
+    let b = String::from_utf8(record("response", "http://b.example/", &page("/2"))).unwrap();
+    let length = b
+        .split("Content-Length: ")
+        .nth(1)
+        .unwrap()
+        .split('\r')
+        .next()
+        .unwrap();
+    let b = b.replacen(
+        &format!("Content-Length: {length}"),
+        &format!("Content-Length: {}", length.parse::<usize>().unwrap() + 60),
+        1,
+    );
+    let c = record("response", "http://c.example/", &page("/3"));
+    let warc = [&a[..], b.as_bytes(), &c].concat();
+    w.create("crawl.warc", &warc);
+    w.create("crawl.warc.gz", &crate::workdir::gzip(&warc));
+    for name in ["crawl.warc", "crawl.warc.gz"] {
+        let out = w.run(&["links", "--rejects", "bad.tsv", name], None);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert_eq!(
+            String::from_utf8(out.stdout.clone()).unwrap(),
+            "http://a.example/1\nhttp://c.example/3\n",
+            "{name}"
+        );
+        assert!(
+            stderr(&out).contains("2 pages, 2 links; 1 bad record (bad-WARC-length 1)"),
+            "{name}: {}",
+            stderr(&out)
+        );
+        assert_eq!(
+            String::from_utf8(w.read("bad.tsv")).unwrap(),
+            format!(
+                "{name}\t-\t{}\tbad-WARC-length\thttp://b.example/\n",
+                a.len()
+            ),
+        );
+    }
+}
+
 #[test]
 fn http_codings_and_legacy_encodings_are_undone() {
     let w = Workdir::new();
