@@ -186,7 +186,7 @@ fn a_wrong_content_length_loses_no_page_after_it() {
     let c = record("response", "http://c.example/", &page("/3"));
     let warc = [&a[..], b.as_bytes(), &c].concat();
     w.create("crawl.warc", &warc);
-    w.create("crawl.warc.gz", &crate::workdir::gzip(&warc));
+    w.create("crawl.warc.gz", crate::workdir::gzip(&warc));
     for name in ["crawl.warc", "crawl.warc.gz"] {
         let out = w.run(&["links", "--rejects", "bad.tsv", name], None);
         assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));

@@ -40,7 +40,8 @@ use std::io::{self, BufRead, Read};
 
 use sha1::{Digest, Sha1};
 
-use crate::format::warc::arc;
+use crate::format::warc::{Block, Blocks, Dialect, Records, arc};
+use crate::reason::Reason;
 use urlsift::Url;
 use urlsift::surt::{SurtOptions, key};
 
@@ -49,13 +50,14 @@ const HEAD: usize = 64 << 10;
 
 /// The index lines of the WARC file `reader` holds (plain, or gzip with a
 /// member per record), in file order, each given to `f` without its line
-/// end; `filename` is the name the lines give. It is read as a stream
-/// (a record's payload is never held whole). Returns how many records of
-/// an indexed type were left out for want of a `WARC-Target-URI` or a
-/// `WARC-Date` (an index line needs both). An error names what could not
-/// be read and the byte where its record or member started, after the
-/// lines before it; a gzip member that holds more than one record is one
-/// (an index's offset must find one record).
+/// end; `filename` is the name the lines give. Records are read by the
+/// record engine's reader ([`Records`]), as a stream (a record's payload
+/// is never held whole). Returns how many records of an indexed type were
+/// left out for want of a `WARC-Target-URI` or a `WARC-Date` (an index
+/// line needs both). An error names what could not be read and the byte
+/// where its record or member started, after the lines before it: a bad
+/// record (an index points at whole records), or a gzip member that
+/// holds more than one record (an index's offset must find one record).
 pub fn entries(
     reader: impl BufRead,
     filename: &str,
@@ -67,55 +69,81 @@ pub fn entries(
         Some(Err(())) => unindexed += 1,
         None => {}
     };
+    let at_error = |at: u64, e: io::Error| io::Error::new(e.kind(), format!("at byte {at}: {e}"));
     let mut input = Counted {
         inner: reader,
         pos: 0,
     };
-    let at_error =
-        |at: u64| move |e: io::Error| io::Error::new(e.kind(), format!("at byte {at}: {e}"));
-    if input.fill_buf()?.starts_with(&[0x1f, 0x8b]) {
-        loop {
-            if input.fill_buf()?.is_empty() {
-                return Ok(unindexed);
-            }
-            // A member at a time: its records, then (once it has ended)
-            // its length, which each of its lines gives.
-            let at = input.pos;
-            let mut records = Vec::new();
-            {
-                let member = flate2::bufread::GzDecoder::new(&mut input);
-                let mut reader = io::BufReader::new(member);
-                while let Some(record) = read_record(&mut reader).map_err(at_error(at))? {
-                    records.push(record);
-                }
-            }
-            let len = input.pos - at;
-            if records.len() > 1 {
-                return Err(io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    format!(
-                        "the gzip member at byte {at} holds {} records, not one: \
-                         recompress the file with a member per record",
-                        records.len()
-                    ),
-                ));
-            }
-            for record in &records {
-                give(record.line(at, len, filename));
-            }
+    // (Read into the same buffers, record after record.)
+    let mut reading = Reading::default();
+    let mut buffer = Vec::new();
+    if !input.fill_buf()?.starts_with(&[0x1f, 0x8b]) {
+        read_records(input, &mut reading, buffer, |record, offset, length| {
+            give(record.line(offset, length, filename))
+        })
+        .map_err(|(at, e)| at_error(at, e))?;
+        return Ok(unindexed);
+    }
+    // A member at a time: its records, then (once it has ended) its
+    // length, which each of its lines gives.
+    while !input.fill_buf()?.is_empty() {
+        let at = input.pos;
+        let mut records = Vec::new();
+        let member = flate2::bufread::GzDecoder::new(&mut input);
+        buffer = read_records(member, &mut reading, buffer, |record, _, _| {
+            records.push(record)
+        })
+        .map_err(|(_, e)| at_error(at, e))?;
+        let len = input.pos - at;
+        if records.len() > 1 {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "the gzip member at byte {at} holds {} records, not one: \
+                     recompress the file with a member per record",
+                    records.len()
+                ),
+            ));
+        }
+        for record in &records {
+            give(record.line(at, len, filename));
         }
     }
-    skip_blank_lines(&mut input)?;
-    loop {
-        let start = input.pos;
-        let Some(record) = read_record(&mut input).map_err(at_error(start))? else {
-            return Ok(unindexed);
+    Ok(unindexed)
+}
+
+/// Reads the records of `input` (WARC, or ARC), giving each with where it
+/// starts and its length (through its block: the blank lines after it are
+/// not counted, as warcio counts), read into `buffer` (given back). An
+/// error, with where its record starts: a bad record, or the read error
+/// that ended the input.
+fn read_records(
+    input: impl Read,
+    reading: &mut Reading,
+    buffer: Vec<u8>,
+    mut each: impl FnMut(Record, u64, u64),
+) -> Result<Vec<u8>, (u64, io::Error)> {
+    let mut records = Records::reusing(input, 0, |_, _| false, buffer);
+    let mut end = 0;
+    while let Some(read) = records.next_into(reading) {
+        let bad = match (read.bad, &read.block) {
+            (Some(reason), _) => Some(reason),
+            (None, Block::Misplaced) => Some(Reason::WarcBadLength),
+            (None, _) => None,
         };
-        // A record's length ends with its block (the blank lines after it
-        // are not counted, as warcio counts).
-        let length = input.pos - start;
-        skip_blank_lines(&mut input)?;
-        give(record.line(start, length, filename));
+        if let Some(reason) = bad {
+            return Err((
+                read.offset,
+                io::Error::new(io::ErrorKind::InvalidData, reason.to_string()),
+            ));
+        }
+        let (record, length) = reading.finish();
+        end = read.offset + read.header.len() as u64 + length;
+        each(record, read.offset, end - read.offset);
+    }
+    match records.error() {
+        Some(e) => Err((end, e)),
+        None => Ok(records.into_buffer()),
     }
 }
 
@@ -137,25 +165,10 @@ impl<R: BufRead> BufRead for Counted<R> {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
         self.inner.fill_buf()
     }
+
     fn consume(&mut self, n: usize) {
         self.pos += n as u64;
         self.inner.consume(n);
-    }
-}
-
-/// Takes the CR and LF bytes before the next record.
-fn skip_blank_lines(input: &mut impl BufRead) -> io::Result<()> {
-    loop {
-        let buf = input.fill_buf()?;
-        let n = buf
-            .iter()
-            .take_while(|b| matches!(b, b'\r' | b'\n'))
-            .count();
-        let more = n == buf.len() && n > 0;
-        input.consume(n);
-        if !more {
-            return Ok(());
-        }
     }
 }
 
@@ -241,128 +254,140 @@ fn first_token(value: &str) -> String {
         .to_string()
 }
 
-/// Reads one record (headers, then its block: HTTP headers and the
-/// payload's SHA-1 where needed); `None` at the end of the input.
-fn read_record(reader: &mut impl BufRead) -> io::Result<Option<Record>> {
-    let mut line = Vec::new();
-    // The version line, past blank lines.
-    loop {
-        line.clear();
-        if reader.read_until(b'\n', &mut line)? == 0 {
-            return Ok(None);
-        }
-        if !line.iter().all(|b| matches!(b, b'\r' | b'\n')) {
-            break;
-        }
-    }
-    let mut record = Record {
-        kind: String::new(),
-        url: None,
-        date: None,
-        digest: None,
-        content_type: None,
-        http_status: None,
-        http_type: None,
-        payload_sha1: None,
-    };
-    if !line.starts_with(b"WARC/") {
-        let Some(header) = arc::Header::parse(&line) else {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidData,
-                "not a WARC record header (nor an ARC header line)",
-            ));
+impl Record {
+    /// The fields of a record's header block (`header`, of `dialect`).
+    /// An ARC record is read as warcio reads it for the indexer: the
+    /// file's `filedesc://` record is its `warcinfo`, every other record a
+    /// `response` of HTTP.
+    fn of_header(dialect: Dialect, header: &[u8]) -> Record {
+        let mut record = Record {
+            kind: String::new(),
+            url: None,
+            date: None,
+            digest: None,
+            content_type: None,
+            http_status: None,
+            http_type: None,
+            payload_sha1: None,
         };
-        let response = !header.is_filedesc();
-        record.kind = if response { "response" } else { "warcinfo" }.to_string();
-        let url = String::from_utf8_lossy(header.url).replace(' ', "%20");
-        record.url = Some(url);
-        let date = header.field("archive-date").unwrap_or_default();
-        record.date = Some(String::from_utf8_lossy(date).into_owned());
-        record.content_type = response.then(|| "application/http; msgtype=response".to_string());
-        return read_block(reader, record, header.length).map(Some);
-    }
-    let mut length = None;
-    loop {
-        line.clear();
-        if reader.read_until(b'\n', &mut line)? == 0 {
-            return Err(io::Error::new(
-                io::ErrorKind::UnexpectedEof,
-                "the record header is cut short",
-            ));
+        if dialect == Dialect::Arc {
+            // (The reader gives only header lines that read as one.)
+            let Some(header) = arc::Header::parse(header) else {
+                return record;
+            };
+            let response = !header.is_filedesc();
+            record.kind = if response { "response" } else { "warcinfo" }.to_string();
+            record.url = Some(String::from_utf8_lossy(header.url).replace(' ', "%20"));
+            let date = header.field("archive-date").unwrap_or_default();
+            record.date = Some(String::from_utf8_lossy(date).into_owned());
+            record.content_type =
+                response.then(|| "application/http; msgtype=response".to_string());
+            return record;
         }
-        let text = String::from_utf8_lossy(&line);
-        let text = text.trim_end_matches(['\r', '\n']);
-        if text.is_empty() {
-            break;
-        }
-        let Some((name, value)) = text.split_once(':') else {
-            continue;
-        };
-        let value = value.trim().to_string();
-        match name.trim().to_ascii_lowercase().as_str() {
-            "warc-type" => record.kind = value,
-            "warc-target-uri" => {
-                let v = value.strip_prefix('<').and_then(|v| v.strip_suffix('>'));
-                // Spaces in a target are written %20, as warcio does.
-                let v = v.unwrap_or(&value).replace(' ', "%20");
-                record.url = Some(v);
-            }
-            "warc-date" => record.date = Some(value),
-            "warc-payload-digest" => record.digest = Some(value),
-            "content-type" => record.content_type = Some(value),
-            "content-length" => length = value.parse::<u64>().ok(),
-            _ => {}
-        }
-    }
-    let length = length.ok_or_else(|| {
-        io::Error::new(
-            io::ErrorKind::InvalidData,
-            "a record without Content-Length",
-        )
-    })?;
-    read_block(reader, record, length).map(Some)
-}
-
-/// Reads a record's block of `length` bytes: its HTTP headers and its
-/// payload's SHA-1 where the record needs them.
-fn read_block(reader: &mut impl BufRead, mut record: Record, length: u64) -> io::Result<Record> {
-    let mut block = reader.take(length);
-    let mut head = Vec::with_capacity(HEAD.min(length as usize));
-    (&mut block).take(HEAD as u64).read_to_end(&mut head)?;
-    // HTTP headers, as warcio reads them: whatever the status line's
-    // protocol says.
-    let http = matches!(record.kind.as_str(), "response" | "revisit")
-        && record
-            .content_type
-            .as_deref()
-            .is_some_and(|t| t.starts_with("application/http") || t.starts_with("message/http"))
-        && !head.is_empty();
-    let payload_start = match http {
-        true => read_http_head(&head, &mut record),
-        false => 0,
-    };
-    if record.digest.is_none() {
-        let mut sha1 = Sha1::new();
-        sha1.update(&head[payload_start.min(head.len())..]);
-        let mut buf = vec![0; 1 << 16];
-        loop {
-            let n = block.read(&mut buf)?;
-            if n == 0 {
+        // The header's lines after its `WARC/` line, to the blank line.
+        for line in header.split(|&b| b == b'\n').skip(1) {
+            let text = String::from_utf8_lossy(line);
+            let text = text.trim_end_matches('\r');
+            if text.is_empty() {
                 break;
             }
-            sha1.update(&buf[..n]);
+            let Some((name, value)) = text.split_once(':') else {
+                continue;
+            };
+            let value = value.trim().to_string();
+            match name.trim().to_ascii_lowercase().as_str() {
+                "warc-type" => record.kind = value,
+                "warc-target-uri" => {
+                    let v = value.strip_prefix('<').and_then(|v| v.strip_suffix('>'));
+                    // Spaces in a target are written %20, as warcio does.
+                    record.url = Some(v.unwrap_or(&value).replace(' ', "%20"));
+                }
+                "warc-date" => record.date = Some(value),
+                "warc-payload-digest" => record.digest = Some(value),
+                "content-type" => record.content_type = Some(value),
+                _ => {}
+            }
         }
-        record.payload_sha1 = Some(sha1.finalize().into());
-    } else {
-        io::copy(&mut block, &mut io::sink())?;
+        record
     }
-    if block.limit() > 0 {
-        return Err(io::Error::new(
-            io::ErrorKind::UnexpectedEof,
-            "the record is cut short",
-        ));
+}
+
+/// A record being read for its index line ([`Blocks`]): its header's
+/// fields, then, as its block goes by, the block's first [`HEAD`] bytes
+/// (HTTP headers) and, where the record has no payload digest, the SHA-1
+/// of its payload.
+#[derive(Default)]
+struct Reading {
+    record: Option<Record>,
+    /// Whether the block holds HTTP headers (a response or revisit of
+    /// HTTP, as warcio reads them).
+    http: bool,
+    head: Vec<u8>,
+    /// Where the payload starts in `head`, once its HTTP headers were read.
+    payload_start: Option<usize>,
+    /// The payload's SHA-1 so far, where it is needed.
+    sha1: Option<Sha1>,
+    /// Whether the part of the payload in `head` was hashed.
+    hashed: bool,
+    length: u64,
+}
+
+impl Blocks for Reading {
+    fn start(&mut self, dialect: Dialect, header: &[u8], _length: u64) -> bool {
+        let record = Record::of_header(dialect, header);
+        self.http = matches!(record.kind.as_str(), "response" | "revisit")
+            && record.content_type.as_deref().is_some_and(|t| {
+                t.starts_with("application/http") || t.starts_with("message/http")
+            });
+        self.sha1 = record.digest.is_none().then(Sha1::new);
+        self.record = Some(record);
+        self.head.clear();
+        self.payload_start = None;
+        self.hashed = false;
+        self.length = 0;
+        true
     }
-    Ok(record)
+
+    fn take(&mut self, bytes: &[u8]) {
+        self.length += bytes.len() as u64;
+        let room = HEAD - self.head.len();
+        let (head, rest) = bytes.split_at(room.min(bytes.len()));
+        self.head.extend_from_slice(head);
+        if !rest.is_empty() {
+            // The head is whole: what follows is payload.
+            self.hash_head();
+            if let Some(sha1) = &mut self.sha1 {
+                sha1.update(rest);
+            }
+        }
+    }
+}
+
+impl Reading {
+    /// Reads the HTTP headers in the head (once), and hashes the payload
+    /// in it (once).
+    fn hash_head(&mut self) {
+        let start = *self.payload_start.get_or_insert_with(|| {
+            let record = self.record.as_mut().expect("started");
+            match self.http && !self.head.is_empty() {
+                true => read_http_head(&self.head, record),
+                false => 0,
+            }
+        });
+        if !std::mem::replace(&mut self.hashed, true)
+            && let Some(sha1) = &mut self.sha1
+        {
+            sha1.update(&self.head[start.min(self.head.len())..]);
+        }
+    }
+
+    /// The record whose block was read whole, and the block's length.
+    fn finish(&mut self) -> (Record, u64) {
+        self.hash_head();
+        let mut record = self.record.take().expect("started");
+        record.payload_sha1 = self.sha1.take().map(|s| s.finalize().into());
+        (record, self.length)
+    }
 }
 
 /// The status and `Content-Type` of the HTTP headers at the start of
@@ -553,5 +578,81 @@ impl SortedLines {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn warc(kind: &str, extra: &str, block: &[u8]) -> Vec<u8> {
+        let mut r = format!(
+            "WARC/1.0\r\nWARC-Type: {kind}\r\nWARC-Target-URI: http://e.com/{kind}\r\n\
+             WARC-Date: 2024-01-02T03:04:05Z\r\n{extra}Content-Length: {}\r\n\r\n",
+            block.len()
+        )
+        .into_bytes();
+        r.extend_from_slice(block);
+        r.extend_from_slice(b"\r\n\r\n");
+        r
+    }
+
+    fn digest_of(line: &[u8]) -> String {
+        let line = String::from_utf8_lossy(line);
+        line.split("\"digest\": \"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap()
+            .to_string()
+    }
+
+    /// A payload's SHA-1 is taken as the block streams by, in pieces of
+    /// any size, whether its HTTP headers and payload end within the first
+    /// bytes held or long after.
+    #[test]
+    fn digests_of_long_payloads_read_in_pieces() {
+        let payload: Vec<u8> = (0..300_000u32).map(|i| (i * 7 % 251) as u8).collect();
+        let http = [
+            &b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n"[..],
+            &payload,
+        ]
+        .concat();
+        let long_headers = [
+            &b"HTTP/1.1 200 OK\r\nX-Long: "[..],
+            &vec![b'a'; 70_000],
+            b"\r\n\r\n",
+            &payload,
+        ]
+        .concat();
+        let response = "Content-Type: application/http; msgtype=response\r\n";
+        let sha = |bytes: &[u8]| format!("sha1:{}", base32(&Sha1::digest(bytes)));
+        let cases = [
+            (warc("response", response, &http), sha(&payload)),
+            (
+                warc("resource", "Content-Type: text/plain\r\n", &payload),
+                sha(&payload),
+            ),
+            (
+                warc("response", response, &http[..2000]),
+                sha(&http[44..2000]),
+            ),
+            // HTTP headers past the first bytes held: the payload is what
+            // follows those bytes, as warcio's indexer reads it.
+            (
+                warc("response", response, &long_headers),
+                sha(&long_headers[HEAD..]),
+            ),
+        ];
+        for (input, want) in &cases {
+            for capacity in [7, 4096, 1 << 20] {
+                let mut lines = Vec::new();
+                let reader = io::BufReader::with_capacity(capacity, &input[..]);
+                entries(reader, "x.warc", |line| lines.push(line)).unwrap();
+                assert_eq!(lines.len(), 1);
+                assert_eq!(&digest_of(&lines[0]), want, "capacity {capacity}");
+            }
+        }
     }
 }

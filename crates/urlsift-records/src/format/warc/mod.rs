@@ -42,7 +42,7 @@ pub mod arc;
 mod header;
 mod records;
 
-pub use records::{Record, Records};
+pub use records::{Block, Record, Records};
 
 /// Which archive format a file's records are in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -140,31 +140,25 @@ pub struct Entry {
     pub bad: Option<Reason>,
 }
 
-/// What a reader keeps of a record's payload (its block) for a caller
-/// that reads the blocks too ([`Records`]).
-#[derive(Debug, Default, PartialEq, Eq)]
-pub enum Block {
-    /// Not kept: the caller does not want the record's block, or the
-    /// record is bad (its reason says why).
-    #[default]
-    Skipped,
-    /// The whole block.
-    Kept(Vec<u8>),
-    /// Wanted, but longer than the limit: skipped, unread.
-    TooLarge,
-    /// Wanted, but its `Content-Length` is wrong: the bytes up to the next
-    /// record header are the record read next, a `bad-WARC-length` one.
-    Misplaced,
+/// Where a reader hands the blocks of the records it reads, for callers
+/// that read blocks too ([`Records`]): each block is handed over in pieces
+/// as the reader skips it, so none need be held whole.
+pub trait Blocks {
+    /// A record's header block was read (`header`, of `dialect`), and its
+    /// block is `length` bytes long: whether to take the block (handed to
+    /// [`Blocks::take`] as it is read).
+    fn start(&mut self, dialect: Dialect, header: &[u8], length: u64) -> bool;
+    /// The next bytes of the block taken.
+    fn take(&mut self, bytes: &[u8]);
 }
 
-/// Which blocks a reader keeps, and how long one may be.
+/// What a reader in keeping mode hands blocks to, and hears back.
 pub(crate) struct Keep<'k> {
-    /// Whether the record with this header block is wanted.
-    pub wants: &'k dyn Fn(Dialect, &[u8]) -> bool,
-    /// The longest block kept.
-    pub max: u64,
-    /// What was kept of the last record read.
-    pub block: Block,
+    /// Where the blocks go.
+    pub blocks: &'k mut dyn Blocks,
+    /// Whether the last record's length was wrong (its payload is the
+    /// `bad-WARC-length` stretch read after it).
+    pub misplaced: bool,
 }
 
 /// How much is read at a time.
@@ -245,6 +239,15 @@ impl Reader {
     /// The records' format.
     pub fn format(&self) -> Dialect {
         self.dialect
+    }
+
+    /// The buffer read input went into (empty for a mapped file), to be
+    /// read into again.
+    pub fn into_buffer(self) -> Vec<u8> {
+        match self.buf {
+            Window::Read(buf) => buf,
+            Window::Mapped { .. } => Vec::new(),
+        }
     }
 
     /// The same reader with its input ended by `error` (a read that failed
@@ -328,12 +331,12 @@ impl Reader {
         &self.bytes()[self.pos..]
     }
 
-    /// Moves past `n` bytes at hand, adding them to `block` where one is
-    /// kept.
+    /// Moves past `n` bytes at hand, handing them to `block` where a block
+    /// is taken.
     #[inline]
-    fn pass(&mut self, n: usize, block: &mut Option<Vec<u8>>) {
+    fn pass(&mut self, n: usize, block: &mut Taking<'_, '_>) {
         if let Some(block) = block {
-            block.extend_from_slice(&self.rest()[..n]);
+            block.take(&self.rest()[..n]);
         }
         self.pos += n;
     }
@@ -343,7 +346,7 @@ impl Reader {
     /// [`Reader::misplaced_end`] (longer payloads of read input go through
     /// [`Reader::skip_watching`]). False if the input ends (or fails)
     /// first.
-    fn skip(&mut self, n: u64, block: &mut Option<Vec<u8>>) -> bool {
+    fn skip(&mut self, n: u64, block: &mut Taking<'_, '_>) -> bool {
         let len = self.bytes().len();
         if n <= (len - self.pos) as u64 {
             self.pass(n as usize, block);
@@ -378,10 +381,9 @@ impl Reader {
         self.read_keeping(r, chunk_size, max_header, data, index, None)
     }
 
-    /// [`Reader::read_chunk`], keeping the blocks `keep` wants: called with
-    /// a chunk size of 1, it reads one record (and, after a wrong length,
-    /// the bad stretch that is its payload), and `keep.block` is what was
-    /// kept of it.
+    /// [`Reader::read_chunk`], handing the blocks `keep` takes to it:
+    /// called with a chunk size of 1, it reads one record (and, after a
+    /// wrong length, the bad stretch that is its payload).
     pub(crate) fn read_keeping(
         &mut self,
         r: &mut dyn Read,
@@ -434,17 +436,10 @@ impl Reader {
                 self.bad_stretch(r, max_header, offset, bad_header, data, index)?;
                 continue;
             };
-            // A wanted block is kept as it is skipped (a wrong length makes
-            // it misplaced, whatever its size).
-            let wanted = keep
-                .as_ref()
-                .is_some_and(|k| (k.wants)(self.dialect, header));
-            let mut block = match keep.as_deref_mut() {
-                Some(k) if wanted && length > k.max => {
-                    k.block = Block::TooLarge;
-                    None
-                }
-                _ => wanted.then(|| Vec::with_capacity(length as usize)),
+            // A block taken is handed over as it is skipped.
+            let taking = match keep.as_deref_mut() {
+                Some(k) => k.blocks.start(self.dialect, header, length),
+                None => false,
             };
             let start = data.len();
             data.extend_from_slice(header);
@@ -458,10 +453,9 @@ impl Reader {
             let payload = self.offset + self.pos as u64;
             if self.dialect == Dialect::Arc {
                 // (An ARC length is trusted: no damage check.)
-                let complete = self.skip_reading(r, length, &mut block);
+                let complete = self.skip_reading(r, length, &mut taken(&mut keep, taking));
                 let entry = index.last_mut().expect("just pushed");
                 entry.bad = (!complete).then_some(Reason::ArcTruncated);
-                keep_block(&mut keep, complete, block);
                 continue;
             }
             if let Some(next) = self.misplaced_end(r, length, max_header) {
@@ -472,29 +466,28 @@ impl Reader {
                 let shown = self.rest()[..(next - self.pos).min(SHOWN)].to_vec();
                 self.pos = next;
                 self.bad_length(payload, &shown, data, index);
-                if let Some(k) = keep.as_deref_mut().filter(|_| wanted) {
-                    k.block = Block::Misplaced;
+                if let Some(k) = keep.as_deref_mut() {
+                    k.misplaced = true;
                 }
                 continue;
             }
             let complete = if matches!(self.buf, Window::Read(_)) && length > CHECKED as u64 {
-                match self.skip_watching(r, length, max_header, &mut block) {
+                match self.skip_watching(r, length, max_header, &mut taken(&mut keep, taking)) {
                     Skipped::Whole => true,
                     Skipped::Cut => false,
                     Skipped::Misplaced { shown } => {
                         self.bad_length(payload, &shown, data, index);
-                        if let Some(k) = keep.as_deref_mut().filter(|_| wanted) {
-                            k.block = Block::Misplaced;
+                        if let Some(k) = keep.as_deref_mut() {
+                            k.misplaced = true;
                         }
                         continue;
                     }
                 }
             } else {
-                self.skip(length, &mut block)
+                self.skip(length, &mut taken(&mut keep, taking))
             };
             let entry = index.last_mut().expect("just pushed");
             entry.bad = (!complete).then_some(Reason::WarcTruncated);
-            keep_block(&mut keep, complete, block);
         }
         Ok(false)
     }
@@ -521,7 +514,7 @@ impl Reader {
     /// Skips `n` bytes of payload (kept in `block`, where one is), reading
     /// them from `r` where they are not at hand; false if the input ends
     /// (or fails) first.
-    fn skip_reading(&mut self, r: &mut dyn Read, n: u64, block: &mut Option<Vec<u8>>) -> bool {
+    fn skip_reading(&mut self, r: &mut dyn Read, n: u64, block: &mut Taking<'_, '_>) -> bool {
         let mut left = n;
         loop {
             let at_hand = self.rest().len() as u64;
@@ -554,7 +547,7 @@ impl Reader {
         r: &mut dyn Read,
         length: u64,
         max_header: usize,
-        block: &mut Option<Vec<u8>>,
+        block: &mut Taking<'_, '_>,
     ) -> Skipped {
         self.fill(r, SHOWN);
         let shown = self.rest()[..self.rest().len().min(SHOWN)].to_vec();
@@ -758,11 +751,15 @@ impl Reader {
     }
 }
 
-/// Hands a record's block to `keep`, where it was kept and is whole.
-fn keep_block(keep: &mut Option<&mut Keep>, complete: bool, block: Option<Vec<u8>>) {
-    if let (Some(k), Some(block), true) = (keep, block, complete) {
-        k.block = Block::Kept(block);
-    }
+/// Where the block being skipped goes: the caller's [`Blocks`], where it
+/// takes this one.
+type Taking<'a, 'k> = Option<&'a mut (dyn Blocks + 'k)>;
+
+/// The blocks `keep` hands over, where it takes the record's.
+fn taken<'a, 'k>(keep: &'a mut Option<&mut Keep<'k>>, taking: bool) -> Taking<'a, 'k> {
+    keep.as_deref_mut()
+        .filter(|_| taking)
+        .map(|k| &mut *k.blocks)
 }
 
 impl Reader {

@@ -24,7 +24,7 @@ use std::collections::VecDeque;
 use std::io::{self, Read};
 use std::sync::Arc;
 
-use super::{Block, Dialect, Entry, Keep, Reader, arc};
+use super::{Blocks, Dialect, Entry, Keep, Reader, arc};
 use crate::input::mmap::Map;
 use crate::reason::Reason;
 
@@ -33,6 +33,22 @@ const MAX_HEADER: usize = 16 << 20;
 
 /// How much of an input is read to tell WARC from ARC.
 const SNIFF: usize = 1 << 16;
+
+/// What a reader keeps of a record's payload (its block) ([`Records`]).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub enum Block {
+    /// Not kept: the caller does not want the record's block, or the
+    /// record is bad (its reason says why).
+    #[default]
+    Skipped,
+    /// The whole block.
+    Kept(Vec<u8>),
+    /// Wanted, but longer than the limit: skipped, unread.
+    TooLarge,
+    /// Wanted, but its `Content-Length` is wrong: the bytes up to the next
+    /// record header are the record read next, a `bad-WARC-length` one.
+    Misplaced,
+}
 
 /// One record, as the reader delimited it.
 #[derive(Debug)]
@@ -51,13 +67,41 @@ pub struct Record {
 /// Which records' blocks are wanted: told from the header block.
 type Wants = dyn Fn(Dialect, &[u8]) -> bool + Send + Sync;
 
+/// The blocks [`Records`] keeps as an iterator: those `wants` names, up
+/// to `max` bytes.
+struct KeepUpTo {
+    wants: Box<Wants>,
+    max: u64,
+    /// The last record's: whether it was wanted, too large, and its block.
+    wanted: bool,
+    too_large: bool,
+    block: Vec<u8>,
+}
+
+impl Blocks for KeepUpTo {
+    fn start(&mut self, dialect: Dialect, header: &[u8], length: u64) -> bool {
+        self.wanted = (self.wants)(dialect, header);
+        self.too_large = self.wanted && length > self.max;
+        self.block = Vec::new();
+        if !self.wanted || self.too_large {
+            return false;
+        }
+        self.block.reserve_exact(length as usize);
+        true
+    }
+
+    fn take(&mut self, bytes: &[u8]) {
+        self.block.extend_from_slice(bytes);
+    }
+}
+
 /// The records of one input ([`Records::new`]).
 pub struct Records<R> {
     reader: Reader,
     /// `None` for a mapped file, which the reader walks in place.
     input: Option<R>,
-    wants: Box<Wants>,
-    max: u64,
+    /// The iterator's blocks (out only while a record is read).
+    keep: Option<KeepUpTo>,
     data: Vec<u8>,
     index: Vec<Entry>,
     queue: VecDeque<Record>,
@@ -70,11 +114,23 @@ impl<R: Read> Records<R> {
     /// header line), keeping the blocks of at most `max` bytes of the
     /// records `wants` names.
     pub fn new(
-        mut input: R,
+        input: R,
         max: usize,
         wants: impl Fn(Dialect, &[u8]) -> bool + Send + Sync + 'static,
     ) -> Records<R> {
-        let (head, failed) = sniff_head(&mut input);
+        Records::reusing(input, max, wants, Vec::new())
+    }
+
+    /// [`Records::new`] reading into `buffer` (emptied; its room is kept):
+    /// one given back by [`Records::into_buffer`], so that reading many
+    /// short inputs in turn (a gzip member each) allocates once.
+    pub fn reusing(
+        mut input: R,
+        max: usize,
+        wants: impl Fn(Dialect, &[u8]) -> bool + Send + Sync + 'static,
+        buffer: Vec<u8>,
+    ) -> Records<R> {
+        let (head, failed) = sniff_head(&mut input, buffer);
         let dialect = dialect_of(&head);
         let mut reader = Reader::new(head, 0).dialect(dialect);
         if let Some(e) = failed {
@@ -99,8 +155,13 @@ impl<R: Read> Records<R> {
         Records {
             reader,
             input,
-            wants,
-            max: max as u64,
+            keep: Some(KeepUpTo {
+                wants,
+                max: max as u64,
+                wanted: false,
+                too_large: false,
+                block: Vec::new(),
+            }),
             data: Vec::new(),
             index: Vec::new(),
             queue: VecDeque::new(),
@@ -114,27 +175,39 @@ impl<R: Read> Records<R> {
         self.reader.format()
     }
 
+    /// The buffer the records were read into, for [`Records::reusing`].
+    pub fn into_buffer(self) -> Vec<u8> {
+        self.reader.into_buffer()
+    }
+
     /// The read error that ended the input early, if one did (after the
     /// records read before it).
     pub fn error(&mut self) -> Option<io::Error> {
         self.error.take()
     }
-}
 
-impl<R: Read> Iterator for Records<R> {
-    type Item = Record;
+    /// The next record, the blocks `blocks` takes handed to it in pieces
+    /// as they are read, whatever their length (the record's `block` is
+    /// [`Block::Misplaced`] where its length was wrong, else
+    /// [`Block::Skipped`]): for readers that need a whole block's bytes
+    /// but not the block held (a digest of it).
+    pub fn next_into(&mut self, blocks: &mut dyn Blocks) -> Option<Record> {
+        if self.queue.is_empty() && !self.ended {
+            let misplaced = self.read(blocks);
+            if let Some(first) = self.queue.front_mut().filter(|_| misplaced) {
+                first.block = Block::Misplaced;
+            }
+        }
+        self.queue.pop_front()
+    }
 
-    fn next(&mut self) -> Option<Record> {
-        if let Some(record) = self.queue.pop_front() {
-            return Some(record);
-        }
-        if self.ended {
-            return None;
-        }
+    /// Reads the next record (and, after a wrong length, the stretch that
+    /// is its payload) into the queue, its block handed to `blocks`;
+    /// whether its length was wrong.
+    fn read(&mut self, blocks: &mut dyn Blocks) -> bool {
         let mut keep = Keep {
-            wants: &*self.wants,
-            max: self.max,
-            block: Block::Skipped,
+            blocks,
+            misplaced: false,
         };
         let mut nothing = io::empty();
         let input: &mut dyn Read = match &mut self.input {
@@ -158,16 +231,40 @@ impl<R: Read> Iterator for Records<R> {
                 self.error = Some(e);
             }
         }
-        let mut block = Some(keep.block);
         for e in &self.index {
             self.queue.push_back(Record {
                 offset: e.offset,
                 header: self.data[e.start..e.end].to_vec(),
                 bad: e.bad,
-                // The block is the first record's (a bad stretch after it
-                // is its payload).
-                block: block.take().unwrap_or_default(),
+                block: Block::Skipped,
             });
+        }
+        keep.misplaced
+    }
+}
+
+impl<R: Read> Iterator for Records<R> {
+    type Item = Record;
+
+    fn next(&mut self) -> Option<Record> {
+        if self.queue.is_empty() && !self.ended {
+            let mut keep = self.keep.take().expect("put back after each read");
+            keep.wanted = false;
+            let misplaced = self.read(&mut keep);
+            // The block is the first record's (a bad stretch after it is
+            // its payload).
+            if let Some(first) = self.queue.front_mut().filter(|_| keep.wanted) {
+                first.block = if misplaced {
+                    Block::Misplaced
+                } else if first.bad.is_some() {
+                    Block::Skipped
+                } else if keep.too_large {
+                    Block::TooLarge
+                } else {
+                    Block::Kept(std::mem::take(&mut keep.block))
+                };
+            }
+            self.keep = Some(keep);
         }
         self.queue.pop_front()
     }
@@ -176,8 +273,8 @@ impl<R: Read> Iterator for Records<R> {
 /// The first bytes of an input, up to its first line's end (past blank
 /// lines) or [`SNIFF`] bytes, and the read error that ended them, if one
 /// did.
-fn sniff_head(input: &mut impl Read) -> (Vec<u8>, Option<io::Error>) {
-    let mut head = Vec::new();
+fn sniff_head(input: &mut impl Read, mut head: Vec<u8>) -> (Vec<u8>, Option<io::Error>) {
+    head.clear();
     loop {
         let before = head.len();
         match input.take(4096).read_to_end(&mut head) {
