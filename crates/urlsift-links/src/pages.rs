@@ -27,7 +27,7 @@ use std::sync::Arc;
 
 use super::{Kinds, wat};
 use urlsift_records::Reason;
-use urlsift_records::format::warc::{Block, Dialect, Record, Records, arc};
+use urlsift_records::format::warc::{Block, Dialect, Record, Records, arc, fields};
 use urlsift_records::input::mmap::Map;
 
 /// A record to take links from.
@@ -303,15 +303,7 @@ impl Fields {
         }
         let (mut kind, mut url, mut http_type, mut json) =
             (Vec::new(), String::new(), false, false);
-        for line in header.split(|&b| b == b'\n').skip(1) {
-            let line = line.strip_suffix(b"\r").unwrap_or(line);
-            if line.is_empty() {
-                break;
-            }
-            let Some(colon) = memchr::memchr(b':', line) else {
-                continue;
-            };
-            let (name, value) = (&line[..colon], line[colon + 1..].trim_ascii());
+        for (name, value) in fields(header) {
             if name.eq_ignore_ascii_case(b"WARC-Type") {
                 kind = value.to_ascii_lowercase();
             } else if name.eq_ignore_ascii_case(b"WARC-Target-URI") {

@@ -40,7 +40,7 @@ use std::io::{self, BufRead, Read};
 
 use sha1::{Digest, Sha1};
 
-use crate::format::warc::{Block, Blocks, Dialect, Records, arc};
+use crate::format::warc::{Block, Blocks, Dialect, Records, arc, fields};
 use crate::reason::Reason;
 use urlsift::Url;
 use urlsift::surt::{SurtOptions, key};
@@ -284,18 +284,9 @@ impl Record {
                 response.then(|| "application/http; msgtype=response".to_string());
             return record;
         }
-        // The header's lines after its `WARC/` line, to the blank line.
-        for line in header.split(|&b| b == b'\n').skip(1) {
-            let text = String::from_utf8_lossy(line);
-            let text = text.trim_end_matches('\r');
-            if text.is_empty() {
-                break;
-            }
-            let Some((name, value)) = text.split_once(':') else {
-                continue;
-            };
-            let value = value.trim().to_string();
-            match name.trim().to_ascii_lowercase().as_str() {
+        for (name, value) in fields(header) {
+            let value = String::from_utf8_lossy(value).into_owned();
+            match String::from_utf8_lossy(name).to_ascii_lowercase().as_str() {
                 "warc-type" => record.kind = value,
                 "warc-target-uri" => {
                     let v = value.strip_prefix('<').and_then(|v| v.strip_suffix('>'));

@@ -185,3 +185,27 @@ fn find_arc<'a>(field: &Field, text: &'a str) -> Found<'a> {
 pub fn named<'a>(header: &'a [u8], name: &str) -> Option<Cow<'a, str>> {
     header_value(header, name).map(Cow::Borrowed)
 }
+
+/// The fields of a WARC header block, in order: each line's name and
+/// value (before and after its first `:`, blanks trimmed), from the line
+/// after the `WARC/` line to the blank line; lines without a `:` are
+/// passed over. Bytes, as written: a reader that needs text decodes them.
+///
+/// ```
+/// use urlsift_records::format::warc::fields;
+///
+/// let header = b"WARC/1.1\r\nWARC-Type: response\r\nno colon\r\nContent-Length:  5 \r\n\r\n";
+/// let read: Vec<_> = fields(header).collect();
+/// assert_eq!(read, [(&b"WARC-Type"[..], &b"response"[..]), (b"Content-Length", b"5")]);
+/// ```
+pub fn fields(header: &[u8]) -> impl Iterator<Item = (&[u8], &[u8])> {
+    header
+        .split(|&b| b == b'\n')
+        .skip(1)
+        .map(|line| line.strip_suffix(b"\r").unwrap_or(line))
+        .take_while(|line| !line.is_empty())
+        .filter_map(|line| {
+            let colon = memchr::memchr(b':', line)?;
+            Some((line[..colon].trim_ascii(), line[colon + 1..].trim_ascii()))
+        })
+}

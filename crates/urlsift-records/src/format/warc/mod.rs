@@ -36,7 +36,7 @@ use crate::reason::Reason;
 use urlsift::simd;
 
 use header::{BlockEnd, content_length, ends_a_record, starts_a_header};
-pub use header::{find, find_in, named};
+pub use header::{fields, find, find_in, named};
 
 pub mod arc;
 mod header;
@@ -143,6 +143,28 @@ pub struct Entry {
 /// Where a reader hands the blocks of the records it reads, for callers
 /// that read blocks too ([`Records`]): each block is handed over in pieces
 /// as the reader skips it, so none need be held whole.
+///
+/// ```
+/// use urlsift_records::format::warc::{Blocks, Dialect, Records};
+///
+/// /// Counts the bytes of every block.
+/// struct Count(u64);
+/// impl Blocks for Count {
+///     fn start(&mut self, _: Dialect, _: &[u8], _: u64) -> bool {
+///         true
+///     }
+///     fn take(&mut self, bytes: &[u8]) {
+///         self.0 += bytes.len() as u64;
+///     }
+/// }
+///
+/// let warc = b"WARC/1.1\r\nWARC-Type: resource\r\nContent-Length: 5\r\n\r\nHELLO\r\n\r\n";
+/// let mut records = Records::new(&warc[..], 0, |_, _| false);
+/// let mut count = Count(0);
+/// let record = records.next_into(&mut count).unwrap();
+/// assert_eq!((record.offset, record.bad, count.0), (0, None, 5));
+/// assert!(records.next_into(&mut count).is_none());
+/// ```
 pub trait Blocks {
     /// A record's header block was read (`header`, of `dialect`), and its
     /// block is `length` bytes long: whether to take the block (handed to
