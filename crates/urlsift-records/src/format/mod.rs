@@ -313,8 +313,9 @@ impl Format {
 /// ended with a read error, so a last record without a terminator is
 /// incomplete. Lines and WARC records are walked elsewhere (the fused
 /// line scan; the reader's index): `walk` panics on those formats, which
-/// [`Job`](crate::Job) walks for every format.
-pub fn walk<'a>(
+/// [`Job`](crate::Job) walks for every format (so `walk` is the
+/// engine's own, not public).
+pub(crate) fn walk<'a>(
     format: &'a Format,
     data: &'a [u8],
     head: usize,
