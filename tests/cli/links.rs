@@ -20,6 +20,15 @@ pub(crate) fn response(content_type: &str, headers: &str, body: &[u8]) -> Vec<u8
     r
 }
 
+/// An HTML page with one link, as an HTTP response.
+fn page(href: &str) -> Vec<u8> {
+    response(
+        "text/html",
+        "",
+        format!("<a href='{href}'>x</a>").as_bytes(),
+    )
+}
+
 fn example() -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("corpora/examples/pages.warc.gz")
@@ -98,13 +107,6 @@ fn bad_links_go_to_rejects_and_javascript_is_kept_when_asked() {
 #[test]
 fn damaged_and_oversized_records_are_counted_never_read_as_pages() {
     let w = Workdir::new();
-    let page = |href: &str| {
-        response(
-            "text/html",
-            "",
-            format!("<a href='{href}'>x</a>").as_bytes(),
-        )
-    };
     let mut warc = record("response", "http://a.example/", &page("/1"));
     let garbage_at = warc.len();
     warc.extend_from_slice(b"this is not a WARC header\r\nnor this\r\n");
@@ -162,13 +164,6 @@ fn damaged_and_oversized_records_are_counted_never_read_as_pages() {
 #[test]
 fn a_wrong_content_length_loses_no_page_after_it() {
     let w = Workdir::new();
-    let page = |href: &str| {
-        response(
-            "text/html",
-            "",
-            format!("<a href='{href}'>x</a>").as_bytes(),
-        )
-    };
     let a = record("response", "http://a.example/", &page("/1"));
     let b = String::from_utf8(record("response", "http://b.example/", &page("/2"))).unwrap();
     let length = b

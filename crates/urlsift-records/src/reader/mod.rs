@@ -268,6 +268,7 @@ impl Current {
                 settings.max_record,
                 &mut data,
                 &mut index,
+                None,
             );
             let chunk = (!index.is_empty()).then(|| Chunk {
                 index,

@@ -391,22 +391,11 @@ impl Reader {
     /// `chunk_size` bytes of headers are in or the input ends; returns
     /// whether it ended. `max_header` bounds a header block. On a read
     /// error, what was read before it is in `data` and `index` (a record
-    /// whose payload the error cut is marked truncated).
+    /// whose payload the error cut is marked truncated). With `keep`, the
+    /// blocks it takes are handed to it: called so with a chunk size of 1,
+    /// it reads one record (and, after a wrong length, the bad stretch that
+    /// is its payload).
     pub fn read_chunk(
-        &mut self,
-        r: &mut dyn Read,
-        chunk_size: usize,
-        max_header: usize,
-        data: &mut Vec<u8>,
-        index: &mut Vec<Entry>,
-    ) -> io::Result<bool> {
-        self.read_keeping(r, chunk_size, max_header, data, index, None)
-    }
-
-    /// [`Reader::read_chunk`], handing the blocks `keep` takes to it:
-    /// called with a chunk size of 1, it reads one record (and, after a
-    /// wrong length, the bad stretch that is its payload).
-    pub(crate) fn read_keeping(
         &mut self,
         r: &mut dyn Read,
         chunk_size: usize,

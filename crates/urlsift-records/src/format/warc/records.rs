@@ -216,7 +216,7 @@ impl<R: Read> Records<R> {
         };
         self.data.clear();
         self.index.clear();
-        let read = self.reader.read_keeping(
+        let read = self.reader.read_chunk(
             input,
             1,
             MAX_HEADER,
@@ -349,7 +349,7 @@ mod tests {
         loop {
             let (mut data, mut index) = (Vec::new(), Vec::new());
             let done = reader
-                .read_chunk(&mut src, 1 << 20, MAX_HEADER, &mut data, &mut index)
+                .read_chunk(&mut src, 1 << 20, MAX_HEADER, &mut data, &mut index, None)
                 .unwrap();
             out.extend(
                 index

@@ -82,7 +82,7 @@ fn read_all(input: &[u8], chunk: usize) -> Vec<(Option<String>, u64, Option<Reas
     loop {
         let (mut data, mut index) = (Vec::new(), Vec::new());
         let done = reader
-            .read_chunk(&mut src, chunk, 1 << 20, &mut data, &mut index)
+            .read_chunk(&mut src, chunk, 1 << 20, &mut data, &mut index, None)
             .unwrap();
         for e in index {
             let url = match find(Runtime, &Field::new(None), &data[e.start..e.end]) {
