@@ -161,8 +161,8 @@ fn stats_counts() {
     assert!(table.contains("decided by the fast path"), "{table}");
 }
 
-/// Hosts, sites and public suffixes counted in one partition (two threads
-/// or fewer) or sixteen (more), merged in parallel: the same tables, to
+/// Hosts, sites and public suffixes counted in one partition (one thread)
+/// or sixteen (more), merged in parallel: the same tables, to
 /// the last of them, as an independent count of the sample's hosts.
 #[test]
 fn stats_tables_are_the_same_at_every_thread_count() {
