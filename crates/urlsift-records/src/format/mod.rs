@@ -5,7 +5,7 @@
 //! format owns the first two arrows and the last: it cuts a source into
 //! record-aligned chunks (for the reader: a line end for the line formats,
 //! quote parity and a row scan for CSV, a record index for WARC), walks a chunk's
-//! records and finds each one's URL field ([`walk`]), and writes a record
+//! records and finds each one's URL field (`walk`), and writes a record
 //! back with that field replaced or new fields appended ([`Rec`]). The
 //! operations (normalize, dedup, extract, check, stats) see a [`Rec`] and
 //! the URL's text, never a format.

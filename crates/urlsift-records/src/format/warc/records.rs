@@ -1,5 +1,5 @@
 //! The records of one WARC or ARC input, one at a time, with the blocks a
-//! caller wants: the engine's record reader ([`Reader`]) in its keeping
+//! caller wants: the engine's record reader (the one `normalize` reads) in its keeping
 //! mode, for readers of whole records (`urlsift links` takes the pages'
 //! links from them). Records are delimited, checked and resynchronized
 //! exactly as `normalize` reads them; a wanted block is kept whole up to
