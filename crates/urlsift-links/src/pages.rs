@@ -201,6 +201,20 @@ impl<R: Read> Pages<R> {
     }
 
     /// [`Pages::warc`] of a mapped file, walked in place.
+    ///
+    /// ```
+    /// use urlsift_links::pages::{Item, Pages};
+    /// use urlsift_records::input::mmap::Map;
+    ///
+    /// # let dir = std::env::temp_dir().join(format!("urlsift-doc-pages-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir).unwrap();
+    /// let path = dir.join("one.warc");
+    /// std::fs::write(&path, "WARC/1.1\r\nWARC-Type: resource\r\nWARC-Target-URI: http://e.com/\r\nContent-Length: 2\r\n\r\nhi\r\n\r\n").unwrap();
+    /// let map = Map::new(&std::fs::File::open(&path).unwrap()).unwrap().expect("a regular file");
+    /// let mut pages = Pages::<std::io::Empty>::mapped(map, 1 << 20);
+    /// assert!(matches!(pages.next(), Some(Item::Page(p)) if p.block == b"hi"));
+    /// assert!(pages.next().is_none());
+    /// ```
     pub fn mapped(map: Arc<Map>, max: usize) -> Pages<R> {
         Pages {
             records: Records::mapped(map, max, wanted),

@@ -141,6 +141,20 @@ impl<R: Read> Records<R> {
 
     /// The records of a mapped file, walked in place (only header blocks
     /// and the wanted blocks are copied out).
+    ///
+    /// ```
+    /// use urlsift_records::format::warc::{Block, Records};
+    /// use urlsift_records::input::mmap::Map;
+    ///
+    /// # let dir = std::env::temp_dir().join(format!("urlsift-doc-records-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir).unwrap();
+    /// let path = dir.join("one.warc");
+    /// std::fs::write(&path, "WARC/1.1\r\nWARC-Type: resource\r\nContent-Length: 2\r\n\r\nhi\r\n\r\n").unwrap();
+    /// let map = Map::new(&std::fs::File::open(&path).unwrap()).unwrap().expect("a regular file");
+    /// let mut records = Records::<std::io::Empty>::mapped(map, 1 << 20, |_, _| true);
+    /// assert_eq!(records.next().unwrap().block, Block::Kept(b"hi".to_vec()));
+    /// assert!(records.next().is_none());
+    /// ```
     pub fn mapped(
         map: Arc<Map>,
         max: usize,
@@ -176,6 +190,19 @@ impl<R: Read> Records<R> {
     }
 
     /// The buffer the records were read into, for [`Records::reusing`].
+    ///
+    /// ```
+    /// use urlsift_records::format::warc::Records;
+    ///
+    /// let member = b"WARC/1.1\r\nWARC-Type: resource\r\nContent-Length: 2\r\n\r\nhi\r\n\r\n";
+    /// let mut buffer = Vec::new();
+    /// for _ in 0..3 {
+    ///     let mut records = Records::reusing(&member[..], 1 << 20, |_, _| true, buffer);
+    ///     assert_eq!(records.by_ref().count(), 1);
+    ///     buffer = records.into_buffer();
+    /// }
+    /// assert!(buffer.capacity() > 0);
+    /// ```
     pub fn into_buffer(self) -> Vec<u8> {
         self.reader.into_buffer()
     }
