@@ -23,7 +23,7 @@
 //!
 //! ```
 //! use std::path::Path;
-//! use urlsift_records::format::{self, Format, Found, Kind, Spec, json};
+//! use urlsift_records::format::{Found, Kind, Spec, json};
 //!
 //! // A file's format by its name, unless the flags name one.
 //! assert_eq!(Kind::from_path(Path::new("crawl.CSV.gz")), Kind::Csv);
@@ -31,20 +31,21 @@
 //! let spec = Spec { kind: Some(Kind::Jsonl), ..Spec::default() };
 //! assert_eq!(spec.kind_for(Path::new("-")), Kind::Jsonl);
 //!
-//! // The records of a chunk of JSON lines, and what each holds.
-//! let data = b"{\"url\":\"https://e.com/\"}\nnot json\n{\"url\":\"\"}\n";
-//! let jsonl = Format::Jsonl(json::Path::new(None));
-//! let mut seen = Vec::new();
-//! format::walk(&jsonl, data, 0, 1, 0, false, |rec, found| {
-//!     let what = match found {
-//!         Found::Url(url) => url.into_owned(),
-//!         Found::Empty => "(empty)".to_string(),
-//!         Found::Bad(reason) => reason.key().to_string(),
-//!     };
-//!     seen.push((rec.line, what));
-//!     true
-//! });
-//! assert_eq!(seen, [(1, "https://e.com/".into()), (2, "invalid-JSON".into()), (3, "(empty)".into())]);
+//! // What each JSON line holds at the URL field (the engine walks a
+//! // chunk's records with these finders, format by format).
+//! let lines = ["{\"url\":\"https://e.com/\"}", "not json", "{\"url\":\"\"}"];
+//! let seen: Vec<String> = lines
+//!     .iter()
+//!     .map(|line| match json::find(&json::Path::new(None), line) {
+//!         Ok(hit) => match hit.value {
+//!             Found::Url(url) => url.into_owned(),
+//!             Found::Empty => "(empty)".to_string(),
+//!             Found::Bad(reason) => reason.key().to_string(),
+//!         },
+//!         Err(reason) => reason.key().to_string(),
+//!     })
+//!     .collect();
+//! assert_eq!(seen, ["https://e.com/", "invalid-JSON", "(empty)"]);
 //! ```
 
 use std::borrow::Cow;
