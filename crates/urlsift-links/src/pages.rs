@@ -195,7 +195,7 @@ impl<R: Read> Pages<R> {
     /// its first line: an ARC header line), blocks of at most `max` bytes.
     pub fn warc(reader: R, max: usize) -> Pages<R> {
         Pages {
-            records: Records::new(reader, max, wanted),
+            records: Records::new(reader).keeping(max, wanted),
             misplaced: false,
         }
     }
@@ -217,7 +217,7 @@ impl<R: Read> Pages<R> {
     /// ```
     pub fn mapped(map: Arc<Map>, max: usize) -> Pages<R> {
         Pages {
-            records: Records::mapped(map, max, wanted),
+            records: Records::mapped(map).keeping(max, wanted),
             misplaced: false,
         }
     }

@@ -123,7 +123,7 @@ fn read_records(
     buffer: Vec<u8>,
     mut each: impl FnMut(Record, u64, u64),
 ) -> Result<Vec<u8>, (u64, io::Error)> {
-    let mut records = Records::reusing(input, 0, |_, _| false, buffer);
+    let mut records = Records::reusing(input, buffer);
     let mut end = 0;
     while let Some(read) = records.next_into(reading) {
         let bad = match (read.bad, &read.block) {

@@ -89,6 +89,8 @@ pub mod reader;
 mod reason;
 pub mod stage;
 mod tally;
+#[cfg(test)]
+mod test_io;
 pub mod timings;
 mod walk;
 

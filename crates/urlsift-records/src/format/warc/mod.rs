@@ -159,7 +159,7 @@ pub struct Entry {
 /// }
 ///
 /// let warc = b"WARC/1.1\r\nWARC-Type: resource\r\nContent-Length: 5\r\n\r\nHELLO\r\n\r\n";
-/// let mut records = Records::new(&warc[..], 0, |_, _| false);
+/// let mut records = Records::new(&warc[..]);
 /// let mut count = Count(0);
 /// let record = records.next_into(&mut count).unwrap();
 /// assert_eq!((record.offset, record.bad, count.0), (0, None, 5));

@@ -12,7 +12,7 @@
 //! let warc = b"WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: http://e.com/\r\nContent-Length: 5\r\n\r\nHELLO\r\n\r\n\
 //!              WARC/1.1\r\nWARC-Type: request\r\nContent-Length: 2\r\n\r\nGE\r\n\r\n";
 //! let wants = |_: Dialect, header: &[u8]| named(header, "WARC-Type").as_deref() == Some("response");
-//! let mut records = Records::new(&warc[..], 1 << 20, wants);
+//! let mut records = Records::new(&warc[..]).keeping(1 << 20, wants);
 //! let first = records.next().unwrap();
 //! assert_eq!((first.offset, first.bad, first.block), (0, None, Block::Kept(b"HELLO".to_vec())));
 //! assert_eq!(named(&first.header, "WARC-Target-URI").as_deref(), Some("http://e.com/"));
@@ -78,6 +78,18 @@ struct KeepUpTo {
     block: Vec<u8>,
 }
 
+impl KeepUpTo {
+    fn new(max: u64, wants: Box<Wants>) -> KeepUpTo {
+        KeepUpTo {
+            wants,
+            max,
+            wanted: false,
+            too_large: false,
+            block: Vec::new(),
+        }
+    }
+}
+
 impl Blocks for KeepUpTo {
     fn start(&mut self, dialect: Dialect, header: &[u8], length: u64) -> bool {
         self.wanted = (self.wants)(dialect, header);
@@ -111,32 +123,35 @@ pub struct Records<R> {
 
 impl<R: Read> Records<R> {
     /// The records of `input` (WARC, or ARC where its first line is an ARC
-    /// header line), keeping the blocks of at most `max` bytes of the
-    /// records `wants` names.
-    pub fn new(
-        input: R,
-        max: usize,
-        wants: impl Fn(Dialect, &[u8]) -> bool + Send + Sync + 'static,
-    ) -> Records<R> {
-        Records::reusing(input, max, wants, Vec::new())
+    /// header line). As an iterator they keep no block unless
+    /// [`Records::keeping`] says which; [`Records::next_into`] streams
+    /// blocks instead.
+    pub fn new(input: R) -> Records<R> {
+        Records::reusing(input, Vec::new())
     }
 
     /// [`Records::new`] reading into `buffer` (emptied; its room is kept):
     /// one given back by [`Records::into_buffer`], so that reading many
     /// short inputs in turn (a gzip member each) allocates once.
-    pub fn reusing(
-        mut input: R,
-        max: usize,
-        wants: impl Fn(Dialect, &[u8]) -> bool + Send + Sync + 'static,
-        buffer: Vec<u8>,
-    ) -> Records<R> {
+    pub fn reusing(mut input: R, buffer: Vec<u8>) -> Records<R> {
         let (head, failed) = sniff_head(&mut input, buffer);
         let dialect = dialect_of(&head);
         let mut reader = Reader::new(head, 0).dialect(dialect);
         if let Some(e) = failed {
             reader = reader.failed(e);
         }
-        Records::with(reader, Some(input), max, Box::new(wants))
+        Records::with(reader, Some(input))
+    }
+
+    /// The same records, the iterator keeping the blocks of at most `max`
+    /// bytes of the records `wants` names.
+    pub fn keeping(
+        mut self,
+        max: usize,
+        wants: impl Fn(Dialect, &[u8]) -> bool + Send + Sync + 'static,
+    ) -> Records<R> {
+        self.keep = Some(KeepUpTo::new(max as u64, Box::new(wants)));
+        self
     }
 
     /// The records of a mapped file, walked in place (only header blocks
@@ -151,31 +166,21 @@ impl<R: Read> Records<R> {
     /// let path = dir.join("one.warc");
     /// std::fs::write(&path, "WARC/1.1\r\nWARC-Type: resource\r\nContent-Length: 2\r\n\r\nhi\r\n\r\n").unwrap();
     /// let map = Map::new(&std::fs::File::open(&path).unwrap()).unwrap().expect("a regular file");
-    /// let mut records = Records::<std::io::Empty>::mapped(map, 1 << 20, |_, _| true);
+    /// let mut records = Records::<std::io::Empty>::mapped(map).keeping(1 << 20, |_, _| true);
     /// assert_eq!(records.next().unwrap().block, Block::Kept(b"hi".to_vec()));
     /// assert!(records.next().is_none());
     /// ```
-    pub fn mapped(
-        map: Arc<Map>,
-        max: usize,
-        wants: impl Fn(Dialect, &[u8]) -> bool + Send + Sync + 'static,
-    ) -> Records<R> {
+    pub fn mapped(map: Arc<Map>) -> Records<R> {
         let dialect = dialect_of(&map.bytes()[..map.bytes().len().min(SNIFF)]);
         let reader = Reader::mapped(map, 0).dialect(dialect);
-        Records::with(reader, None, max, Box::new(wants))
+        Records::with(reader, None)
     }
 
-    fn with(reader: Reader, input: Option<R>, max: usize, wants: Box<Wants>) -> Records<R> {
+    fn with(reader: Reader, input: Option<R>) -> Records<R> {
         Records {
             reader,
             input,
-            keep: Some(KeepUpTo {
-                wants,
-                max: max as u64,
-                wanted: false,
-                too_large: false,
-                block: Vec::new(),
-            }),
+            keep: Some(KeepUpTo::new(0, Box::new(|_, _| false))),
             data: Vec::new(),
             index: Vec::new(),
             queue: VecDeque::new(),
@@ -197,7 +202,7 @@ impl<R: Read> Records<R> {
     /// let member = b"WARC/1.1\r\nWARC-Type: resource\r\nContent-Length: 2\r\n\r\nhi\r\n\r\n";
     /// let mut buffer = Vec::new();
     /// for _ in 0..3 {
-    ///     let mut records = Records::reusing(&member[..], 1 << 20, |_, _| true, buffer);
+    ///     let mut records = Records::reusing(&member[..], buffer);
     ///     assert_eq!(records.by_ref().count(), 1);
     ///     buffer = records.into_buffer();
     /// }
@@ -343,6 +348,7 @@ fn dialect_of(head: &[u8]) -> Dialect {
 mod tests {
     use super::super::header::content_length;
     use super::*;
+    use crate::test_io::{Dribble, FailsAfter};
 
     fn record(uri: &str, payload: &[u8]) -> Vec<u8> {
         let mut r = format!(
@@ -353,19 +359,6 @@ mod tests {
         r.extend_from_slice(payload);
         r.extend_from_slice(b"\r\n\r\n");
         r
-    }
-
-    /// A reader that hands out at most `step` bytes a call, as a
-    /// decompressor does.
-    struct Dribble<'a>(&'a [u8], usize);
-
-    impl Read for Dribble<'_> {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            let n = self.0.len().min(self.1).min(buf.len());
-            buf[..n].copy_from_slice(&self.0[..n]);
-            self.0 = &self.0[n..];
-            Ok(n)
-        }
     }
 
     /// The records `read_chunk` (the engine's reading) finds in `input`.
@@ -479,12 +472,12 @@ mod tests {
                 let want = expected(input, Dialect::Warc, max);
                 assert!(want.len() >= 2, "input {n}");
                 for step in [1 << 16, 4093, 7] {
-                    let records = Records::new(Dribble(input, step), max, |_, _| true);
+                    let records = Records::new(Dribble(input, step)).keeping(max, |_, _| true);
                     assert_eq!(got(records), want, "input {n}, max {max}, step {step}");
                 }
                 let file = tempfile_with(input);
                 let map = Map::new(&file).unwrap().expect("a mappable file");
-                let mapped = Records::<io::Empty>::mapped(map, max, |_, _| true);
+                let mapped = Records::<io::Empty>::mapped(map).keeping(max, |_, _| true);
                 assert_eq!(got(mapped), want, "input {n} mapped, max {max}");
             }
         }
@@ -498,7 +491,8 @@ mod tests {
         ]
         .concat();
         let wants = |_: Dialect, h: &[u8]| memchr::memmem::find(h, b"//b.").is_some();
-        let blocks: Vec<Block> = Records::new(&input[..], 1 << 20, wants)
+        let blocks: Vec<Block> = Records::new(&input[..])
+            .keeping(1 << 20, wants)
             .map(|r| r.block)
             .collect();
         assert_eq!(blocks, [Block::Skipped, Block::Kept(b"B".to_vec())]);
@@ -506,7 +500,7 @@ mod tests {
         let arc = b"\r\nfiledesc://x.arc 0.0.0.0 20140216050221 text/plain 3\nabc\n\
                     http://e.com/ 1.2.3.4 20140216050222 text/html 5\nHELLO\n\
                     http://f.com/ 1.2.3.4 20140216050222 text/html 50\nshort";
-        let records = Records::new(&arc[..], 1 << 20, |d, _| d == Dialect::Arc);
+        let records = Records::new(&arc[..]).keeping(1 << 20, |d, _| d == Dialect::Arc);
         assert_eq!(records.dialect(), Dialect::Arc);
         assert_eq!(got(records), expected(arc, Dialect::Arc, 1 << 20));
         // A block longer than what is read ahead, read in pieces.
@@ -517,17 +511,17 @@ mod tests {
         ]
         .concat();
         for step in [7, 4093, 1 << 16] {
-            let records = Records::new(Dribble(&long, step), 1 << 20, |_, _| true);
+            let records = Records::new(Dribble(&long, step)).keeping(1 << 20, |_, _| true);
             assert_eq!(
                 got(records),
                 expected(&long, Dialect::Arc, 1 << 20),
                 "step {step}"
             );
         }
-        let blocks: Vec<Block> =
-            Records::new(&arc[..], 1 << 20, |_, h| !h.starts_with(b"filedesc"))
-                .map(|r| r.block)
-                .collect();
+        let blocks: Vec<Block> = Records::new(&arc[..])
+            .keeping(1 << 20, |_, h| !h.starts_with(b"filedesc"))
+            .map(|r| r.block)
+            .collect();
         assert_eq!(
             blocks,
             [
@@ -541,30 +535,18 @@ mod tests {
     /// A read error ends the records after those read before it.
     #[test]
     fn a_read_error_comes_after_the_records_before_it() {
-        struct Failing<'a>(&'a [u8]);
-        impl Read for Failing<'_> {
-            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-                if self.0.is_empty() {
-                    return Err(io::Error::other("disk on fire"));
-                }
-                let n = self.0.len().min(buf.len());
-                buf[..n].copy_from_slice(&self.0[..n]);
-                self.0 = &self.0[n..];
-                Ok(n)
-            }
-        }
         let input = [
             record("http://a.example/", b"A"),
             record("http://b.example/", b"B"),
         ]
         .concat();
-        let mut records = Records::new(Failing(&input), 1 << 20, |_, _| true);
+        let mut records = Records::new(FailsAfter(&input[..])).keeping(1 << 20, |_, _| true);
         let read: Vec<Block> = records.by_ref().map(|r| r.block).collect();
         assert_eq!(
             read,
             [Block::Kept(b"A".to_vec()), Block::Kept(b"B".to_vec())]
         );
-        assert_eq!(records.error().unwrap().to_string(), "disk on fire");
+        assert_eq!(records.error().unwrap().to_string(), "the disk is on fire");
     }
 
     fn tempfile_with(bytes: &[u8]) -> std::fs::File {

@@ -5,7 +5,7 @@
 //! big units among small ones), cut, damaged, padded, followed by garbage,
 //! or failing to read.
 
-use std::io::{self, Cursor, Read};
+use std::io::Cursor;
 
 use super::gzip::Gzip;
 use super::parallel::{Members, Units};
@@ -14,6 +14,7 @@ use super::tests::{Header, Make, decode_all_by, decode_by, gzip_file, member, no
 use super::zstd::Zstd;
 use super::zstd_tests::{skippable, zstd_frame};
 use super::{Decode, Fault, decode_error};
+use crate::test_io::FailsAfter;
 
 /// Many members of every size and header, some holding header-like bytes.
 fn small_members(count: usize, seed: u64) -> Vec<u8> {
@@ -197,18 +198,6 @@ fn batches_fault_as_in_order_decoding_does() {
         "all small",
         &gzip_file(&[member(b"x\n", Header::default(), 1)]),
     );
-}
-
-/// Reads `data`, then fails.
-struct FailsAfter(Cursor<Vec<u8>>);
-
-impl Read for FailsAfter {
-    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        match self.0.read(out)? {
-            0 => Err(io::Error::other("the disk is on fire")),
-            n => Ok(n),
-        }
-    }
 }
 
 /// What `make` decodes of `file` cut at each of `cuts` places, the read
