@@ -33,7 +33,13 @@ impl Mode {
 /// With `count` or samples, a key's arena bytes are preceded by a 4-byte
 /// word: the index of its first entry (`count`), or how many of its
 /// records went out (samples alone).
+///
+/// Each partition is alone on its cache lines (128 bytes: adjacent-line
+/// prefetchers pull lines in pairs): partitions are looked up on threads
+/// of their own, and one's inserts must not take its neighbours' fields
+/// from the other cores' caches.
 #[derive(Default)]
+#[repr(align(128))]
 pub(super) struct Part {
     pub(super) table: Table,
     pub(super) entries: Entries,

@@ -173,7 +173,7 @@ pub struct Seen {
     /// A chunk's records dealt here (when its worker did not), and whose
     /// lines go out now, by partition.
     dealt: Dealt,
-    takes: Vec<Vec<bool>>,
+    takes: Vec<Takes>,
 }
 
 impl Seen {
@@ -194,7 +194,7 @@ impl Seen {
             tmp_dir,
             terminator,
             dealt: Dealt::default(),
-            takes: vec![Vec::new()],
+            takes: vec![Takes::default()],
         }
     }
 
@@ -238,7 +238,7 @@ impl Seen {
             None
         };
         self.parts = (0..n).map(|_| Part::default()).collect();
-        self.takes = vec![Vec::new(); n];
+        self.takes = (0..n).map(|_| Takes::default()).collect();
         Ok(self)
     }
 
@@ -621,6 +621,14 @@ impl Seen {
     }
 }
 
+/// One partition's answers for a chunk, alone on its cache lines: each
+/// partition's thread pushes to its own as it looks up, and answers that
+/// shared a line with another partition's (a `Vec`'s length is written
+/// at every push) would pass the line between cores at every record.
+#[derive(Default)]
+#[repr(align(128))]
+struct Takes(Vec<bool>);
+
 /// Looks up every partition's share (`lists`) with `decide`, its answers
 /// in its `takes`: with a pool, all at once (this thread takes the first
 /// partition, the pool's threads the others; the time shows in
@@ -629,20 +637,20 @@ fn look_up(
     parts: &mut [Part],
     pool: Option<&rayon::ThreadPool>,
     lists: &[Vec<u32>],
-    takes: &mut [Vec<bool>],
+    takes: &mut [Takes],
     decide: impl Fn(&mut Part, &Vec<u32>, &mut Vec<bool>) + Sync,
 ) {
     let mut jobs = parts.iter_mut().zip(lists).zip(takes.iter_mut());
     let ((part, list), taken) = jobs.next().expect("a partition");
     let Some(pool) = pool else {
-        return decide(part, list, taken);
+        return decide(part, list, &mut taken.0);
     };
     let since = Instant::now();
     pool.in_place_scope(|s| {
         for ((part, list), takes) in jobs {
-            s.spawn(|_| decide(part, list, takes));
+            s.spawn(|_| decide(part, list, &mut takes.0));
         }
-        decide(part, list, taken);
+        decide(part, list, &mut taken.0);
     });
     timings::add_in_order_shared(since.elapsed());
 }
@@ -651,14 +659,14 @@ fn look_up(
 /// as the records of these key `hashes` come.
 fn in_input_order<'t>(
     hashes: impl Iterator<Item = u64> + 't,
-    takes: &'t [Vec<bool>],
+    takes: &'t [Takes],
 ) -> impl Iterator<Item = bool> + 't {
     let n = takes.len();
     let mut next = vec![0usize; n];
     hashes.map(move |hash| {
         let at = part_of(hash, n);
         next[at] += 1;
-        takes[at][next[at] - 1]
+        takes[at].0[next[at] - 1]
     })
 }
 
