@@ -514,6 +514,20 @@ pub fn read<E>(
     }
 }
 
+/// The next batch of records: [`BATCH_BYTES`] of page blocks or 512
+/// records, fewer at the end; `None` when none are left.
+fn next_batch<R: Read>(pages: &mut Pages<R>) -> Option<Vec<Item>> {
+    let (mut batch, mut bytes) = (Vec::new(), 0);
+    while bytes < BATCH_BYTES && batch.len() < 512 {
+        let Some(item) = pages.next() else { break };
+        if let Item::Page(p) = &item {
+            bytes += p.block.len();
+        }
+        batch.push(item);
+    }
+    (!batch.is_empty()).then_some(batch)
+}
+
 /// One input being read.
 struct Source<'a> {
     settings: &'a Settings,
@@ -526,35 +540,49 @@ impl Source<'_> {
     /// The pages of WARC, WAT or ARC records, worked on in batches (cut at
     /// [`BATCH_BYTES`] of blocks or 512 records), their rows handed to
     /// `consume` in input order; the read error that ended the input
-    /// early, if one did.
+    /// early, if one did. With more than one thread, the records are read
+    /// (and their input decoded) on a thread of their own, a batch ahead of
+    /// the pool, so reading overlaps the work on the batches before.
     fn read_pages<E>(
         &self,
         mut pages: Pages<Box<dyn Read + Send>>,
         consume: &mut impl FnMut(Rows) -> Result<(), E>,
     ) -> Result<Option<std::io::Error>, E> {
-        let mut batch = Vec::new();
-        let mut bytes = 0;
-        loop {
-            let item = pages.next();
-            let end = item.is_none();
-            if let Some(item) = item {
-                if let Item::Page(p) = &item {
-                    bytes += p.block.len();
-                }
-                batch.push(item);
+        if rayon::current_num_threads() < 2 {
+            while let Some(batch) = next_batch(&mut pages) {
+                self.take_batch(&batch, consume)?;
             }
-            if end || bytes >= BATCH_BYTES || batch.len() >= 512 {
-                let rows: Vec<Rows> = batch.par_iter().map(|item| self.rows(item)).collect();
-                for r in rows {
-                    consume(r)?;
-                }
-                batch.clear();
-                bytes = 0;
-            }
-            if end {
-                return Ok(pages.error());
-            }
+            return Ok(pages.error());
         }
+        std::thread::scope(|s| {
+            let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<Item>>(2);
+            let reader = std::thread::Builder::new()
+                .name("urlsift links reader".into())
+                .spawn_scoped(s, move || {
+                    while let Some(batch) = next_batch(&mut pages) {
+                        if tx.send(batch).is_err() {
+                            break;
+                        }
+                    }
+                    pages.error()
+                })
+                .expect("a thread to read records");
+            for batch in rx {
+                self.take_batch(&batch, consume)?;
+            }
+            Ok(reader.join().expect("the reader thread does not panic"))
+        })
+    }
+
+    /// A batch's records worked on in parallel, their rows handed to
+    /// `consume` in input order.
+    fn take_batch<E>(
+        &self,
+        batch: &[Item],
+        consume: &mut impl FnMut(Rows) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let rows: Vec<Rows> = batch.par_iter().map(|item| self.rows(item)).collect();
+        rows.into_iter().try_for_each(consume)
     }
 
     /// The links of one record.
