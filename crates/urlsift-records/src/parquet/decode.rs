@@ -19,7 +19,7 @@ pub(super) type Item = Result<RecordBatch, String>;
 const AHEAD: usize = 1;
 
 /// The most lanes.
-const LANES: usize = 8;
+const LANES: usize = 32;
 
 /// One row group's batches, as its lane sends them.
 struct Group {
