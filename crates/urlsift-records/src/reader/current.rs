@@ -51,6 +51,10 @@ pub(super) struct Current {
     /// After a gap in the decoded bytes: how the first line after it
     /// reads.
     pub(super) gap: Option<Gap>,
+    /// A mapped CSV source's row boundaries, found ahead on several
+    /// threads (made at the first cut; `None` inside where there is no
+    /// point).
+    pub(super) ahead: Option<Option<super::ahead::Ahead>>,
 }
 
 /// Where a source's bytes come from: read into our buffer (pipes, stdin,
@@ -111,6 +115,7 @@ impl Current {
             warc: None,
             sniff_log: false,
             gap: None,
+            ahead: None,
         })
     }
 

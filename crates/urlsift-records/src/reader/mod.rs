@@ -56,6 +56,7 @@ use crate::format::{Format, Kind, csv, warc};
 use crate::input::{self, InputError, decode};
 use crate::reason::Reason;
 
+mod ahead;
 mod current;
 mod gaps;
 mod start;
@@ -372,7 +373,7 @@ impl Current {
                 }
             }
             let have = self.window().len();
-            match self.cut(&self.window()[head..], settings) {
+            match self.cut(head, settings) {
                 Cut::Records(n, ends) => break (head + n, ends),
                 Cut::None if !self.eof && have - head <= settings.max_record => {
                     want = have + settings.chunk_size;
@@ -493,10 +494,18 @@ impl Current {
         }
     }
 
-    /// Where the records of `data` (after the head) may be cut.
-    fn cut(&self, data: &[u8], settings: &Settings) -> Cut {
-        let format = &self.source.as_ref().expect("started").format;
-        if let Format::Csv(layout) = format {
+    /// Where the records of the window (after its `head` bytes) may be
+    /// cut.
+    fn cut(&mut self, head: usize, settings: &Settings) -> Cut {
+        let source = Arc::clone(self.source.as_ref().expect("started"));
+        if let Format::Csv(layout) = &source.format
+            && !self.eof
+            && let Some((n, ends)) = self.cut_ahead(head, layout.delimiter, settings)
+        {
+            return Cut::Records(n, Some(ends));
+        }
+        let data = &self.window()[head..];
+        if let Format::Csv(layout) = &source.format {
             // Quote parity finds the cut in one pass over the chunk where
             // quotes sit as RFC 4180 puts them; otherwise rows are walked.
             if !self.eof
@@ -523,6 +532,26 @@ impl Current {
             None if data.len() > settings.max_record => Cut::Oversize,
             None => Cut::None,
         }
+    }
+
+    /// A mapped CSV window's cut from the boundaries found ahead on
+    /// several threads (`ahead.rs`), where they answer.
+    fn cut_ahead(
+        &mut self,
+        head: usize,
+        delimiter: u8,
+        settings: &Settings,
+    ) -> Option<(usize, u64)> {
+        let Feed::Map { map, pos, end } = &self.feed else {
+            return None;
+        };
+        let (map, at, len) = (Arc::clone(map), pos + head, end - pos - head);
+        let threads = crate::cores::available();
+        let ahead = self
+            .ahead
+            .get_or_insert_with(|| ahead::Ahead::new(delimiter, settings.chunk_size, threads))
+            .as_mut()?;
+        ahead.cut(map.bytes(), at, len)
     }
 
     /// One piece of an over-long line (numbered as the source's line, or

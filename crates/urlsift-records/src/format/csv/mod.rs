@@ -59,7 +59,7 @@ pub struct Layout {
 mod rows;
 
 use rows::terminator_end;
-pub(crate) use rows::{Cut, Scan, cut, cut_fast, scan_row};
+pub(crate) use rows::{Cut, Parity, Scan, cut, cut_fast, parity, scan_row};
 
 /// A hint for a header read as one column that another delimiter would
 /// split (`;` and `|` exports are common): `--delimiter` names it.

@@ -243,14 +243,35 @@ pub fn cut(data: &[u8], delimiter: u8, more: bool, max_row: usize) -> Cut {
 ///
 /// [`line_ends`]: super::line_ends
 pub fn cut_fast(data: &[u8], delimiter: u8) -> Option<(usize, u64)> {
-    let found = match delimiter {
-        b',' => simd::with_kernel(QuoteParity::<b','>(data)),
-        b'\t' => simd::with_kernel(QuoteParity::<b'\t'>(data)),
-        b';' => simd::with_kernel(QuoteParity::<b';'>(data)),
-        b'|' => simd::with_kernel(QuoteParity::<b'|'>(data)),
-        _ => None,
-    }?;
+    let found = parity(data, delimiter, false)?.last_line?;
     (found.0 > data.len() / 2).then_some(found)
+}
+
+/// What one quote-parity pass over a piece of CSV found ([`parity`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Parity {
+    /// Just past the last line end (`\n`) outside quotes before the first
+    /// misplaced quote, and the line ends before it.
+    pub last_line: Option<(usize, u64)>,
+    /// A misplaced quote stopped the pass (what follows it is unknown).
+    pub stopped: bool,
+    /// The line ends in the whole piece (when not stopped).
+    pub ends: u64,
+}
+
+/// The quote-parity pass of [`cut_fast`] over `data`, which starts a row
+/// or, `inside`, starts just after a line end inside a quoted field: so
+/// pieces of a file cut after line ends can be passed over on several
+/// threads, each from both states, and chained in order. `None` for a
+/// delimiter the pass does not know.
+pub fn parity(data: &[u8], delimiter: u8, inside: bool) -> Option<Parity> {
+    Some(match delimiter {
+        b',' => simd::with_kernel(QuoteParity::<b','>(data, inside)),
+        b'\t' => simd::with_kernel(QuoteParity::<b'\t'>(data, inside)),
+        b';' => simd::with_kernel(QuoteParity::<b';'>(data, inside)),
+        b'|' => simd::with_kernel(QuoteParity::<b'|'>(data, inside)),
+        _ => return None,
+    })
 }
 
 /// The bytes [`cut_fast`] looks at: quotes, line ends and the delimiter.
@@ -264,22 +285,23 @@ impl<const D: u8> Classes for Structure<D> {
     const RANGE: (u8, u8) = (0, 255);
 }
 
-/// [`cut_fast`] for delimiter `D`, as work for [`simd::with_kernel`]: the
-/// end of the last line outside quotes before the first misplaced quote.
-pub(super) struct QuoteParity<'a, const D: u8>(pub(super) &'a [u8]);
+/// [`parity`] for delimiter `D`, as work for [`simd::with_kernel`]: the
+/// end of the last line outside quotes before the first misplaced quote,
+/// from a row start (or, with `.1`, from inside quotes after a line end).
+pub(super) struct QuoteParity<'a, const D: u8>(pub(super) &'a [u8], pub(super) bool);
 
 impl<const D: u8> WithKernel for QuoteParity<'_, D> {
-    /// The cut, and the line ends before it.
-    type Output = Option<(usize, u64)>;
+    type Output = Parity;
 
     #[inline(always)]
-    fn run<K: Kernel>(self, k: K) -> Option<(usize, u64)> {
+    fn run<K: Kernel>(self, k: K) -> Parity {
         let data = self.0;
         // Carried from the block before: quote parity (all ones inside
         // quotes), whether its last byte may precede an opening quote,
         // whether its last byte is a closing quote, and whether it is a CR
-        // (lone unless this block starts with a LF).
-        let mut inside = 0u64;
+        // (lone unless this block starts with a LF). Before the first
+        // block: a line end.
+        let mut inside = 0u64.wrapping_sub(u64::from(self.1));
         let mut may_open = 1u64;
         let mut closed = 0u64;
         let mut cr_last = 0u64;
@@ -321,7 +343,11 @@ impl<const D: u8> WithKernel for QuoteParity<'_, D> {
                 last_line = Some((base + past, ends + u64::from(before.count_ones())));
             }
             if bad < 64 {
-                return last_line;
+                return Parity {
+                    last_line,
+                    stopped: true,
+                    ends,
+                };
             }
             ends += u64::from(line_ends.count_ones());
             inside = 0u64.wrapping_sub(parity >> 63);
@@ -329,7 +355,11 @@ impl<const D: u8> WithKernel for QuoteParity<'_, D> {
             closed = closing >> 63;
             cr_last = cr >> 63;
         }
-        last_line
+        Parity {
+            last_line,
+            stopped: false,
+            ends,
+        }
     }
 }
 

@@ -138,16 +138,16 @@ fn row_starts(data: &[u8], delimiter: u8) -> Vec<usize> {
 fn parity_cuts(data: &[u8], delimiter: u8) -> [Option<usize>; 2] {
     let found = match delimiter {
         b',' => [
-            simd::with_kernel(QuoteParity::<b','>(data)),
-            QuoteParity::<b','>(data).run(simd::Scalar),
+            simd::with_kernel(QuoteParity::<b','>(data, false)),
+            QuoteParity::<b','>(data, false).run(simd::Scalar),
         ],
         _ => [
-            simd::with_kernel(QuoteParity::<b'\t'>(data)),
-            QuoteParity::<b'\t'>(data).run(simd::Scalar),
+            simd::with_kernel(QuoteParity::<b'\t'>(data, false)),
+            QuoteParity::<b'\t'>(data, false).run(simd::Scalar),
         ],
     };
     found.map(|f| {
-        f.map(|(cut, ends)| {
+        f.last_line.map(|(cut, ends)| {
             assert_eq!(
                 ends,
                 line_ends(&data[..cut]),
