@@ -174,6 +174,8 @@ pub struct Seen {
     /// lines go out now, by partition.
     dealt: Dealt,
     takes: Vec<Takes>,
+    /// A chunk's first records, by index, put in input order (when few).
+    in_order: Vec<u32>,
 }
 
 impl Seen {
@@ -195,6 +197,7 @@ impl Seen {
             terminator,
             dealt: Dealt::default(),
             takes: vec![Takes::default()],
+            in_order: Vec::new(),
         }
     }
 
@@ -286,6 +289,7 @@ impl Seen {
             terminator,
             takes,
             dealt,
+            in_order,
             ..
         } = self;
         let dealt = if here { &*dealt } else { theirs };
@@ -318,19 +322,41 @@ impl Seen {
             Some(pool) => {
                 // This thread looks up the first partition while the
                 // pool's threads take the others.
-                let decide = |part: &mut Part, list: &Vec<u32>, takes: &mut Vec<bool>| {
-                    takes.clear();
+                let decide = |part: &mut Part, list: &Vec<u32>, takes: &mut Takes| {
+                    takes.answers.clear();
+                    takes.taken.clear();
+                    let mut records = list.iter();
                     let _ = part.decide(mode, &view, list.iter().copied(), first, |_, take| {
-                        takes.push(take);
+                        let i = *records.next().expect("one answer per record");
+                        takes.answers.push(take);
+                        if take {
+                            takes.taken.push(i);
+                        }
                         Ok::<(), ()>(())
                     });
                 };
                 look_up(parts, Some(pool), &dealt.lists, takes, decide);
-                let hashes = (0..view.len()).map(|i| view.hash(i));
-                for (i, take) in in_input_order(hashes, takes).enumerate() {
-                    if take {
-                        write_line(out, view.record(i).1, *terminator)?;
-                        *written += 1;
+                let kept: usize = takes.iter().map(|t| t.taken.len()).sum();
+                if kept * SPARSE < view.len() {
+                    // Few first records (a log of repeats): the partitions'
+                    // lists of them, put in order, rather than every
+                    // record's answer looked up in turn.
+                    in_order.clear();
+                    for t in takes.iter() {
+                        in_order.extend_from_slice(&t.taken);
+                    }
+                    in_order.sort_unstable();
+                    for &i in in_order.iter() {
+                        write_line(out, view.record(i as usize).1, *terminator)?;
+                    }
+                    *written += kept as u64;
+                } else {
+                    let hashes = (0..view.len()).map(|i| view.hash(i));
+                    for (i, take) in in_input_order(hashes, takes).enumerate() {
+                        if take {
+                            write_line(out, view.record(i).1, *terminator)?;
+                            *written += 1;
+                        }
                     }
                 }
             }
@@ -429,7 +455,8 @@ impl Seen {
             }
             lists
         };
-        let decide = |part: &mut Part, list: &Vec<u32>, takes: &mut Vec<bool>| {
+        let decide = |part: &mut Part, list: &Vec<u32>, takes: &mut Takes| {
+            let takes = &mut takes.answers;
             takes.clear();
             let hash = |i: &u32| records[*i as usize].0;
             let mut ahead = list.iter().map(hash);
@@ -627,7 +654,16 @@ impl Seen {
 /// at every push) would pass the line between cores at every record.
 #[derive(Default)]
 #[repr(align(128))]
-struct Takes(Vec<bool>);
+struct Takes {
+    /// Each record's, in the partition's order.
+    answers: Vec<bool>,
+    /// The records taken (their indexes in the chunk), for `dedup`.
+    taken: Vec<u32>,
+}
+
+/// A chunk's first records are put in order from the partitions' lists
+/// when fewer than one record in this many is one.
+const SPARSE: usize = 8;
 
 /// Looks up every partition's share (`lists`) with `decide`, its answers
 /// in its `takes`: with a pool, all at once (this thread takes the first
@@ -638,19 +674,19 @@ fn look_up(
     pool: Option<&rayon::ThreadPool>,
     lists: &[Vec<u32>],
     takes: &mut [Takes],
-    decide: impl Fn(&mut Part, &Vec<u32>, &mut Vec<bool>) + Sync,
+    decide: impl Fn(&mut Part, &Vec<u32>, &mut Takes) + Sync,
 ) {
     let mut jobs = parts.iter_mut().zip(lists).zip(takes.iter_mut());
     let ((part, list), taken) = jobs.next().expect("a partition");
     let Some(pool) = pool else {
-        return decide(part, list, &mut taken.0);
+        return decide(part, list, taken);
     };
     let since = Instant::now();
     pool.in_place_scope(|s| {
         for ((part, list), takes) in jobs {
-            s.spawn(|_| decide(part, list, &mut takes.0));
+            s.spawn(|_| decide(part, list, takes));
         }
-        decide(part, list, &mut taken.0);
+        decide(part, list, taken);
     });
     timings::add_in_order_shared(since.elapsed());
 }
@@ -666,7 +702,7 @@ fn in_input_order<'t>(
     hashes.map(move |hash| {
         let at = part_of(hash, n);
         next[at] += 1;
-        takes[at].0[next[at] - 1]
+        takes[at].answers[next[at] - 1]
     })
 }
 
@@ -737,6 +773,31 @@ mod tests {
             .unwrap();
         seen.finish(&mut out).unwrap();
         String::from_utf8(out).unwrap()
+    }
+
+    /// Chunks where few records are new (a log of repeats) put their
+    /// first records in order from the partitions' lists: still input
+    /// order, whichever partitions they fell to.
+    #[test]
+    fn few_new_records_come_out_in_input_order() {
+        let input: String = (0..6000)
+            .map(|i| {
+                if i % 12 == 0 {
+                    format!("https://n{i}.example/\n")
+                } else {
+                    format!("https://r{}.example/\n", i % 5)
+                }
+            })
+            .collect();
+        let one = dedup(&input, Key::Href, 1, false, 1, 1 << 30);
+        assert_eq!(one.lines().count(), 500 + 5);
+        for threads in [3, 8] {
+            assert_eq!(
+                dedup(&input, Key::Href, threads, false, 1, 1 << 30),
+                one,
+                "{threads}"
+            );
+        }
     }
 
     /// Whatever the number of partitions, the same records come out in the
