@@ -12,8 +12,8 @@
 //! inside quotes (a line end inside a field is the rare case), so each
 //! piece's reading is the one a pass from the file's start gives. A
 //! misplaced quote stops the boundaries there: from it on, the reader
-//! walks rows as before ([`csv::cut`]), and starts looking ahead again
-//! from the next chunk it cuts itself.
+//! cuts its windows as before ([`csv::cut_fast`], [`csv::cut`]), and
+//! looks ahead again a few windows later.
 //!
 //! A boundary is kept for each piece (its last line end outside
 //! quotes), and a window is cut at the last boundary in it, in its second
@@ -27,6 +27,12 @@ use crate::format::csv::{self, Parity};
 
 /// Pieces per thread in a stretch.
 const PIECES_PER_THREAD: usize = 4;
+
+/// Windows the reader cuts itself after a misplaced quote stopped the
+/// boundaries, before looking ahead again: where such quotes are common,
+/// a stretch passed over on every thread for each window would be mostly
+/// thrown away.
+const WINDOWS_AFTER_STOP: u32 = 8;
 
 /// Row boundaries of one mapped CSV source, found ahead.
 pub(super) struct Ahead {
@@ -50,6 +56,8 @@ pub(super) struct Ahead {
     /// A misplaced quote (or a stretch with no line end) stopped the
     /// boundaries at the frontier.
     stopped: bool,
+    /// Windows still to be left to the reader after a misplaced quote.
+    resting: u32,
 }
 
 impl Ahead {
@@ -70,6 +78,7 @@ impl Ahead {
             last: (0, 0),
             frontier: (0, 0, false),
             stopped: false,
+            resting: 0,
         })
     }
 
@@ -80,6 +89,10 @@ impl Ahead {
     /// stopped them (the caller cuts it itself).
     pub(super) fn cut(&mut self, map: &[u8], at: usize, len: usize) -> Option<(usize, u64)> {
         if at != self.last.0 {
+            if self.resting > 0 {
+                self.resting -= 1;
+                return None;
+            }
             // A boundary the reader found itself: look ahead from there.
             self.last = (at, 0);
             self.frontier = (at, 0, false);
@@ -176,6 +189,7 @@ impl Ahead {
             }
             if pass.stopped {
                 self.stopped = true;
+                self.resting = WINDOWS_AFTER_STOP;
                 return;
             }
             ends += pass.ends;
