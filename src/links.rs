@@ -1,6 +1,6 @@
 //! `urlsift links`: the links inside crawled pages, read by
-//! `urlsift_links::rows` (pages in batches, worked on on rayon's pool,
-//! handed over in input order); here the flags become its settings, and
+//! `urlsift_links::rows` (on the record engine: chunks of records worked
+//! on in parallel, their rows handed over in input order); here the flags become its settings, and
 //! its rows go to the output (text, or Parquet through a writer), the
 //! rejects file and the summary. Every record is a page, not a page
 //! (counted), or a bad record (counted, in `--rejects`); every link is
@@ -24,6 +24,7 @@ use crate::interrupt;
 use crate::naming::{Named, OutputName};
 use crate::output::Sink;
 use crate::parquet_out;
+use crate::setup::read_errors;
 
 /// Links handed back by the seen-set at the end are written this many at
 /// a time.
@@ -159,11 +160,6 @@ pub fn run(args: LinksArgs) -> Result<ExitCode, CliError> {
     let stage = args.sites.list().and_then(|list| {
         Stage::new(list, &args.filters.filters(), &args.edits.edits()).map_err(CliError::Usage)
     })?;
-    if let Some(n) = args.threads {
-        let _ = rayon::ThreadPoolBuilder::new()
-            .num_threads(n.max(1))
-            .build_global();
-    }
     let writes = match args.format() {
         LinksFormat::Parquet => (Named::Parquet, "Parquet"),
         LinksFormat::Csv => (Named::Csv, "CSV"),
@@ -207,6 +203,7 @@ pub fn run(args: LinksArgs) -> Result<ExitCode, CliError> {
         max_page: usize::try_from(args.max_page_size).unwrap_or(usize::MAX),
         dedup: args.dedup.map(|k| (k, args.per_page)),
         base: args.base.clone(),
+        threads: args.threads.map(|n| n.max(1)),
     };
     // The spill directory of --dedup, made now: a --tmp-dir that cannot
     // take one fails before any output; a signal removes it.
@@ -234,37 +231,28 @@ pub fn run(args: LinksArgs) -> Result<ExitCode, CliError> {
         out.sink.put(&rows::header(&args.fields, settings.format))?;
     }
     let mut tally = Tally::default();
-    let mut failed = None;
-    for path in &args.files {
-        failed = rows::read(path, &settings, |mut d| {
-            if let Some((seen, held)) = out.seen.as_mut() {
-                *held += d.drop_seen(seen)?;
-            }
-            out.put(&d, &settings.fields)?;
-            if let Some(r) = rejects.as_mut() {
-                r.put(&d.rejects)?;
-            }
-            tally.add(&d.tally);
-            Ok::<_, CliError>(())
-        })?;
-        if failed.is_some() {
-            break;
+    let errors = rows::read(&args.files, &settings, |mut d| {
+        if let Some((seen, held)) = out.seen.as_mut() {
+            *held += d.drop_seen(seen)?;
         }
-    }
-    if failed.is_none() {
+        out.put(&d, &settings.fields)?;
+        if let Some(r) = rejects.as_mut() {
+            r.put(&d.rejects)?;
+        }
+        tally.add(&d.tally);
+        Ok::<_, CliError>(())
+    })?;
+    if errors.is_empty() {
         out.held(settings.format, &settings.fields, &mut tally)?;
     }
     // A read error: the rejects file is kept (it explains the failure),
     // the output file is not written.
-    out.commit(failed.is_none())?;
+    out.commit(errors.is_empty())?;
     if let Some(r) = rejects {
         r.commit()?;
     }
     if !args.quiet {
         eprintln!("urlsift links: {}", tally.summary());
     }
-    match failed {
-        Some(e) => Err(CliError::Input(e)),
-        None => Ok(ExitCode::SUCCESS),
-    }
+    Ok(read_errors(&errors))
 }

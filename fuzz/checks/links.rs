@@ -77,7 +77,7 @@ fn response(pick: u8, body: &[u8]) -> Vec<u8> {
 }
 
 /// Every link of every page of `stream` resolved; the items read.
-fn read_all(stream: &[u8]) -> Vec<Item> {
+fn read_all(stream: &[u8]) -> Vec<Item<'static>> {
     let kinds = Kinds::parse("all").unwrap();
     let mut items = Vec::new();
     let mut pages = Pages::warc(stream, MAX);

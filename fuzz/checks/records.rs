@@ -56,6 +56,7 @@ pub fn lines(data: &[u8]) {
         spec: Spec::default(),
         writes_records: false,
         count_lines: true,
+        keep: None,
     };
     let mut reader = ChunkReader::new(vec![path.clone()], settings);
     let mut expected_number = 0;
@@ -260,6 +261,7 @@ pub fn damaged(data: &[u8]) {
         spec: Spec::default(),
         writes_records: false,
         count_lines: true,
+        keep: None,
     };
     let pool = BufPool::new(4, 1 << 16);
     let mut reader = ChunkReader::new(vec![path.clone()], settings);

@@ -275,25 +275,22 @@ impl Rows {
 /// The reader went away: the read stops.
 struct Closed;
 
-/// The reading thread's work: every input in order (a batch's pages on
-/// rayon's pool, as the command reads them); the counts.
+/// The reading thread's work: every input in order (records on the
+/// record engine, as the command reads them); the counts.
 fn read(plan: &Plan, tx: &SyncSender<Message>) -> Counts {
     let mut counts = Counts::default();
     let mut rows = Rows::new(plan);
-    for path in &plan.paths {
-        let result = rows::read(path, &plan.settings, |r| {
-            rows.append(plan, &r);
-            counts.tally.add(&r.tally);
-            if rows.len >= plan.batch_rows && !send(plan, &mut rows, tx) {
-                return Err(Closed);
-            }
-            Ok(())
-        });
-        match result {
-            Ok(None) => {}
-            Ok(Some(e)) => counts.errors.push(e.to_string()),
-            Err(Closed) => return counts,
+    let result = rows::read(&plan.paths, &plan.settings, |r| {
+        rows.append(plan, &r);
+        counts.tally.add(&r.tally);
+        if rows.len >= plan.batch_rows && !send(plan, &mut rows, tx) {
+            return Err(Closed);
         }
+        Ok(())
+    });
+    match result {
+        Ok(errors) => counts.errors.extend(errors.iter().map(ToString::to_string)),
+        Err(Closed) => return counts,
     }
     if rows.len > 0 {
         send(plan, &mut rows, tx);

@@ -206,7 +206,11 @@ bad-content-coding, unknown-content-coding, page-too-large, bad-WARC-header,
 bad-ARC-header, WARC-record-truncated, ARC-record-truncated, bad-wat-json,
 bad-xml) and bad links (the URL parser's error, such as IPv6-unclosed or
 host-invalid-code-point; javascript-url) are counted
-and go to --rejects as FILE, -, OFFSET, REASON, VALUE.")]
+and go to --rejects as FILE, -, OFFSET, REASON, VALUE. Records are read as
+normalize reads them: a file cut short keeps the pages before the cut and
+the files after it are read; after a damaged gzip member or zstd frame
+decoding goes on at the next. Either is named on stderr with its byte
+offset (exit status 2; -o is then not written, --rejects is).")]
     Links(LinksArgs),
     /// CDXJ index lines of WARC files, as pywb's cdxj-indexer writes them
     /// (`urlkey timestamp {json}`: url, mime, status, digest, length,

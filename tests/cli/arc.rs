@@ -85,6 +85,17 @@ fn arc_records_give_url_lines_by_name_and_by_content() {
         Some(&plain),
     );
     assert_eq!(String::from_utf8_lossy(&out.stdout), want);
+    // Read as WARC (by name, by --input-format, or as links read every
+    // archive), a file that starts with its `filedesc://` record is ARC.
+    wd.create("misnamed.warc", &plain);
+    for args in [
+        &["normalize", "-q", "misnamed.warc"][..],
+        &["normalize", "-q", "--input-format", "warc", "crawl.arc"],
+        &["normalize", "-q", "--input-format", "warc", "-"],
+    ] {
+        let out = wd.run(args, Some(&plain));
+        assert_eq!(String::from_utf8_lossy(&out.stdout), want, "{args:?}");
+    }
     // The header line's fields, by name.
     assert_eq!(
         wd.stdout(&[

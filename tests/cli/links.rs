@@ -784,3 +784,61 @@ fn a_cut_compressed_sitemap_is_a_read_error() {
         stderr(&out)
     );
 }
+
+/// Links read as `normalize` reads (the record engine): a damaged gzip
+/// member loses its own record only, the pages after the gap are read and
+/// the gap is said, with where decoding went on; an input cut short does
+/// not stop the inputs after it. Either way the run exits 2.
+#[test]
+fn a_damaged_member_or_a_cut_input_loses_no_page_after_it() {
+    let w = Workdir::new();
+    let mut gz = Vec::new();
+    for i in 0..6 {
+        let r = record("response", &format!("http://{i}.example/"), &page("/p"));
+        let mut member = crate::workdir::gzip(&r);
+        if i == 2 {
+            // BFINAL set, block type 3: a reserved type, so the first
+            // block of the member's DEFLATE data is corrupt.
+            member[10] = 0xff;
+        }
+        gz.extend_from_slice(&member);
+    }
+    w.create("damaged.warc.gz", &gz);
+    let want = "http://0.example/p\nhttp://1.example/p\nhttp://3.example/p\n\
+                http://4.example/p\nhttp://5.example/p\n";
+    for j in ["-j1", "-j3"] {
+        let out = w.run(&["links", j, "damaged.warc.gz"], None);
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert_eq!(String::from_utf8(out.stdout.clone()).unwrap(), want, "{j}");
+        assert!(
+            stderr(&out).contains("urlsift links: 5 pages, 5 links")
+                && stderr(&out).contains("cannot read damaged.warc.gz: gzip data is corrupt")
+                && stderr(&out).contains("decoding went on with the next member found"),
+            "{}",
+            stderr(&out)
+        );
+    }
+    // A cut first input: its pages before the cut, then the next input's.
+    let whole = [
+        record("response", "http://a.example/", &page("/1")),
+        record("response", "http://b.example/", &page("/2")),
+    ]
+    .concat();
+    let cut = crate::workdir::gzip(&whole);
+    w.create("cut.warc.gz", &cut[..cut.len() - 12]);
+    w.create(
+        "next.warc",
+        record("response", "http://c.example/", &page("/3")),
+    );
+    let out = w.run(&["links", "cut.warc.gz", "next.warc"], None);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(
+        String::from_utf8(out.stdout.clone()).unwrap(),
+        "http://a.example/1\nhttp://c.example/3\n"
+    );
+    assert!(
+        stderr(&out).contains("cannot read cut.warc.gz: gzip data is truncated"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -207,6 +207,7 @@ pub fn load(load: &Load) -> Result<Corpus, Error> {
             spec: load.spec.clone(),
             writes_records: false,
             count_lines: true,
+            keep: None,
         },
     );
     let pool = BufPool::new(4, chunk_size);

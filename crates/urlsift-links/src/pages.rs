@@ -1,14 +1,16 @@
-//! Pages to take links from, read in order from one input: the `response`
-//! and `resource` records of a WARC file, the `metadata` records of a
-//! WAT file, the records of an ARC file (plain, gzip or zstd, through
-//! [`urlsift_records::input::open`]), or one HTML file. The records are
-//! those of the record engine's reader ([`Records`]), delimited, checked
-//! and resynchronized as `normalize` reads them; a page's block is held
-//! whole up to a limit, and a larger one is skipped, unread, and reported
-//! as a bad record (`page-too-large`), so memory stays at the limit
-//! whatever the file holds. A page whose Content-Length runs past its
-//! record is a bad record (`bad-WARC-length`), and the records after it
-//! are read.
+//! Pages to take links from: the `response` and `resource` records of a
+//! WARC file, the `metadata` records of a WAT file, the records of an ARC
+//! file, or one HTML file. The records are the record engine's: `links`
+//! runs on the engine ([`urlsift_records::Engine`]), its reader keeping the
+//! blocks of the records that may be pages ([`keeping`]) after their
+//! header blocks in each chunk, and [`items`] reads a chunk's records as
+//! pages. They are delimited, checked and resynchronized as `normalize`
+//! reads them, past damaged gzip members too; a page's block is held whole
+//! up to a limit, and a larger one is skipped, unread, and reported as a
+//! bad record (`page-too-large`), so memory stays at the limit whatever
+//! the file holds. A page whose Content-Length runs past its record is a
+//! bad record (`bad-WARC-length`), and the records after it are read.
+//! [`Pages`] reads the same items from one stream, one record at a time.
 //!
 //! ```
 //! use urlsift_links::pages::{Item, Pages};
@@ -16,23 +18,26 @@
 //! let warc = b"WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: http://e.com/\r\nContent-Length: 5\r\n\r\nHELLO\r\n\r\n";
 //! let mut pages = Pages::warc(&warc[..], 1 << 20);
 //! match pages.next().unwrap() {
-//!     Item::Page(p) => assert_eq!((p.offset, p.url.as_str(), p.block.as_slice()), (0, "http://e.com/", &b"HELLO"[..])),
+//!     Item::Page(p) => assert_eq!((p.offset, p.url.as_str(), &p.block[..]), (0, "http://e.com/", &b"HELLO"[..])),
 //!     other => panic!("{other:?}"),
 //! }
 //! assert!(pages.next().is_none());
 //! ```
 
+use std::borrow::Cow;
 use std::io::{self, Read};
 use std::sync::Arc;
 
 use super::{Kinds, wat};
-use urlsift_records::Reason;
-use urlsift_records::format::warc::{Block, Dialect, Record, Records, arc, fields};
+use urlsift_records::format::warc::{
+    Block, Body, Dialect, Entry, Keeping, Record, Records, arc, fields,
+};
 use urlsift_records::input::mmap::Map;
+use urlsift_records::{Chunk, Format, Reason};
 
 /// A record to take links from.
 #[derive(Debug)]
-pub struct Page {
+pub struct Page<'a> {
     /// Where the record starts in its (decompressed) input.
     pub offset: u64,
     /// The page's URL (`WARC-Target-URI`, or the base given for a file).
@@ -45,14 +50,14 @@ pub struct Page {
     /// `application/json`; see [`super::wat`]).
     pub json: bool,
     /// The record's block.
-    pub block: Vec<u8>,
+    pub block: Cow<'a, [u8]>,
 }
 
 /// What the reader gives.
 #[derive(Debug)]
-pub enum Item {
+pub enum Item<'a> {
     /// A page.
-    Page(Page),
+    Page(Page<'a>),
     /// A WARC record of another type (`request`, `metadata`, ...), or an
     /// ARC file's `filedesc://` or `dns:` record.
     Other,
@@ -71,7 +76,7 @@ pub enum Item {
 #[derive(Debug)]
 pub enum Outcome<'a> {
     /// A page, read, and the record it came from.
-    Page(super::Page, &'a Page),
+    Page(super::Page, &'a Page<'a>),
     /// A record whose block is not HTML (a stylesheet, an image).
     NotHtml,
     /// A record of another type.
@@ -88,7 +93,7 @@ pub enum Outcome<'a> {
     },
 }
 
-impl Item {
+impl Item<'_> {
     /// An HTML file's whole content, from `reader`, as an item: a page at
     /// `url` (the file's base), or a `page-too-large` bad record past `max`
     /// bytes (no more than `max` + 1 are read).
@@ -98,11 +103,11 @@ impl Item {
     /// use urlsift_records::Reason;
     ///
     /// let item = Item::document(&b"<a href=x>"[..], 1 << 20, "http://e.com/").unwrap();
-    /// assert!(matches!(item, Item::Page(p) if p.url == "http://e.com/" && p.block == b"<a href=x>"));
+    /// assert!(matches!(item, Item::Page(p) if p.url == "http://e.com/" && &p.block[..] == b"<a href=x>"));
     /// let big = Item::document(&b"<a href=x>"[..], 4, "").unwrap();
     /// assert!(matches!(big, Item::Bad { reason: Reason::PageTooLarge, .. }));
     /// ```
-    pub fn document(reader: impl Read, max: usize, url: &str) -> io::Result<Item> {
+    pub fn document(reader: impl Read, max: usize, url: &str) -> io::Result<Item<'static>> {
         let mut block = Vec::new();
         reader.take(max as u64 + 1).read_to_end(&mut block)?;
         Ok(if block.len() > max {
@@ -117,7 +122,7 @@ impl Item {
                 url: url.to_string(),
                 http: false,
                 json: false,
-                block,
+                block: Cow::Owned(block),
             })
         })
     }
@@ -212,7 +217,7 @@ impl<R: Read> Pages<R> {
     /// std::fs::write(&path, "WARC/1.1\r\nWARC-Type: resource\r\nWARC-Target-URI: http://e.com/\r\nContent-Length: 2\r\n\r\nhi\r\n\r\n").unwrap();
     /// let map = Map::new(&std::fs::File::open(&path).unwrap()).unwrap().expect("a regular file");
     /// let mut pages = Pages::<std::io::Empty>::mapped(map, 1 << 20);
-    /// assert!(matches!(pages.next(), Some(Item::Page(p)) if p.block == b"hi"));
+    /// assert!(matches!(pages.next(), Some(Item::Page(p)) if &p.block[..] == b"hi"));
     /// assert!(pages.next().is_none());
     /// ```
     pub fn mapped(map: Arc<Map>, max: usize) -> Pages<R> {
@@ -227,49 +232,35 @@ impl<R: Read> Pages<R> {
         self.records.error()
     }
 
-    /// The item a record read is.
-    fn item(&mut self, record: Record) -> Option<Item> {
-        let dialect = self.records.dialect();
-        let fields = Fields::of(dialect, &record.header);
-        let bad = |reason| {
-            Some(Item::Bad {
-                offset: record.offset,
-                reason,
-                url: fields.as_ref().map(|f| f.url.clone()),
-            })
+    /// The item a record read is (`None`: the bad stretch after a page
+    /// whose length was wrong, counted with it).
+    fn item(&mut self, record: Record) -> Option<Item<'static>> {
+        let block = match record.block {
+            Block::Skipped => Kept::Skipped,
+            Block::TooLarge => Kept::TooLarge,
+            Block::Misplaced => Kept::Misplaced,
+            Block::Kept(block) => Kept::Block(Cow::Owned(block)),
         };
-        if let Some(reason) = record.bad {
-            if reason == Reason::WarcBadLength && std::mem::take(&mut self.misplaced) {
-                return None;
-            }
-            return bad(reason);
+        let misplaced = std::mem::take(&mut self.misplaced);
+        if record.bad == Some(Reason::WarcBadLength) && misplaced {
+            return None;
         }
-        self.misplaced = false;
-        match record.block {
-            Block::Skipped => Some(Item::Other),
-            Block::TooLarge => bad(Reason::PageTooLarge),
-            Block::Misplaced => {
-                self.misplaced = true;
-                bad(Reason::WarcBadLength)
-            }
-            Block::Kept(block) => {
-                let fields = fields.expect("a wanted record's header");
-                Some(Item::Page(Page {
-                    offset: record.offset,
-                    http: fields.http && (fields.http_type || block.starts_with(b"HTTP/")),
-                    json: fields.json,
-                    url: fields.url,
-                    block,
-                }))
-            }
-        }
+        self.misplaced = record.bad.is_none() && matches!(block, Kept::Misplaced);
+        let dialect = self.records.dialect();
+        Some(item(
+            dialect,
+            &record.header,
+            record.offset,
+            record.bad,
+            block,
+        ))
     }
 }
 
 impl<R: Read> Iterator for Pages<R> {
-    type Item = Item;
+    type Item = Item<'static>;
 
-    fn next(&mut self) -> Option<Item> {
+    fn next(&mut self) -> Option<Item<'static>> {
         loop {
             let record = self.records.next()?;
             if let Some(item) = self.item(record) {
@@ -284,10 +275,6 @@ struct Fields {
     /// `WARC-Target-URI` (without WARC 1.0's angle brackets), or the ARC
     /// line's URL; lossy where not UTF-8.
     url: String,
-    /// A page: a WARC `response` or `resource`, a `metadata` record of
-    /// JSON, or an ARC record but the file's `filedesc://` and `dns:`
-    /// lookups.
-    page: bool,
     /// A `response`, or an ARC record: an HTTP response where its block
     /// starts `HTTP/` or (`http_type`) its Content-Type says so.
     http: bool,
@@ -306,7 +293,6 @@ impl Fields {
             let h = arc::Header::parse(line)?;
             return Some(Fields {
                 url: String::from_utf8_lossy(h.url).into_owned(),
-                page: !(h.is_filedesc() || h.url.starts_with(b"dns:")),
                 http: true,
                 http_type: false,
                 json: false,
@@ -335,7 +321,6 @@ impl Fields {
         let json = json && kind == b"metadata";
         Some(Fields {
             url,
-            page: kind == b"response" || kind == b"resource" || json,
             http: kind == b"response",
             http_type,
             json,
@@ -343,7 +328,158 @@ impl Fields {
     }
 }
 
-/// Whether a record may be a page: its block is kept.
+/// What a reader kept of a record's block.
+enum Kept<'a> {
+    /// Not wanted (or the record is bad).
+    Skipped,
+    /// Wanted, over the limit.
+    TooLarge,
+    /// Wanted, but its length was wrong.
+    Misplaced,
+    /// The block.
+    Block(Cow<'a, [u8]>),
+}
+
+/// The item a record is: its header block (of `dialect`), where it
+/// starts, why it is bad if it is, and what was kept of its block.
+fn item<'a>(
+    dialect: Dialect,
+    header: &[u8],
+    offset: u64,
+    bad: Option<Reason>,
+    block: Kept<'a>,
+) -> Item<'a> {
+    let fields = Fields::of(dialect, header);
+    let bad_item = |reason| Item::Bad {
+        offset,
+        reason,
+        url: fields.as_ref().map(|f| f.url.clone()),
+    };
+    if let Some(reason) = bad {
+        return bad_item(reason);
+    }
+    match block {
+        Kept::Skipped => Item::Other,
+        Kept::TooLarge => bad_item(Reason::PageTooLarge),
+        Kept::Misplaced => bad_item(Reason::WarcBadLength),
+        Kept::Block(block) => match fields {
+            Some(fields) => Item::Page(Page {
+                offset,
+                http: fields.http && (fields.http_type || block.starts_with(b"HTTP/")),
+                json: fields.json,
+                url: fields.url,
+                block,
+            }),
+            None => Item::Other,
+        },
+    }
+}
+
+/// The record engine's reader settings for pages: it keeps the blocks of
+/// the records that may be pages, up to `max` bytes each.
+///
+/// ```
+/// let keeping = urlsift_links::pages::keeping(1 << 20);
+/// assert_eq!(keeping.max, 1 << 20);
+/// ```
+pub fn keeping(max: usize) -> Keeping {
+    Keeping {
+        max: max as u64,
+        wants: wanted,
+    }
+}
+
+/// The records of a chunk the engine read [`keeping`] pages, as items, in
+/// order: a page whose length was wrong is one `bad-WARC-length` bad
+/// record (the stretch after it, its payload, is counted with it).
+///
+/// ```
+/// use urlsift_links::pages::{Item, items, keeping};
+/// use urlsift_records::{Engine, Options, Processed};
+///
+/// # let dir = std::env::temp_dir().join(format!("urlsift-doc-items-{}", std::process::id()));
+/// # std::fs::create_dir_all(&dir)?;
+/// let path = dir.join("one.warc");
+/// std::fs::write(&path, "WARC/1.1\r\nWARC-Type: resource\r\nWARC-Target-URI: http://e.com/\r\nContent-Length: 2\r\n\r\nhi\r\n\r\n")?;
+/// let mut engine = Engine::new(vec![path], &Options::default())?;
+/// engine.read.keep = Some(keeping(1 << 20));
+/// let mut urls = Vec::new();
+/// engine.run(
+///     |chunk| {
+///         let mut p: Processed<Vec<String>> = Processed::new(chunk);
+///         for item in items(chunk) {
+///             if let Item::Page(page) = item {
+///                 p.extra.push(format!("{} {:?}", page.url, &page.block[..]));
+///             }
+///         }
+///         p
+///     },
+///     |_, p| {
+///         urls.append(&mut p.extra);
+///         Ok::<_, urlsift_records::Error>(true)
+///     },
+/// )?;
+/// assert_eq!(urls, ["http://e.com/ [104, 105]"]);
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn items(chunk: &Chunk) -> impl Iterator<Item = Item<'_>> {
+    let dialect = match &chunk.source.format {
+        Format::Warc(field) => field.dialect(),
+        _ => Dialect::Warc,
+    };
+    let data: &[u8] = &chunk.data;
+    let index = &chunk.index;
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        let e: &Entry = index.get(i)?;
+        i += 1;
+        let header = &data[e.start..e.end];
+        let misplaced = e.bad.is_none()
+            && e.body != Body::None
+            && index
+                .get(i)
+                .is_some_and(|next| next.bad == Some(Reason::WarcBadLength));
+        let block = if misplaced {
+            // Its payload, the stretch that follows, is counted with it.
+            i += 1;
+            Kept::Misplaced
+        } else {
+            match e.body {
+                Body::None => Kept::Skipped,
+                Body::TooLarge => Kept::TooLarge,
+                Body::Kept { start, end } => Kept::Block(Cow::Borrowed(&data[start..end])),
+            }
+        };
+        Some(item(dialect, header, e.offset, e.bad, block))
+    })
+}
+
+/// Whether a record may be a page, told from its header block without
+/// reading it whole (the reader asks of every record): a WARC `response`
+/// or `resource`, a `metadata` record of JSON, an ARC record but the
+/// file's `filedesc://` and `dns:` lookups.
 fn wanted(dialect: Dialect, header: &[u8]) -> bool {
-    Fields::of(dialect, header).is_some_and(|f| f.page)
+    if dialect == Dialect::Arc {
+        let line = &header[..memchr::memchr(b'\n', header).unwrap_or(header.len())];
+        return arc::Header::parse(line)
+            .is_some_and(|h| !(h.is_filedesc() || h.url.starts_with(b"dns:")));
+    }
+    if !header.starts_with(b"WARC/") {
+        return false;
+    }
+    let (mut metadata, mut json) = (false, false);
+    for (name, value) in fields(header) {
+        if name.eq_ignore_ascii_case(b"WARC-Type") {
+            if value.eq_ignore_ascii_case(b"response") || value.eq_ignore_ascii_case(b"resource") {
+                return true;
+            }
+            metadata = value.eq_ignore_ascii_case(b"metadata");
+        } else if name.eq_ignore_ascii_case(b"Content-Type") {
+            json = value
+                .get(..16)
+                .is_some_and(|v| v.eq_ignore_ascii_case(b"application/json"));
+        }
+    }
+    metadata && json
 }

@@ -1,7 +1,7 @@
 //! The links of whole inputs as rows: what `urlsift links` and Python's
 //! `urlsift.links` run. An input is read by its shape ([`Shape`]: WARC,
 //! WAT or ARC records, one HTML document, a sitemap or feed); the pages of
-//! a batch of records are worked on in parallel (rayon), and each record's
+//! records are worked on in parallel (on the record engine), and each record's
 //! [`Rows`] are handed to the caller in input order, with what the record
 //! counts as ([`Tally`]) and its rejects lines. Each link goes through the
 //! settings' filters and edits ([`Stage`]), `--same-site`/`--external`,
@@ -23,22 +23,21 @@
 //! };
 //! let mut out = Vec::new();
 //! let mut tally = urlsift_links::rows::Tally::default();
-//! let failed = read(&page, &settings, |rows| {
+//! let failed = read(&[page], &settings, |rows| {
 //!     out.extend_from_slice(&rows.out);
 //!     tally.add(&rows.tally);
 //!     Ok::<_, std::convert::Infallible>(())
 //! })
 //! .unwrap();
-//! assert!(failed.is_none());
+//! assert!(failed.is_empty());
 //! assert_eq!(out, b"https://example.com/,https://example.com/a\n");
 //! assert_eq!(tally.summary(), "1 page, 1 link; 1 bad link (javascript-url 1)");
 //! ```
 
 use std::collections::BTreeMap;
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use rayon::prelude::*;
 use urlsift::Url;
 use urlsift::profile::Profile;
 use urlsift::site::List;
@@ -47,14 +46,11 @@ use urlsift_records::format::{extension, quote};
 use urlsift_records::input::mmap::MapSlice;
 use urlsift_records::input::{self, InputError, Opened};
 use urlsift_records::stage::{Stage, Verdict};
-use urlsift_records::{Error, Reason, write_reject_line};
+use urlsift_records::{Engine, Error, Kind, Options, Processed, Reason, Spec, write_reject_line};
 use xxhash_rust::xxh3::xxh3_64;
 
-use crate::pages::{Item, Outcome, Pages};
+use crate::pages::{self, Item, Outcome};
 use crate::{Kinds, Page, xml};
-
-/// A batch of pages is cut at this many block bytes (or 512 records).
-const BATCH_BYTES: usize = 32 << 20;
 
 /// A sitemap's or feed's links are handed over this many at a time.
 const XML_BATCH: usize = 8192;
@@ -183,6 +179,8 @@ pub struct Settings {
     pub dedup: Option<(Key, bool)>,
     /// The URL of HTML documents and the base of sitemaps and feeds.
     pub base: Option<String>,
+    /// Worker threads for records (`None`: one per core).
+    pub threads: Option<usize>,
 }
 
 impl Default for Settings {
@@ -199,6 +197,7 @@ impl Default for Settings {
             max_page: 32 << 20,
             dedup: None,
             base: None,
+            threads: None,
         }
     }
 }
@@ -461,13 +460,119 @@ fn write_row<'v>(out: &mut Vec<u8>, format: Format, values: impl Iterator<Item =
     }
 }
 
-/// Reads the links of `path` (`-`: stdin), handing each record's rows to
-/// `consume` in input order. A read error that ended the input early is
-/// returned after the rows before it; an error of `consume` ends the read.
+/// Reads the links of `paths` in order (`-`: stdin), handing each
+/// record's rows to `consume` in input order. WARC, WAT and ARC inputs run
+/// on the record engine (a run of them on one engine, its workers taking
+/// chunks of records in turn); documents, sitemaps and feeds are read
+/// whole. Returns the read errors, in order: an input that could not be
+/// read to its end (the records before the error were read, and the next
+/// input is), and the damaged gzip members or zstd frames decoding went
+/// on after (the records after the gap were read). An error of `consume`
+/// ends the read.
 pub fn read<E>(
-    path: &Path,
+    paths: &[PathBuf],
     settings: &Settings,
     mut consume: impl FnMut(Rows) -> Result<(), E>,
+) -> Result<Vec<InputError>, E> {
+    let mut errors = Vec::new();
+    let mut rest = paths;
+    while let Some(first) = rest.first() {
+        if Shape::of(first) == Shape::Warc {
+            let n = rest
+                .iter()
+                .take_while(|p| Shape::of(p) == Shape::Warc)
+                .count();
+            let (records, after) = rest.split_at(n);
+            errors.extend(read_records(records, settings, &mut consume)?);
+            rest = after;
+        } else {
+            errors.extend(read_one(first, settings, &mut consume)?);
+            rest = &rest[1..];
+        }
+    }
+    Ok(errors)
+}
+
+/// Bytes of header and page blocks per chunk of records on the engine.
+const CHUNK: usize = 2 << 20;
+
+/// Why an engine run of [`read_records`] stopped early.
+enum Stop<E> {
+    /// `consume` failed.
+    Consume(E),
+    /// The engine did.
+    Engine(Error),
+}
+
+impl<E> From<Error> for Stop<E> {
+    fn from(e: Error) -> Stop<E> {
+        Stop::Engine(e)
+    }
+}
+
+/// WARC, WAT or ARC inputs on the record engine, keeping the blocks of
+/// the records that may be pages ([`pages::keeping`]): each chunk's
+/// records are read as pages on a worker, and their rows handed to
+/// `consume` in input order.
+fn read_records<E>(
+    paths: &[PathBuf],
+    settings: &Settings,
+    consume: &mut impl FnMut(Rows) -> Result<(), E>,
+) -> Result<Vec<InputError>, E> {
+    let options = Options {
+        // Read as WARC (or as ARC where a file starts with its
+        // `filedesc://` record), whatever the names say.
+        spec: Spec {
+            kind: Some(Kind::Warc),
+            ..Spec::default()
+        },
+        chunk_size: CHUNK,
+        threads: settings.threads,
+        ..Options::default()
+    };
+    let failed = |e: Error| match e {
+        Error::Input(e) => e,
+        other => InputError {
+            name: input::display_name(&paths[0]),
+            error: std::io::Error::other(other.to_string()),
+            usage: false,
+        },
+    };
+    let mut engine = match Engine::new(paths.to_vec(), &options) {
+        Ok(engine) => engine,
+        Err(e) => return Ok(vec![failed(e)]),
+    };
+    engine.read.keep = Some(pages::keeping(settings.max_page));
+    let ran = engine.run(
+        |chunk| {
+            let source = Source {
+                settings,
+                name: &chunk.source.name,
+                shape: Shape::Warc,
+            };
+            let mut p: Processed<Vec<Rows>> = Processed::new(chunk);
+            p.extra = pages::items(chunk).map(|item| source.rows(&item)).collect();
+            p
+        },
+        |_, p| {
+            for rows in p.extra.drain(..) {
+                consume(rows).map_err(Stop::Consume)?;
+            }
+            Ok(true)
+        },
+    );
+    match ran {
+        Ok(errors) => Ok(errors),
+        Err(Stop::Consume(e)) => Err(e),
+        Err(Stop::Engine(e)) => Ok(vec![failed(e)]),
+    }
+}
+
+/// One HTML document, sitemap or feed.
+fn read_one<E>(
+    path: &Path,
+    settings: &Settings,
+    consume: &mut impl FnMut(Rows) -> Result<(), E>,
 ) -> Result<Option<InputError>, E> {
     let name = input::display_name(path);
     let input_error = |error| InputError {
@@ -485,47 +590,21 @@ pub fn read<E>(
         shape: Shape::of(path),
     };
     // A reader of the input's bytes (a mapped file as a cursor on its map).
-    let bytes = |opened| -> Box<dyn Read + Send> {
-        match opened {
-            Opened::Mapped(map) => {
-                let len = map.bytes().len();
-                Box::new(std::io::Cursor::new(MapSlice::new(map, 0..len)))
-            }
-            Opened::Read(r) => r,
+    let bytes: Box<dyn Read + Send> = match opened {
+        Opened::Mapped(map) => {
+            let len = map.bytes().len();
+            Box::new(std::io::Cursor::new(MapSlice::new(map, 0..len)))
         }
+        Opened::Read(r) => r,
     };
-    match source.shape {
-        Shape::Warc => {
-            // The record reader walks a mapped file in place.
-            let pages = match opened {
-                Opened::Mapped(map) => Pages::mapped(map, settings.max_page),
-                Opened::Read(r) => Pages::warc(r, settings.max_page),
-            };
-            Ok(source.read_pages(pages, &mut consume)?.map(input_error))
-        }
-        Shape::Xml => source.read_xml(bytes(opened), &mut consume),
-        Shape::Html => {
-            let base = settings.base.as_deref().unwrap_or_default();
-            match Item::document(bytes(opened), settings.max_page, base) {
-                Ok(item) => consume(source.rows(&item)).map(|()| None),
-                Err(e) => Ok(Some(input_error(e))),
-            }
-        }
+    if source.shape == Shape::Xml {
+        return source.read_xml(bytes, consume);
     }
-}
-
-/// The next batch of records: [`BATCH_BYTES`] of page blocks or 512
-/// records, fewer at the end; `None` when none are left.
-fn next_batch<R: Read>(pages: &mut Pages<R>) -> Option<Vec<Item>> {
-    let (mut batch, mut bytes) = (Vec::new(), 0);
-    while bytes < BATCH_BYTES && batch.len() < 512 {
-        let Some(item) = pages.next() else { break };
-        if let Item::Page(p) = &item {
-            bytes += p.block.len();
-        }
-        batch.push(item);
+    let base = settings.base.as_deref().unwrap_or_default();
+    match Item::document(bytes, settings.max_page, base) {
+        Ok(item) => consume(source.rows(&item)).map(|()| None),
+        Err(e) => Ok(Some(input_error(e))),
     }
-    (!batch.is_empty()).then_some(batch)
 }
 
 /// One input being read.
@@ -537,54 +616,6 @@ struct Source<'a> {
 }
 
 impl Source<'_> {
-    /// The pages of WARC, WAT or ARC records, worked on in batches (cut at
-    /// [`BATCH_BYTES`] of blocks or 512 records), their rows handed to
-    /// `consume` in input order; the read error that ended the input
-    /// early, if one did. With more than one thread, the records are read
-    /// (and their input decoded) on a thread of their own, a batch ahead of
-    /// the pool, so reading overlaps the work on the batches before.
-    fn read_pages<E>(
-        &self,
-        mut pages: Pages<Box<dyn Read + Send>>,
-        consume: &mut impl FnMut(Rows) -> Result<(), E>,
-    ) -> Result<Option<std::io::Error>, E> {
-        if rayon::current_num_threads() < 2 {
-            while let Some(batch) = next_batch(&mut pages) {
-                self.take_batch(&batch, consume)?;
-            }
-            return Ok(pages.error());
-        }
-        std::thread::scope(|s| {
-            let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<Item>>(2);
-            let reader = std::thread::Builder::new()
-                .name("urlsift links reader".into())
-                .spawn_scoped(s, move || {
-                    while let Some(batch) = next_batch(&mut pages) {
-                        if tx.send(batch).is_err() {
-                            break;
-                        }
-                    }
-                    pages.error()
-                })
-                .expect("a thread to read records");
-            for batch in rx {
-                self.take_batch(&batch, consume)?;
-            }
-            Ok(reader.join().expect("the reader thread does not panic"))
-        })
-    }
-
-    /// A batch's records worked on in parallel, their rows handed to
-    /// `consume` in input order.
-    fn take_batch<E>(
-        &self,
-        batch: &[Item],
-        consume: &mut impl FnMut(Rows) -> Result<(), E>,
-    ) -> Result<(), E> {
-        let rows: Vec<Rows> = batch.par_iter().map(|item| self.rows(item)).collect();
-        rows.into_iter().try_for_each(consume)
-    }
-
     /// The links of one record.
     fn rows(&self, item: &Item) -> Rows {
         let s = self.settings;

@@ -146,6 +146,7 @@ impl Engine {
                 // work that prints line numbers from the workers (`check`,
                 // `extract` with a `line` field) turns counting on.
                 count_lines: false,
+                keep: None,
             },
             timed: false,
             report: Mutex::new(None),

@@ -26,6 +26,9 @@ pub struct Settings {
     /// which sees every chunk in order, turns the numbers it prints into
     /// the source's: a pass over every byte saved from the reader.
     pub count_lines: bool,
+    /// WARC and ARC input: the blocks kept beside the header blocks (the
+    /// records' pages, for `links`); `None`: headers only.
+    pub keep: Option<warc::Keeping>,
 }
 
 /// The source being read.

@@ -197,6 +197,7 @@ pub(super) fn warc_set_aside(source: Arc<Source>, bytes: &[u8], offset: u64) -> 
         end: data.len(),
         offset,
         bad: Some(Reason::Damaged),
+        body: warc::Body::None,
     }];
     let chunk = Chunk {
         index,

@@ -32,6 +32,7 @@
 //!     spec: Spec::default(),
 //!     writes_records: false,
 //!     count_lines: true,
+//!     keep: None,
 //! };
 //! let mut reader = ChunkReader::new(vec![path], settings);
 //! let pool = BufPool::new(4, 20);
@@ -263,14 +264,11 @@ impl Current {
             // index does not grow (and copy itself into fresh pages) as it
             // fills.
             let mut index = Vec::with_capacity(settings.chunk_size / 128);
-            let read = warc.read_chunk(
-                reader,
-                settings.chunk_size,
-                settings.max_record,
-                &mut data,
-                &mut index,
-                None,
-            );
+            let (size, max) = (settings.chunk_size, settings.max_record);
+            let read = match settings.keep {
+                Some(k) => warc.read_chunk_keeping(reader, size, max, &mut data, &mut index, k),
+                None => warc.read_chunk(reader, size, max, &mut data, &mut index, None),
+            };
             let chunk = (!index.is_empty()).then(|| Chunk {
                 index,
                 ..Chunk::plain(source, 0, 0, data)

@@ -7,6 +7,21 @@ use super::current::{Current, Failure, Settings};
 use crate::chunk::Source;
 use crate::format::{Format, Kind, csv, json, log, warc};
 
+/// An ARC file's first bytes: its `filedesc://` record.
+const ARC_START: &[u8] = b"filedesc://";
+
+/// Whether `bytes` start an ARC file.
+fn starts_arc(bytes: &[u8]) -> bool {
+    bytes
+        .get(..ARC_START.len())
+        .is_some_and(|b| b.eq_ignore_ascii_case(ARC_START))
+}
+
+/// Whether `bytes` are too few to tell, and may be an ARC file's start.
+fn may_start_arc(bytes: &[u8]) -> bool {
+    bytes.len() < ARC_START.len() && ARC_START[..bytes.len()].eq_ignore_ascii_case(bytes)
+}
+
 /// The most of a `.log` file's start read to judge it by (see
 /// [`sniff_log`]).
 const SNIFF_BYTES: usize = 64 * 1024;
@@ -65,6 +80,13 @@ impl Current {
                 Ok(f) => (Format::Log(f), bom, false),
                 Err(m) => return Err(self.usage(m)),
             },
+            // An ARC file always starts with its `filedesc://` record,
+            // which no WARC file can: read as WARC, it is read as ARC.
+            Kind::Warc if more && may_start_arc(&buf[bom..]) => return Ok(None),
+            Kind::Warc if starts_arc(&buf[bom..]) => {
+                self.warc = Some(warc::Reader::default().dialect(warc::Dialect::Arc));
+                (Format::Warc(warc::Field::arc(field)), bom, false)
+            }
             Kind::Warc => {
                 self.warc = Some(warc::Reader::default());
                 (Format::Warc(warc::Field::new(field)), bom, false)

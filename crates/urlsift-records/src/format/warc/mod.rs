@@ -40,8 +40,10 @@ pub use header::{fields, find, find_in, named};
 
 pub mod arc;
 mod header;
+mod keeping;
 mod records;
 
+pub use keeping::Keeping;
 pub use records::{Block, Record, Records};
 
 /// Which archive format a file's records are in.
@@ -138,6 +140,26 @@ pub struct Entry {
     pub offset: u64,
     /// Why the record is bad, if it is.
     pub bad: Option<Reason>,
+    /// What the chunk holds of the record's block (only a reader keeping
+    /// blocks, [`Keeping`], holds any).
+    pub body: Body,
+}
+
+/// What a chunk holds of a record's block.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Body {
+    /// Nothing: not wanted (or not kept by this reader).
+    #[default]
+    None,
+    /// The block (as far as it was read) is `data[start..end]`.
+    Kept {
+        /// Where the block starts in the chunk's data.
+        start: usize,
+        /// Where it ends.
+        end: usize,
+    },
+    /// Wanted, but longer than [`Keeping::max`]: skipped, unread.
+    TooLarge,
 }
 
 /// Where a reader hands the blocks of the records it reads, for callers
@@ -172,6 +194,11 @@ pub trait Blocks {
     fn start(&mut self, dialect: Dialect, header: &[u8], length: u64) -> bool;
     /// The next bytes of the block taken.
     fn take(&mut self, bytes: &[u8]);
+    /// How many bytes of blocks it holds: a chunk's reader counts them
+    /// toward the chunk's size.
+    fn held(&self) -> usize {
+        0
+    }
 }
 
 /// What a reader in keeping mode hands blocks to, and hears back.
@@ -181,6 +208,9 @@ pub(crate) struct Keep<'k> {
     /// Whether the last record's length was wrong (its payload is the
     /// `bad-WARC-length` stretch read after it).
     pub misplaced: bool,
+    /// The index entries of the records whose header [`Blocks::start`] was
+    /// shown, in order.
+    pub started: Vec<usize>,
 }
 
 /// How much is read at a time.
@@ -405,7 +435,7 @@ impl Reader {
         mut keep: Option<&mut Keep>,
     ) -> io::Result<bool> {
         self.release();
-        while data.len() < chunk_size {
+        while data.len() + keep.as_ref().map_or(0, |k| k.blocks.held()) < chunk_size {
             self.fill(r, READ);
             // Blank lines between records (the spec's two CRLFs).
             let blank = self
@@ -460,7 +490,11 @@ impl Reader {
                 end: data.len(),
                 offset,
                 bad: Some(Reason::Truncated),
+                body: Body::None,
             });
+            if let Some(k) = keep.as_deref_mut() {
+                k.started.push(index.len() - 1);
+            }
             let payload = self.offset + self.pos as u64;
             if self.dialect == Dialect::Arc {
                 // (An ARC length is trusted: no damage check.)
@@ -519,6 +553,7 @@ impl Reader {
             end: data.len(),
             offset: payload,
             bad: Some(Reason::WarcBadLength),
+            body: Body::None,
         });
     }
 
@@ -757,6 +792,7 @@ impl Reader {
             end: data.len(),
             offset,
             bad: Some(reason),
+            body: Body::None,
         });
         Ok(())
     }

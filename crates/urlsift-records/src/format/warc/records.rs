@@ -240,6 +240,7 @@ impl<R: Read> Records<R> {
         let mut keep = Keep {
             blocks,
             misplaced: false,
+            started: Vec::new(),
         };
         let mut nothing = io::empty();
         let input: &mut dyn Read = match &mut self.input {

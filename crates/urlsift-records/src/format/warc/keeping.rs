@@ -1,0 +1,96 @@
+//! A chunk reader that keeps blocks: the records' header blocks as the
+//! engine reads them, and after them, in the same chunk, the blocks of the
+//! records a [`Keeping`] names (`urlsift links` takes its pages so), each
+//! entry's [`Body`] saying where its block is.
+
+use std::io::{self, Read};
+
+use super::{Blocks, Body, Dialect, Entry, Keep, Reader};
+
+/// Which records' blocks a chunk reader keeps beside their header blocks
+/// (the engine's [`Settings::keep`](crate::reader::Settings::keep)): those
+/// `wants` names from their header block (of the dialect given), of at
+/// most `max` bytes. `urlsift links` reads its pages so.
+#[derive(Clone, Copy, Debug)]
+pub struct Keeping {
+    /// The longest block kept.
+    pub max: u64,
+    /// Whether a record's block is wanted, told from its header block.
+    pub wants: fn(Dialect, &[u8]) -> bool,
+}
+
+/// Where a chunk's kept blocks are gathered while it is read.
+struct ChunkBlocks {
+    keeping: Keeping,
+    bytes: Vec<u8>,
+    /// What became of each block shown (in the order shown).
+    fates: Vec<Body>,
+}
+
+impl Blocks for ChunkBlocks {
+    fn start(&mut self, dialect: Dialect, header: &[u8], length: u64) -> bool {
+        let fate = if !(self.keeping.wants)(dialect, header) {
+            Body::None
+        } else if length > self.keeping.max {
+            Body::TooLarge
+        } else {
+            let at = self.bytes.len();
+            self.bytes.reserve(length as usize);
+            Body::Kept { start: at, end: at }
+        };
+        self.fates.push(fate);
+        matches!(fate, Body::Kept { .. })
+    }
+
+    fn take(&mut self, bytes: &[u8]) {
+        self.bytes.extend_from_slice(bytes);
+        if let Some(Body::Kept { end, .. }) = self.fates.last_mut() {
+            *end = self.bytes.len();
+        }
+    }
+
+    fn held(&self) -> usize {
+        self.bytes.len()
+    }
+}
+
+impl Reader {
+    /// [`Reader::read_chunk`], keeping the blocks `keeping` names: they
+    /// follow the chunk's header blocks in `data` (their bytes count toward
+    /// `chunk_size`), each record's entry saying where its block is. After
+    /// a read error too, what was read before it is in place.
+    pub(crate) fn read_chunk_keeping(
+        &mut self,
+        r: &mut dyn Read,
+        chunk_size: usize,
+        max_header: usize,
+        data: &mut Vec<u8>,
+        index: &mut Vec<Entry>,
+        keeping: Keeping,
+    ) -> io::Result<bool> {
+        let mut sink = ChunkBlocks {
+            keeping,
+            bytes: Vec::new(),
+            fates: Vec::new(),
+        };
+        let mut keep = Keep {
+            blocks: &mut sink,
+            misplaced: false,
+            started: Vec::new(),
+        };
+        let read = self.read_chunk(r, chunk_size, max_header, data, index, Some(&mut keep));
+        let started = keep.started;
+        let shift = data.len();
+        data.extend_from_slice(&sink.bytes);
+        for (i, fate) in started.into_iter().zip(sink.fates) {
+            index[i].body = match fate {
+                Body::Kept { start, end } => Body::Kept {
+                    start: start + shift,
+                    end: end + shift,
+                },
+                other => other,
+            };
+        }
+        read
+    }
+}
