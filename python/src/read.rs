@@ -26,7 +26,7 @@ use urlsift::site::List;
 use urlsift::{BatchParser, Url};
 use urlsift_records::fields::{Context, Field};
 use urlsift_records::format::frame::Frames;
-use urlsift_records::parquet::{Columns, Cursor, Layout};
+use urlsift_records::parquet::{Columns, Cursor, Layout, Rows};
 use urlsift_records::{
     self, Engine, Job, Kind, Ledger, Options, PerRecord, Policy, Processed, Reason, Rec, Spec,
     Tally,
@@ -366,7 +366,7 @@ fn read(plan: &Plan, tx: &SyncSender<Message>) -> Result<Summary, String> {
             let frames = p.output(&chunk.data).flat_map(Frames::new);
             let batch = plan
                 .columns
-                .batch(chunk.rows.as_deref(), frames)
+                .batch(chunk.attached::<Rows>(), frames)
                 .map_err(|e| {
                     urlsift_records::Error::Usage(format!("{}: {e}", chunk.source.name))
                 })?;

@@ -29,9 +29,8 @@ use std::io::{self, Read};
 use std::sync::Arc;
 
 use super::{Kinds, wat};
-use urlsift_records::format::warc::{
-    Block, Body, Dialect, Entry, Keeping, Record, Records, arc, fields,
-};
+use urlsift_records::entry::{Body, Entry};
+use urlsift_records::format::warc::{Block, Dialect, Keeping, Record, Records, arc, fields};
 use urlsift_records::input::mmap::Map;
 use urlsift_records::{Chunk, Format, Reason};
 

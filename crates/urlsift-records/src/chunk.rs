@@ -17,11 +17,13 @@
 //! assert_eq!(lines, [(1, &b"https://a.example/"[..]), (2, &b"https://b.example/"[..])]);
 //! ```
 
+use std::any::Any;
 use std::sync::{Arc, Mutex};
 
 use urlsift::simd::{Kernel, Runtime};
 
-use super::format::{Format, warc};
+use super::entry::Entry;
+use super::format::Format;
 use super::input::mmap::MapSlice;
 use super::line_ends::LineEnds;
 use super::reason::Reason;
@@ -58,8 +60,9 @@ pub struct Chunk {
     /// The source ended with a read error right after this chunk: a last
     /// record without its terminator was cut off.
     pub truncated: bool,
-    /// WARC chunks: each record's header block in `data`, and its place.
-    pub index: Vec<warc::Entry>,
+    /// Chunks whose records are not one per line (WARC, ARC): each
+    /// record's place in `data`.
+    pub index: Vec<Entry>,
     /// A piece of a line too long to hold (see [`Oversize`]).
     pub oversize: Option<Oversize>,
     /// Every line of the chunk is a bad record for this reason, whatever
@@ -69,10 +72,11 @@ pub struct Chunk {
     pub bad: Option<Reason>,
     /// A recycled buffer for the worker's output (see [`BufPool`]).
     pub spare: Mutex<Vec<u8>>,
-    /// Parquet chunks: the rows as Arrow read them (the data holds a frame
-    /// per row: its number and URL).
-    #[cfg(feature = "parquet")]
-    pub rows: Option<Arc<super::format::parquet::Rows>>,
+    /// What the reader of the chunk's format attaches to it, for the
+    /// operations on that format ([`Chunk::attached`]): a Parquet chunk's
+    /// rows as Arrow read them (its data holds a frame per row: its number
+    /// and URL).
+    pub attached: Option<Arc<dyn Any + Send + Sync>>,
 }
 
 /// A line over `--max-line-bytes` comes in pieces, never held whole: the
@@ -140,9 +144,24 @@ impl Chunk {
             oversize: None,
             bad: None,
             spare: Mutex::new(Vec::new()),
-            #[cfg(feature = "parquet")]
-            rows: None,
+            attached: None,
         }
+    }
+
+    /// What its reader attached to the chunk, if it is a `T`.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use urlsift_records::{Chunk, Format, Source};
+    ///
+    /// let source = Arc::new(Source { name: "t".into(), format: Format::Lines });
+    /// let mut chunk = Chunk::plain(source, 1, 0, Vec::new());
+    /// chunk.attached = Some(Arc::new(7u32));
+    /// assert_eq!(chunk.attached::<u32>(), Some(&7));
+    /// assert_eq!(chunk.attached::<String>(), None);
+    /// ```
+    pub fn attached<T: Any>(&self) -> Option<&T> {
+        self.attached.as_deref()?.downcast_ref()
     }
 
     /// The records' bytes (after the head).

@@ -74,6 +74,7 @@ pub mod chunk;
 pub mod cores;
 pub mod dedup;
 mod engine;
+pub mod entry;
 mod error;
 pub mod fields;
 pub mod format;

@@ -232,7 +232,7 @@ impl FirstRows {
                 })
             }
         };
-        let rows = chunk.rows.as_ref().expect("a Parquet chunk");
+        let rows = chunk.attached::<Rows>().expect("a Parquet chunk");
         let number = stored.chunks.len() as u32;
         let same_source = stored
             .chunks

@@ -22,7 +22,7 @@
 //! use std::sync::Arc;
 //! use arrow_array::{Int64Array, RecordBatch, StringArray};
 //! use arrow_schema::{DataType, Field, Schema};
-//! use urlsift_records::parquet::{Cursor, Layout, Writer};
+//! use urlsift_records::parquet::{Cursor, Layout, Rows, Writer};
 //!
 //! # let dir = std::env::temp_dir().join(format!("urlsift-doc-parquet-{}", std::process::id()));
 //! # std::fs::create_dir_all(&dir)?;
@@ -47,7 +47,7 @@
 //! assert_eq!(Layout::of(&cursor.source().format).unwrap().name, "URL");
 //! let pool = urlsift_records::BufPool::new(4, 1 << 16);
 //! let chunk = cursor.next_chunk(&pool).unwrap()?;
-//! let rows = chunk.rows.as_ref().unwrap();
+//! let rows = chunk.attached::<Rows>().unwrap();
 //! assert_eq!((chunk.first_line, rows.batch.num_rows()), (1, 2));
 //! assert!(cursor.next_chunk(&pool).is_none());
 //! # std::fs::remove_dir_all(&dir)?;
@@ -300,7 +300,7 @@ fn chunk_of(
         frame::push(&mut data, frame::UNCHANGED, first_line + i as u64, value);
     }
     Chunk {
-        rows: Some(Arc::new(rows)),
+        attached: Some(Arc::new(rows)),
         ..Chunk::with_data(Arc::clone(source), first_line, 0, Data::Owned(data))
     }
 }

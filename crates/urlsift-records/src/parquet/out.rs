@@ -74,7 +74,9 @@ impl WriteBack {
         chunk: &Chunk,
         p: &Processed<X>,
     ) -> Result<(), Error> {
-        let (Some(rows), Some(layout)) = (&chunk.rows, Layout::of(&chunk.source.format)) else {
+        let (Some(rows), Some(layout)) =
+            (chunk.attached::<Rows>(), Layout::of(&chunk.source.format))
+        else {
             return Ok(());
         };
         let frames = p.output(&chunk.data).flat_map(Frames::new);
@@ -173,7 +175,7 @@ impl Extracted {
         let frames = p.output(&chunk.data).flat_map(Frames::new);
         let batch = self
             .columns
-            .batch(chunk.rows.as_deref(), frames)
+            .batch(chunk.attached::<Rows>(), frames)
             .map_err(|e| Error::Usage(format!("{}: {e}", chunk.source.name)))?;
         self.writer.write(&batch, out).map_err(Error::Output)
     }

@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use super::current::{Current, Failure, Gap};
 use crate::chunk::{BufPool, Chunk, Source};
+use crate::entry::{Body, Entry};
 use crate::format::{Format, warc};
 use crate::input::decode;
 use crate::reason::Reason;
@@ -192,12 +193,12 @@ pub(super) fn warc_set_aside(source: Arc<Source>, bytes: &[u8], offset: u64) -> 
     if bytes.len() > warc::SHOWN {
         data.extend_from_slice(b"...");
     }
-    let index = vec![warc::Entry {
+    let index = vec![Entry {
         start: 0,
         end: data.len(),
         offset,
         bad: Some(Reason::Damaged),
-        body: warc::Body::None,
+        body: Body::None,
     }];
     let chunk = Chunk {
         index,

@@ -31,6 +31,7 @@ use std::borrow::Cow;
 use std::io::{self, Read};
 use std::sync::Arc;
 
+use crate::entry::{Body, Entry};
 use crate::input::mmap::Map;
 use crate::reason::Reason;
 use urlsift::simd;
@@ -125,41 +126,6 @@ impl Field {
             }
         }
     }
-}
-
-/// One record of a WARC chunk: its header block's place in the chunk's
-/// data, where the record starts in the (decompressed) input, and why it
-/// is bad, if it is.
-#[derive(Clone, Copy, Debug)]
-pub struct Entry {
-    /// Where the header block starts in the chunk's data.
-    pub start: usize,
-    /// Where it ends.
-    pub end: usize,
-    /// Where the record starts in its source.
-    pub offset: u64,
-    /// Why the record is bad, if it is.
-    pub bad: Option<Reason>,
-    /// What the chunk holds of the record's block (only a reader keeping
-    /// blocks, [`Keeping`], holds any).
-    pub body: Body,
-}
-
-/// What a chunk holds of a record's block.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Body {
-    /// Nothing: not wanted (or not kept by this reader).
-    #[default]
-    None,
-    /// The block (as far as it was read) is `data[start..end]`.
-    Kept {
-        /// Where the block starts in the chunk's data.
-        start: usize,
-        /// Where it ends.
-        end: usize,
-    },
-    /// Wanted, but longer than [`Keeping::max`]: skipped, unread.
-    TooLarge,
 }
 
 /// Where a reader hands the blocks of the records it reads, for callers
