@@ -17,7 +17,7 @@ use std::process::ExitCode;
 
 use urlsift_records::Format as RecordFormat;
 use urlsift_records::fields::{Context, Field};
-use urlsift_records::format::quote::{self, write_field};
+use urlsift_records::format::quote::{self, Json, write_field};
 use urlsift_records::stage::Verdict;
 
 use crate::args::{ExtractArgs, ExtractFormat};
@@ -79,11 +79,6 @@ enum Format {
     Jsonl,
     Template(Vec<Piece>),
     Parquet,
-}
-
-fn push_json(out: &mut Vec<u8>, v: &str) {
-    // Straight into the chunk's buffer: no string per value.
-    serde_json::to_writer(&mut *out, v).expect("strings serialize into a Vec");
 }
 
 pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
@@ -195,34 +190,17 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
                     out.push(term);
                 }
                 Format::Jsonl => {
-                    out.push(b'{');
-                    for (i, f) in fields.iter().enumerate() {
-                        if i > 0 {
-                            out.push(b',');
-                        }
-                        push_json(out, f.name());
-                        out.push(b':');
-                        match (f, f.value_opt(url, text, rec, source)) {
-                            (Field::Line, _) => {
-                                out.extend_from_slice(rec.line.to_string().as_bytes())
-                            }
+                    let members = fields.iter().map(|f| {
+                        let value = match (f, f.value_opt(url, text, rec, source)) {
+                            (Field::Line, _) => Json::Number(rec.line.to_string().into()),
                             // A JSON array of the expressions.
-                            (Field::SbExpressions, Some(v)) => {
-                                out.push(b'[');
-                                for (i, e) in v.split(' ').enumerate() {
-                                    if i > 0 {
-                                        out.push(b',');
-                                    }
-                                    push_json(out, e);
-                                }
-                                out.push(b']');
-                            }
-                            (_, Some(v)) => push_json(out, &v),
-                            (_, None) => out.extend_from_slice(b"null"),
-                        }
-                    }
-                    out.push(b'}');
-                    out.push(term);
+                            (Field::SbExpressions, Some(v)) => Json::Words(v),
+                            (_, Some(v)) => Json::Str(v),
+                            (_, None) => Json::Null,
+                        };
+                        (f.name(), value)
+                    });
+                    quote::write_json_row(out, members, term);
                 }
                 Format::Tsv => {
                     let values = fields.iter().map(|f| f.value(url, text, rec, source));

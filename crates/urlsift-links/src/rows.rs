@@ -42,7 +42,8 @@ use urlsift::Url;
 use urlsift::profile::Profile;
 use urlsift::site::List;
 use urlsift_records::dedup::{Key, Seen, write_key};
-use urlsift_records::format::{extension, quote};
+use urlsift_records::format::extension;
+use urlsift_records::format::quote::{self, Json};
 use urlsift_records::input::mmap::MapSlice;
 use urlsift_records::input::{self, InputError, Opened};
 use urlsift_records::stage::{Stage, Verdict};
@@ -718,19 +719,15 @@ impl Source<'_> {
                     rows.offsets.push(offset);
                 }
                 Format::Jsonl => {
-                    for (i, f) in s.fields.iter().enumerate() {
-                        rows.out.push(if i == 0 { b'{' } else { b',' });
-                        quote::write_string(&mut rows.out, f.name());
-                        rows.out.push(b':');
-                        match value(f) {
-                            Some(v) if *f == Field::Offset => {
-                                rows.out.extend_from_slice(v.as_bytes())
-                            }
-                            Some(v) => quote::write_string(&mut rows.out, v),
-                            None => rows.out.extend_from_slice(b"null"),
-                        }
-                    }
-                    rows.out.extend_from_slice(b"}\n");
+                    let members = s.fields.iter().map(|f| {
+                        let v = match value(f) {
+                            Some(v) if *f == Field::Offset => Json::Number(v.into()),
+                            Some(v) => Json::Str(v.into()),
+                            None => Json::Null,
+                        };
+                        (f.name(), v)
+                    });
+                    quote::write_json_row(&mut rows.out, members, b'\n');
                 }
                 format => write_row(
                     &mut rows.out,

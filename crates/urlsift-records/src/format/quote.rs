@@ -15,6 +15,7 @@
 //! assert!(quote::object_is_empty(b"{ "));
 //! ```
 
+use std::borrow::Cow;
 use std::io::{self, Write};
 
 /// Appends `value` as a CSV field: quoted (quotes doubled) when it holds
@@ -136,6 +137,68 @@ pub fn write_quoted(out: &mut Vec<u8>, value: &[u8]) {
 /// Appends `s` as a JSON string (escaping `"`, `\` and control characters).
 pub fn write_string(out: &mut Vec<u8>, s: &str) {
     serde_json::to_writer(&mut *out, s).expect("strings serialize into a Vec");
+}
+
+/// A value of a JSON lines row ([`write_json_row`]).
+#[derive(Clone, Debug)]
+pub enum Json<'a> {
+    /// A string, escaped.
+    Str(Cow<'a, str>),
+    /// A number, written as it is.
+    Number(Cow<'a, str>),
+    /// Space-separated words, as an array of strings.
+    Words(Cow<'a, str>),
+    /// `null`.
+    Null,
+}
+
+/// Appends one JSON lines row: an object of `members` (name and value) in
+/// order, then `term`. `extract --jsonl` and `links --jsonl` write theirs
+/// so.
+///
+/// ```
+/// use urlsift_records::format::quote::{Json, write_json_row};
+///
+/// let mut out = Vec::new();
+/// let members = [
+///     ("to", Json::Str("https://e.com/\"q\"".into())),
+///     ("offset", Json::Number("42".into())),
+///     ("rel", Json::Null),
+///     ("sb", Json::Words("a/ b/".into())),
+/// ];
+/// write_json_row(&mut out, members, b'\n');
+/// assert_eq!(out, br#"{"to":"https://e.com/\"q\"","offset":42,"rel":null,"sb":["a/","b/"]}"#.iter().chain(b"\n").copied().collect::<Vec<u8>>());
+/// ```
+pub fn write_json_row<'a>(
+    out: &mut Vec<u8>,
+    members: impl IntoIterator<Item = (&'a str, Json<'a>)>,
+    term: u8,
+) {
+    out.push(b'{');
+    for (i, (name, value)) in members.into_iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        write_string(out, name);
+        out.push(b':');
+        match value {
+            Json::Str(v) => write_string(out, &v),
+            Json::Number(v) => out.extend_from_slice(v.as_bytes()),
+            Json::Words(v) => {
+                out.push(b'[');
+                for (i, w) in v.split(' ').enumerate() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    write_string(out, w);
+                }
+                out.push(b']');
+            }
+            Json::Null => out.extend_from_slice(b"null"),
+        }
+    }
+    out.push(b'}');
+    out.push(term);
 }
 
 /// Whether `before_close` (an object up to, not including, its `}`) has
