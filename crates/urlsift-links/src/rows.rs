@@ -495,7 +495,7 @@ pub fn read<E>(
 }
 
 /// Bytes of header and page blocks per chunk of records on the engine.
-const CHUNK: usize = 2 << 20;
+const CHUNK: usize = 1 << 20;
 
 /// Why an engine run of [`read_records`] stopped early.
 enum Stop<E> {

@@ -266,7 +266,13 @@ impl Current {
             let mut index = Vec::with_capacity(settings.chunk_size / 128);
             let (size, max) = (settings.chunk_size, settings.max_record);
             let read = match settings.keep {
-                Some(k) => warc.read_chunk_keeping(reader, size, max, &mut data, &mut index, k),
+                Some(k) => {
+                    let blocks = pool.get(size);
+                    let (read, spare) = warc
+                        .read_chunk_keeping(reader, size, max, &mut data, &mut index, k, blocks);
+                    pool.put(spare);
+                    read
+                }
                 None => warc.read_chunk(reader, size, max, &mut data, &mut index, None),
             };
             let chunk = (!index.is_empty()).then(|| Chunk {

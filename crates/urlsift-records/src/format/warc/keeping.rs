@@ -55,10 +55,14 @@ impl Blocks for ChunkBlocks {
 }
 
 impl Reader {
-    /// [`Reader::read_chunk`], keeping the blocks `keeping` names: they
-    /// follow the chunk's header blocks in `data` (their bytes count toward
-    /// `chunk_size`), each record's entry saying where its block is. After
-    /// a read error too, what was read before it is in place.
+    /// [`Reader::read_chunk`], keeping the blocks `keeping` names,
+    /// gathered in `blocks` (an empty buffer to reuse): the chunk's data is
+    /// its header blocks and its blocks, the larger of the two kept where
+    /// it was read and the smaller copied after it (their bytes count
+    /// toward `chunk_size`), each record's entry saying where its header
+    /// and block are. After a read error too, what was read before it is
+    /// in place. Gives back the buffer not kept, emptied.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn read_chunk_keeping(
         &mut self,
         r: &mut dyn Read,
@@ -67,10 +71,11 @@ impl Reader {
         data: &mut Vec<u8>,
         index: &mut Vec<Entry>,
         keeping: Keeping,
-    ) -> io::Result<bool> {
+        blocks: Vec<u8>,
+    ) -> (io::Result<bool>, Vec<u8>) {
         let mut sink = ChunkBlocks {
             keeping,
-            bytes: Vec::new(),
+            bytes: blocks,
             fates: Vec::new(),
         };
         let mut keep = Keep {
@@ -80,8 +85,22 @@ impl Reader {
         };
         let read = self.read_chunk(r, chunk_size, max_header, data, index, Some(&mut keep));
         let started = keep.started;
-        let shift = data.len();
-        data.extend_from_slice(&sink.bytes);
+        let mut blocks = sink.bytes;
+        // Where the blocks start in the data made of both.
+        let shift = if blocks.len() > data.len() {
+            let headers = blocks.len();
+            blocks.extend_from_slice(data);
+            for e in index.iter_mut() {
+                e.start += headers;
+                e.end += headers;
+            }
+            std::mem::swap(data, &mut blocks);
+            0
+        } else {
+            let headers = data.len();
+            data.extend_from_slice(&blocks);
+            headers
+        };
         for (i, fate) in started.into_iter().zip(sink.fates) {
             index[i].body = match fate {
                 Body::Kept { start, end } => Body::Kept {
@@ -91,6 +110,7 @@ impl Reader {
                 other => other,
             };
         }
-        read
+        blocks.clear();
+        (read, blocks)
     }
 }
