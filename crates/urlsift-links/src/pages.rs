@@ -348,29 +348,30 @@ fn item<'a>(
     bad: Option<Reason>,
     block: Kept<'a>,
 ) -> Item<'a> {
-    let fields = Fields::of(dialect, header);
-    let bad_item = |reason| Item::Bad {
+    // The header's fields are read only where they are needed: not for
+    // the records of other types (requests, metadata, ...).
+    let reason = match (bad, block) {
+        (Some(reason), _) => reason,
+        (None, Kept::Skipped) => return Item::Other,
+        (None, Kept::TooLarge) => Reason::PageTooLarge,
+        (None, Kept::Misplaced) => Reason::WarcBadLength,
+        (None, Kept::Block(block)) => {
+            return match Fields::of(dialect, header) {
+                Some(fields) => Item::Page(Page {
+                    offset,
+                    http: fields.http && (fields.http_type || block.starts_with(b"HTTP/")),
+                    json: fields.json,
+                    url: fields.url,
+                    block,
+                }),
+                None => Item::Other,
+            };
+        }
+    };
+    Item::Bad {
         offset,
         reason,
-        url: fields.as_ref().map(|f| f.url.clone()),
-    };
-    if let Some(reason) = bad {
-        return bad_item(reason);
-    }
-    match block {
-        Kept::Skipped => Item::Other,
-        Kept::TooLarge => bad_item(Reason::PageTooLarge),
-        Kept::Misplaced => bad_item(Reason::WarcBadLength),
-        Kept::Block(block) => match fields {
-            Some(fields) => Item::Page(Page {
-                offset,
-                http: fields.http && (fields.http_type || block.starts_with(b"HTTP/")),
-                json: fields.json,
-                url: fields.url,
-                block,
-            }),
-            None => Item::Other,
-        },
+        url: Fields::of(dialect, header).map(|f| f.url),
     }
 }
 
