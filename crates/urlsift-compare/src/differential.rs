@@ -18,8 +18,8 @@ use crate::report;
 /// use urlsift_compare::differential::differential;
 /// use urlsift_compare::engines::{Base, Engine, Native, ParserId};
 ///
-/// # let dir = std::env::temp_dir().join(format!("urlsift-doc-diff-{}", std::process::id()));
-/// # std::fs::create_dir_all(&dir).unwrap();
+/// # let tmp = tempfile::Builder::new().prefix("urlsift-doc-diff-").tempdir().unwrap();
+/// # let dir = tmp.path();
 /// let path = dir.join("urls.txt");
 /// std::fs::write(&path, "https://example.com/a\nhttp://[::1]:80/\n").unwrap();
 /// let corpus = load(&Load { files: vec![path], max_line: 1 << 20, chunk_size: 1 << 16, ..Load::default() })?;

@@ -210,8 +210,8 @@ impl<R: Read> Pages<R> {
     /// use urlsift_links::pages::{Item, Pages};
     /// use urlsift_records::input::mmap::Map;
     ///
-    /// # let dir = std::env::temp_dir().join(format!("urlsift-doc-pages-{}", std::process::id()));
-    /// # std::fs::create_dir_all(&dir).unwrap();
+    /// # let tmp = tempfile::Builder::new().prefix("urlsift-doc-pages-").tempdir().unwrap();
+    /// # let dir = tmp.path();
     /// let path = dir.join("one.warc");
     /// std::fs::write(&path, "WARC/1.1\r\nWARC-Type: resource\r\nWARC-Target-URI: http://e.com/\r\nContent-Length: 2\r\n\r\nhi\r\n\r\n").unwrap();
     /// let map = Map::new(&std::fs::File::open(&path).unwrap()).unwrap().expect("a regular file");
@@ -397,8 +397,8 @@ pub fn keeping(max: usize) -> Keeping {
 /// use urlsift_links::pages::{Item, items, keeping};
 /// use urlsift_records::{Engine, Options, Processed};
 ///
-/// # let dir = std::env::temp_dir().join(format!("urlsift-doc-items-{}", std::process::id()));
-/// # std::fs::create_dir_all(&dir)?;
+/// # let tmp = tempfile::Builder::new().prefix("urlsift-doc-items-").tempdir()?;
+/// # let dir = tmp.path();
 /// let path = dir.join("one.warc");
 /// std::fs::write(&path, "WARC/1.1\r\nWARC-Type: resource\r\nWARC-Target-URI: http://e.com/\r\nContent-Length: 2\r\n\r\nhi\r\n\r\n")?;
 /// let mut engine = Engine::new(vec![path], &Options::default())?;
@@ -420,7 +420,6 @@ pub fn keeping(max: usize) -> Keeping {
 ///     },
 /// )?;
 /// assert_eq!(urls, ["http://e.com/ [104, 105]"]);
-/// # std::fs::remove_dir_all(&dir)?;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn items(chunk: &Chunk) -> impl Iterator<Item = Item<'_>> {

@@ -30,8 +30,8 @@
 //! ```
 //! use urlsift_records::{Engine, Job, Ledger, Options, Policy, Spec};
 //!
-//! # let dir = std::env::temp_dir().join(format!("urlsift-doc-records-{}", std::process::id()));
-//! # std::fs::create_dir_all(&dir)?;
+//! # let tmp = tempfile::Builder::new().prefix("urlsift-doc-records-").tempdir()?;
+//! # let dir = tmp.path();
 //! let path = dir.join("crawl.csv");
 //! std::fs::write(&path, "id,link\n1,HTTP://Example.COM/a/../b\n2,\"not a URL\"\n3,https://e.org\n")?;
 //!
@@ -58,7 +58,6 @@
 //!     tally.summary(1, "records", false),
 //!     "3 records from 1 input: 2 valid, 0 empty, 1 bad (1 missing-scheme-non-relative-URL; skipped)"
 //! );
-//! # std::fs::remove_dir_all(&dir)?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!

@@ -123,8 +123,8 @@ fn partition_of(hash: u64, depth: u32) -> usize {
 /// use urlsift_records::dedup::{Spill, merge};
 /// use xxhash_rust::xxh3::xxh3_64;
 ///
-/// # let dir = std::env::temp_dir().join(format!("urlsift-doc-spill-{}", std::process::id()));
-/// # std::fs::create_dir_all(&dir)?;
+/// # let tmp = tempfile::Builder::new().prefix("urlsift-doc-spill-").tempdir()?;
+/// # let dir = tmp.path();
 /// let mut spill = Spill::create(&dir, "p", 0)?;
 /// for (seq, line) in ["b", "a", "b", "c", "a"].iter().enumerate() {
 ///     spill.push(xxh3_64(line.as_bytes()), seq as u64, 1, line.as_bytes(), line.as_bytes())?;
@@ -135,7 +135,6 @@ fn partition_of(hash: u64, depth: u32) -> usize {
 /// let mut firsts = Vec::new();
 /// merge(runs, |count, line| Ok::<_, std::io::Error>(firsts.push((count, line.to_vec()))), |e| e)?;
 /// assert_eq!(firsts, [(2, b"b".to_vec()), (2, b"a".to_vec()), (1, b"c".to_vec())]);
-/// # std::fs::remove_dir_all(&dir)?;
 /// # Ok::<(), std::io::Error>(())
 /// ```
 pub struct Spill {

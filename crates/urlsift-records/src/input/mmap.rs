@@ -8,8 +8,8 @@
 //! ```
 //! use urlsift_records::input::mmap::{Map, MapSlice};
 //!
-//! # let dir = std::env::temp_dir().join(format!("urlsift-doc-mmap-{}", std::process::id()));
-//! # std::fs::create_dir_all(&dir)?;
+//! # let tmp = tempfile::Builder::new().prefix("urlsift-doc-mmap-").tempdir()?;
+//! # let dir = tmp.path();
 //! let path = dir.join("urls.txt");
 //! std::fs::write(&path, "https://e.com/\n")?;
 //! let map = Map::new(&std::fs::File::open(&path)?)?.expect("a non-empty regular file");
@@ -18,7 +18,6 @@
 //! // An empty file is not mapped: it is read (as nothing).
 //! std::fs::write(&path, "")?;
 //! assert!(Map::new(&std::fs::File::open(&path)?)?.is_none());
-//! # std::fs::remove_dir_all(&dir)?;
 //! # Ok::<(), std::io::Error>(())
 //! ```
 

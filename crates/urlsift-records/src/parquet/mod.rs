@@ -24,8 +24,8 @@
 //! use arrow_schema::{DataType, Field, Schema};
 //! use urlsift_records::parquet::{Cursor, Layout, Rows, Writer};
 //!
-//! # let dir = std::env::temp_dir().join(format!("urlsift-doc-parquet-{}", std::process::id()));
-//! # std::fs::create_dir_all(&dir)?;
+//! # let tmp = tempfile::Builder::new().prefix("urlsift-doc-parquet-").tempdir()?;
+//! # let dir = tmp.path();
 //! // A small Parquet file: an id and a URL per row.
 //! let schema = Arc::new(Schema::new(vec![
 //!     Field::new("id", DataType::Int64, false),
@@ -50,7 +50,6 @@
 //! let rows = chunk.attached::<Rows>().unwrap();
 //! assert_eq!((chunk.first_line, rows.batch.num_rows()), (1, 2));
 //! assert!(cursor.next_chunk(&pool).is_none());
-//! # std::fs::remove_dir_all(&dir)?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 

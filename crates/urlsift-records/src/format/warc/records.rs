@@ -161,8 +161,8 @@ impl<R: Read> Records<R> {
     /// use urlsift_records::format::warc::{Block, Records};
     /// use urlsift_records::input::mmap::Map;
     ///
-    /// # let dir = std::env::temp_dir().join(format!("urlsift-doc-records-{}", std::process::id()));
-    /// # std::fs::create_dir_all(&dir).unwrap();
+    /// # let tmp = tempfile::Builder::new().prefix("urlsift-doc-records-").tempdir().unwrap();
+    /// # let dir = tmp.path();
     /// let path = dir.join("one.warc");
     /// std::fs::write(&path, "WARC/1.1\r\nWARC-Type: resource\r\nContent-Length: 2\r\n\r\nhi\r\n\r\n").unwrap();
     /// let map = Map::new(&std::fs::File::open(&path).unwrap()).unwrap().expect("a regular file");

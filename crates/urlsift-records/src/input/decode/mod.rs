@@ -44,8 +44,8 @@
 //! use std::io::{Read, Write};
 //! use urlsift_records::input::decode::{self, Fault, Format};
 //!
-//! # let dir = std::env::temp_dir().join(format!("urlsift-doc-decode-{}", std::process::id()));
-//! # std::fs::create_dir_all(&dir)?;
+//! # let tmp = tempfile::Builder::new().prefix("urlsift-doc-decode-").tempdir()?;
+//! # let dir = tmp.path();
 //! let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
 //! gz.write_all(b"https://e.com/a\nhttps://e.com/b\n")?;
 //! let gz = gz.finish()?;
@@ -64,7 +64,6 @@
 //! let fault = decode::decode_error(&err).expect("a decoding fault");
 //! assert_eq!(fault.fault, Fault::Truncated);
 //! assert!(err.to_string().starts_with("gzip data is truncated at byte"));
-//! # std::fs::remove_dir_all(&dir)?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
