@@ -146,6 +146,9 @@ fn readme_quick_start_commands_run_as_written() {
     let mut ran = 0;
     let mut shell = 0;
     for block in blocks(&readme, "sh") {
+        // What a block exports holds for its later lines, as in the shell
+        // they are pasted into.
+        let mut exports = String::new();
         for line in block.lines() {
             // (A trailing `# comment` is the shell's to drop.)
             if line.starts_with("cargo ") || line.starts_with("pip ") || line.is_empty() {
@@ -155,7 +158,7 @@ fn readme_quick_start_commands_run_as_written() {
                 shell += 1;
             }
             let out = Command::new("bash")
-                .args(["-c", line])
+                .args(["-c", &format!("{exports}{line}")])
                 .env("PATH", &path)
                 .env("HOME", scratch.path())
                 .current_dir(scratch.path())
@@ -168,9 +171,18 @@ fn readme_quick_start_commands_run_as_written() {
                 String::from_utf8_lossy(&out.stderr)
             );
             ran += 1;
+            if line.starts_with("export ") {
+                exports.push_str(line);
+                exports.push('\n');
+            }
         }
     }
     assert!(ran >= 15, "{ran} README commands run");
+    // `man` found the pages the install block wrote, with no PATH help.
+    assert!(
+        readme.contains("\nman -w urlsift-dedup"),
+        "the README shows man finding a page"
+    );
     assert!(shell >= 1, "the install block's shell lines ran too");
     // The install block's completions and man pages were written.
     let home = scratch.path().join(".local/share");
