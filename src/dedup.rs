@@ -56,13 +56,28 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
     let writes_records = setup.writes_records;
     let (files, settings) = (setup.engine.files.len(), setup.report);
     let key = a.key().map_err(CliError::Usage)?;
+    if a.with_key && a.policy.keep_invalid {
+        return Err(CliError::Usage(
+            "--with-key writes each record after its URL's key; records passed through by \
+             --keep-invalid have none (see them with --rejects FILE)"
+                .into(),
+        ));
+    }
     let keying = Keying {
         key,
         profile: &profile,
         stage: &stage,
         terminator: setup.terminator,
+        with_key: a.with_key,
     };
     if let Some(write_back) = setup.parquet.take() {
+        if a.with_key {
+            return Err(CliError::Usage(
+                "--with-key writes KEY<TAB>RECORD lines; Parquet rows written back keep \
+                 their schema (see the keys with `extract --fields href,pattern`)"
+                    .into(),
+            ));
+        }
         if a.count {
             return Err(CliError::Usage(
                 "--count prefixes each kept line with its count; Parquet rows written back \
@@ -135,15 +150,24 @@ fn seen_threads(workers: usize) -> usize {
     if workers > 2 { workers } else { 1 }
 }
 
+/// `1 record`, `2 records`.
+fn plural(n: u64, noun: &str) -> String {
+    match n {
+        1 => format!("1 {noun}"),
+        _ => format!("{n} {noun}s"),
+    }
+}
+
 /// The summary's dedup part: records offered, kept, left out.
 fn summary(records: u64, kept: u64, samples: u32) -> String {
     let dropped = records.saturating_sub(kept);
     if samples > 1 {
-        format!(
-            "; dedup: {records} records, {kept} kept (up to {samples} per key), {dropped} left out"
-        )
+        let records = plural(records, "record");
+        format!("; dedup: {records}, {kept} kept (up to {samples} per key), {dropped} left out")
     } else {
-        format!("; dedup: {records} records, {kept} unique, {dropped} duplicates")
+        let records = plural(records, "record");
+        let duplicates = plural(dropped, "duplicate");
+        format!("; dedup: {records}, {kept} unique, {duplicates}")
     }
 }
 

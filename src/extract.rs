@@ -16,7 +16,7 @@
 use std::process::ExitCode;
 
 use urlsift_records::Format as RecordFormat;
-use urlsift_records::fields::{Context, Field};
+use urlsift_records::fields::{Asked, Context, Field};
 use urlsift_records::format::quote::{self, Json, write_field};
 use urlsift_records::stage::Verdict;
 
@@ -31,6 +31,27 @@ use crate::setup::{Setup, Text, report};
 /// The field named `name`, or a usage error.
 fn field(name: &str) -> Result<Field, CliError> {
     Field::parse(name).map_err(CliError::Usage)
+}
+
+/// `fields` with the `pattern` field as the --pattern-* flags say; a
+/// usage error for those flags without the field.
+fn with_pattern(fields: Vec<Field>, a: &ExtractArgs) -> Result<Vec<Field>, CliError> {
+    let options = a.pattern.options();
+    let template = a.format.as_deref().unwrap_or_default();
+    let asked = fields.iter().any(|f| matches!(f, Field::Pattern(_)))
+        || (template.contains("{pattern}") && a.format.is_some());
+    if options != Default::default() && !asked {
+        return Err(CliError::Usage(
+            "the --pattern-* flags go with the pattern field (--fields pattern)".into(),
+        ));
+    }
+    Ok(fields
+        .into_iter()
+        .map(|f| match f {
+            Field::Pattern(_) => Field::Pattern(options),
+            f => f,
+        })
+        .collect())
 }
 
 /// A `--format` template: literal text and fields.
@@ -94,6 +115,7 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
         .split(',')
         .map(|f| field(f.trim()))
         .collect::<Result<Vec<_>, _>>()?;
+    let fields = with_pattern(fields, &a)?;
     // The flags pick the format; without them, the -o name (`naming`).
     let named = OutputName::of(a.output.output.as_deref()).format;
     let format = match (&a.format, a.tsv, a.jsonl, a.output_format) {
@@ -101,7 +123,17 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
         (_, _, _, Some(ExtractFormat::Csv)) => Format::Csv,
         (_, _, _, Some(ExtractFormat::Tsv)) => Format::Tsv,
         (_, _, _, Some(ExtractFormat::Jsonl)) => Format::Jsonl,
-        (Some(t), _, _, None) => Format::Template(parse_template(t)?),
+        (Some(t), _, _, None) => Format::Template(
+            parse_template(t)?
+                .into_iter()
+                .map(|p| match p {
+                    Piece::Field(Field::Pattern(_)) => {
+                        Piece::Field(Field::Pattern(a.pattern.options()))
+                    }
+                    p => p,
+                })
+                .collect(),
+        ),
         (None, true, _, None) => Format::Tsv,
         (None, _, true, None) => Format::Jsonl,
         _ if a.append => Format::Csv,
@@ -130,6 +162,18 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
     setup.engine.read.count_lines = fields.iter().any(line_field)
         || matches!(&format, Format::Template(pieces)
             if pieces.iter().any(|p| matches!(p, Piece::Field(f) if line_field(f))));
+    let template = match &format {
+        Format::Template(pieces) => pieces
+            .iter()
+            .filter_map(|p| match p {
+                Piece::Field(f) => Some(f.clone()),
+                Piece::Text(_) => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    let asked = Asked::of(fields.iter().chain(&template));
+    setup.engine.read.spec.named = asked.names();
     if a.append {
         if !setup.writes_records {
             return Err(CliError::Usage(format!(
@@ -163,7 +207,7 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
     // passes them, so every input record has its output record.
     let mut job = setup.job(a.append);
     job.write_heads = false;
-    setup.run_chunks(|chunk| {
+    let code = setup.run_chunks(|chunk| {
         let source = &Context::of(chunk, &stage.list);
         let mut p = job.run_parsed(chunk, base.as_ref(), (), |p, rec, text, parser| {
             let url = parser.last_mut().expect("parsed");
@@ -172,8 +216,15 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
             }
             let url = &*url;
             let out = p.append();
+            // Each value, noting which `@NAME` fields a record had.
+            let value_opt = |f: &Field| {
+                let v = f.value_opt(url, text, rec, source);
+                asked.saw(f, v.is_some());
+                v
+            };
+            let value = |f: &Field| value_opt(f).unwrap_or_default();
             if a.append {
-                let values = fields.iter().map(|f| f.value(url, text, rec, source));
+                let values = fields.iter().map(value);
                 rec.write_appended(out, &names, values);
                 return Ok(());
             }
@@ -182,16 +233,14 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
                     for piece in pieces {
                         match piece {
                             Piece::Text(t) => out.extend_from_slice(t.as_bytes()),
-                            Piece::Field(f) => {
-                                out.extend_from_slice(f.value(url, text, rec, source).as_bytes())
-                            }
+                            Piece::Field(f) => out.extend_from_slice(value(f).as_bytes()),
                         }
                     }
                     out.push(term);
                 }
                 Format::Jsonl => {
                     let members = fields.iter().map(|f| {
-                        let value = match (f, f.value_opt(url, text, rec, source)) {
+                        let value = match (f, value_opt(f)) {
                             (Field::Line, _) => Json::Number(rec.line.to_string().into()),
                             // A JSON array of the expressions.
                             (Field::SbExpressions, Some(v)) => Json::Words(v),
@@ -203,11 +252,11 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
                     quote::write_json_row(out, members, term);
                 }
                 Format::Tsv => {
-                    let values = fields.iter().map(|f| f.value(url, text, rec, source));
+                    let values = fields.iter().map(value);
                     quote::write_tsv_row(out, values, term);
                 }
                 Format::Csv => {
-                    let values = fields.iter().map(|f| f.value(url, text, rec, source));
+                    let values = fields.iter().map(value);
                     quote::write_csv_row(out, values, term);
                 }
                 Format::Parquet => unreachable!("written by `parquet`"),
@@ -223,7 +272,21 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
             }
         }
         p
-    })
+    })?;
+    warn_unseen(&asked);
+    Ok(code)
+}
+
+/// Says which `@NAME` fields no record had (their names vary by record in
+/// JSON lines, CDXJ and WARC input, so a misspelt one is not refused up
+/// front).
+fn warn_unseen(asked: &Asked) {
+    for name in asked.unseen() {
+        eprintln!(
+            "urlsift: warning: no record had a field @{name} (its column is empty; \
+             check the name)"
+        );
+    }
 }
 
 /// `extract` to a Parquet file: a row per valid URL, the fields typed
@@ -249,6 +312,8 @@ fn parquet(a: ExtractArgs, fields: &[Field]) -> Result<ExitCode, CliError> {
         Text(Some(Named::Parquet), "Parquet"),
     )?;
     setup.engine.read.count_lines = fields.iter().any(|f| matches!(f, Field::Line));
+    let asked = Asked::of(fields);
+    setup.engine.read.spec.named = asked.names();
     let input = input_schema(&setup.engine, &a.input.format_spec());
     let schema = input.as_ref().map(|(s, _)| s.as_ref());
     let mut out =
@@ -266,7 +331,11 @@ fn parquet(a: ExtractArgs, fields: &[Field]) -> Result<ExitCode, CliError> {
                 return Ok(());
             }
             let url = &*url;
-            let mut value = |f: &Field| f.value_opt(url, text, rec, source);
+            let mut value = |f: &Field| {
+                let v = f.value_opt(url, text, rec, source);
+                asked.saw(f, v.is_some());
+                v
+            };
             columns.push_row(p.append(), rec.line, rec.offset, &mut value, None);
             Ok(())
         })
@@ -280,6 +349,7 @@ fn parquet(a: ExtractArgs, fields: &[Field]) -> Result<ExitCode, CliError> {
         return Err(done.fail(e));
     }
     let (tally, errors) = done.commit()?;
+    warn_unseen(&asked);
     Ok(report(&tally, files, &settings, "", &errors))
 }
 

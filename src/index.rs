@@ -17,7 +17,14 @@ use crate::output::Sink;
 use crate::setup::read_errors;
 
 pub fn run(a: IndexArgs) -> Result<ExitCode, CliError> {
-    if let Some(e) = input::missing(&a.files) {
+    if a.files.iter().any(|f| f.as_os_str() == "-") {
+        return Err(CliError::Usage(
+            "index needs files: an index line holds a record's offset in its file, so \
+             standard input (-) cannot be indexed (save it to a file first)"
+                .into(),
+        ));
+    }
+    if let Some(e) = input::unusable(&a.files) {
         return Err(CliError::Input(e));
     }
     let path = a.output.as_deref();

@@ -150,7 +150,7 @@ pub fn run(args: LinksArgs) -> Result<ExitCode, CliError> {
         Some(list) => Kinds::parse(list).map_err(CliError::Usage)?,
         None => Kinds::default(),
     };
-    if let Some(e) = input::missing(&args.files) {
+    if let Some(e) = input::unusable(&args.files) {
         return Err(CliError::Input(e));
     }
     if let Some(base) = &args.base {
@@ -174,7 +174,7 @@ pub fn run(args: LinksArgs) -> Result<ExitCode, CliError> {
     let parquet = if args.format() == LinksFormat::Parquet {
         parquet_out::check_target(args.output.as_deref())?;
         let codec = parquet_out::codec(args.compression.as_deref())?;
-        let schema = schema(&args.fields);
+        let schema = schema(&args.fields());
         let writer = Writer::new(Arc::clone(&schema), codec, &[])
             .map_err(|e| CliError::Usage(e.to_string()))?;
         Some((writer, schema))
@@ -192,7 +192,7 @@ pub fn run(args: LinksArgs) -> Result<ExitCode, CliError> {
         profile: args.profile.profile()?,
         list: args.sites.list()?,
         same_site: (args.same_site || args.external).then_some(args.same_site),
-        fields: args.fields.clone(),
+        fields: args.fields(),
         format: match args.format() {
             LinksFormat::Parquet => Format::Columns,
             LinksFormat::Csv => Format::Csv,
@@ -228,7 +228,8 @@ pub fn run(args: LinksArgs) -> Result<ExitCode, CliError> {
         None => None,
     };
     if args.header() {
-        out.sink.put(&rows::header(&args.fields, settings.format))?;
+        out.sink
+            .put(&rows::header(&settings.fields, settings.format))?;
     }
     let mut tally = Tally::default();
     let errors = rows::read(&args.files, &settings, |mut d| {

@@ -6,7 +6,6 @@
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
-use std::time::Instant;
 
 use urlsift_records::timings::Report;
 use urlsift_records::{self, Chunk, Engine, InputError, Job, Ledger, Policy, Processed, Tally};
@@ -239,16 +238,14 @@ impl Setup {
             ..
         } = self;
         let bar = progress.then(|| progress_bar(plain_size(&engine)));
-        let started = Instant::now();
         let (mut lines, mut bytes) = (0u64, 0u64);
         let result = engine.run(work, |chunk, p| {
             lines += p.tally.lines;
             bytes += p.tally.bytes;
             let go_on = consume(&mut ledger, chunk, p)?;
             if let Some(pb) = &bar {
-                let secs = started.elapsed().as_secs_f64().max(1e-9);
                 pb.set_position(bytes);
-                pb.set_message(format!("{lines} URLs, {:.0} URLs/s", lines as f64 / secs));
+                pb.set_message(urls(lines));
             }
             Ok(go_on)
         });
@@ -337,26 +334,61 @@ fn plain_size(engine: &Engine) -> Option<u64> {
     Some(total)
 }
 
-/// A progress line on stderr: with the input's size known, a bar, the
-/// share done and the time left; else what was read so far, and the rate.
+/// A progress line on stderr, fitted to the terminal's width: with the
+/// input's size known, a bar, the share done, the rate and the time left;
+/// else what was read so far, and the rate. The message is the URLs
+/// read so far.
 fn progress_bar(size: Option<u64>) -> indicatif::ProgressBar {
     let (pb, template) = match size {
-        Some(n) => (
-            indicatif::ProgressBar::new(n),
-            "{spinner} {percent:>3}% [{bar:24}] {binary_bytes}/{binary_total_bytes}, \
-             {binary_bytes_per_sec}, {eta} left ({msg})",
-        ),
+        Some(n) => {
+            // Everything but the bar, at its widest: `⠁ 100% []
+            // 1023.99 MiB/1023.99 MiB 1023.99 MiB/s 59m left 999.9M URLs`.
+            const REST: usize = 68;
+            let bar = terminal_width().saturating_sub(REST + 1).min(40);
+            let template = if bar >= 8 {
+                format!(
+                    "{{spinner}} {{percent:>3}}% [{{bar:{bar}}}] {{binary_bytes}}/{{binary_total_bytes}} \
+                     {{binary_bytes_per_sec}} {{eta}} left {{msg}}"
+                )
+            } else {
+                "{spinner} {percent:>3}% {binary_bytes_per_sec} {eta} left {msg}".to_string()
+            };
+            (indicatif::ProgressBar::new(n), template)
+        }
         None => (
             indicatif::ProgressBar::new_spinner(),
-            "{spinner} {binary_bytes} read, {binary_bytes_per_sec} ({msg}) {elapsed}",
+            "{spinner} {binary_bytes} read, {binary_bytes_per_sec} {msg} {elapsed}".to_string(),
         ),
     };
     pb.set_style(
-        indicatif::ProgressStyle::with_template(template).expect("valid progress template"),
+        indicatif::ProgressStyle::with_template(&template).expect("valid progress template"),
     );
     pb.set_message("starting");
     pb.enable_steady_tick(std::time::Duration::from_millis(200));
     pb
+}
+
+/// The terminal's width in columns: the terminal's own word, else
+/// `COLUMNS`, else 80.
+fn terminal_width() -> usize {
+    if let Some((_, columns)) = console::Term::stderr().size_checked() {
+        return usize::from(columns);
+    }
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse().ok())
+        .filter(|&c| c > 0)
+        .unwrap_or(80)
+}
+
+/// `n` URLs in at most 11 columns: `982 URLs`, `82.3k URLs`, `1.2M URLs`.
+fn urls(n: u64) -> String {
+    match n {
+        0..1_000 => format!("{n} URLs"),
+        1_000..1_000_000 => format!("{:.1}k URLs", n as f64 / 1e3),
+        1_000_000..1_000_000_000 => format!("{:.1}M URLs", n as f64 / 1e6),
+        _ => format!("{:.1}G URLs", n as f64 / 1e9),
+    }
 }
 
 /// Prints the summary (when asked for, or when records were bad or inputs
@@ -376,7 +408,50 @@ pub fn report(
         let summary = tally.summary(files, settings.noun, settings.kept);
         let _ = writeln!(stderr, "urlsift: {summary}{extra}");
     }
+    if !settings.quiet
+        && let Some(hint) = remedy(tally.lines, &tally.bad)
+    {
+        let _ = writeln!(stderr, "urlsift: hint: {hint}");
+    }
     read_errors(errors)
+}
+
+/// What to try when more than half of `records` were set aside for one
+/// reason (counts by reason in `bad`) that a flag remedies; said once
+/// after the summary.
+pub fn remedy<'a>(
+    records: u64,
+    bad: impl IntoIterator<Item = (&'a &'static str, &'a u64)>,
+) -> Option<String> {
+    let (reason, count) = bad.into_iter().max_by_key(|(_, n)| **n)?;
+    if records == 0 || *count * 2 <= records {
+        return None;
+    }
+    let what = match *reason {
+        "missing-scheme-non-relative-URL" => {
+            return Some(format!(
+                "{count} of {records} were relative URLs (paths, request targets): give \
+                 --base URL to resolve them against a site"
+            ));
+        }
+        "missing-field" => {
+            return Some(format!(
+                "{count} of {records} had no URL field: name the field that holds the URL \
+                 with --field"
+            ));
+        }
+        "not-a-CDXJ-line" => "CDXJ lines",
+        "invalid-JSON" | "not-a-JSON-object" => "JSON lines",
+        "not-a-log-line" => "access-log lines",
+        "bad-WARC-header" => "WARC records",
+        "bad-ARC-header" => "ARC records",
+        "bad-CSV-quote" => "CSV rows",
+        _ => return None,
+    };
+    Some(format!(
+        "{count} of {records} were not {what}: if the input is in another format, name it \
+         with --input-format"
+    ))
 }
 
 /// Prints the read errors that ended sources early (after the output they

@@ -309,11 +309,21 @@ fn ranked<K: Ord>(map: impl IntoIterator<Item = (K, u64)>, top: usize) -> Vec<(K
     v
 }
 
-fn pct(part: u64, whole: u64) -> f64 {
-    if whole == 0 {
-        0.0
-    } else {
-        100.0 * part as f64 / whole as f64
+/// `part` as a percentage of `whole`, to one decimal, never rounded to
+/// all or nothing when it is neither: `>99.9` for 363,785 of 363,911,
+/// `<0.1` for 1 of 10,000.
+fn share(part: u64, whole: u64) -> String {
+    if whole == 0 || part == 0 {
+        return "0.0".into();
+    }
+    if part >= whole {
+        return "100.0".into();
+    }
+    let shown = format!("{:.1}", 100.0 * part as f64 / whole as f64);
+    match shown.as_str() {
+        "100.0" => ">99.9".into(),
+        "0.0" => "<0.1".into(),
+        _ => shown,
     }
 }
 
@@ -443,35 +453,37 @@ pub fn run(a: StatsArgs) -> Result<ExitCode, CliError> {
         let row = |t: &mut String, name: &str, n: u64, note: String| {
             t.push_str(&format!("{name:<34} {n:>12}{note}\n"));
         };
-        row(&mut text, "lines", tally.lines, String::new());
+        // Lines, or records (WARC records, CSV and Parquet rows, ...).
+        let noun = settings.noun;
+        row(&mut text, noun, tally.lines, String::new());
         row(&mut text, "  empty", tally.empty, String::new());
         let non_empty = tally.lines - tally.empty;
         row(
             &mut text,
             "  valid",
             tally.valid,
-            format!("  {:5.1}% of non-empty", pct(tally.valid, non_empty)),
+            format!("  {:>5}% of non-empty", share(tally.valid, non_empty)),
         );
         row(
             &mut text,
             "  invalid",
             invalid,
-            format!("  {:5.1}% of non-empty", pct(invalid, non_empty)),
+            format!("  {:>5}% of non-empty", share(invalid, non_empty)),
         );
         row(
             &mut text,
             "already normal (href == line)",
             normal,
-            format!("  {:5.1}% of valid", pct(normal, tally.valid)),
+            format!("  {:>5}% of valid", share(normal, tally.valid)),
         );
         row(
             &mut text,
             "decided by the fast path",
             fast,
-            format!("  {:5.1}% of valid", pct(fast, tally.valid)),
+            format!("  {:>5}% of valid", share(fast, tally.valid)),
         );
         text.push_str(&format!(
-            "{:<34} {:>12.1} MB/s, {:.0} lines/s ({} bytes in {:.3} s)\n",
+            "{:<34} {:>12.1} MB/s, {:.0} {noun}/s ({} bytes in {:.3} s)\n",
             "throughput",
             tally.bytes as f64 / secs / 1e6,
             tally.lines as f64 / secs,
@@ -508,4 +520,20 @@ pub fn run(a: StatsArgs) -> Result<ExitCode, CliError> {
         ..settings
     };
     Ok(report(&tally, 0, &settings, "", &errors))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::share;
+
+    #[test]
+    fn a_share_is_never_rounded_to_all_or_nothing() {
+        assert_eq!(share(363_785, 363_911), ">99.9");
+        assert_eq!(share(1, 10_000), "<0.1");
+        assert_eq!(share(5, 5), "100.0");
+        assert_eq!(share(0, 5), "0.0");
+        assert_eq!(share(0, 0), "0.0");
+        assert_eq!(share(1, 3), "33.3");
+        assert_eq!(share(9_994, 10_000), "99.9");
+    }
 }

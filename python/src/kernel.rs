@@ -22,6 +22,7 @@ use rayon::prelude::*;
 use urlsift::profile::Profile;
 use urlsift::site::{List, Part};
 use urlsift::{BatchParser, Getter, Url};
+use urlsift_records::dedup::{PatternOptions, write_pattern};
 
 use crate::column::{BoolBuilder, Column, Row, StringBuilder};
 
@@ -38,6 +39,10 @@ pub enum Output {
     /// a domain or the part does not exist (a host that is a public
     /// suffix has no site).
     Site(List, Part),
+    /// The key `urlsift dedup --key pattern` groups URLs by (host, path
+    /// with numbers, hex and UUIDs collapsed, sorted parameter names); the
+    /// whole href for a URL without a host.
+    Pattern,
 }
 
 impl Output {
@@ -65,6 +70,12 @@ impl Output {
             }
             Output::Profile(p) => {
                 p.apply(url, out.data());
+                out.commit();
+            }
+            Output::Pattern => {
+                if !write_pattern(url, PatternOptions::default(), out.data(), &mut Vec::new()) {
+                    out.data().extend_from_slice(url.href().as_bytes());
+                }
                 out.commit();
             }
             Output::Site(list, part) => match list.url_parts(url).as_ref().and_then(|p| part.of(p))

@@ -67,6 +67,7 @@ fn columns<'py>(
             "safe-browsing" => Ok(Output::Profile(
                 profile.clone().canonical(Some(Canonical::SafeBrowsing)),
             )),
+            "pattern" => Ok(Output::Pattern),
             _ => Output::getter(name)
                 .or_else(|| Output::site(name, &list))
                 .ok_or_else(|| PyValueError::new_err(format!("unknown field {name:?}"))),

@@ -24,7 +24,7 @@ use pyo3::types::{PyBytes, PyDict};
 use urlsift::profile::Profile;
 use urlsift::site::List;
 use urlsift::{BatchParser, Url};
-use urlsift_records::fields::{Context, Field};
+use urlsift_records::fields::{Asked, Context, Field};
 use urlsift_records::format::frame::Frames;
 use urlsift_records::parquet::{Columns, Cursor, Layout, Rows};
 use urlsift_records::{
@@ -133,6 +133,9 @@ impl Reader {
             field,
             no_header,
             delimiter,
+            // An unknown `@NAME` is a ValueError as reading starts, where
+            // the format knows its fields (a CSV header, a Parquet schema).
+            named: Asked::of(&fields).names(),
         };
         let options = Options {
             spec: spec.clone(),

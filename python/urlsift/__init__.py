@@ -18,7 +18,7 @@ DuckDB functions in ``urlsift.duckdb``, a Polars namespace in
 """
 
 from ._urlsift import URL, ParseError, can_parse, parse
-from .arrow import FIELDS, SITE_FIELDS, components, is_valid, normalize, surt
+from .arrow import FIELDS, KEY_FIELDS, SITE_FIELDS, components, is_valid, normalize, pattern, surt
 from .records import links, read
 
 __all__ = [
@@ -28,9 +28,11 @@ __all__ = [
     "can_parse",
     "FIELDS",
     "SITE_FIELDS",
+    "KEY_FIELDS",
     "normalize",
     "surt",
     "components",
+    "pattern",
     "is_valid",
     "read",
     "links",

@@ -46,6 +46,13 @@ FIELDS = (
 #: leaves out its private rules (``github.io``, ``blogspot.com``).
 SITE_FIELDS = ("site", "public_suffix", "subdomain", "domain")
 
+#: The key fields ``components`` can also return: ``pattern``, the key
+#: ``urlsift dedup --key pattern`` groups URLs by (the host, the path with
+#: numeric, hex and UUID segments as ``{n}``, ``{hex}``, ``{uuid}``, the
+#: sorted parameter names: ``e.com/user/{n}?id&tab``; the whole href for a
+#: URL without a host).
+KEY_FIELDS = ("pattern",)
+
 Base = Union[str, "_urlsift.URL", None]
 Globs = Union[str, Iterable[str], None]
 
@@ -210,6 +217,18 @@ def normalize(
     return _one(array, output, base, with_reasons, threads=threads, **profile)
 
 
+def pattern(array, base: Base = None, *, threads: Optional[int] = None):
+    """Each URL's pattern, the key of ``urlsift dedup --key pattern``
+    (see ``KEY_FIELDS``); null where the row is not a URL.
+
+    >>> import pyarrow as pa
+    >>> pattern(pa.array(["http://e.com/user/42/?tab=1&id=7"])).to_pylist()
+    ['e.com/user/{n}/?id&tab']
+    """
+    (column,), _, _ = run(array, ["pattern"], base, threads=threads)
+    return column
+
+
 def surt(
     array,
     base: Base = None,
@@ -235,7 +254,7 @@ def components(
     icann_only: bool = False,
 ):
     """A struct array with one string field per name in ``fields`` (see
-    ``FIELDS`` and ``SITE_FIELDS``); the struct is null where the row is
+    ``FIELDS``, ``SITE_FIELDS`` and ``KEY_FIELDS``); the struct is null where the row is
     null or invalid."""
     fields = list(fields)
     if not fields:

@@ -14,10 +14,13 @@ urlsift's parser, so SQL gets the same answers as the ``urlsift`` command.
                                                 (or ``''``)
 ``url_valid(url)``                              whether the row is a URL
 ``url_component(url, name)``                    a getter (``hostname``, ``port``,
-                                                ``pathname``, ...) or site field
+                                                ``pathname``, ...), site field or
+                                                ``pattern``
 ``url_host(url)``                               the hostname
 ``url_site(url)``                               the registrable domain
 ``url_public_suffix(url)``                      the public suffix
+``url_pattern(url)``                            the key of ``dedup --key pattern``
+                                                (``e.com/user/{n}?id&tab``)
 ``url_surt(url)``                               the SURT key (``--surt``)
 ==============================================  ==============================
 
@@ -52,6 +55,7 @@ FUNCTIONS = {
     "url_component": ["VARCHAR", "VARCHAR"],
     "url_host": ["VARCHAR"],
     "url_site": ["VARCHAR"],
+    "url_pattern": ["VARCHAR"],
     "url_public_suffix": ["VARCHAR"],
     "url_surt": ["VARCHAR"],
 }
@@ -131,7 +135,7 @@ def register(
         return one
 
     def component(urls, names):
-        known = arrow.FIELDS + arrow.SITE_FIELDS
+        known = arrow.FIELDS + arrow.SITE_FIELDS + arrow.KEY_FIELDS
 
         def each(rows, name):
             if name not in known:
@@ -151,6 +155,7 @@ def register(
         "url_component": (component, "VARCHAR"),
         "url_host": (field("hostname"), "VARCHAR"),
         "url_site": (field("site"), "VARCHAR"),
+        "url_pattern": (field("pattern"), "VARCHAR"),
         "url_public_suffix": (field("public_suffix"), "VARCHAR"),
         "url_surt": (surt, "VARCHAR"),
     }

@@ -77,7 +77,7 @@ class UrlNamespace:
 
     def component(self, name: str, base: Base = None) -> pl.Expr:
         """One getter or site field of each URL."""
-        known = arrow.FIELDS + arrow.SITE_FIELDS
+        known = arrow.FIELDS + arrow.SITE_FIELDS + arrow.KEY_FIELDS
         if name not in known:
             raise ValueError(f"component {name!r} (known: {', '.join(known)})")
         return self._strings(lambda a: arrow.run(a, [name], base)[0][0])
@@ -85,6 +85,10 @@ class UrlNamespace:
     def site(self, base: Base = None) -> pl.Expr:
         """Each URL's registrable domain (null where the host has none)."""
         return self.component("site", base)
+
+    def pattern(self, base: Base = None) -> pl.Expr:
+        """Each URL's pattern, the key of ``urlsift dedup --key pattern``."""
+        return self.component("pattern", base)
 
     def host(self, base: Base = None) -> pl.Expr:
         """Each URL's hostname."""

@@ -75,7 +75,7 @@ class UrlColumns:
         sort_query: bool = False,
         strip_params=None,
     ):
-        known = arrow.FIELDS + arrow.SITE_FIELDS
+        known = arrow.FIELDS + arrow.SITE_FIELDS + arrow.KEY_FIELDS
         unknown = [f for f in fields if f not in known]
         if unknown:
             raise ValueError(f"unknown fields {unknown} (known: {', '.join(known)})")

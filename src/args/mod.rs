@@ -116,6 +116,7 @@ pub enum Command {
   urlsift dedup urls.txt
   urlsift dedup --key origin urls.txt
   urlsift dedup --key pattern --count urls.txt
+  urlsift dedup --key pattern --count --with-key urls.txt | sort -rn | head
   urlsift dedup --key pattern --pattern-scheme --pattern-ignore-trailing-slash urls.txt
   urlsift dedup --key pattern --pattern-exact-path --samples 3 endpoints.txt
   urlsift dedup --memory 64M --tmp-dir /var/tmp huge.txt.zst -o unique.txt
@@ -134,16 +135,21 @@ pub enum Command {
   urlsift extract --input-format log --fields pathname,@status,@user_agent access.log
   urlsift extract --fields site,subdomain,public_suffix urls.txt
   urlsift extract --site bbc.co.uk --ext pdf --fields href urls.txt
+  urlsift extract --fields href,pattern --pattern-ignore-trailing-slash urls.txt
 
 Fields: line, input, href, protocol, username, password, host, hostname,
 port, pathname, search, hash, origin; site, public_suffix, subdomain,
 domain, is_private (from the Public Suffix List: --psl FILE,
 --icann-only); surt (the key web archives index by, as `normalize --surt`
 writes it); sb_expressions (Safe Browsing's lookup expressions: a JSON
-array with --jsonl, space-separated otherwise); and @NAME,
-a field of the input record: a CSV/TSV column (name or number), a JSON key or dotted path, a
-WARC header, or a log field (remote, ident, user, time, request, method,
-target, protocol, status, bytes, referer, user_agent).")]
+array with --jsonl, space-separated otherwise); pattern (the key of
+`dedup --key pattern`: e.com/user/{n}?id&tab, as the --pattern-* flags
+say); and @NAME, a field of the input record: a CSV/TSV column (name or
+number), a JSON key or dotted path, a WARC header, or a log field (remote,
+ident, user, time, request, method, target, protocol, status, bytes,
+referer, user_agent). An @NAME the input cannot have (not in a CSV header
+or Parquet schema, not a log field) is refused before any work; one no
+JSON, CDXJ or WARC record had is named in a warning at the end.")]
     Extract(ExtractArgs),
     /// Report lines that are invalid or carry spec validation errors.
     #[command(after_help = "Examples:
@@ -177,7 +183,8 @@ target, protocol, status, bytes, referer, user_agent).")]
   urlsift links --dedup href --memory 4G --tmp-dir /var/tmp CC-MAIN-*.warc.gz
 
 Inputs: WARC files (response and resource records), WAT files (metadata
-records of application/json: Common Crawl's link lists), HTML files
+records of application/json: Common Crawl's link lists), ARC files (the
+format before WARC: each record a response), HTML files
 (.html, .htm, .xhtml; their URL is --base), sitemaps and feeds (.xml,
 .rss, .atom: <loc>, RSS <link>, <guid>, <enclosure url>, Atom <link
 href>); plain, .gz or .zst.
@@ -309,17 +316,8 @@ pub struct DedupArgs {
     /// What makes two lines duplicates.
     #[arg(long, value_enum, default_value = "href")]
     pub key: Key,
-    /// With --key pattern: the scheme is part of the key (http: and
-    /// https: URLs apart).
-    #[arg(long)]
-    pub pattern_scheme: bool,
-    /// With --key pattern: /docs/ and /docs are one pattern.
-    #[arg(long)]
-    pub pattern_ignore_trailing_slash: bool,
-    /// With --key pattern: a key of parameter names only: the path as
-    /// written (no {n}, {hex}, {uuid}), the query reduced to its names.
-    #[arg(long)]
-    pub pattern_exact_path: bool,
+    #[command(flatten)]
+    pub pattern: PatternArgs,
     /// Keep up to N records of each key (each where it is in the input)
     /// instead of the first one only.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
@@ -328,6 +326,12 @@ pub struct DedupArgs {
     /// (with --samples, each sample with its key's number).
     #[arg(short, long)]
     pub count: bool,
+    /// Write each kept record after its key and a tab (KEY<TAB>RECORD;
+    /// with --count, after the count too): see the pattern a record
+    /// stands for. E.g. urlsift dedup --key pattern --count --with-key
+    /// urls.txt
+    #[arg(long)]
+    pub with_key: bool,
     /// Memory budget for the seen-set; beyond it, spill to --tmp-dir (K, M, G).
     #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size)]
     pub memory: u64,
@@ -336,15 +340,41 @@ pub struct DedupArgs {
     pub tmp_dir: Option<PathBuf>,
 }
 
+/// How URLs are reduced to patterns (`dedup --key pattern`, `extract
+/// --fields pattern`).
+#[derive(Args, Debug)]
+pub struct PatternArgs {
+    /// With --key pattern (the pattern field): the scheme is part of the
+    /// pattern (http: and https: URLs apart).
+    #[arg(long)]
+    pub pattern_scheme: bool,
+    /// With --key pattern (the pattern field): /docs/ and /docs are one
+    /// pattern.
+    #[arg(long)]
+    pub pattern_ignore_trailing_slash: bool,
+    /// With --key pattern (the pattern field): parameter names only: the
+    /// path as written (no {n}, {hex}, {uuid}), the query reduced to its
+    /// names.
+    #[arg(long)]
+    pub pattern_exact_path: bool,
+}
+
+impl PatternArgs {
+    /// The options the flags give.
+    pub fn options(&self) -> PatternOptions {
+        PatternOptions {
+            scheme: self.pattern_scheme,
+            ignore_trailing_slash: self.pattern_ignore_trailing_slash,
+            exact_path: self.pattern_exact_path,
+        }
+    }
+}
+
 impl DedupArgs {
     /// The key, `pattern` read as the --pattern-* flags say; an error for
     /// a --pattern-* flag with another key.
     pub fn key(&self) -> Result<Key, String> {
-        let options = PatternOptions {
-            scheme: self.pattern_scheme,
-            ignore_trailing_slash: self.pattern_ignore_trailing_slash,
-            exact_path: self.pattern_exact_path,
-        };
+        let options = self.pattern.options();
         match self.key {
             Key::Pattern(_) => Ok(Key::Pattern(options)),
             _ if options != PatternOptions::default() => {
@@ -392,6 +422,8 @@ pub struct ExtractArgs {
     /// (typed, nullable columns; also chosen by -o NAME.parquet).
     #[arg(long, value_enum, value_name = "FORMAT", conflicts_with_all = ["tsv", "jsonl", "format", "append"])]
     pub output_format: Option<ExtractFormat>,
+    #[command(flatten)]
+    pub pattern: PatternArgs,
 }
 
 /// `extract --output-format`.
@@ -520,9 +552,9 @@ pub enum LinksFormat {
 
 #[derive(Args, Debug)]
 pub struct LinksArgs {
-    /// WARC or WAT files (.warc, .warc.gz, .warc.zst; - for standard
-    /// input), HTML files (.html, .htm, .xhtml), sitemaps and feeds (.xml,
-    /// .rss, .atom).
+    /// WARC, WAT or ARC files (.warc, .warc.gz, .warc.zst, .arc, .arc.gz; `-`
+    /// for standard input), HTML files (.html, .htm, .xhtml), sitemaps and
+    /// feeds (.xml, .rss, .atom).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// The URL of the HTML files named (a WARC record's URL is its
@@ -532,15 +564,11 @@ pub struct LinksArgs {
     /// Comma-separated kinds of links, or `all` (default: all but css).
     #[arg(long, value_name = "LIST")]
     pub kinds: Option<String>,
-    /// Comma-separated fields of each link.
-    #[arg(
-        long,
-        value_name = "LIST",
-        value_enum,
-        value_delimiter = ',',
-        default_value = "to"
-    )]
-    pub fields: Vec<LinkField>,
+    /// Comma-separated fields of each link (default: from,to in CSV, TSV,
+    /// JSON lines and Parquet; to alone, the target URLs, in plain text
+    /// output).
+    #[arg(long, value_name = "LIST", value_enum, value_delimiter = ',')]
+    pub fields: Option<Vec<LinkField>>,
     /// Comma-separated values (with a header line unless --no-header).
     #[arg(long, conflicts_with_all = ["tsv", "jsonl"])]
     pub csv: bool,
@@ -636,6 +664,22 @@ impl LinksArgs {
                 Some(Named::Jsonl | Named::Json) => LinksFormat::Jsonl,
                 _ => LinksFormat::Tsv,
             }
+        }
+    }
+
+    /// The fields of each link: as given, or `from,to` where the output
+    /// is structured (a format flag, or an `-o` name that names one), the
+    /// target alone in plain text.
+    pub fn fields(&self) -> Vec<LinkField> {
+        use crate::naming::OutputName;
+        if let Some(fields) = &self.fields {
+            return fields.clone();
+        }
+        let named = OutputName::of(self.output.as_deref()).format.is_some();
+        if self.parquet || self.csv || self.jsonl || self.tsv || named {
+            vec![LinkField::From, LinkField::To]
+        } else {
+            vec![LinkField::To]
         }
     }
 

@@ -84,6 +84,7 @@ impl InputArgs {
             field: self.field.clone(),
             no_header: self.no_header,
             delimiter: self.delimiter,
+            named: Vec::new(),
         }
     }
 

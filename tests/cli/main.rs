@@ -22,5 +22,6 @@ mod parquet;
 mod readme;
 mod records;
 mod reports;
+mod silent;
 mod sites;
 mod workdir;

@@ -180,8 +180,8 @@ pub struct Load {
 /// ```
 /// use urlsift_compare::corpus::{Load, load};
 ///
-/// # let dir = std::env::temp_dir().join(format!("urlsift-doc-corpus-{}", std::process::id()));
-/// # std::fs::create_dir_all(&dir).unwrap();
+/// # let tmp = tempfile::Builder::new().prefix("urlsift-doc-corpus-").tempdir().unwrap();
+/// # let dir = tmp.path();
 /// let path = dir.join("urls.txt");
 /// std::fs::write(&path, "https://example.com/\n\n# a comment\nhttp://e.org/a\n").unwrap();
 /// let corpus = load(&Load { files: vec![path], max_line: 1 << 20, chunk_size: 1 << 16, ..Load::default() })?;
@@ -194,7 +194,7 @@ pub fn load(load: &Load) -> Result<Corpus, Error> {
     if files.is_empty() {
         files.push("-".into());
     }
-    if let Some(e) = input::missing(&files) {
+    if let Some(e) = input::unusable(&files) {
         return Err(Error::Input(e));
     }
     let max_line = load.max_line;

@@ -11,8 +11,8 @@
 //! ```
 //! use urlsift_links::rows::{Field, Format, Settings, read};
 //!
-//! # let dir = std::env::temp_dir().join(format!("urlsift-doc-rows-{}", std::process::id()));
-//! # std::fs::create_dir_all(&dir).unwrap();
+//! # let tmp = tempfile::Builder::new().prefix("urlsift-doc-rows-").tempdir().unwrap();
+//! # let dir = tmp.path();
 //! let page = dir.join("page.html");
 //! std::fs::write(&page, r#"<a href="/a">A</a> <a href="javascript:void(0)">B</a>"#).unwrap();
 //! let settings = Settings {
@@ -31,7 +31,7 @@
 //! .unwrap();
 //! assert!(failed.is_empty());
 //! assert_eq!(out, b"https://example.com/,https://example.com/a\n");
-//! assert_eq!(tally.summary(), "1 page, 1 link; 1 bad link (javascript-url 1)");
+//! assert_eq!(tally.summary(), "1 page, 1 link; 1 bad link (1 javascript-url)");
 //! ```
 
 use std::collections::BTreeMap;
@@ -252,7 +252,7 @@ impl Tally {
     pub fn summary(&self) -> String {
         let list = |m: &BTreeMap<&str, u64>| {
             m.iter()
-                .map(|(k, v)| format!("{k} {v}"))
+                .map(|(k, v)| format!("{v} {k}"))
                 .collect::<Vec<_>>()
                 .join(", ")
         };
@@ -279,8 +279,12 @@ impl Tally {
             line.push_str(&format!("; {}", n(self.duplicates, "duplicate")));
         }
         if self.not_html + self.other_records > 0 {
+            let responses = match self.other_records {
+                1 => "a response",
+                _ => "responses",
+            };
             line.push_str(&format!(
-                "; {} not HTML, {} not responses",
+                "; {} not HTML, {} not {responses}",
                 n(self.not_html, "record"),
                 self.other_records
             ));
@@ -602,10 +606,17 @@ fn read_one<E>(
         return source.read_xml(bytes, consume);
     }
     let base = settings.base.as_deref().unwrap_or_default();
-    match Item::document(bytes, settings.max_page, base) {
-        Ok(item) => consume(source.rows(&item)).map(|()| None),
-        Err(e) => Ok(Some(input_error(e))),
-    }
+    // A document cut short (a cut .html.gz): what was decoded is read as
+    // the page, and the input named as not read to its end.
+    let mut block = Vec::new();
+    let cut = bytes
+        .take(settings.max_page as u64 + 1)
+        .read_to_end(&mut block)
+        .err();
+    let item =
+        Item::document(&block[..], settings.max_page, base).expect("reading a slice cannot fail");
+    consume(source.rows(&item))?;
+    Ok(cut.map(input_error))
 }
 
 /// One input being read.
@@ -762,32 +773,33 @@ impl Source<'_> {
             consume(rows)
         };
         let document = page.url.clone();
-        let result = xml::links(
-            std::io::BufReader::with_capacity(1 << 16, reader),
-            document.as_ref(),
-            &s.kinds,
-            |link| {
-                page.links.push(link);
-                if page.links.len() >= XML_BATCH && failed.is_ok() {
-                    failed = flush(&mut page, consume);
-                }
-            },
-        );
+        let mut reader = std::io::BufReader::with_capacity(1 << 16, reader);
+        let result = xml::links(&mut reader, document.as_ref(), &s.kinds, |link| {
+            page.links.push(link);
+            if page.links.len() >= XML_BATCH && failed.is_ok() {
+                failed = flush(&mut page, consume);
+            }
+        });
         failed?;
         flush(&mut page, consume)?;
         let mut end = Rows::default();
         end.tally.pages += 1;
         // An input that cannot be read to its end (a cut .xml.gz) is a read
         // error, as for every other input.
+        let read_error = |error| InputError {
+            name: self.name.to_string(),
+            error,
+            usage: false,
+        };
         let read_error = match result {
-            Err(e) if e.read => Some(InputError {
-                name: self.name.to_string(),
-                error: std::io::Error::other(e.message),
-                usage: false,
-            }),
+            Err(e) if e.read => Some(read_error(std::io::Error::other(e.message))),
             Err(e) => {
                 end.bad_record(self.name, e.offset, Reason::BadXml, &e.message);
-                None
+                // The document is bad, but the input may be cut or corrupt
+                // too (a cut .xml.gz): read it to its end to know.
+                std::io::copy(&mut reader, &mut std::io::sink())
+                    .err()
+                    .map(read_error)
             }
             Ok(()) => None,
         };

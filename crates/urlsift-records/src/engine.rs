@@ -6,8 +6,8 @@
 //! ```
 //! use urlsift_records::{Engine, Job, Options, Processed};
 //!
-//! let dir = std::env::temp_dir().join(format!("urlsift-doc-engine-{}", std::process::id()));
-//! std::fs::create_dir_all(&dir)?;
+//! let tmp = tempfile::Builder::new().prefix("urlsift-doc-engine-").tempdir()?;
+//! let dir = tmp.path();
 //! let path = dir.join("urls.txt");
 //! std::fs::write(&path, "HTTPS://A.example\n\nhttps://b.example/x/../y\n")?;
 //!
@@ -31,7 +31,6 @@
 //! )?;
 //! assert!(errors.is_empty());
 //! assert_eq!(hosts, ["https://a.example/", "https://b.example/y"]);
-//! # std::fs::remove_dir_all(&dir)?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
@@ -99,7 +98,7 @@ impl Engine {
         if files.is_empty() {
             files.push("-".into());
         }
-        if let Some(e) = input::missing(&files) {
+        if let Some(e) = input::unusable(&files) {
             return Err(Error::Input(e));
         }
         let mut spec = options.spec.clone();

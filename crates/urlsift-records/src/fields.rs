@@ -21,11 +21,13 @@
 //! ```
 
 use std::borrow::Cow;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use urlsift::site::{List, Part};
 use urlsift::{Getter, Url};
 
 use super::chunk::Chunk;
+use super::dedup::{PatternOptions, write_pattern};
 use super::format::{Format, Rec};
 
 /// One field of a URL's record.
@@ -51,19 +53,32 @@ pub enum Field {
     /// looks the URL up by ([`urlsift::safe_browsing::expressions`]),
     /// space-separated (they hold no space).
     SbExpressions,
+    /// The key `dedup --key pattern` groups URLs by: host, path with
+    /// numeric, hex and UUID segments collapsed, sorted parameter names
+    /// (`e.com/user/{n}?id&tab`; see [`write_pattern`]); the whole href
+    /// for a URL without a host.
+    Pattern(PatternOptions),
 }
 
 /// The fields besides the getters and site parts, before and after them
 /// in the list of names.
 const BEFORE: [(&str, Field); 2] = [("line", Field::Line), ("input", Field::Input)];
-const AFTER: [(&str, Field); 3] = [
+const AFTER: [(&str, Field); 4] = [
     ("surt", Field::Surt),
     ("is_private", Field::IsPrivate),
     ("sb_expressions", Field::SbExpressions),
+    (
+        "pattern",
+        Field::Pattern(PatternOptions {
+            scheme: false,
+            ignore_trailing_slash: false,
+            exact_path: false,
+        }),
+    ),
 ];
 
 /// Every field's name, in order: `line`, `input`, the getters, the site
-/// parts, `surt`, `is_private`, `sb_expressions`.
+/// parts, `surt`, `is_private`, `sb_expressions`, `pattern`.
 fn names() -> impl Iterator<Item = &'static str> {
     let getters = Getter::NAMES.into_iter();
     let parts = Part::ALL.into_iter().map(Part::name);
@@ -105,6 +120,7 @@ impl Field {
             Field::Record(name) => name,
             Field::Url(getter) => getter.name(),
             Field::Site(part) => part.name(),
+            Field::Pattern(_) => "pattern",
             _ => {
                 BEFORE
                     .iter()
@@ -161,7 +177,84 @@ impl Field {
                 return Some(Cow::Owned(urlsift::surt::key(url, &options)));
             }
             Field::Input => input,
+            Field::Pattern(options) => {
+                let mut out = Vec::new();
+                if !write_pattern(url, *options, &mut out, &mut Vec::new()) {
+                    return Some(Cow::Borrowed(url.href()));
+                }
+                return Some(Cow::Owned(
+                    String::from_utf8(out).expect("a URL's parts are UTF-8"),
+                ));
+            }
         }))
+    }
+}
+
+/// The record fields (`@NAME`) a run asks for, and whether any record
+/// had each: a name that formats with fields known up front do not have
+/// is refused as a source starts ([`Spec::named`](crate::Spec::named)),
+/// but JSON keys, CDXJ keys and WARC headers vary by record, so a name
+/// no record had is told after the run ([`Asked::unseen`]).
+///
+/// ```
+/// use urlsift_records::fields::{Asked, Field};
+///
+/// let fields = [Field::parse("href")?, Field::parse("@title")?, Field::parse("@lang")?];
+/// let asked = Asked::of(&fields);
+/// assert_eq!(asked.names(), ["title", "lang"]);
+/// asked.saw(&fields[1], true);
+/// asked.saw(&fields[2], false);
+/// assert_eq!(asked.unseen(), ["lang"]);
+/// # Ok::<(), String>(())
+/// ```
+#[derive(Debug, Default)]
+pub struct Asked {
+    names: Vec<String>,
+    seen: Vec<AtomicBool>,
+}
+
+impl Asked {
+    /// The `@NAME` fields among `fields`, each once.
+    pub fn of<'f>(fields: impl IntoIterator<Item = &'f Field>) -> Asked {
+        let mut names: Vec<String> = Vec::new();
+        for f in fields {
+            if let Field::Record(name) = f
+                && !names.contains(name)
+            {
+                names.push(name.clone());
+            }
+        }
+        let seen = names.iter().map(|_| AtomicBool::new(false)).collect();
+        Asked { names, seen }
+    }
+
+    /// The names asked for, without `@`.
+    pub fn names(&self) -> Vec<String> {
+        self.names.clone()
+    }
+
+    /// Notes that a record had `field` (`had`: its value was not
+    /// `None`); other fields are passed over. Cheap from any thread.
+    pub fn saw(&self, field: &Field, had: bool) {
+        let Field::Record(name) = field else { return };
+        if !had {
+            return;
+        }
+        if let Some(i) = self.names.iter().position(|n| n == name)
+            && !self.seen[i].load(Ordering::Relaxed)
+        {
+            self.seen[i].store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// The names no record had.
+    pub fn unseen(&self) -> Vec<&str> {
+        self.names
+            .iter()
+            .zip(&self.seen)
+            .filter(|(_, s)| !s.load(Ordering::Relaxed))
+            .map(|(n, _)| n.as_str())
+            .collect()
     }
 }
 

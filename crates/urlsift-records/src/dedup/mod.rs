@@ -15,15 +15,15 @@
 //! use urlsift_records::{Engine, Job, Options};
 //! use urlsift::site::List;
 //!
-//! let dir = std::env::temp_dir().join(format!("urlsift-doc-dedup-{}", std::process::id()));
-//! std::fs::create_dir_all(&dir)?;
+//! let tmp = tempfile::Builder::new().prefix("urlsift-doc-dedup-").tempdir()?;
+//! let dir = tmp.path();
 //! let path = dir.join("urls.txt");
 //! std::fs::write(&path, "https://a.example/1\nhttps://b.example/\nhttps://a.example/2\n")?;
 //!
 //! let engine = Engine::new(vec![path], &Options::default())?;
 //! let stage = Stage::new(List::builtin(), &Filters::default(), &Edits::default())?;
 //! let profile = Profile::new();
-//! let keying = Keying { key: Key::Host, profile: &profile, stage: &stage, terminator: b'\n' };
+//! let keying = Keying { key: Key::Host, profile: &profile, stage: &stage, terminator: b'\n', with_key: false };
 //! let job = Job::default();
 //! let mut seen = Seen::new(1 << 30, false, None, b'\n');
 //! let mut out = Vec::new();
@@ -33,7 +33,6 @@
 //! )?;
 //! assert_eq!(seen.finish(&mut out)?, 2);
 //! assert_eq!(out, b"https://a.example/1\nhttps://b.example/\n");
-//! # std::fs::remove_dir_all(&dir)?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
@@ -76,6 +75,9 @@ pub struct Keying<'a> {
     pub stage: &'a Stage,
     /// What ends a URL line written out.
     pub terminator: u8,
+    /// Each record goes out after its key and a tab (`dedup --count
+    /// --with-key`): `KEY<TAB>RECORD`.
+    pub with_key: bool,
 }
 
 impl Keying<'_> {
@@ -93,6 +95,7 @@ impl Keying<'_> {
         keys: Keys,
     ) -> Processed<Keys> {
         let href_keys = matches!(self.key, Key::Href | Key::NoFragment)
+            && !self.with_key
             && !self.profile.needs_url()
             && !self.stage.has_edits();
         if href_keys {
@@ -106,6 +109,7 @@ impl Keying<'_> {
         }
         let (profile, stage, key_kind, term) =
             (self.profile, self.stage, self.key, self.terminator);
+        let with_key = self.with_key;
         // One batch parser per chunk: no allocation per URL.
         let mut form = Vec::new();
         job.run_parsed::<Keys>(chunk, base, keys, |p, rec, _, parser| {
@@ -117,7 +121,22 @@ impl Keying<'_> {
             p.flush();
             let start = p.out.len();
             let key_start = p.extra.keys.len();
-            if matches!(rec.shape, Shape::Line | Shape::ReadOnly) {
+            if with_key {
+                // The key first, then the record (either shape).
+                form.clear();
+                profile.apply(url, &mut form);
+                let keys = &mut p.extra.keys;
+                write_key(key_kind, url, &form, keys, &mut p.extra.names, &stage.list);
+                p.out.extend_from_slice(&p.extra.keys[key_start..]);
+                p.out.push(b'\t');
+                if matches!(rec.shape, Shape::Line | Shape::ReadOnly) {
+                    p.out.extend_from_slice(&form);
+                    p.out.push(term);
+                } else {
+                    let form = std::str::from_utf8(&form).expect("profile output is UTF-8");
+                    rec.write_url(&mut p.out, form, term);
+                }
+            } else if matches!(rec.shape, Shape::Line | Shape::ReadOnly) {
                 profile.apply(url, &mut p.out);
                 let (out, keys) = (&p.out[start..], &mut p.extra.keys);
                 write_key(key_kind, url, out, keys, &mut p.extra.names, &stage.list);

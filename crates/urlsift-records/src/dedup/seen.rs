@@ -757,6 +757,7 @@ mod tests {
             profile: &profile,
             stage: &stage,
             terminator: b'\n',
+            with_key: false,
         };
         let job = Job::default();
         let tmp = Some(dir.path().to_path_buf());

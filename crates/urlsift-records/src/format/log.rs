@@ -261,9 +261,29 @@ pub fn starts_like_log_line(prefix: &[u8]) -> bool {
         .is_some_and(|(method, _)| !method.is_empty() && method.iter().all(u8::is_ascii_uppercase))
 }
 
+/// The names of a log line's fields ([`named`]), with their aliases.
+pub const FIELDS: [&str; 16] = [
+    "remote",
+    "host",
+    "ident",
+    "user",
+    "time",
+    "request",
+    "method",
+    "target",
+    "protocol",
+    "status",
+    "bytes",
+    "size",
+    "referer",
+    "referrer",
+    "user_agent",
+    "user-agent",
+];
+
 /// Field `name` of a log line, escapes decoded: `remote`, `ident`,
 /// `user`, `time`, `request`, `method`, `target`, `protocol`, `status`,
-/// `bytes`, `referer`, `user_agent`.
+/// `bytes`, `referer`, `user_agent` (any of [`FIELDS`], in any case).
 pub fn named<'a>(raw: &'a [u8], name: &str) -> Option<Cow<'a, str>> {
     let p = parse(raw)?;
     let parts = request_parts(p.request);

@@ -229,6 +229,11 @@ pub struct Spec {
     /// `--delimiter`: the CSV/TSV field delimiter (one ASCII byte, not a
     /// quote or a line end); `None`: `,` for CSV, a tab for TSV.
     pub delimiter: Option<u8>,
+    /// The record fields the run reads by name (`extract --fields @NAME`,
+    /// without the `@`): where a format knows its fields before any
+    /// record ([`Format::knows_field`]), an unknown one is refused as the
+    /// source starts, naming the fields there are.
+    pub named: Vec<String>,
 }
 
 impl Spec {
@@ -285,6 +290,45 @@ impl Format {
             Format::Log(_) => Kind::Log,
             #[cfg(feature = "parquet")]
             Format::Parquet(_) => Kind::Parquet,
+        }
+    }
+
+    /// Whether records of this format have a field `name` (`@NAME`),
+    /// where the format knows its fields before any record: `Some(Ok)`,
+    /// or `Some(Err)` saying which fields there are (a CSV header's
+    /// columns, a Parquet schema's, the log fields; `lines` has none).
+    /// `None` where fields vary from record to record (JSON keys, CDXJ
+    /// keys, WARC headers).
+    ///
+    /// ```
+    /// use urlsift_records::format::{Format, csv::Layout};
+    ///
+    /// let csv = Format::Csv(Layout::new(b',', Some(b"id,url\n"), None, 0).unwrap());
+    /// assert_eq!(csv.knows_field("ID"), Some(Ok(())));
+    /// assert_eq!(
+    ///     csv.knows_field("title"),
+    ///     Some(Err("no column \"title\" (columns: \"id\", \"url\")".to_string()))
+    /// );
+    /// assert!(Format::Lines.knows_field("title").unwrap().is_err());
+    /// ```
+    pub fn knows_field(&self, name: &str) -> Option<Result<(), String>> {
+        match self {
+            Format::Lines => Some(Err(format!(
+                "no field {name:?}: `lines` input is one URL per line, with no other fields"
+            ))),
+            Format::Csv(l) => Some(l.knows(name)),
+            Format::Log(_) => Some(
+                match log::FIELDS.contains(&name.to_ascii_lowercase().as_str()) {
+                    true => Ok(()),
+                    false => Err(format!(
+                        "no log field {name:?} (fields: {})",
+                        log::FIELDS.join(", ")
+                    )),
+                },
+            ),
+            #[cfg(feature = "parquet")]
+            Format::Parquet(l) => Some(l.knows(name)),
+            Format::Jsonl(_) | Format::Cdxj(_) | Format::Warc(_) => None,
         }
     }
 

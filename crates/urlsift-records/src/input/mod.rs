@@ -35,8 +35,8 @@ pub enum Opened {
 /// use std::io::Read;
 /// use urlsift_records::input::{self, Opened};
 ///
-/// let dir = std::env::temp_dir().join(format!("urlsift-doc-open-{}", std::process::id()));
-/// std::fs::create_dir_all(&dir)?;
+/// let tmp = tempfile::Builder::new().prefix("urlsift-doc-open-").tempdir()?;
+/// let dir = tmp.path();
 /// let path = dir.join("urls.txt");
 /// std::fs::write(&path, "https://example.com/\n")?;
 /// match input::open(&path)? {
@@ -47,7 +47,6 @@ pub enum Opened {
 ///         assert_eq!(s, "https://example.com/\n");
 ///     }
 /// }
-/// # std::fs::remove_dir_all(&dir)?;
 /// # Ok::<(), std::io::Error>(())
 /// ```
 pub fn open(path: &Path) -> io::Result<Opened> {
@@ -84,21 +83,36 @@ impl fmt::Display for InputError {
     }
 }
 
-/// The first of `files` (other than `-`) that is not there: a typo, said
-/// before anything runs or is written.
+/// The first of `files` (other than `-`) that cannot be read: not there
+/// (a typo), a directory, or a file that may not be opened; said before
+/// anything runs or is written.
 ///
 /// ```
 /// use std::path::PathBuf;
-/// use urlsift_records::input::missing;
+/// use urlsift_records::input::unusable;
 ///
 /// let files = [PathBuf::from("-"), PathBuf::from("no/such/file.txt")];
-/// let e = missing(&files).expect("the second is not there");
+/// let e = unusable(&files).expect("the second is not there");
 /// assert_eq!(e.name, "no/such/file.txt");
 /// assert_eq!(e.error.kind(), std::io::ErrorKind::NotFound);
+/// let e = unusable(&[std::env::temp_dir()]).expect("a directory");
+/// assert!(e.error.to_string().starts_with("is a directory"));
 /// ```
-pub fn missing(files: &[PathBuf]) -> Option<InputError> {
+pub fn unusable(files: &[PathBuf]) -> Option<InputError> {
     files.iter().find_map(|f| {
-        let error = (f.as_os_str() != "-").then(|| std::fs::metadata(f).err())??;
+        if f.as_os_str() == "-" {
+            return None;
+        }
+        let error = match std::fs::metadata(f) {
+            Err(e) => e,
+            Ok(m) if m.is_dir() => io::Error::other(
+                "is a directory: name the files in it (DIR/*.warc.gz), or list them with find",
+            ),
+            // (A FIFO or device is not opened here: opening a FIFO waits
+            // for its writer.)
+            Ok(m) if m.is_file() => std::fs::File::open(f).err()?,
+            Ok(_) => return None,
+        };
         Some(InputError {
             name: display_name(f),
             error,

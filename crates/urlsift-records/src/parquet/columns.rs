@@ -88,7 +88,8 @@ impl Columns {
                         let empty = RecordBatch::new_empty(Arc::new(input.clone()));
                         let rows = Rows::new(empty, 1, 0);
                         let column = rows.column(name).ok_or_else(|| {
-                            format!("@{name}: the Parquet input has no such column")
+                            let columns = crate::format::parquet::shown(input.fields());
+                            format!("@{name}: no column {name:?} (columns: {columns})")
                         })?;
                         (Kind::Rows(name.clone()), column.data_type().clone())
                     }

@@ -21,8 +21,8 @@
 //! use urlsift_records::format::Spec;
 //! use urlsift_records::reader::{ChunkReader, Settings};
 //!
-//! # let dir = std::env::temp_dir().join(format!("urlsift-doc-reader-{}", std::process::id()));
-//! # std::fs::create_dir_all(&dir)?;
+//! # let tmp = tempfile::Builder::new().prefix("urlsift-doc-reader-").tempdir()?;
+//! # let dir = tmp.path();
 //! let path = dir.join("urls.txt");
 //! std::fs::write(&path, "https://a.example/\nhttps://b.example/\nhttps://c.example/\n")?;
 //! // Chunks of about 20 bytes: each ends at a line end.
@@ -43,7 +43,6 @@
 //!     lines.extend(chunk.lines().map(|(n, l)| (n, String::from_utf8_lossy(l).into_owned())));
 //! }
 //! assert_eq!(lines[2], (3, "https://c.example/".to_string()));
-//! # std::fs::remove_dir_all(&dir)?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
@@ -214,7 +213,13 @@ impl ChunkReader {
             use crate::parquet::{Cursor, rows_per_chunk};
             let rows = rows_per_chunk(self.settings.chunk_size);
             let field = self.settings.spec.field.as_deref();
-            self.parquet = Some(Cursor::open(path, name.clone(), field, rows)?);
+            let cursor = Cursor::open(path, name.clone(), field, rows)?;
+            for named in &self.settings.spec.named {
+                if let Some(Err(m)) = cursor.source().format.knows_field(named) {
+                    return Err(usage(&format!("@{named}: {m}")));
+                }
+            }
+            self.parquet = Some(cursor);
             Ok(())
         }
         #[cfg(not(feature = "parquet"))]

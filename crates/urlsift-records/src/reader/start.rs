@@ -10,6 +10,9 @@ use crate::format::{Format, Kind, csv, json, log, warc};
 /// An ARC file's first bytes: its `filedesc://` record.
 const ARC_START: &[u8] = b"filedesc://";
 
+/// A WARC file's first bytes: its first record's version line.
+const WARC_START: &[u8] = b"WARC/";
+
 /// Whether `bytes` start an ARC file.
 fn starts_arc(bytes: &[u8]) -> bool {
     bytes
@@ -56,6 +59,22 @@ impl Current {
                 Sniff::Lines => {}
             }
             self.sniff_log = false;
+        }
+        // WARC or ARC records read as URL lines would be nothing but bad
+        // lines: an input read as `lines` by default (standard input, a
+        // name that says nothing) that starts like one is read as one.
+        if self.kind == Kind::Lines && settings.spec.kind.is_none() {
+            let body = &buf[bom..];
+            let warc = body.len().min(WARC_START.len());
+            let undecided = body[..warc] == WARC_START[..warc] || may_start_arc(body);
+            if more && body.len() < ARC_START.len() && undecided {
+                return Ok(None);
+            }
+            if body.starts_with(WARC_START) {
+                self.kind = Kind::Warc;
+            } else if starts_arc(body) {
+                self.kind = Kind::Arc;
+            }
         }
         if settings.spec.delimiter.is_some() && !matches!(self.kind, Kind::Csv | Kind::Tsv) {
             return Err(self.usage(format!(
@@ -174,6 +193,13 @@ impl Current {
                 }
             }
         };
+        // An unknown `@NAME` is refused here, before any record, where
+        // the format knows its fields.
+        for name in &settings.spec.named {
+            if let Some(Err(m)) = format.knows_field(name) {
+                return Err(self.usage(format!("@{name}: {m}")));
+            }
+        }
         self.source = Some(Arc::new(Source {
             name: self.name.clone(),
             format,

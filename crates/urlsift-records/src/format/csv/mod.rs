@@ -165,6 +165,21 @@ impl Layout {
         }
     }
 
+    /// Whether there is a column `name` (a header name in any case, or a
+    /// number from 1), or why not, naming the columns.
+    pub fn knows(&self, name: &str) -> Result<(), String> {
+        match self.column_of(name) {
+            Some(_) => Ok(()),
+            None => {
+                let shown: Vec<String> = self.names.iter().map(|n| format!("{n:?}")).collect();
+                Err(format!(
+                    "no column {name:?} (columns: {})",
+                    shown.join(", ")
+                ))
+            }
+        }
+    }
+
     /// The decoded value of column `name` in `row` (`extract --fields @NAME`).
     pub fn named<'a>(&self, row: &'a [u8], name: &str) -> Option<Cow<'a, str>> {
         let column = self.column_of(name)?;

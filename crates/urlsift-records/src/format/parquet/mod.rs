@@ -66,6 +66,19 @@ impl Layout {
         })
     }
 
+    /// Whether there is a column `name` (a top-level column in any case,
+    /// or a dotted path into struct columns), or why not, naming the
+    /// columns.
+    pub fn knows(&self, name: &str) -> Result<(), String> {
+        match find(self.schema.fields(), name) {
+            Some(_) => Ok(()),
+            None => Err(format!(
+                "no column {name:?} (columns: {})",
+                shown(self.schema.fields())
+            )),
+        }
+    }
+
     /// The layout of a Parquet source's format, if it is one.
     pub fn of(format: &Format) -> Option<&Layout> {
         match format {
@@ -139,7 +152,7 @@ pub(crate) fn find(fields: &Fields, name: &str) -> Option<Vec<usize>> {
 }
 
 /// The columns, as an error lists them: leaves, struct children dotted.
-fn shown(fields: &Fields) -> String {
+pub(crate) fn shown(fields: &Fields) -> String {
     fn leaves(fields: &Fields, prefix: &str, out: &mut Vec<String>) {
         for f in fields {
             let name = format!("{prefix}{}", f.name());
