@@ -70,7 +70,6 @@
 #![warn(missing_docs)]
 
 pub mod chunk;
-pub mod cores;
 pub mod dedup;
 mod engine;
 pub mod entry;
@@ -78,7 +77,6 @@ mod error;
 pub mod fields;
 pub mod format;
 pub mod index;
-pub mod input;
 mod ledger;
 mod line_ends;
 #[cfg(feature = "parquet")]
@@ -89,8 +87,6 @@ pub mod reader;
 mod reason;
 pub mod stage;
 mod tally;
-#[cfg(test)]
-mod test_io;
 pub mod timings;
 mod walk;
 
@@ -106,6 +102,9 @@ pub use policy::{Keep, Policy};
 pub use processed::{Processed, Rejected};
 pub use reason::Reason;
 pub use tally::Tally;
+/// The inputs: the `urlsift-input` crate ([`input::cores`] too).
+pub use urlsift_input as input;
+pub use urlsift_input::cores;
 pub use walk::{Job, OnView, PerRecord};
 
 /// The library guide's examples (`docs/library.md`), compiled and run as

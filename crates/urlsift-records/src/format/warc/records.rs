@@ -349,7 +349,7 @@ fn dialect_of(head: &[u8]) -> Dialect {
 mod tests {
     use super::super::header::content_length;
     use super::*;
-    use crate::test_io::{Dribble, FailsAfter};
+    use crate::input::test_io::{Dribble, FailsAfter};
 
     fn record(uri: &str, payload: &[u8]) -> Vec<u8> {
         let mut r = format!(

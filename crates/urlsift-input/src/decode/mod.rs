@@ -42,7 +42,7 @@
 //!
 //! ```
 //! use std::io::{Read, Write};
-//! use urlsift_records::input::decode::{self, Fault, Format};
+//! use urlsift_input::decode::{self, Fault, Format};
 //!
 //! # let tmp = tempfile::Builder::new().prefix("urlsift-doc-decode-").tempdir()?;
 //! # let dir = tmp.path();

@@ -6,7 +6,7 @@
 
 //!
 //! ```
-//! use urlsift_records::input::mmap::{Map, MapSlice};
+//! use urlsift_input::mmap::{Map, MapSlice};
 //!
 //! # let tmp = tempfile::Builder::new().prefix("urlsift-doc-mmap-").tempdir()?;
 //! # let dir = tmp.path();

@@ -4,7 +4,7 @@
 //! thread doing the work and scaling figures are honest.
 //!
 //! ```
-//! use urlsift_records::cores;
+//! use urlsift_input::cores;
 //!
 //! cores::set_cap(Some(1));
 //! assert_eq!(cores::available(), 1);
@@ -18,7 +18,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 static CAP: AtomicUsize = AtomicUsize::new(0);
 
 /// Caps the pools at `threads` (`None`: the machine's cores), for the
-/// process: each [`Engine`](super::Engine) made sets it from its options.
+/// process: each record engine made (`urlsift_records::Engine`) sets it
+/// from its options.
 pub fn set_cap(threads: Option<usize>) {
     CAP.store(threads.unwrap_or(0), Ordering::Relaxed);
 }

@@ -3,17 +3,26 @@
 //! page cache); a pipe or standard input is read into reused buffers; a
 //! gzip or zstd input (found by its magic bytes, or a `.gz`/`.zst` name) is
 //! decoded on a thread of its own ([`decode`], with its rules for damaged
-//! input). This room also names inputs in messages and says which of them
-//! are not there before a run starts.
+//! input). This crate also names inputs in messages and says which of them
+//! cannot be read before a run starts, and how many cores its decoding
+//! pools may use ([`cores`]). It knows no record format: the record engine
+//! (`urlsift-records`) cuts what it reads into records.
+
+#![deny(unsafe_code)]
+#![warn(missing_docs)]
 
 use std::fmt;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+pub mod cores;
 pub mod decode;
 #[allow(unsafe_code)]
 pub mod mmap;
+#[doc(hidden)]
+pub mod test_io;
+pub mod timings;
 
 use mmap::Map;
 
@@ -33,7 +42,7 @@ pub enum Opened {
 ///
 /// ```
 /// use std::io::Read;
-/// use urlsift_records::input::{self, Opened};
+/// use urlsift_input::{self as input, Opened};
 ///
 /// let tmp = tempfile::Builder::new().prefix("urlsift-doc-open-").tempdir()?;
 /// let dir = tmp.path();
@@ -89,7 +98,7 @@ impl fmt::Display for InputError {
 ///
 /// ```
 /// use std::path::PathBuf;
-/// use urlsift_records::input::unusable;
+/// use urlsift_input::unusable;
 ///
 /// let files = [PathBuf::from("-"), PathBuf::from("no/such/file.txt")];
 /// let e = unusable(&files).expect("the second is not there");
@@ -125,7 +134,7 @@ pub fn unusable(files: &[PathBuf]) -> Option<InputError> {
 ///
 /// ```
 /// use std::path::Path;
-/// use urlsift_records::input::display_name;
+/// use urlsift_input::display_name;
 ///
 /// assert_eq!(display_name(Path::new("-")), "<stdin>");
 /// assert_eq!(display_name(Path::new("a/urls.txt")), "a/urls.txt");

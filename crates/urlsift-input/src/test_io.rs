@@ -1,10 +1,11 @@
-//! Readers for tests: input handed out in small pieces, or failing after
-//! its bytes, as decoders and disks do.
+//! Readers for tests (this crate's and the record engine's): input handed
+//! out in small pieces, or failing after its bytes, as decoders and disks
+//! do. Not part of the API.
 
 use std::io::{self, Read};
 
 /// Reads its bytes, then fails with "the disk is on fire".
-pub(crate) struct FailsAfter<R>(pub R);
+pub struct FailsAfter<R>(pub R);
 
 impl<R: Read> Read for FailsAfter<R> {
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
@@ -16,7 +17,7 @@ impl<R: Read> Read for FailsAfter<R> {
 }
 
 /// Hands out at most `.1` bytes a call, as a decompressor does.
-pub(crate) struct Dribble<'a>(pub &'a [u8], pub usize);
+pub struct Dribble<'a>(pub &'a [u8], pub usize);
 
 impl Read for Dribble<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
