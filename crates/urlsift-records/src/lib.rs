@@ -85,7 +85,6 @@ mod policy;
 mod processed;
 pub mod reader;
 mod reason;
-pub mod stage;
 mod tally;
 pub mod timings;
 mod walk;
@@ -102,6 +101,9 @@ pub use policy::{Keep, Policy};
 pub use processed::{Processed, Rejected};
 pub use reason::Reason;
 pub use tally::Tally;
+/// The URL stage (edits, then filters): the parser crate's
+/// [`urlsift::stage`].
+pub use urlsift::stage;
 /// The inputs: the `urlsift-input` crate ([`input::cores`] too).
 pub use urlsift_input as input;
 pub use urlsift_input::cores;

@@ -104,3 +104,14 @@ impl Tally {
         s
     }
 }
+
+/// The URL stage counts into the tally: `filtered`, `edits_refused`.
+impl urlsift::stage::Counts for Tally {
+    fn filtered(&mut self) {
+        self.filtered += 1;
+    }
+
+    fn edit_refused(&mut self) {
+        self.edits_refused += 1;
+    }
+}

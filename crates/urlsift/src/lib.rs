@@ -34,6 +34,7 @@ mod setters;
 #[allow(unsafe_code)]
 pub mod simd;
 pub mod site;
+pub mod stage;
 pub mod surt;
 mod units;
 mod url;

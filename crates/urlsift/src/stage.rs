@@ -2,20 +2,20 @@
 //! through the library's setters), then filters (keep or drop by site,
 //! host suffix, scheme, path extension, query parameter).
 //!
-//! A filtered-out record is valid but not written: it is counted in the
-//! tally (`filtered`). An edit the standard refuses (a port on a `file:`
-//! URL, say) leaves the URL as it was and is counted too
-//! (`edits_refused`).
+//! A filtered-out URL is valid but not kept: it is counted ([`Counts`];
+//! the record engine's tally counts it as `filtered`). An edit the
+//! standard refuses (a port on a `file:` URL, say) leaves the URL as it
+//! was and is counted too (`edits_refused`).
 //!
 //! ```
 //! use urlsift::Url;
-//! use urlsift_records::{Tally, stage::{Edits, Filters, Stage, Verdict}};
+//! use urlsift::stage::{Counted, Edits, Filters, Stage, Verdict};
 //! use urlsift::site::List;
 //!
 //! let filters = Filters { site: vec!["bbc.co.uk".into()], not_ext: vec!["jpg".into()], ..Filters::default() };
 //! let edits = Edits { set: vec!["protocol=https".into()], ..Edits::default() };
 //! let stage = Stage::new(List::builtin(), &filters, &edits)?;
-//! let mut tally = Tally::default();
+//! let mut tally = Counted::default();
 //! let mut url = Url::parse("http://news.bbc.co.uk/a.html")?;
 //! assert_eq!(stage.apply(&mut url, &mut tally), Verdict::Keep);
 //! assert_eq!(url.href(), "https://news.bbc.co.uk/a.html");
@@ -27,12 +27,39 @@
 
 use std::path::PathBuf;
 
-use urlsift::edit::{Edit, Outcome};
-use urlsift::profile::ParamGlob;
-use urlsift::site::{List, SuffixSet};
-use urlsift::{Url, UrlRef};
+use crate::edit::{Edit, Outcome};
+use crate::profile::ParamGlob;
+use crate::site::{List, SuffixSet};
+use crate::{Url, UrlRef};
 
-use super::tally::Tally;
+/// What the stage counts as it goes: a URL filtered out, an edit the
+/// standard refused. The record engine's tally is one; [`Counted`] is the
+/// plain one.
+pub trait Counts {
+    /// One URL filtered out.
+    fn filtered(&mut self);
+    /// One edit the standard refused (the URL was left as it was).
+    fn edit_refused(&mut self);
+}
+
+/// The stage's counts, and nothing else.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counted {
+    /// URLs filtered out.
+    pub filtered: u64,
+    /// Edits the standard refused.
+    pub edits_refused: u64,
+}
+
+impl Counts for Counted {
+    fn filtered(&mut self) {
+        self.filtered += 1;
+    }
+
+    fn edit_refused(&mut self) {
+        self.edits_refused += 1;
+    }
+}
 
 /// Which records are kept, as the command's flags of the same names give
 /// them: each list holds comma-separated values (`"bbc.co.uk,github.io"`),
@@ -204,11 +231,11 @@ impl Stage {
 
     /// Edits `url`, then decides whether it is kept.
     #[inline]
-    pub fn apply(&self, url: &mut Url, counts: &mut Tally) -> Verdict {
+    pub fn apply(&self, url: &mut Url, counts: &mut impl Counts) -> Verdict {
         if !self.edits.is_empty() {
             for edit in &self.edits {
                 if edit.apply(url) == Outcome::Refused {
-                    counts.edits_refused += 1;
+                    counts.edit_refused();
                 }
             }
         }
@@ -218,9 +245,9 @@ impl Stage {
     /// Decides whether `url` is kept, without edits (for callers that
     /// checked [`Stage::has_edits`]): what [`Stage::apply`] decides.
     #[inline]
-    pub fn filter(&self, url: UrlRef<'_>, counts: &mut Tally) -> Verdict {
+    pub fn filter(&self, url: UrlRef<'_>, counts: &mut impl Counts) -> Verdict {
         if self.filters() && !self.keeps(url) {
-            counts.filtered += 1;
+            counts.filtered();
             return Verdict::Drop;
         }
         Verdict::Keep
@@ -313,7 +340,7 @@ mod tests {
 
     fn kept(s: &Stage, url: &str) -> Option<String> {
         let mut u = Url::parse(url).unwrap();
-        let mut c = Tally::default();
+        let mut c = Counted::default();
         (s.apply(&mut u, &mut c) == Verdict::Keep).then(|| u.href().to_string())
     }
 
@@ -375,7 +402,7 @@ mod tests {
             Some("https://e.org:8443/a?ref=x")
         );
         let mut file = Url::parse("file:///etc/hosts").unwrap();
-        let mut c = Tally::default();
+        let mut c = Counted::default();
         assert_eq!(s.apply(&mut file, &mut c), Verdict::Drop);
         assert_eq!(c.edits_refused, 2, "file: refuses a new scheme and a port");
         assert_eq!(c.filtered, 1);
