@@ -13,9 +13,9 @@
 
 use std::process::ExitCode;
 
-use urlsift::simd::Runtime;
 use urlsift::{Url, ValidationError};
 use urlsift_records::{Location, PerRecord, Processed, Reason, Rec};
+use urlsift_simd::Runtime;
 
 use crate::args::CheckArgs;
 use crate::error::CliError;

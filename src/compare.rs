@@ -108,7 +108,7 @@ pub fn run(a: CompareArgs) -> Result<ExitCode, CliError> {
         rounds: a.rounds,
         threads,
         base: a.input.base.as_deref(),
-        simd: urlsift::simd::backend().name(),
+        simd: urlsift_simd::backend().name(),
         parsers: ids
             .iter()
             .zip(works)

@@ -5,11 +5,11 @@
 
 #![allow(dead_code)]
 
-use urlsift::simd::{
+use urlsift::{BatchParser, Host, Url, UrlSearchParams, paths};
+use urlsift_simd::{
     ByteSet, Classes, Groups, Kernel, WithKernel, available_backends, block_masks_appending_with,
     block_masks_with, find_in_set_with, with_kernel,
 };
-use urlsift::{BatchParser, Host, Url, UrlSearchParams, paths};
 
 fn text(data: &[u8]) -> String {
     String::from_utf8_lossy(data).into_owned()

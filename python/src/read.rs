@@ -354,7 +354,7 @@ fn read(plan: &Plan, tx: &SyncSender<Message>) -> Result<Summary, String> {
             cx: Context::of(chunk, &list),
             parser: BatchParser::new(),
         };
-        job.run_in(urlsift::simd::Runtime, chunk, (), rows)
+        job.run_in(urlsift_simd::Runtime, chunk, (), rows)
     };
     let errors = plan
         .engine

@@ -260,7 +260,7 @@ fn add_chunk(corpus: &mut Corpus, job: &Job, chunk: &Chunk) {
         corpus: &mut *corpus,
         name: &chunk.source.name,
     };
-    let p = job.run_in(urlsift::simd::Runtime, chunk, (), loader);
+    let p = job.run_in(urlsift_simd::Runtime, chunk, (), loader);
     corpus.read.lines += p.tally.lines;
     corpus.read.empty += p.tally.empty;
 }

@@ -20,7 +20,7 @@
 use std::any::Any;
 use std::sync::{Arc, Mutex};
 
-use urlsift::simd::{Kernel, Runtime};
+use urlsift_simd::{Kernel, Runtime};
 
 use super::entry::Entry;
 use super::format::Format;

@@ -4,7 +4,7 @@
 //!
 //! ```
 //! use urlsift_records::LineEnds;
-//! use urlsift::simd::Runtime;
+//! use urlsift_simd::Runtime;
 //!
 //! let text = "a\nbb\n".repeat(30);
 //! let ends: Vec<usize> = LineEnds::new(Runtime, text.as_bytes()).collect();
@@ -12,7 +12,7 @@
 //! assert_eq!(&ends[..3], [1, 4, 6]);
 //! ```
 
-use urlsift::simd::Kernel;
+use urlsift_simd::Kernel;
 
 /// The positions of `\n` in a byte string, found 64 bytes at a time as a
 /// position mask: one SIMD pass per block rather than one search call per

@@ -6,7 +6,7 @@
 //! One URL per line is the simplest format and the hottest loop: a chunk
 //! of clean text is split by the same SIMD pass that classifies each line
 //! for the fast path ([`urlsift::batch::lines`]), compiled per SIMD
-//! backend by [`urlsift::simd::with_kernel`]. Other formats walk their
+//! backend by [`urlsift_simd::with_kernel`]. Other formats walk their
 //! records ([`format::walk`]), then meet the same policy.
 //!
 //! ```
@@ -25,8 +25,8 @@
 //! ```
 
 use urlsift::batch::Line;
-use urlsift::simd::{Kernel, Runtime, WithKernel};
 use urlsift::{BatchParser, ParseError, Url, UrlRef};
+use urlsift_simd::{Kernel, Runtime, WithKernel};
 
 use super::chunk::{self, Chunk};
 use super::format::{self, Format, Found, Rec, Shape, warc};
@@ -36,7 +36,7 @@ use super::reason::Reason;
 
 /// What an operation does with each record's URL: `Err(reason)` for a
 /// URL it cannot use. Closures implement it. A hot loop run by
-/// [`urlsift::simd::with_kernel`] implements it on a struct instead, with
+/// [`urlsift_simd::with_kernel`] implements it on a struct instead, with
 /// its methods `#[inline(always)]`: a closure stays a function of its own,
 /// compiled without the kernel's CPU features, so the kernel could not
 /// inline into it.
@@ -262,7 +262,7 @@ impl Job {
         extra: X,
         f: impl FnMut(&mut Processed<X>, &Rec<'_>, &str, &mut BatchParser) -> Result<(), Reason>,
     ) -> Processed<X> {
-        urlsift::simd::with_kernel(RunParsed {
+        urlsift_simd::with_kernel(RunParsed {
             job: self,
             chunk,
             base,
@@ -283,7 +283,7 @@ impl Job {
         extra: X,
         v: V,
     ) -> Processed<X> {
-        urlsift::simd::with_kernel(RunViewed {
+        urlsift_simd::with_kernel(RunViewed {
             job: self,
             chunk,
             base,
@@ -303,7 +303,7 @@ impl Job {
     }
 
     /// Like [`Job::run_with`], with a given SIMD kernel (for work run by
-    /// [`urlsift::simd::with_kernel`]).
+    /// [`urlsift_simd::with_kernel`]).
     #[inline(always)]
     pub fn run_in<K: Kernel, X: Default, F: PerRecord<X>>(
         &self,

@@ -120,7 +120,7 @@ fn bench(c: &mut Criterion) {
             ada.0,
             url.0,
             100.0 * fast as f64 / lines.len().max(1) as f64,
-            urlsift::simd::backend().name(),
+            urlsift_simd::backend().name(),
         );
         let mut group = c.benchmark_group(&name);
         group.throughput(Throughput::Bytes(text.len() as u64));

@@ -39,7 +39,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let path = args.next().expect("FILE");
     if path == "--backend" {
-        println!("{}", urlsift::simd::backend().name());
+        println!("{}", urlsift_simd::backend().name());
         return;
     }
     let rounds: usize = args.next().map_or(5, |s| s.parse().expect("ROUNDS"));

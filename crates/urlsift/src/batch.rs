@@ -96,7 +96,7 @@ impl BatchParser {
     }
 
     /// [`BatchParser::href`] with a given SIMD kernel: inside work run by
-    /// [`crate::simd::with_kernel`], the fast path's scan inlines into the
+    /// [`urlsift_simd::with_kernel`], the fast path's scan inlines into the
     /// caller's loop.
     #[inline(always)]
     pub fn href_with<'a, K: crate::simd::Kernel>(
@@ -116,7 +116,7 @@ impl BatchParser {
     /// ```
     /// let text = "https://a.example/x\r\nHTTP://B.example\n";
     /// let mut parser = urlsift::BatchParser::new();
-    /// let hrefs: Vec<String> = urlsift::batch::lines(urlsift::simd::Runtime, text)
+    /// let hrefs: Vec<String> = urlsift::batch::lines(urlsift_simd::Runtime, text)
     ///     .map(|line| parser.href_of_line(&line, None).unwrap().to_string())
     ///     .collect();
     /// assert_eq!(hrefs, ["https://a.example/x", "http://b.example/"]);
@@ -150,7 +150,7 @@ impl BatchParser {
     /// ```
     /// let text = "HTTP://A.example/x\nnot a url\n";
     /// let mut parser = urlsift::BatchParser::new();
-    /// let hosts: Vec<String> = urlsift::batch::lines(urlsift::simd::Runtime, text)
+    /// let hosts: Vec<String> = urlsift::batch::lines(urlsift_simd::Runtime, text)
     ///     .filter_map(|line| Some(parser.parse_line(&line, None).ok()?.host().to_string()))
     ///     .collect();
     /// assert_eq!(hosts, ["a.example"]);
@@ -221,7 +221,7 @@ impl BatchParser {
     /// ```
     /// let text = "https://a.example/x\nHTTP://B.example\n";
     /// let mut parser = urlsift::BatchParser::new();
-    /// let hosts: Vec<String> = urlsift::batch::lines(urlsift::simd::Runtime, text)
+    /// let hosts: Vec<String> = urlsift::batch::lines(urlsift_simd::Runtime, text)
     ///     .map(|line| parser.view_of_line(&line, None).unwrap().hostname().to_string())
     ///     .collect();
     /// assert_eq!(hosts, ["a.example", "b.example"]);
@@ -235,8 +235,28 @@ impl BatchParser {
         self.view_planned(line.text, line.plan, base)
     }
 
-    /// [`BatchParser::view_of_line`] of any input, with a given SIMD kernel
-    /// (see [`BatchParser::href_with`]).
+    /// [`BatchParser::view_of_line`] of any input (the SIMD backend chosen
+    /// at run time).
+    ///
+    /// ```
+    /// let mut parser = urlsift::BatchParser::new();
+    /// let line = "https://example.com/a?b";
+    /// let view = parser.view(line, None)?;
+    /// assert!(std::ptr::eq(view.href(), line));
+    /// assert_eq!((view.hostname(), view.query()), ("example.com", Some("b")));
+    /// # Ok::<(), urlsift::ParseError>(())
+    /// ```
+    #[inline]
+    pub fn view<'a>(
+        &'a mut self,
+        input: &'a str,
+        base: Option<&Url>,
+    ) -> Result<UrlRef<'a>, ParseError> {
+        self.view_with(crate::simd::Runtime, input, base)
+    }
+
+    /// [`BatchParser::view`] with a given SIMD kernel of the `urlsift-simd`
+    /// crate (see [`BatchParser::href_with`]).
     #[inline(always)]
     pub fn view_with<'a, K: crate::simd::Kernel>(
         &'a mut self,
@@ -271,7 +291,7 @@ impl BatchParser {
 ///
 /// ```
 /// let text = "a\r\n\nhttps://example.com/\nlast";
-/// let lines: Vec<&str> = urlsift::batch::lines(urlsift::simd::Runtime, text)
+/// let lines: Vec<&str> = urlsift::batch::lines(urlsift_simd::Runtime, text)
 ///     .map(|l| l.as_str())
 ///     .collect();
 /// assert_eq!(lines, ["a", "", "https://example.com/", "last"]);

@@ -31,13 +31,14 @@ pub mod percent;
 pub mod profile;
 pub mod safe_browsing;
 mod setters;
-#[allow(unsafe_code)]
-pub mod simd;
 pub mod site;
 pub mod stage;
 pub mod surt;
 mod units;
 mod url;
+
+/// The SIMD kernels, the crate's own (`urlsift-simd`), not part of its API.
+use urlsift_simd as simd;
 
 pub use batch::{BatchParser, paths};
 pub use components::SchemeType;

@@ -66,7 +66,7 @@ impl Part {
             && let Some(block) = self.arena.blocks.get(slot.block())
             && let Some(byte) = block.get(slot.start())
         {
-            urlsift::simd::prefetch(byte);
+            urlsift_simd::prefetch(byte);
         }
     }
 

@@ -5,7 +5,7 @@
 //! control array, then the slots: two dependent cache misses per lookup,
 //! which dominated dedup's serial thread.)
 
-use urlsift::simd::prefetch;
+use urlsift_simd::prefetch;
 
 /// One entry, 16 bytes: the key's full hash and where its bytes are
 /// (`block`, `start`, `len`, interpreted by the owner), packed in one word

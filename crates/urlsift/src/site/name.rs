@@ -1,6 +1,6 @@
 //! A host checked for suffix matching, and its labels from the right.
 //!
-//! One pass of the SIMD classifier ([`crate::simd::block_masks`]) over a
+//! One pass of the SIMD classifier ([`urlsift_simd::block_masks`]) over a
 //! host of up to 64 bytes (nearly all of them) gives three position masks:
 //! dots, capitals and non-ASCII bytes. The checks of the module docs of
 //! [`super`] are then bit tests, and walking labels right to left is a

@@ -6,8 +6,8 @@
 use crate::common;
 
 use urlsift::batch::{self, Line};
-use urlsift::simd::Runtime;
 use urlsift::{Url, ValidationError};
+use urlsift_simd::Runtime;
 
 /// Whether `line` parses to itself with no validation error.
 fn reports_nothing(line: &str) -> Result<(), String> {

@@ -7,8 +7,8 @@
 use crate::common;
 
 use proptest::prelude::*;
-use urlsift::simd::{Backend, available_backends, find_in_set_with};
 use urlsift::{BatchParser, Url, paths};
+use urlsift_simd::{Backend, available_backends, find_in_set_with};
 
 /// Checks all paths on one input; returns whether the fast path accepted.
 fn check(input: &str, base: Option<&Url>, batch: &mut BatchParser) -> Result<bool, String> {
@@ -45,7 +45,7 @@ fn check(input: &str, base: Option<&Url>, batch: &mut BatchParser) -> Result<boo
     // `view_with` reads the same components, from the input itself when
     // it is its own serialization.
     let view = batch
-        .view_with(urlsift::simd::Runtime, input, base)
+        .view_with(urlsift_simd::Runtime, input, base)
         .map(|v| view_getters(&v));
     let machine_view = machine
         .as_ref()

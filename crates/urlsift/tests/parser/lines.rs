@@ -12,7 +12,7 @@ use crate::common;
 use checks::LineScan;
 use proptest::prelude::*;
 use urlsift::Url;
-use urlsift::simd::{Runtime, Scalar, WithKernel, with_kernel};
+use urlsift_simd::{Runtime, Scalar, WithKernel, with_kernel};
 
 /// `text` with every kernel: the best one (as the command runs it), the
 /// run-time lookup and scalar. Returns the number of lines.
@@ -105,7 +105,7 @@ fn proved_lines_hold_no_control_byte() {
                 line.resize(len, b'a');
                 line[at] = bad;
                 let text = String::from_utf8(line).unwrap();
-                let lines: Vec<_> = urlsift::batch::lines(urlsift::simd::Runtime, &text).collect();
+                let lines: Vec<_> = urlsift::batch::lines(urlsift_simd::Runtime, &text).collect();
                 assert!(!lines.is_empty());
                 for l in lines {
                     assert!(

@@ -3,7 +3,7 @@
 //! ends in a chunk (what the reader runs). The rules are those of the
 //! module docs of [`super`].
 
-use urlsift::simd::{self, ByteSet, Classes, Groups, Kernel, WithKernel};
+use urlsift_simd::{self as simd, ByteSet, Classes, Groups, Kernel, WithKernel};
 
 use crate::reason::Reason;
 

@@ -4,7 +4,7 @@ use super::rows::QuoteParity;
 use super::*;
 use crate::format::quote::write_field;
 use proptest::prelude::*;
-use urlsift::simd::{self, WithKernel};
+use urlsift_simd::{self as simd, WithKernel};
 
 /// Rows as the scan delimits them, decoded by the csv crate's parser;
 /// bad rows as `None`.

@@ -8,7 +8,7 @@
 
 use super::path::{Hit, Path, decode_string};
 use crate::reason::Reason;
-use urlsift::simd::{ByteSet, Classes, Groups, Kernel, Runtime};
+use urlsift_simd::{ByteSet, Classes, Groups, Kernel, Runtime};
 
 /// Nesting deeper than this is left to `serde_json` (whose own limit is 128).
 const MAX_DEPTH: u32 = 64;

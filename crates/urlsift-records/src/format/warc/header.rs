@@ -7,7 +7,7 @@ use super::{Dialect, Field, arc};
 use crate::format::record::Found;
 use crate::line_ends::LineEnds;
 use crate::reason::Reason;
-use urlsift::simd::{self, Kernel, Runtime, WithKernel};
+use urlsift_simd::{self as simd, Kernel, Runtime, WithKernel};
 
 /// Where a header block ends: just past its first empty line ("\n\n" or
 /// "\n\r\n"), found in one pass over the line ends (stopping there, not

@@ -19,7 +19,7 @@
 //!
 //! ```
 //! use urlsift_records::format::{Found, warc};
-//! use urlsift::simd::Runtime;
+//! use urlsift_simd::Runtime;
 //!
 //! let header = b"WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: <http://e.com/a>\r\nContent-Length: 0\r\n";
 //! let field = warc::Field::new(None); // WARC-Target-URI
@@ -34,7 +34,7 @@ use std::sync::Arc;
 use crate::entry::{Body, Entry};
 use crate::input::mmap::Map;
 use crate::reason::Reason;
-use urlsift::simd;
+use urlsift_simd as simd;
 
 use header::{BlockEnd, content_length, ends_a_record, starts_a_header};
 pub use header::{fields, find, find_in, named};

@@ -5,7 +5,7 @@ use super::header::header_value_in;
 use super::*;
 use crate::format::record::Found;
 use proptest::prelude::*;
-use urlsift::simd::Runtime;
+use urlsift_simd::Runtime;
 
 /// The plain reading of a header block that `header_value_in` must
 /// agree with: every line after the first, split at its first ':',

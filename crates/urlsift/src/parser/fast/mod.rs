@@ -2,7 +2,7 @@
 //! form. It declines, it never decides: any doubt returns `None` and the
 //! state machine parses the input.
 //!
-//! One SIMD pass ([`crate::simd::block_masks`], 64 bytes at a time) proves
+//! One SIMD pass ([`urlsift_simd::block_masks`], 64 bytes at a time) proves
 //! that no byte needs encoding in any component and that there is no
 //! control, space, backslash or non-ASCII byte, and at the same time marks
 //! where ':', '/', '?', '#', '.', '%' and the bytes a plain host may not
@@ -132,7 +132,7 @@ pub(crate) fn analyze(input: &str) -> Option<Plan> {
     analyze_with(Runtime, input)
 }
 
-/// [`analyze`] with a given SIMD kernel (see [`crate::simd::with_kernel`]).
+/// [`analyze`] with a given SIMD kernel (see [`urlsift_simd::with_kernel`]).
 #[inline(always)]
 pub(crate) fn analyze_with<K: Kernel>(k: K, input: &str) -> Option<Plan> {
     let bytes = input.as_bytes();

@@ -1,9 +1,9 @@
 //! Byte classification with SIMD: the first byte of a slice that lies in a
 //! [`ByteSet`], and position masks of blocks of up to 64 bytes
 //! ([`block_masks`]; [`block_masks_appending`] also appends the block to a
-//! string, from the register it classified). This module knows nothing of
-//! URLs beyond the sets it is handed, and it is the only one allowed
-//! `unsafe`.
+//! string, from the register it classified). This crate knows nothing of
+//! URLs beyond the sets it is handed, and it holds the only `unsafe` of
+//! the URL parser (`urlsift`), the record engine and links, which use it.
 //!
 //! Layout follows memchr: a portable [`scalar`] reference (also the test
 //! oracle), thin per-ISA kernels, and one dispatch point that picks the best
@@ -12,6 +12,19 @@
 //! once per backend with its features on, so the kernel inlines. Setting the
 //! environment variable `URLSIFT_SIMD=scalar` before the first call forces
 //! the scalar backend (CI runs the suite that way too).
+//!
+//! ```
+//! use urlsift_simd::{ByteSet, backend, find_in_set, scalar};
+//!
+//! // Bytes outside printable ASCII, and the space and `#`.
+//! let set = ByteSet::outside_range_or(0x21, 0x7e, b" #");
+//! let text = b"https://example.com/a-long-path/with/no-space/then#fragment";
+//! assert_eq!(find_in_set(text, &set), Some(50));
+//! assert_eq!(scalar::find_in_set(text, &set), Some(50));
+//! println!("backend: {}", backend().name());
+//! ```
+
+#![warn(missing_docs)]
 
 pub mod scalar;
 
