@@ -57,6 +57,7 @@ pub fn lines(data: &[u8]) {
         writes_records: false,
         count_lines: true,
         keep: None,
+        cores: urlsift_records::cores::machine(),
     };
     let mut reader = ChunkReader::new(vec![path.clone()], settings);
     let mut expected_number = 0;
@@ -262,6 +263,7 @@ pub fn damaged(data: &[u8]) {
         writes_records: false,
         count_lines: true,
         keep: None,
+        cores: urlsift_records::cores::machine(),
     };
     let pool = BufPool::new(4, 1 << 16);
     let mut reader = ChunkReader::new(vec![path.clone()], settings);

@@ -152,7 +152,8 @@ impl Reader {
         let input = (engine.kind() == Kind::Parquet)
             .then(|| {
                 let first = engine.files.first()?;
-                let cursor = Cursor::open(first, String::new(), spec.field.as_deref(), 1).ok()?;
+                let cursor =
+                    Cursor::open(first, String::new(), spec.field.as_deref(), 1, 1).ok()?;
                 Some(Layout::of(&cursor.source().format)?.schema.as_ref().clone())
             })
             .flatten();

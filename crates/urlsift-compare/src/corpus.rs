@@ -208,6 +208,9 @@ pub fn load(load: &Load) -> Result<Corpus, Error> {
             writes_records: false,
             count_lines: true,
             keep: None,
+            // (Read on the calling thread: a compressed corpus is decoded
+            // beside it, its members on the machine's cores.)
+            cores: urlsift_records::cores::machine(),
         },
     );
     let pool = BufPool::new(4, chunk_size);

@@ -1,34 +1,28 @@
 //! How many cores urlsift's own thread pools besides the workers (the
-//! gzip member decoders, the Parquet row-group lanes) may use: the
-//! machine's, or fewer when the run says so (`-j`), so that `-j1` is one
-//! thread doing the work and scaling figures are honest.
+//! gzip member decoders, a mapped CSV's boundary finders, the Parquet
+//! row-group lanes) may use: the machine's, or fewer when the run says so
+//! (`-j`), so that `-j1` is one thread doing the work and scaling figures
+//! are honest. Each run carries its own number (no process-wide cap: two
+//! engines of one process, as in Python, each keep theirs).
 //!
 //! ```
 //! use urlsift_input::cores;
 //!
-//! cores::set_cap(Some(1));
-//! assert_eq!(cores::available(), 1);
-//! cores::set_cap(None);
-//! assert!(cores::available() >= 1);
+//! assert_eq!(cores::capped(Some(1)), 1);
+//! assert_eq!(cores::capped(None), cores::machine());
+//! assert!(cores::capped(Some(10_000)) <= cores::machine());
 //! ```
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-/// The cap; 0 for none.
-static CAP: AtomicUsize = AtomicUsize::new(0);
-
-/// Caps the pools at `threads` (`None`: the machine's cores), for the
-/// process: each record engine made (`urlsift_records::Engine`) sets it
-/// from its options.
-pub fn set_cap(threads: Option<usize>) {
-    CAP.store(threads.unwrap_or(0), Ordering::Relaxed);
+/// The machine's cores (at least one).
+pub fn machine() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// The cores a pool may use: the machine's, at most the cap.
-pub fn available() -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    match CAP.load(Ordering::Relaxed) {
-        0 => cores,
-        cap => cores.min(cap),
+/// The cores a pool may use in a run of `threads` workers (`None`: one
+/// per core): the machine's, at most `threads`, at least one.
+pub fn capped(threads: Option<usize>) -> usize {
+    match threads {
+        Some(n) => machine().min(n).max(1),
+        None => machine(),
     }
 }

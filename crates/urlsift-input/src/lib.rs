@@ -59,7 +59,14 @@ pub enum Opened {
 /// # Ok::<(), std::io::Error>(())
 /// ```
 pub fn open(path: &Path) -> io::Result<Opened> {
-    Ok(match decode::open(path)? {
+    open_with(path, cores::machine())
+}
+
+/// [`open`], a compressed input decoded by up to `cores` threads
+/// ([`cores::capped`] of the run's `-j`; one: decoded as it is read, on
+/// the reader's own thread).
+pub fn open_with(path: &Path, cores: usize) -> io::Result<Opened> {
+    Ok(match decode::open_with(path, cores)? {
         decode::Input::File(file) => match Map::new(&file)? {
             Some(map) => Opened::Mapped(map),
             None => Opened::Read(Box::new(file)),

@@ -585,7 +585,7 @@ fn read_one<E>(
         error,
         usage: false,
     };
-    let opened = match input::open(path) {
+    let opened = match input::open_with(path, urlsift_records::cores::capped(settings.threads)) {
         Ok(opened) => opened,
         Err(e) => return Ok(Some(input_error(e))),
     };

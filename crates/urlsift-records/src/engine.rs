@@ -126,8 +126,6 @@ impl Engine {
                 kinds[0]
             )));
         }
-        // `-j` caps the decoders' and Parquet lanes' pools too.
-        super::cores::set_cap(options.threads);
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(options.threads.unwrap_or(0))
             .thread_name(|i| format!("urlsift-worker-{i}"))
@@ -146,6 +144,8 @@ impl Engine {
                 // `extract` with a `line` field) turns counting on.
                 count_lines: false,
                 keep: None,
+                // `-j` caps the decoders' and Parquet lanes' pools too.
+                cores: super::cores::capped(options.threads),
             },
             timed: false,
             report: Mutex::new(None),
@@ -481,5 +481,25 @@ fn archive_kind(path: &std::path::Path) -> Option<Kind> {
         Some(Kind::Arc)
     } else {
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `-j` caps a run's own pools, not the process's: an engine made
+    /// later (another Python reader, say) leaves an earlier one's cap.
+    #[test]
+    fn each_engine_keeps_its_own_cap_on_the_other_pools() {
+        let one = Options {
+            threads: Some(1),
+            ..Options::default()
+        };
+        let first = Engine::new(Vec::new(), &one).unwrap();
+        let second = Engine::new(Vec::new(), &Options::default()).unwrap();
+        assert_eq!(first.read.cores, 1);
+        assert_eq!(second.read.cores, crate::cores::machine());
+        assert_eq!(first.read.cores, 1);
     }
 }

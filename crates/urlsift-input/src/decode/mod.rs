@@ -130,13 +130,19 @@ impl Input {
 /// Opens a file, or standard input for `-`, and picks its form by magic
 /// bytes: gzip and zstd start decoding at once on a thread of their own.
 pub fn open(path: &Path) -> io::Result<Input> {
+    open_with(path, crate::cores::machine())
+}
+
+/// [`open`], decoding on up to `cores` threads ([`crate::cores::capped`];
+/// one: as the input is read, on the reader's thread).
+pub fn open_with(path: &Path, cores: usize) -> io::Result<Input> {
     if path == Path::new("-") {
-        return from_stream(Box::new(io::stdin()));
+        return from_stream(Box::new(io::stdin()), cores);
     }
     let mut file = File::open(path)?;
     if !file.metadata()?.is_file() {
         // A FIFO or device: it cannot seek back over the peeked bytes.
-        return from_stream(Box::new(file));
+        return from_stream(Box::new(file), cores);
     }
     let mut head = [0u8; 4];
     let got = read_up_to(&mut file, &mut head)?;
@@ -148,17 +154,17 @@ pub fn open(path: &Path) -> io::Result<Input> {
     let format = Format::detect(&head[..got]).or_else(|| (got > 0).then(|| Format::named(path))?);
     Ok(match format {
         None => Input::File(file),
-        Some(format) => Input::Decoded(Decoded::start(format, Source::new(Box::new(file)))),
+        Some(format) => Input::Decoded(Decoded::start(format, Source::new(Box::new(file)), cores)),
     })
 }
 
 /// A stream that cannot seek: its first bytes stay in the source's buffer.
-fn from_stream(inner: Box<dyn Read + Send>) -> io::Result<Input> {
+fn from_stream(inner: Box<dyn Read + Send>, cores: usize) -> io::Result<Input> {
     let mut source = Source::new(inner);
     let head = source.peek(4)?;
     Ok(match Format::detect(head) {
         None => Input::Pipe(source.into_reader()),
-        Some(format) => Input::Decoded(Decoded::start(format, source)),
+        Some(format) => Input::Decoded(Decoded::start(format, source, cores)),
     })
 }
 

@@ -240,10 +240,9 @@ struct Chain {
 }
 
 /// The decoder of a gzip or zstd `source` (`D`): in order until units
-/// turn out small, then in batches on up to the machine's number of cores
-/// (at most `-j`: [`crate::cores`]).
-pub(super) fn decoder<D: Units>(source: Source) -> Box<dyn Decode> {
-    let cores = crate::cores::available();
+/// turn out small, then in batches on up to `cores` threads (the
+/// machine's, at most `-j`: [`crate::cores::capped`]).
+pub(super) fn decoder<D: Units>(source: Source, cores: usize) -> Box<dyn Decode> {
     if cores < D::MIN_CORES.max(2) {
         return Box::new(D::resume(source, 0));
     }

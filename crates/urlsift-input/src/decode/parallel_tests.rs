@@ -73,7 +73,9 @@ fn decoders() -> Vec<(String, Make)> {
             Box::new(Members::<Gzip>::with_jobs(s, 8, 1 << 16))
         }),
     ];
-    all.push(("the default".into(), super::parallel::decoder::<Gzip>));
+    all.push(("the default".into(), |s| {
+        super::parallel::decoder::<Gzip>(s, crate::cores::machine())
+    }));
     all
 }
 
@@ -297,7 +299,9 @@ fn zstd_decoders() -> Vec<(String, Make)> {
         ("8 jobs x 64 KiB".into(), |s| {
             Box::new(Members::<Zstd>::with_jobs(s, 8, 1 << 16))
         }),
-        ("the default".into(), super::parallel::decoder::<Zstd>),
+        ("the default".into(), |s| {
+            super::parallel::decoder::<Zstd>(s, crate::cores::machine())
+        }),
     ]
 }
 

@@ -9,7 +9,7 @@
 //! has nothing to say; it holds one buffer, and exits as soon as the read
 //! returns (or with the process).
 //!
-//! When the run may use one core (`-j1`, [`crate::cores`]), there is no
+//! When the run may use one core (`-j1`, [`crate::cores::capped`]), there is no
 //! thread: the reader decodes each buffer itself when it needs the next,
 //! with the same bytes and faults in the same places.
 
@@ -72,11 +72,12 @@ enum From {
 }
 
 impl Decoded {
-    /// Starts decoding `source` as `format` on a new thread (or, when the
-    /// run may use one core, as it is read).
-    pub(super) fn start(format: Format, source: Source) -> Decoded {
-        let decode = decoder(format, source);
-        if crate::cores::available() == 1 {
+    /// Starts decoding `source` as `format` on a new thread, its members
+    /// on up to `cores` (or, when the run may use one core, as it is
+    /// read).
+    pub(super) fn start(format: Format, source: Source, cores: usize) -> Decoded {
+        let decode = decoder(format, source, cores);
+        if cores <= 1 {
             return Decoded::new(format, BUF_SIZE, From::Here(decode));
         }
         Decoded::with_ring(format, decode, RING, BUF_SIZE)
@@ -255,10 +256,10 @@ impl BufRead for Decoded {
     }
 }
 
-/// The decoder for `format` over `source`.
-pub(super) fn decoder(format: Format, source: Source) -> Box<dyn Decode> {
+/// The decoder for `format` over `source`, on up to `cores` threads.
+pub(super) fn decoder(format: Format, source: Source, cores: usize) -> Box<dyn Decode> {
     match format {
-        Format::Gzip => parallel::decoder::<gzip::Gzip>(source),
-        Format::Zstd => parallel::decoder::<zstd::Zstd>(source),
+        Format::Gzip => parallel::decoder::<gzip::Gzip>(source, cores),
+        Format::Zstd => parallel::decoder::<zstd::Zstd>(source, cores),
     }
 }

@@ -52,7 +52,9 @@ pub(super) type Make = fn(Source) -> Box<dyn Decode>;
 /// batches' guessed splits fall everywhere, real or not).
 pub(super) const GZIP_DECODERS: [(&str, Make); 4] = [
     ("in order", |s| Box::new(gzip::Gzip::new(s))),
-    ("the default", |s| decoder(Format::Gzip, s)),
+    ("the default", |s| {
+        decoder(Format::Gzip, s, crate::cores::machine())
+    }),
     ("2 jobs x 64 bytes", |s| {
         Box::new(parallel::Members::<gzip::Gzip>::with_jobs(s, 2, 64))
     }),
@@ -149,8 +151,8 @@ pub(super) fn decode_all(format: Format, data: &[u8]) -> (Vec<u8>, Vec<io::Error
 /// The decoder a `format` input gets.
 pub(super) fn default_decoder(format: Format) -> Make {
     match format {
-        Format::Gzip => |s| decoder(Format::Gzip, s),
-        Format::Zstd => |s| decoder(Format::Zstd, s),
+        Format::Gzip => |s| decoder(Format::Gzip, s, crate::cores::machine()),
+        Format::Zstd => |s| decoder(Format::Zstd, s, crate::cores::machine()),
     }
 }
 
@@ -712,7 +714,7 @@ fn big_cut_inputs_agree_with_gzip_and_zstd_tools() {
         for k in 1..=8 {
             let cut = file.len() * k / 9 + k;
             let source = Source::new(Box::new(Cursor::new(file[..cut].to_vec())));
-            let mut decoded = Decoded::start(format, source);
+            let mut decoded = Decoded::start(format, source, crate::cores::machine());
             let mut out = Vec::new();
             let err = decoded.read_to_end(&mut out).expect_err("truncated");
             assert_eq!(decode_error(&err).unwrap().offset, cut as u64);
@@ -752,7 +754,11 @@ fn ring_hands_out_every_byte_then_the_fault_again_and_again() {
     // Ring 0: no thread, decoded on the reader's thread (-j1).
     for (ring, size) in [(2, 1), (2, 7), (3, 100), (4, 1 << 20), (0, 7), (0, 1 << 20)] {
         let source = Source::with_capacity(Box::new(Cursor::new(file[..cut].to_vec())), 32);
-        let mut d = ring_or_here(decoder(Format::Gzip, source), ring, size);
+        let mut d = ring_or_here(
+            decoder(Format::Gzip, source, crate::cores::machine()),
+            ring,
+            size,
+        );
         let mut out = Vec::new();
         let err = d.read_to_end(&mut out).expect_err("truncated");
         assert_eq!(out, expected, "ring {ring} x {size}");
@@ -764,7 +770,7 @@ fn ring_hands_out_every_byte_then_the_fault_again_and_again() {
     }
     // A clean end stays one.
     let source = Source::new(Box::new(Cursor::new(file.clone())));
-    let mut d = Decoded::start(Format::Gzip, source);
+    let mut d = Decoded::start(Format::Gzip, source, crate::cores::machine());
     let mut out = Vec::new();
     d.read_to_end(&mut out).unwrap();
     assert_eq!(d.read(&mut [0; 10]).unwrap(), 0);
@@ -782,7 +788,11 @@ fn ring_hands_out_a_resumed_fault_once_between_its_bytes() {
     let split = members[0].data.len();
     for (ring, size) in [(2, 1), (2, 7), (3, 100), (4, 1 << 20), (0, 7), (0, 1 << 20)] {
         let source = Source::with_capacity(Box::new(Cursor::new(spliced.clone())), 32);
-        let mut d = ring_or_here(decoder(Format::Gzip, source), ring, size);
+        let mut d = ring_or_here(
+            decoder(Format::Gzip, source, crate::cores::machine()),
+            ring,
+            size,
+        );
         let mut before = Vec::new();
         let err = d.read_to_end(&mut before).expect_err("the junk");
         assert!(resumes(&err), "{err}");
@@ -801,7 +811,12 @@ fn ring_thread_exits_when_the_reader_stops_early() {
     let data = urls(200_000, 17);
     let gz = member(&data, Header::default(), 1).bytes;
     let source = Source::new(Box::new(Cursor::new(gz)));
-    let mut d = Decoded::with_ring(Format::Gzip, decoder(Format::Gzip, source), 2, 4096);
+    let mut d = Decoded::with_ring(
+        Format::Gzip,
+        decoder(Format::Gzip, source, crate::cores::machine()),
+        2,
+        4096,
+    );
     let mut first = [0; 100];
     d.read_exact(&mut first).unwrap();
     assert_eq!(&first[..], &data[..100]);
@@ -839,13 +854,17 @@ fn open_tells_plain_files_pipes_and_compressed_input_apart() {
 
     // Streams keep the peeked bytes, however short.
     for data in [&b""[..], b"h", b"\x1f", b"http://b.example/\n"] {
-        let input = from_stream(Box::new(Cursor::new(data.to_vec()))).unwrap();
+        let input = from_stream(
+            Box::new(Cursor::new(data.to_vec())),
+            crate::cores::machine(),
+        )
+        .unwrap();
         assert!(matches!(input, Input::Pipe(_)));
         let mut out = Vec::new();
         input.into_reader().read_to_end(&mut out).unwrap();
         assert_eq!(out, data);
     }
-    let input = from_stream(Box::new(Cursor::new(urls_gz(10)))).unwrap();
+    let input = from_stream(Box::new(Cursor::new(urls_gz(10))), crate::cores::machine()).unwrap();
     assert_eq!(input.format(), Some(Format::Gzip));
     let mut out = Vec::new();
     input.into_reader().read_to_end(&mut out).unwrap();

@@ -13,7 +13,12 @@ use super::{Format, decode_error, decoder, is_trailing_garbage};
 /// Every frame of `file` decoded in 64 KiB steps, with how many bytes
 /// were out before each fault.
 fn zstd_placed(file: &[u8]) -> (Vec<u8>, Vec<(usize, std::io::Error)>) {
-    decode_all_placed(|s| decoder(Format::Zstd, s), file, 1 << 16, 1 << 16)
+    decode_all_placed(
+        |s| decoder(Format::Zstd, s, crate::cores::machine()),
+        file,
+        1 << 16,
+        1 << 16,
+    )
 }
 
 pub(super) fn zstd_frame(data: &[u8], level: i32, checksum: bool) -> Vec<u8> {

@@ -45,8 +45,8 @@ impl Decoders {
         meta: ArrowReaderMetadata,
         groups: usize,
         rows: usize,
+        cores: usize,
     ) -> Decoders {
-        let cores = crate::cores::available();
         let lanes = cores.min(LANES).min(groups).max(1);
         let mut receivers = Vec::with_capacity(lanes);
         for lane in 0..lanes {

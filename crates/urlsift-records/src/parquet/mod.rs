@@ -43,7 +43,7 @@
 //! std::fs::write(&path, &bytes)?;
 //!
 //! // Read back: the column named `url` in any case, a chunk of rows.
-//! let mut cursor = Cursor::open(&path, "urls.parquet".into(), None, 1024)?;
+//! let mut cursor = Cursor::open(&path, "urls.parquet".into(), None, 1024, 1)?;
 //! assert_eq!(Layout::of(&cursor.source().format).unwrap().name, "URL");
 //! let pool = urlsift_records::BufPool::new(4, 1 << 16);
 //! let chunk = cursor.next_chunk(&pool).unwrap()?;
@@ -112,6 +112,7 @@ impl Cursor {
         name: String,
         field: Option<&str>,
         rows: usize,
+        cores: usize,
     ) -> Result<Cursor, InputError> {
         let fail = |error: io::Error, usage: bool| InputError {
             name: name.clone(),
@@ -174,7 +175,7 @@ impl Cursor {
             .filter(|kv| kv.key != "ARROW:schema")
             .map(|kv| (kv.key.clone(), kv.value.clone()))
             .collect();
-        let decoders = Decoders::start(file, meta, layout.row_groups.len(), rows.max(1));
+        let decoders = Decoders::start(file, meta, layout.row_groups.len(), rows.max(1), cores);
         Ok(Cursor {
             source: Arc::new(Source {
                 name,

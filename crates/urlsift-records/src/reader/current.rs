@@ -29,6 +29,10 @@ pub struct Settings {
     /// WARC and ARC input: the blocks kept beside the header blocks (the
     /// records' pages, for `links`); `None`: headers only.
     pub keep: Option<warc::Keeping>,
+    /// The cores the run's other pools may use (a compressed input's
+    /// decoders, a mapped CSV file's boundary finders, Parquet's row-group
+    /// lanes): [`cores::capped`](crate::cores::capped) of `-j`.
+    pub cores: usize,
 }
 
 /// The source being read.
@@ -93,8 +97,9 @@ impl Current {
 
     /// Opens `path` (`-` is stdin): mapped when it is a plain regular file
     /// (not compressed).
-    pub(super) fn open(path: &Path, name: String, kind: Kind) -> io::Result<Current> {
-        let feed = match input::open(path)? {
+    /// A compressed input is decoded on up to `cores` threads.
+    pub(super) fn open(path: &Path, name: String, kind: Kind, cores: usize) -> io::Result<Current> {
+        let feed = match input::open_with(path, cores)? {
             Opened::Mapped(map) => Feed::Map {
                 map,
                 pos: 0,

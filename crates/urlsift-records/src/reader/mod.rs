@@ -33,6 +33,7 @@
 //!     writes_records: false,
 //!     count_lines: true,
 //!     keep: None,
+//!     cores: 1,
 //! };
 //! let mut reader = ChunkReader::new(vec![path], settings);
 //! let pool = BufPool::new(4, 20);
@@ -147,7 +148,7 @@ impl ChunkReader {
                         }
                     }
                 }
-                match Current::open(&path, name.clone(), kind) {
+                match Current::open(&path, name.clone(), kind, self.settings.cores) {
                     Ok(mut current) => {
                         current.sniff_log = self.settings.spec.sniffs_log(&path);
                         self.current = Some(current);
@@ -213,7 +214,7 @@ impl ChunkReader {
             use crate::parquet::{Cursor, rows_per_chunk};
             let rows = rows_per_chunk(self.settings.chunk_size);
             let field = self.settings.spec.field.as_deref();
-            let cursor = Cursor::open(path, name.clone(), field, rows)?;
+            let cursor = Cursor::open(path, name.clone(), field, rows, self.settings.cores)?;
             for named in &self.settings.spec.named {
                 if let Some(Err(m)) = cursor.source().format.knows_field(named) {
                     return Err(usage(&format!("@{named}: {m}")));
@@ -555,7 +556,7 @@ impl Current {
             return None;
         };
         let (map, at, len) = (Arc::clone(map), pos + head, end - pos - head);
-        let threads = crate::cores::available();
+        let threads = settings.cores;
         let ahead = self
             .ahead
             .get_or_insert_with(|| ahead::Ahead::new(delimiter, settings.chunk_size, threads))
