@@ -1,4 +1,4 @@
-//! Generates real-shaped record files for `scripts/bench-formats`: the URLs
+//! Generates real-shaped record files for `scripts/bench/formats`: the URLs
 //! of the shared corpora (cycled; parse only, never fetch) inside CSV, JSON
 //! lines with nested objects, CDXJ with SURT keys, WARC (gzip per record)
 //! and combined access-log records, plus the same URLs one per line.

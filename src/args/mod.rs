@@ -497,7 +497,7 @@ has and this machine can run; the report names the ones it cannot. Lines
 starting with `# ` (a hash, then a space) are comments; `#top` is a URL.
 
 Each round parses every URL once per parser (parse, then read the href's
-length: the work of scripts/bench-ratios) and checks that the parser
+length: the work of scripts/bench/ratios) and checks that the parser
 accepted the same URLs, with the same total href bytes, as in its
 differential pass; a parser that did less work is flagged. Categories of
 disagreements: validity, protocol, username, password, host, port,

@@ -10,7 +10,7 @@
 //! Each engine answers two questions: what it makes of one URL (all the
 //! `URL` getters, for the differential), and how long one pass over all
 //! URLs takes. A timed pass does what `examples/profile.rs` (and so
-//! `scripts/bench-ratios`) does per URL: parse, then read the href's
+//! `scripts/bench/ratios`) does per URL: parse, then read the href's
 //! length; it also counts the valid URLs, so the work can be checked.
 
 use std::borrow::Cow;

@@ -6,7 +6,7 @@
 //! otherwise); the url crate's count is printed beside them, since it
 //! follows an older edition of the standard on a few inputs.
 //!
-//! `scripts/bench-table` turns the results into ns/URL and ratios.
+//! `scripts/bench/table` turns the results into ns/URL and ratios.
 
 use std::hint::black_box;
 use std::path::PathBuf;

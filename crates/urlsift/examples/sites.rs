@@ -12,7 +12,7 @@
 //! our table and `publicsuffix` load (both the same text); without it,
 //! those two rows are left out, and the output says so. `--hosts FILE`
 //! instead times our builtin list on a file of hosts, one per line (what
-//! `scripts/bench-sites` compares with tldextract on the same file);
+//! `scripts/bench/sites` compares with tldextract on the same file);
 //! `--hosts FILE --print` prints each host's site (empty for none).
 //! Hosts with an empty label are left out of the per-host rows (the
 //! crates answer for them, we do not: see `tests/sites.rs`). Before
