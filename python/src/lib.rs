@@ -3,8 +3,6 @@
 //! into buffers and back. Every result comes from the Rust library's own
 //! parser and normalization profiles, so it equals the `urlsift` command's.
 
-#![deny(unsafe_code)]
-
 mod column;
 mod kernel;
 mod links;

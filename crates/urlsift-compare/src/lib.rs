@@ -28,9 +28,6 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-#![deny(unsafe_code)]
-#![warn(missing_docs)]
-
 mod child;
 pub mod confusion;
 pub mod corpus;

@@ -8,9 +8,6 @@
 //! pools may use ([`cores`]). It knows no record format: the record engine
 //! (`urlsift-records`) cuts what it reads into records.
 
-#![deny(unsafe_code)]
-#![warn(missing_docs)]
-
 use std::fmt;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};

@@ -27,9 +27,6 @@
 //! ]);
 //! ```
 
-#![deny(unsafe_code)]
-#![warn(missing_docs)]
-
 pub mod encoding;
 pub mod html;
 pub mod http;

@@ -66,9 +66,6 @@
 //! here too: the [`stage`] of edits and filters, `extract`'s [`fields`],
 //! and `dedup`'s seen-set with its spill files ([`dedup`]).
 
-#![deny(unsafe_code)]
-#![warn(missing_docs)]
-
 pub mod chunk;
 pub mod dedup;
 mod engine;

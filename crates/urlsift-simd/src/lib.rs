@@ -24,8 +24,6 @@
 //! println!("backend: {}", backend().name());
 //! ```
 
-#![warn(missing_docs)]
-
 pub mod scalar;
 
 #[cfg(target_arch = "aarch64")]

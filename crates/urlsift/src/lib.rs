@@ -16,9 +16,6 @@
 //! Component offsets are `u32`: a URL whose serialization would exceed
 //! `u32::MAX` bytes (4 GiB) fails with [`ParseError::TooLong`].
 
-#![deny(unsafe_code)]
-#![warn(missing_docs)]
-
 pub mod batch;
 mod components;
 pub mod edit;
