@@ -67,7 +67,7 @@ fn run() -> Result<ExitCode, Error> {
     )?;
     let (mut out, _, tally) = ledger.into_parts();
     out.flush().map_err(Error::Output)?;
-    let summary = tally.summary(engine.files.len(), engine.noun(), false);
+    let summary = tally.summary(engine.files().len(), engine.noun(), false);
     eprintln!("read_records: {summary}");
     for e in &errors {
         eprintln!("read_records: cannot read {e}");

@@ -89,9 +89,9 @@ pub fn run(a: CheckArgs) -> Result<ExitCode, CliError> {
             true => Text(Some(Named::Jsonl), "JSON lines"),
             false => Text(None, "a text report"),
         },
+        // Reports carry line numbers, printed by the workers.
+        |b| b.count_lines(true),
     )?;
-    // Reports carry line numbers, printed by the workers.
-    setup.engine.read.count_lines = true;
     let base = a.input.base()?;
     let (terminator, json) = (setup.terminator, a.json);
     let job = setup.job(false);

@@ -39,12 +39,11 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
     // output has gone out, so a --tmp-dir that cannot take one fails
     // before any; and a signal removes it with everything in it.
     let (spill_dir, _registered) = interrupt::run_dir(a.tmp_dir.as_deref(), "urlsift-dedup-")?;
-    let mut setup = Setup::new(&a.input, &a.output, Some(&a.policy), true, URL_LINES)?;
     // In-flight chunks count against the budget too: keep them to about a
     // tenth of it when the budget is small.
-    let in_flight = (setup.engine.threads() * 6) as u64;
-    let cap = (a.memory / 10 / in_flight).clamp(64 << 10, 4 << 20) as usize;
-    setup.engine.read.chunk_size = setup.engine.read.chunk_size.min(cap);
+    let mut setup = Setup::new(&a.input, &a.output, Some(&a.policy), true, URL_LINES, |b| {
+        b.chunk_memory(a.memory / 10)
+    })?;
     let budget = a.memory.saturating_sub(a.memory / 10).max(1);
     let profile = a.profile.profile()?;
     let base = a.input.base()?;
@@ -54,7 +53,7 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
     let mut job = setup.job(false);
     job.write_heads = false;
     let writes_records = setup.writes_records;
-    let (files, settings) = (setup.engine.files.len(), setup.report);
+    let (files, settings) = (setup.engine.files().len(), setup.report);
     let key = a.key().map_err(CliError::Usage)?;
     if a.with_key && a.policy.keep_invalid {
         return Err(CliError::Usage(
@@ -181,7 +180,7 @@ fn parquet_rows(
     mut write_back: WriteBack,
     mut first: FirstRows,
 ) -> Result<ExitCode, CliError> {
-    let (files, settings) = (setup.engine.files.len(), setup.report);
+    let (files, settings) = (setup.engine.files().len(), setup.report);
     let work = |chunk: &_| keying.chunk(job, chunk, base, Keys::default());
     let mut done = setup.run(work, |ledger, chunk, p| {
         ledger.tally_mut().merge(&p.tally);

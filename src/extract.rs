@@ -156,12 +156,6 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
         Format::Jsonl => Text(Some(Named::Jsonl), "JSON lines"),
         _ => Text(None, "text from a template"),
     };
-    let mut setup = Setup::new(&a.input, &a.output, Some(&a.policy), a.append, text)?;
-    // A `line` field is printed by the workers: the reader counts lines.
-    let line_field = |f: &Field| matches!(f, Field::Line);
-    setup.engine.read.count_lines = fields.iter().any(line_field)
-        || matches!(&format, Format::Template(pieces)
-            if pieces.iter().any(|p| matches!(p, Piece::Field(f) if line_field(f))));
     let template = match &format {
         Format::Template(pieces) => pieces
             .iter()
@@ -173,7 +167,14 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
         _ => Vec::new(),
     };
     let asked = Asked::of(fields.iter().chain(&template));
-    setup.engine.read.spec.named = asked.names();
+    // A `line` field is printed by the workers: the reader counts lines.
+    let lines = fields
+        .iter()
+        .chain(&template)
+        .any(|f| matches!(f, Field::Line));
+    let mut setup = Setup::new(&a.input, &a.output, Some(&a.policy), a.append, text, |b| {
+        b.count_lines(lines).named(asked.names())
+    })?;
     if a.append {
         if !setup.writes_records {
             return Err(CliError::Usage(format!(
@@ -304,16 +305,18 @@ fn parquet(a: ExtractArgs, fields: &[Field]) -> Result<ExitCode, CliError> {
         compression: None,
         ..a.output.clone()
     };
-    let mut setup = Setup::new(
+    let asked = Asked::of(fields);
+    let setup = Setup::new(
         &a.input,
         &output,
         Some(&a.policy),
         false,
         Text(Some(Named::Parquet), "Parquet"),
+        |b| {
+            b.count_lines(fields.iter().any(|f| matches!(f, Field::Line)))
+                .named(asked.names())
+        },
     )?;
-    setup.engine.read.count_lines = fields.iter().any(|f| matches!(f, Field::Line));
-    let asked = Asked::of(fields);
-    setup.engine.read.spec.named = asked.names();
     let input = input_schema(&setup.engine, &a.input.format_spec());
     let schema = input.as_ref().map(|(s, _)| s.as_ref());
     let mut out =
@@ -322,7 +325,7 @@ fn parquet(a: ExtractArgs, fields: &[Field]) -> Result<ExitCode, CliError> {
     let base = a.input.base()?;
     let stage = a.input.stage(Some(&a.filters), Some(&a.edits))?;
     let job = setup.job(false);
-    let (files, settings) = (setup.engine.files.len(), setup.report);
+    let (files, settings) = (setup.engine.files().len(), setup.report);
     let work = |chunk: &_| {
         let source = &Context::of(chunk, &stage.list);
         job.run_parsed(chunk, base.as_ref(), (), |p, rec, text, parser| {

@@ -16,7 +16,7 @@ use crate::error::CliError;
 use crate::setup::{Setup, URL_LINES};
 
 pub fn run(a: NormalizeArgs) -> Result<ExitCode, CliError> {
-    let setup = Setup::new(&a.input, &a.output, Some(&a.policy), true, URL_LINES)?;
+    let setup = Setup::new(&a.input, &a.output, Some(&a.policy), true, URL_LINES, |b| b)?;
     let profile = a.profile.profile()?;
     let base = a.input.base()?;
     let stage = a.input.stage(Some(&a.filters), Some(&a.edits))?;

@@ -8,7 +8,9 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use urlsift_records::timings::Report;
-use urlsift_records::{self, Chunk, Engine, InputError, Job, Ledger, Policy, Processed, Tally};
+use urlsift_records::{
+    self, Chunk, Engine, EngineBuilder, InputError, Job, Ledger, Policy, Processed, Tally,
+};
 
 use crate::args::{InputArgs, OutputArgs, PolicyArgs};
 use crate::error::CliError;
@@ -87,19 +89,23 @@ impl Setup {
     /// `writes_records`: the subcommand writes the input's records back
     /// (normalize and dedup do, for the formats that can be written back);
     /// `text`: what it writes otherwise. An `-o` name that names another
-    /// format is refused.
+    /// format is refused. `ask`: what else the subcommand asks of the
+    /// engine (line numbers, the fields it reads by name, ...).
     pub fn new(
         input: &InputArgs,
         output: &OutputArgs,
         policy: Option<&PolicyArgs>,
         writes_records: bool,
         text: Text,
+        ask: impl FnOnce(EngineBuilder) -> EngineBuilder,
     ) -> Result<Setup, CliError> {
-        let mut engine = Engine::new(input.files.clone(), &input.options())?;
-        engine.timed = input.timings;
+        let builder = Engine::builder(input.files.clone())
+            .options(&input.options())
+            .timed(input.timings)
+            .writes_records(writes_records);
+        let engine = ask(builder).build()?;
         let kind = engine.kind();
-        let writes_records = writes_records && kind.writes_records();
-        engine.read.writes_records = writes_records;
+        let writes_records = engine.writes_records();
         let path = output.output.as_deref();
         let name = OutputName::of(path);
         match writes_records {
@@ -199,7 +205,7 @@ impl Setup {
         mut self,
         per_chunk: impl Fn(&Chunk) -> Processed<()> + Sync,
     ) -> Result<ExitCode, CliError> {
-        let (files, settings) = (self.engine.files.len(), self.report);
+        let (files, settings) = (self.engine.files().len(), self.report);
         let Some(mut parquet) = self.parquet.take() else {
             let done = self.run(per_chunk, |ledger, chunk, p| ledger.consume(chunk, p))?;
             let (tally, errors) = done.commit()?;
@@ -320,7 +326,7 @@ fn plain_size(engine: &Engine) -> Option<u64> {
         return None;
     }
     let mut total = 0;
-    for path in &engine.files {
+    for path in engine.files() {
         let meta = std::fs::metadata(path).ok().filter(|m| m.is_file())?;
         let mut magic = [0u8; 4];
         let n = std::fs::File::open(path)

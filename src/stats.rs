@@ -338,6 +338,7 @@ pub fn run(a: StatsArgs) -> Result<ExitCode, CliError> {
             true => Text(Some(Named::Json), "JSON"),
             false => Text(None, "a text report"),
         },
+        |b| b,
     )?;
     let base = a.input.base()?;
     let stage = a.input.stage(Some(&a.filters), None)?;

@@ -142,16 +142,19 @@ impl Reader {
             threads,
             ..Options::default()
         };
-        let mut engine = Engine::new(paths.clone(), &options).map_err(|e| match e {
-            urlsift_records::Error::Input(e) if e.error.kind() == io::ErrorKind::NotFound => {
-                PyFileNotFoundError::new_err(e.to_string())
-            }
-            e => value_error(e.to_string()),
-        })?;
-        engine.read.count_lines = provenance || fields.contains(&Field::Line);
+        let engine = Engine::builder(paths.clone())
+            .options(&options)
+            .count_lines(provenance || fields.contains(&Field::Line))
+            .build()
+            .map_err(|e| match e {
+                urlsift_records::Error::Input(e) if e.error.kind() == io::ErrorKind::NotFound => {
+                    PyFileNotFoundError::new_err(e.to_string())
+                }
+                e => value_error(e.to_string()),
+            })?;
         let input = (engine.kind() == Kind::Parquet)
             .then(|| {
-                let first = engine.files.first()?;
+                let first = engine.files().first()?;
                 let cursor =
                     Cursor::open(first, String::new(), spec.field.as_deref(), 1, 1).ok()?;
                 Some(Layout::of(&cursor.source().format)?.schema.as_ref().clone())
@@ -333,7 +336,7 @@ fn run(plan: Plan, tx: SyncSender<Message>) {
 fn read(plan: &Plan, tx: &SyncSender<Message>) -> Result<Summary, String> {
     let list = List::builtin();
     let job = Job {
-        max_line: plan.engine.read.max_record,
+        max_line: plan.engine.settings().max_record,
         policy: Policy::default(),
         ..Job::default()
     };
@@ -389,7 +392,7 @@ fn read(plan: &Plan, tx: &SyncSender<Message>) -> Result<Summary, String> {
     let (_, _, tally) = ledger.into_parts();
     Ok(Summary {
         tally,
-        files: plan.engine.files.len(),
+        files: plan.engine.files().len(),
         noun: plan.engine.noun(),
         errors: errors.iter().map(|e| e.to_string()).collect(),
     })

@@ -395,14 +395,13 @@ pub fn keeping(max: usize) -> Keeping {
 ///
 /// ```
 /// use urlsift_links::pages::{Item, items, keeping};
-/// use urlsift_records::{Engine, Options, Processed};
+/// use urlsift_records::{Engine, Processed};
 ///
 /// # let tmp = tempfile::Builder::new().prefix("urlsift-doc-items-").tempdir()?;
 /// # let dir = tmp.path();
 /// let path = dir.join("one.warc");
 /// std::fs::write(&path, "WARC/1.1\r\nWARC-Type: resource\r\nWARC-Target-URI: http://e.com/\r\nContent-Length: 2\r\n\r\nhi\r\n\r\n")?;
-/// let mut engine = Engine::new(vec![path], &Options::default())?;
-/// engine.read.keep = Some(keeping(1 << 20));
+/// let engine = Engine::builder(vec![path]).keep(keeping(1 << 20)).build()?;
 /// let mut urls = Vec::new();
 /// engine.run(
 ///     |chunk| {

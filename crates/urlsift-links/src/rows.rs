@@ -543,11 +543,14 @@ fn read_records<E>(
             usage: false,
         },
     };
-    let mut engine = match Engine::new(paths.to_vec(), &options) {
+    let built = Engine::builder(paths.to_vec())
+        .options(&options)
+        .keep(pages::keeping(settings.max_page))
+        .build();
+    let engine = match built {
         Ok(engine) => engine,
         Err(e) => return Ok(vec![failed(e)]),
     };
-    engine.read.keep = Some(pages::keeping(settings.max_page));
     let ran = engine.run(
         |chunk| {
             let source = Source {

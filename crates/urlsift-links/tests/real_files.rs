@@ -62,8 +62,11 @@ fn on_the_engine(path: &Path, chunk_size: usize, threads: usize) -> Vec<String> 
         threads: Some(threads),
         ..Options::default()
     };
-    let mut engine = Engine::new(vec![path.to_path_buf()], &options).unwrap();
-    engine.read.keep = Some(keeping(MAX));
+    let engine = Engine::builder(vec![path.to_path_buf()])
+        .options(&options)
+        .keep(keeping(MAX))
+        .build()
+        .unwrap();
     let mut lines = Vec::new();
     let errors = engine
         .run(

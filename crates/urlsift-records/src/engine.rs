@@ -76,24 +76,138 @@ impl Default for Options {
 }
 
 /// The engine of a run: its inputs, the reader's settings and the worker
-/// threads.
+/// threads. Made by [`Engine::builder`] (or [`Engine::new`] from
+/// [`Options`]); what it was built with does not change.
 pub struct Engine {
     /// The inputs, in order (`-` is standard input).
-    pub files: Vec<PathBuf>,
+    files: Vec<PathBuf>,
     /// The worker threads.
-    pub pool: rayon::ThreadPool,
+    pool: rayon::ThreadPool,
     /// How the reader cuts and checks the inputs.
-    pub read: Settings,
+    read: Settings,
     /// Whether [`Engine::run`] times its stages ([`Engine::timings`]).
-    pub timed: bool,
+    timed: bool,
     /// The last timed run's report.
     report: Mutex<Option<Report>>,
 }
 
+/// How an [`Engine`] is made: its inputs and [`Options`], and what the
+/// run needs of the reader besides (line numbers, the blocks of WARC
+/// records, records written back, the record fields asked for by name,
+/// timings).
+///
+/// ```
+/// use urlsift_records::{Engine, Options};
+///
+/// let engine = Engine::builder(Vec::new())      // standard input
+///     .options(&Options { threads: Some(2), ..Options::default() })
+///     .count_lines(true)
+///     .timed(true)
+///     .build()?;
+/// assert_eq!(engine.threads(), 2);
+/// assert!(engine.settings().count_lines && engine.timed());
+/// # Ok::<(), urlsift_records::Error>(())
+/// ```
+#[derive(Clone, Debug, Default)]
+#[must_use]
+pub struct EngineBuilder {
+    files: Vec<PathBuf>,
+    options: Options,
+    count_lines: bool,
+    keep: Option<crate::format::warc::Keeping>,
+    writes_records: bool,
+    named: Option<Vec<String>>,
+    chunk_memory: Option<u64>,
+    timed: bool,
+}
+
+impl EngineBuilder {
+    /// The format, field, record and chunk sizes and threads.
+    pub fn options(mut self, options: &Options) -> EngineBuilder {
+        self.options = options.clone();
+        self
+    }
+
+    /// Number the lines of `lines` input on the reader (work that prints
+    /// line numbers from the workers: `check`, a `line` field); off, the
+    /// ledger numbers what it writes.
+    pub fn count_lines(mut self, on: bool) -> EngineBuilder {
+        self.count_lines = on;
+        self
+    }
+
+    /// WARC and ARC input: keep the blocks `keep` names beside the header
+    /// blocks (the records' pages, for links).
+    pub fn keep(mut self, keep: crate::format::warc::Keeping) -> EngineBuilder {
+        self.keep = Some(keep);
+        self
+    }
+
+    /// The run writes records back where their format can be (CSV, TSV,
+    /// JSON lines, CDXJ, Parquet): CSV inputs must then share one header
+    /// ([`Engine::writes_records`] says whether it does).
+    pub fn writes_records(mut self, on: bool) -> EngineBuilder {
+        self.writes_records = on;
+        self
+    }
+
+    /// The record fields the run reads by name (`@NAME`; see
+    /// [`Spec::named`]).
+    pub fn named(mut self, names: Vec<String>) -> EngineBuilder {
+        self.named = Some(names);
+        self
+    }
+
+    /// The chunks a run holds at once (about six per worker: in flight,
+    /// and their results waiting in order) take about `bytes` in all:
+    /// chunks of `bytes / (6 × workers)`, at least 64 KiB, at most 4 MiB
+    /// and the options' chunk size (`dedup`, whose `--memory` they count
+    /// against).
+    pub fn chunk_memory(mut self, bytes: u64) -> EngineBuilder {
+        self.chunk_memory = Some(bytes);
+        self
+    }
+
+    /// Clock each stage of a run ([`Engine::timings`]).
+    pub fn timed(mut self, on: bool) -> EngineBuilder {
+        self.timed = on;
+        self
+    }
+
+    /// The engine; refused before anything is read: a file that is not
+    /// there, a directory, inputs whose names imply different formats.
+    pub fn build(self) -> Result<Engine, Error> {
+        let mut options = self.options;
+        if let Some(named) = self.named {
+            options.spec.named = named;
+        }
+        let mut engine = Engine::new(self.files, &options)?;
+        if let Some(bytes) = self.chunk_memory {
+            let in_flight = (engine.threads() * 6) as u64;
+            let cap = (bytes / in_flight).clamp(64 << 10, 4 << 20) as usize;
+            engine.read.chunk_size = engine.read.chunk_size.min(cap);
+        }
+        engine.timed = self.timed;
+        engine.read.count_lines = self.count_lines;
+        engine.read.keep = self.keep;
+        engine.read.writes_records = self.writes_records && engine.kind().writes_records();
+        Ok(engine)
+    }
+}
+
 impl Engine {
-    /// An engine for `files` (none: standard input). Refused before
-    /// anything is read: a file that is not there, inputs whose names
-    /// imply different formats.
+    /// A builder of the engine for `files` (none: standard input).
+    pub fn builder(files: Vec<PathBuf>) -> EngineBuilder {
+        EngineBuilder {
+            files,
+            ..EngineBuilder::default()
+        }
+    }
+
+    /// An engine for `files` (none: standard input) with `options` and
+    /// nothing else asked of the reader (see [`Engine::builder`]). Refused
+    /// before anything is read: a file that is not there, inputs whose
+    /// names imply different formats.
     pub fn new(mut files: Vec<PathBuf>, options: &Options) -> Result<Engine, Error> {
         if files.is_empty() {
             files.push("-".into());
@@ -176,6 +290,27 @@ impl Engine {
     /// How many workers run.
     pub fn threads(&self) -> usize {
         self.pool.current_num_threads()
+    }
+
+    /// The inputs, in order (`-` is standard input).
+    pub fn files(&self) -> &[PathBuf] {
+        &self.files
+    }
+
+    /// How the reader cuts and checks the inputs.
+    pub fn settings(&self) -> &Settings {
+        &self.read
+    }
+
+    /// Whether runs clock their stages ([`Engine::timings`]).
+    pub fn timed(&self) -> bool {
+        self.timed
+    }
+
+    /// Whether the run writes records back ([`EngineBuilder::writes_records`],
+    /// where the inputs' format can be).
+    pub fn writes_records(&self) -> bool {
+        self.read.writes_records
     }
 
     /// Whether any input is a `.log` file read with `auto`, whose first
@@ -498,8 +633,8 @@ mod tests {
         };
         let first = Engine::new(Vec::new(), &one).unwrap();
         let second = Engine::new(Vec::new(), &Options::default()).unwrap();
-        assert_eq!(first.read.cores, 1);
-        assert_eq!(second.read.cores, crate::cores::machine());
-        assert_eq!(first.read.cores, 1);
+        assert_eq!(first.settings().cores, 1);
+        assert_eq!(second.settings().cores, crate::cores::machine());
+        assert_eq!(first.settings().cores, 1);
     }
 }

@@ -87,7 +87,7 @@ pub mod timings;
 mod walk;
 
 pub use chunk::{BufPool, Chunk, Data, Oversize, Source};
-pub use engine::{Engine, Options};
+pub use engine::{Engine, EngineBuilder, Options};
 pub use error::{Error, Location, Stop};
 pub use format::quote::write_escaped;
 pub use format::{Format, Found, Kind, Rec, Shape, Spec};

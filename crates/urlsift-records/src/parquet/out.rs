@@ -25,7 +25,7 @@ pub fn input_schema(engine: &crate::Engine, spec: &crate::Spec) -> Option<InputS
     if engine.kind() != crate::Kind::Parquet {
         return None;
     }
-    let first = engine.files.first()?;
+    let first = engine.files().first()?;
     let cursor = Cursor::open(first, String::new(), spec.field.as_deref(), 1, 1).ok()?;
     let layout = Layout::of(&cursor.source().format)?;
     Some((Arc::clone(&layout.schema), layout.metadata.clone()))
