@@ -26,7 +26,7 @@ use urlsift::site::List;
 use urlsift::{BatchParser, Url};
 use urlsift_records::fields::{Asked, Context, Field};
 use urlsift_records::format::frame::Frames;
-use urlsift_records::parquet::{Columns, Cursor, Layout, Rows};
+use urlsift_records::parquet::{Columns, Cursor, ParquetLayout, Rows};
 use urlsift_records::{
     self, Engine, Job, Kind, Ledger, Options, PerRecord, Policy, Processed, Reason, Rec, Spec,
     Tally,
@@ -157,7 +157,12 @@ impl Reader {
                 let first = engine.files().first()?;
                 let cursor =
                     Cursor::open(first, String::new(), spec.field.as_deref(), 1, 1).ok()?;
-                Some(Layout::of(&cursor.source().format)?.schema.as_ref().clone())
+                Some(
+                    ParquetLayout::of(&cursor.source().format)?
+                        .schema
+                        .as_ref()
+                        .clone(),
+                )
             })
             .flatten();
         let columns =

@@ -36,7 +36,7 @@ use urlsift_records::{Chunk, Format, Reason};
 
 /// A record to take links from.
 #[derive(Debug)]
-pub struct Page<'a> {
+pub struct PageRecord<'a> {
     /// Where the record starts in its (decompressed) input.
     pub offset: u64,
     /// The page's URL (`WARC-Target-URI`, or the base given for a file).
@@ -56,7 +56,7 @@ pub struct Page<'a> {
 #[derive(Debug)]
 pub enum Item<'a> {
     /// A page.
-    Page(Page<'a>),
+    Page(PageRecord<'a>),
     /// A WARC record of another type (`request`, `metadata`, ...), or an
     /// ARC file's `filedesc://` or `dns:` record.
     Other,
@@ -75,7 +75,7 @@ pub enum Item<'a> {
 #[derive(Debug)]
 pub enum Outcome<'a> {
     /// A page, read, and the record it came from.
-    Page(super::Page, &'a Page<'a>),
+    Page(super::Page, &'a PageRecord<'a>),
     /// A record whose block is not HTML (a stylesheet, an image).
     NotHtml,
     /// A record of another type.
@@ -116,7 +116,7 @@ impl Item<'_> {
                 url: None,
             }
         } else {
-            Item::Page(Page {
+            Item::Page(PageRecord {
                 offset: 0,
                 url: url.to_string(),
                 http: false,
@@ -357,7 +357,7 @@ fn item<'a>(
         (None, Kept::Misplaced) => Reason::WarcBadLength,
         (None, Kept::Block(block)) => {
             return match Fields::of(dialect, header) {
-                Some(fields) => Item::Page(Page {
+                Some(fields) => Item::Page(PageRecord {
                     offset,
                     http: fields.http && (fields.http_type || block.starts_with(b"HTTP/")),
                     json: fields.json,

@@ -45,7 +45,7 @@ const MIN_SPLIT: u64 = 64 << 10;
 const REDUCE_OVERHEAD: usize = 96;
 
 /// One dedup record as stored on disk.
-pub struct Record {
+pub struct SpillRecord {
     pub seq: u64,
     pub count: u64,
     pub key: Vec<u8>,
@@ -77,7 +77,7 @@ fn write_record(
 }
 
 /// Reads the next record into `rec`, reusing its buffers; false at the end.
-fn read_record_into(r: &mut impl Read, rec: &mut Record) -> io::Result<bool> {
+fn read_record_into(r: &mut impl Read, rec: &mut SpillRecord) -> io::Result<bool> {
     let mut head = [0u8; 32];
     match r.read_exact(&mut head[..8]) {
         Ok(()) => {}
@@ -101,8 +101,8 @@ fn read_record_into(r: &mut impl Read, rec: &mut Record) -> io::Result<bool> {
     Ok(true)
 }
 
-fn read_record(r: &mut impl Read) -> io::Result<Option<Record>> {
-    let mut rec = Record {
+fn read_record(r: &mut impl Read) -> io::Result<Option<SpillRecord>> {
+    let mut rec = SpillRecord {
         seq: 0,
         count: 0,
         key: Vec::new(),
@@ -239,7 +239,7 @@ fn reduce(
 ) -> io::Result<Option<PathBuf>> {
     let mut seen: HashMap<Vec<u8>, Group, Xxh3Builder> = HashMap::with_hasher(Xxh3Builder::new());
     let mut r = BufReader::with_capacity(1 << 16, File::open(path)?);
-    let mut rec = Record {
+    let mut rec = SpillRecord {
         seq: 0,
         count: 0,
         key: Vec::new(),
@@ -291,7 +291,7 @@ fn reduce(
 }
 
 struct Head {
-    rec: Record,
+    rec: SpillRecord,
     run: usize,
 }
 
@@ -348,7 +348,7 @@ pub fn merge<E>(
 
 fn merge_group<E>(
     runs: &[PathBuf],
-    mut emit: impl FnMut(&Record) -> Result<(), E>,
+    mut emit: impl FnMut(&SpillRecord) -> Result<(), E>,
     io_err: &impl Fn(io::Error) -> E,
 ) -> Result<(), E> {
     let mut readers = Vec::with_capacity(runs.len());

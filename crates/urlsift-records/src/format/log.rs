@@ -12,8 +12,8 @@
 //!
 //! let line = br#"203.0.113.7 - - [01/Jan/2024:00:00:01 +0000] "GET /cart?id=7 HTTP/1.1" 200 512 "https://www.example.com/" "Mozilla/5.0""#;
 //! assert!(log::is_log_line(line));
-//! assert!(matches!(log::find(log::Field::Request, line), Found::Url(t) if t == "/cart?id=7"));
-//! assert!(matches!(log::find(log::Field::Referer, line), Found::Url(t) if t == "https://www.example.com/"));
+//! assert!(matches!(log::find(log::LogField::Request, line), Found::Url(t) if t == "/cart?id=7"));
+//! assert!(matches!(log::find(log::LogField::Referer, line), Found::Url(t) if t == "https://www.example.com/"));
 //! assert_eq!(log::named(line, "status").as_deref(), Some("200"));
 //! assert!(!log::is_log_line(b"https://example.com/"));
 //! ```
@@ -25,19 +25,19 @@ use crate::reason::Reason;
 
 /// Which field of a log line holds the URL.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Field {
+pub enum LogField {
     /// The request line's target (`/path?q` or an absolute URL).
     Request,
     /// The Referer header (`-` means none).
     Referer,
 }
 
-impl Field {
+impl LogField {
     /// `--field` for logs: `request` (also `target`, the default) or `referer`.
-    pub fn new(field: Option<&str>) -> Result<Field, String> {
+    pub fn new(field: Option<&str>) -> Result<LogField, String> {
         match field.map(str::to_ascii_lowercase).as_deref() {
-            None | Some("request" | "target") => Ok(Field::Request),
-            Some("referer" | "referrer") => Ok(Field::Referer),
+            None | Some("request" | "target") => Ok(LogField::Request),
+            Some("referer" | "referrer") => Ok(LogField::Referer),
             Some(other) => Err(format!(
                 "--field {other:?}: a log's URL field is `request` or `referer`"
             )),
@@ -192,18 +192,18 @@ pub fn is_log_line(line: &[u8]) -> bool {
 }
 
 /// Finds the URL field of one log line.
-pub fn find(field: Field, line: &[u8]) -> Found<'_> {
+pub fn find(field: LogField, line: &[u8]) -> Found<'_> {
     let Some(parsed) = parse(line) else {
         return Found::Bad(Reason::NotALogLine);
     };
     let raw = match field {
-        Field::Request => match request_parts(parsed.request) {
+        LogField::Request => match request_parts(parsed.request) {
             Some((_, b"*", _)) => return Found::Bad(Reason::AsteriskForm),
             Some((b"CONNECT", target, _)) => return connect_url(target),
             Some((_, target, _)) => target,
             None => return Found::Bad(Reason::NoRequestTarget),
         },
-        Field::Referer => match parsed.referer {
+        LogField::Referer => match parsed.referer {
             None | Some(b"-" | b"") => return Found::Empty,
             Some(r) => r,
         },
@@ -441,27 +441,27 @@ mod tests {
     #[test]
     fn combined_and_common_lines() {
         assert_eq!(
-            url(find(Field::Request, COMBINED.as_bytes())),
+            url(find(LogField::Request, COMBINED.as_bytes())),
             "/a%20b?q=\"x\""
         );
         assert_eq!(
-            url(find(Field::Referer, COMBINED.as_bytes())),
+            url(find(LogField::Referer, COMBINED.as_bytes())),
             "http://www.example.com/start.html"
         );
         let common = r#"127.0.0.1 - - [10/Oct/2000:13:55:36 -0700] "GET /x HTTP/1.1" 404 -"#;
-        assert_eq!(url(find(Field::Request, common.as_bytes())), "/x");
-        assert_eq!(url(find(Field::Referer, common.as_bytes())), "<empty>");
+        assert_eq!(url(find(LogField::Request, common.as_bytes())), "/x");
+        assert_eq!(url(find(LogField::Referer, common.as_bytes())), "<empty>");
         let nginx =
             r#"1.2.3.4 - - [01/Jan/2024:00:00:00 +0000] "GET /\x22q HTTP/1.1" 200 5 "-" "curl""#;
-        assert_eq!(url(find(Field::Request, nginx.as_bytes())), "/\"q");
-        assert_eq!(url(find(Field::Referer, nginx.as_bytes())), "<empty>");
+        assert_eq!(url(find(LogField::Request, nginx.as_bytes())), "/\"q");
+        assert_eq!(url(find(LogField::Referer, nginx.as_bytes())), "<empty>");
         let junk = r#"1.2.3.4 - - [01/Jan/2024:00:00:00 +0000] "\x16\x03\x01" 400 0 "-" "-""#;
         assert_eq!(
-            url(find(Field::Request, junk.as_bytes())),
+            url(find(LogField::Request, junk.as_bytes())),
             "<bad no-request-target>"
         );
         assert_eq!(
-            url(find(Field::Request, b"garbage")),
+            url(find(LogField::Request, b"garbage")),
             "<bad not-a-log-line>"
         );
         // RFC 9112's other request-target forms: a CONNECT's authority
@@ -490,7 +490,7 @@ mod tests {
             ("GET api.example.com:443 HTTP/1.1", "api.example.com:443"),
         ] {
             assert_eq!(
-                url(find(Field::Request, line(request).as_bytes())),
+                url(find(LogField::Request, line(request).as_bytes())),
                 want,
                 "{request}"
             );
@@ -504,11 +504,14 @@ mod tests {
         // Only the URL field must be UTF-8: a stray byte elsewhere (here a
         // Latin-1 user agent) costs no URL; in the field, it is the reason.
         let latin1 = b"1.2.3.4 - - [01/Jan/2024:00:00:00 +0000] \"GET /ok HTTP/1.1\" 200 5 \"-\" \"caf\xe9\"";
-        assert_eq!(url(find(Field::Request, latin1)), "/ok");
+        assert_eq!(url(find(LogField::Request, latin1)), "/ok");
         assert_eq!(named(latin1, "status").unwrap(), "200");
         assert_eq!(named(latin1, "user_agent"), None);
         let bad_target = b"1.2.3.4 - - [01/Jan/2024:00:00:00 +0000] \"GET /\xe9 HTTP/1.1\" 200 5";
-        assert_eq!(url(find(Field::Request, bad_target)), "<bad invalid-UTF-8>");
+        assert_eq!(
+            url(find(LogField::Request, bad_target)),
+            "<bad invalid-UTF-8>"
+        );
         assert_eq!(named(COMBINED.as_bytes(), "status").unwrap(), "200");
         assert_eq!(named(COMBINED.as_bytes(), "method").unwrap(), "GET");
         assert_eq!(

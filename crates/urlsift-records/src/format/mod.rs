@@ -261,19 +261,19 @@ pub enum Format {
     /// One URL per line.
     Lines,
     /// CSV or TSV: the delimiter, the header and the URL column.
-    Csv(csv::Layout),
+    Csv(csv::CsvLayout),
     /// JSON lines: the URL field's path.
     Jsonl(json::Path),
     /// CDXJ: the URL field's path in the JSON block.
     Cdxj(json::Path),
     /// WARC: the header that holds the URL.
-    Warc(warc::Field),
+    Warc(warc::WarcField),
     /// Access logs: the field that holds the URL.
-    Log(log::Field),
+    Log(log::LogField),
     /// Parquet: the URL column, the schema and what is kept when rows are
     /// written back.
     #[cfg(feature = "parquet")]
-    Parquet(parquet::Layout),
+    Parquet(parquet::ParquetLayout),
 }
 
 impl Format {
@@ -301,9 +301,9 @@ impl Format {
     /// keys, WARC headers).
     ///
     /// ```
-    /// use urlsift_records::format::{Format, csv::Layout};
+    /// use urlsift_records::format::{Format, csv::CsvLayout};
     ///
-    /// let csv = Format::Csv(Layout::new(b',', Some(b"id,url\n"), None, 0).unwrap());
+    /// let csv = Format::Csv(CsvLayout::new(b',', Some(b"id,url\n"), None, 0).unwrap());
     /// assert_eq!(csv.knows_field("ID"), Some(Ok(())));
     /// assert_eq!(
     ///     csv.knows_field("title"),

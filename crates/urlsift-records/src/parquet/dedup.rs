@@ -15,7 +15,7 @@ use arrow_ipc::reader::StreamReader;
 use arrow_ipc::writer::StreamWriter;
 use xxhash_rust::xxh3::xxh3_64;
 
-use super::{Layout, Rows, WriteBack};
+use super::{ParquetLayout, Rows, WriteBack};
 use crate::chunk::Source;
 use crate::dedup::{Keys, Seen, spill_dir};
 use crate::error::Error;
@@ -280,7 +280,7 @@ impl FirstRows {
             let stored = stored.as_ref().expect("rows stored for what was spilled");
             let (source, first_line, row_group) = &stored.chunks[number as usize];
             let batch = batches.get(number)?;
-            let layout = Layout::of(&source.format).expect("a Parquet source");
+            let layout = ParquetLayout::of(&source.format).expect("a Parquet source");
             let rows = Rows::new(batch, *first_line, *row_group);
             write_back.rows(out, source, &rows, layout, Frames::new(frames))
         };

@@ -22,7 +22,7 @@
 //! use std::sync::Arc;
 //! use arrow_array::{Int64Array, RecordBatch, StringArray};
 //! use arrow_schema::{DataType, Field, Schema};
-//! use urlsift_records::parquet::{Cursor, Layout, Rows, Writer};
+//! use urlsift_records::parquet::{Cursor, ParquetLayout, Rows, Writer};
 //!
 //! # let tmp = tempfile::Builder::new().prefix("urlsift-doc-parquet-").tempdir()?;
 //! # let dir = tmp.path();
@@ -44,7 +44,7 @@
 //!
 //! // Read back: the column named `url` in any case, a chunk of rows.
 //! let mut cursor = Cursor::open(&path, "urls.parquet".into(), None, 1024, 1)?;
-//! assert_eq!(Layout::of(&cursor.source().format).unwrap().name, "URL");
+//! assert_eq!(ParquetLayout::of(&cursor.source().format).unwrap().name, "URL");
 //! let pool = urlsift_records::BufPool::new(4, 1 << 16);
 //! let chunk = cursor.next_chunk(&pool).unwrap()?;
 //! let rows = chunk.attached::<Rows>().unwrap();
@@ -74,7 +74,7 @@ mod decode;
 mod dedup;
 mod out;
 pub use super::format::frame;
-pub use super::format::parquet::{Layout, Rows, Strings};
+pub use super::format::parquet::{ParquetLayout, Rows, Strings};
 mod write;
 
 pub use columns::Columns;
@@ -103,7 +103,7 @@ pub struct Cursor {
 
 impl Cursor {
     /// Opens the Parquet file at `path` (named `name` in messages), its URL
-    /// column `field` (see [`Layout::new`]), to read `rows` rows a chunk.
+    /// column `field` (see [`ParquetLayout::new`]), to read `rows` rows a chunk.
     /// Refused (a usage error) for standard input, compressed files and
     /// files without the column; an error for what is not Parquet or is
     /// cut short (its footer is at its end).
@@ -160,7 +160,7 @@ impl Cursor {
                     false,
                 )
             })?;
-        let mut layout = Layout::new(Arc::clone(meta.schema()), field).map_err(usage)?;
+        let mut layout = ParquetLayout::new(Arc::clone(meta.schema()), field).map_err(usage)?;
         let parquet = meta.metadata();
         layout.row_groups = parquet
             .row_groups()
@@ -187,7 +187,7 @@ impl Cursor {
         })
     }
 
-    /// The source the chunks come from (its format holds the [`Layout`]).
+    /// The source the chunks come from (its format holds the [`ParquetLayout`]).
     pub fn source(&self) -> &Arc<Source> {
         &self.source
     }
@@ -196,7 +196,7 @@ impl Cursor {
     /// the row group, after every row before it).
     pub fn next_chunk(&mut self, pool: &BufPool) -> Option<Result<Chunk, InputError>> {
         while !self.done {
-            let layout = Layout::of(&self.source.format).expect("a Parquet source");
+            let layout = ParquetLayout::of(&self.source.format).expect("a Parquet source");
             let group_start = |g: usize| layout.row_groups[..g].iter().sum::<u64>();
             let fail = |g: usize, message: String| {
                 let start = group_start(g);
@@ -286,7 +286,7 @@ impl ChunkReader for Mapped {
 /// row with its URL value, and the batch.
 fn chunk_of(
     source: &Arc<Source>,
-    layout: &Layout,
+    layout: &ParquetLayout,
     batch: RecordBatch,
     first_line: u64,
     row_group: usize,

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use arrow_schema::SchemaRef;
 use parquet::basic::Compression;
 
-use super::{Columns, Cursor, Layout, Rows, Writer};
+use super::{Columns, Cursor, ParquetLayout, Rows, Writer};
 use crate::chunk::Source;
 use crate::error::Error;
 use crate::fields::Field;
@@ -27,7 +27,7 @@ pub fn input_schema(engine: &crate::Engine, spec: &crate::Spec) -> Option<InputS
     }
     let first = engine.files().first()?;
     let cursor = Cursor::open(first, String::new(), spec.field.as_deref(), 1, 1).ok()?;
-    let layout = Layout::of(&cursor.source().format)?;
+    let layout = ParquetLayout::of(&cursor.source().format)?;
     Some((Arc::clone(&layout.schema), layout.metadata.clone()))
 }
 
@@ -74,9 +74,10 @@ impl WriteBack {
         chunk: &Chunk,
         p: &Processed<X>,
     ) -> Result<(), Error> {
-        let (Some(rows), Some(layout)) =
-            (chunk.attached::<Rows>(), Layout::of(&chunk.source.format))
-        else {
+        let (Some(rows), Some(layout)) = (
+            chunk.attached::<Rows>(),
+            ParquetLayout::of(&chunk.source.format),
+        ) else {
             return Ok(());
         };
         let frames = p.output(&chunk.data).flat_map(Frames::new);
@@ -89,7 +90,7 @@ impl WriteBack {
         out: &mut impl Write,
         source: &Source,
         rows: &Rows,
-        layout: &Layout,
+        layout: &ParquetLayout,
         frames: impl Iterator<Item = Frame<'a>>,
     ) -> Result<(), Error> {
         self.start(source, layout)?;
@@ -100,7 +101,7 @@ impl WriteBack {
 
     /// The writer made (from the first source's schema), a later source's
     /// schema checked against it.
-    fn start(&mut self, source: &Source, layout: &Layout) -> Result<(), Error> {
+    fn start(&mut self, source: &Source, layout: &ParquetLayout) -> Result<(), Error> {
         match &self.schema {
             None => {
                 let writer = Writer::new(

@@ -95,7 +95,7 @@ impl Current {
                 }
                 (Format::Lines, bom, false)
             }
-            Kind::Log => match log::Field::new(field) {
+            Kind::Log => match log::LogField::new(field) {
                 Ok(f) => (Format::Log(f), bom, false),
                 Err(m) => return Err(self.usage(m)),
             },
@@ -104,15 +104,15 @@ impl Current {
             Kind::Warc if more && may_start_arc(&buf[bom..]) => return Ok(None),
             Kind::Warc if starts_arc(&buf[bom..]) => {
                 self.warc = Some(warc::Reader::default().dialect(warc::Dialect::Arc));
-                (Format::Warc(warc::Field::arc(field)), bom, false)
+                (Format::Warc(warc::WarcField::arc(field)), bom, false)
             }
             Kind::Warc => {
                 self.warc = Some(warc::Reader::default());
-                (Format::Warc(warc::Field::new(field)), bom, false)
+                (Format::Warc(warc::WarcField::new(field)), bom, false)
             }
             Kind::Arc => {
                 self.warc = Some(warc::Reader::default().dialect(warc::Dialect::Arc));
-                (Format::Warc(warc::Field::arc(field)), bom, false)
+                (Format::Warc(warc::WarcField::arc(field)), bom, false)
             }
             Kind::Jsonl | Kind::Cdxj => {
                 let path = json::Path::new(field);
@@ -159,7 +159,7 @@ impl Current {
                 if settings.spec.no_header {
                     let columns =
                         first.map_or(1, |(s, e, _)| csv::Fields::new(delimiter).count(&buf[s..e]));
-                    match csv::Layout::new(delimiter, None, field, columns) {
+                    match csv::CsvLayout::new(delimiter, None, field, columns) {
                         Ok(l) => (Format::Csv(l), at, false),
                         Err(m) => return Err(self.usage(m)),
                     }
@@ -169,7 +169,7 @@ impl Current {
                         return Ok(None);
                     };
                     let header = &buf[s..e];
-                    let layout = match csv::Layout::new(delimiter, Some(header), field, 0) {
+                    let layout = match csv::CsvLayout::new(delimiter, Some(header), field, 0) {
                         Ok(l) => l,
                         Err(m) => return Err(self.usage(m)),
                     };

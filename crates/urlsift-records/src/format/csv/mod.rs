@@ -23,18 +23,18 @@
 //! reading resumes on the next line.
 //!
 //! ```
-//! use urlsift_records::format::csv::Layout;
+//! use urlsift_records::format::csv::CsvLayout;
 //!
-//! let layout = Layout::new(b',', Some(b"id,Link,title\n"), Some("link"), 0).unwrap();
+//! let layout = CsvLayout::new(b',', Some(b"id,Link,title\n"), Some("link"), 0).unwrap();
 //! assert_eq!(layout.column, 1); // names match in any case
 //! assert_eq!(layout.named(b"7,http://e.com/,\"a, \"\"b\"\"\"", "title").unwrap(), "a, \"b\"");
 //! // Without `--field`, the column named `url`; without a header, column 1.
-//! assert!(Layout::new(b',', Some(b"id,link\n"), None, 0).unwrap_err().contains("no column named \"url\""));
-//! assert_eq!(Layout::new(b'\t', None, None, 3).unwrap().names, ["1", "2", "3"]);
+//! assert!(CsvLayout::new(b',', Some(b"id,link\n"), None, 0).unwrap_err().contains("no column named \"url\""));
+//! assert_eq!(CsvLayout::new(b'\t', None, None, 3).unwrap().names, ["1", "2", "3"]);
 //! // A `;` export read with `,` says which delimiter would split it.
-//! let err = Layout::new(b',', Some(b"id;url\n"), None, 0).unwrap_err();
+//! let err = CsvLayout::new(b',', Some(b"id;url\n"), None, 0).unwrap_err();
 //! assert!(err.contains("--delimiter ';'"), "{err}");
-//! assert_eq!(Layout::new(b';', Some(b"id;url\n"), None, 0).unwrap().column, 1);
+//! assert_eq!(CsvLayout::new(b';', Some(b"id;url\n"), None, 0).unwrap().column, 1);
 //! ```
 
 use std::borrow::Cow;
@@ -47,7 +47,7 @@ use crate::reason::Reason;
 /// A CSV/TSV source's layout: its delimiter, the header's bytes and
 /// names, and the URL column.
 #[derive(Debug, Clone)]
-pub struct Layout {
+pub struct CsvLayout {
     /// `,` for CSV, a tab for TSV.
     pub delimiter: u8,
     /// Column names from the header (or `1`, `2`, ... without one).
@@ -77,7 +77,7 @@ fn delimiter_hint(names: &[String], delimiter: u8) -> String {
         })
 }
 
-impl Layout {
+impl CsvLayout {
     /// The layout of a source whose header row (when it has one) is
     /// `header`. `field`: `--field` (a column name or 1-based number);
     /// by default the column named `url` (case-insensitive), or the first
@@ -87,7 +87,7 @@ impl Layout {
         header: Option<&[u8]>,
         field: Option<&str>,
         columns: usize,
-    ) -> Result<Layout, String> {
+    ) -> Result<CsvLayout, String> {
         let names: Vec<String> = match header {
             Some(h) => {
                 let mut rdr = ::csv::ReaderBuilder::new()
@@ -146,7 +146,7 @@ impl Layout {
                     )
                 })?,
         };
-        Ok(Layout {
+        Ok(CsvLayout {
             delimiter,
             names,
             column,
@@ -373,7 +373,7 @@ fn quoted_field(row: &[u8], n: usize, delimiter: u8) -> Walked<'_> {
 /// `each` returns false. Blank lines are empty records.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn walk<'a>(
-    layout: &'a Layout,
+    layout: &'a CsvLayout,
     data: &'a [u8],
     head: usize,
     first_line: u64,

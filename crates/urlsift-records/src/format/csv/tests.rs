@@ -257,7 +257,7 @@ proptest! {
     #[test]
     fn walk_finds_the_crates_field(data in csvish(), column in 0usize..3) {
         let rows = scanned(&data, b',');
-        let layout = Layout {
+        let layout = CsvLayout {
             delimiter: b',',
             names: Vec::new(),
             column,

@@ -1,5 +1,5 @@
 //! A Parquet file as a record format: where its URL column is
-//! ([`Layout`]) and a chunk's rows as records ([`Rows`]: the Arrow batch,
+//! ([`ParquetLayout`]) and a chunk's rows as records ([`Rows`]: the Arrow batch,
 //! each row's URL value, and the batch written back with new URLs). The
 //! reading and writing of files, which make and take chunks, is
 //! [`crate::parquet`]'s.
@@ -14,7 +14,7 @@ pub use rows::{Rows, Strings};
 
 /// Where a Parquet file's URL column is, and what the file is.
 #[derive(Debug)]
-pub struct Layout {
+pub struct ParquetLayout {
     /// The file's Arrow schema.
     pub schema: SchemaRef,
     /// The URL column's name as the file spells it (`url`, `request.url`).
@@ -29,11 +29,11 @@ pub struct Layout {
     pub row_groups: Vec<u64>,
 }
 
-impl Layout {
+impl ParquetLayout {
     /// The layout of a file with `schema`: `field` is `--field` (a column
     /// name, or a dotted path into struct columns); by default the column
     /// named `url` in any case.
-    pub fn new(schema: SchemaRef, field: Option<&str>) -> Result<Layout, String> {
+    pub fn new(schema: SchemaRef, field: Option<&str>) -> Result<ParquetLayout, String> {
         let path = match field {
             Some(f) => find(schema.fields(), f)
                 .ok_or_else(|| format!("no column {f:?} (columns: {})", shown(schema.fields())))?,
@@ -57,7 +57,7 @@ impl Layout {
                 leaf.data_type()
             ));
         }
-        Ok(Layout {
+        Ok(ParquetLayout {
             schema,
             name,
             path,
@@ -80,7 +80,7 @@ impl Layout {
     }
 
     /// The layout of a Parquet source's format, if it is one.
-    pub fn of(format: &Format) -> Option<&Layout> {
+    pub fn of(format: &Format) -> Option<&ParquetLayout> {
         match format {
             Format::Parquet(layout) => Some(layout),
             _ => None,

@@ -13,7 +13,7 @@ use arrow_cast::display::{ArrayFormatter, FormatOptions};
 use arrow_schema::{ArrowError, DataType};
 
 use super::super::frame::{CHANGED, Frame};
-use super::Layout;
+use super::ParquetLayout;
 
 /// The rows of one Parquet chunk.
 #[derive(Debug)]
@@ -128,7 +128,7 @@ impl Rows {
     }
 
     /// The URL column's values.
-    pub fn urls(&self, layout: &Layout) -> Strings {
+    pub fn urls(&self, layout: &ParquetLayout) -> Strings {
         let (column, nulls) = leaf(&self.batch, &layout.path);
         Strings::new(&column, nulls).expect("the layout checked the column's type")
     }
@@ -170,7 +170,7 @@ impl Rows {
     /// [`CHANGED`](crate::format::frame::CHANGED); the schema is the input's.
     pub fn write_back<'a>(
         &self,
-        layout: &Layout,
+        layout: &ParquetLayout,
         frames: impl Iterator<Item = Frame<'a>>,
     ) -> Result<RecordBatch, ArrowError> {
         let frames: Vec<Frame<'a>> = frames.collect();

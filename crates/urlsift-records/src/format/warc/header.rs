@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use super::{Dialect, Field, arc};
+use super::{Dialect, WarcField, arc};
 use crate::format::record::Found;
 use crate::line_ends::LineEnds;
 use crate::reason::Reason;
@@ -139,7 +139,7 @@ fn trim_blanks(s: &str) -> &str {
 /// The URL field of the record whose header block is `header`: empty
 /// when the record has no such header (a `warcinfo` record, say).
 #[inline(always)]
-pub fn find<'a, K: Kernel>(k: K, field: &Field, header: &'a [u8]) -> Found<'a> {
+pub fn find<'a, K: Kernel>(k: K, field: &WarcField, header: &'a [u8]) -> Found<'a> {
     match simdutf8::basic::from_utf8(header) {
         Ok(text) => find_in(k, field, text),
         Err(_) => Found::Bad(Reason::InvalidUtf8),
@@ -148,7 +148,7 @@ pub fn find<'a, K: Kernel>(k: K, field: &Field, header: &'a [u8]) -> Found<'a> {
 
 /// [`find`] in a header block already known to be text.
 #[inline(always)]
-pub fn find_in<'a, K: Kernel>(k: K, field: &Field, text: &'a str) -> Found<'a> {
+pub fn find_in<'a, K: Kernel>(k: K, field: &WarcField, text: &'a str) -> Found<'a> {
     if field.dialect == Dialect::Arc {
         return find_arc(field, text);
     }
@@ -165,7 +165,7 @@ pub fn find_in<'a, K: Kernel>(k: K, field: &Field, text: &'a str) -> Found<'a> {
 
 /// [`find_in`] of an ARC record: its header line's field (the URL by
 /// default); the file's `filedesc://` record holds none.
-fn find_arc<'a>(field: &Field, text: &'a str) -> Found<'a> {
+fn find_arc<'a>(field: &WarcField, text: &'a str) -> Found<'a> {
     let Some(header) = arc::Header::parse(text.as_bytes()) else {
         return Found::Bad(Reason::BadArcHeader);
     };

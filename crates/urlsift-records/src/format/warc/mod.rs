@@ -22,7 +22,7 @@
 //! use urlsift_simd::Runtime;
 //!
 //! let header = b"WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: <http://e.com/a>\r\nContent-Length: 0\r\n";
-//! let field = warc::Field::new(None); // WARC-Target-URI
+//! let field = warc::WarcField::new(None); // WARC-Target-URI
 //! assert!(matches!(warc::find(Runtime, &field, header), Found::Url(u) if u == "http://e.com/a"));
 //! assert_eq!(warc::named(header, "warc-type").as_deref(), Some("response"));
 //! ```
@@ -87,15 +87,15 @@ impl Dialect {
 
 /// The header that holds the URL.
 #[derive(Clone, Debug)]
-pub struct Field {
+pub struct WarcField {
     name: String,
     dialect: Dialect,
 }
 
-impl Field {
+impl WarcField {
     /// `--field`, or `WARC-Target-URI`.
-    pub fn new(field: Option<&str>) -> Field {
-        Field {
+    pub fn new(field: Option<&str>) -> WarcField {
+        WarcField {
             name: field.unwrap_or("WARC-Target-URI").to_string(),
             dialect: Dialect::Warc,
         }
@@ -103,8 +103,8 @@ impl Field {
 
     /// An ARC file's field: `--field` (a header line field's name, as
     /// [`arc::Header::field`] takes it), or `url`.
-    pub fn arc(field: Option<&str>) -> Field {
-        Field {
+    pub fn arc(field: Option<&str>) -> WarcField {
+        WarcField {
             name: field.unwrap_or("url").to_string(),
             dialect: Dialect::Arc,
         }

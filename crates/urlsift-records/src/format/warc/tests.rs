@@ -85,7 +85,7 @@ fn read_all(input: &[u8], chunk: usize) -> Vec<(Option<String>, u64, Option<Reas
             .read_chunk(&mut src, chunk, 1 << 20, &mut data, &mut index, None)
             .unwrap();
         for e in index {
-            let url = match find(Runtime, &Field::new(None), &data[e.start..e.end]) {
+            let url = match find(Runtime, &WarcField::new(None), &data[e.start..e.end]) {
                 Found::Url(u) => Some(u.into_owned()),
                 _ => None,
             };
