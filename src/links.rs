@@ -254,6 +254,12 @@ pub fn run(args: LinksArgs) -> Result<ExitCode, CliError> {
     }
     if !args.quiet {
         eprintln!("urlsift links: {}", tally.summary());
+        // Links mostly relative with no page URL to resolve them against
+        // (an HTML file without --base), said once.
+        let found = tally.links + tally.bad_links.values().sum::<u64>();
+        if let Some(hint) = crate::setup::remedy(found, &tally.bad_links) {
+            eprintln!("urlsift links: hint: {hint}");
+        }
     }
     Ok(read_errors(&errors))
 }

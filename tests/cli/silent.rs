@@ -219,6 +219,19 @@ fn a_run_mostly_set_aside_for_a_reason_with_a_remedy_names_it_once() {
         "{}",
         stderr(&out)
     );
+    // An HTML file's relative links with no page URL: --base.
+    wd.create(
+        "rel.html",
+        r#"<a href="/a">a</a><a href="/b">b</a><a href="http://x.example/">x</a>"#,
+    );
+    let out = wd.run(&["links", "rel.html"], None);
+    assert!(
+        stderr(&out).contains("urlsift links: hint: 2 of 3 were relative URLs"),
+        "{}",
+        stderr(&out)
+    );
+    let out = wd.run(&["links", "--base", "https://e.example/", "rel.html"], None);
+    assert!(!stderr(&out).contains("hint"), "{}", stderr(&out));
     // Half or fewer: no hint.
     let mut some = request_log(2);
     some.push_str(
