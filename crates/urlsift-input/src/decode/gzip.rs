@@ -22,6 +22,7 @@ use flate2::{Crc, Decompress, FlushDecompress, Status};
 use super::fault::{Decode, DecodeError, Fault, Progress, UnitEnds, check_end, resume};
 use super::format::{Format, GZIP_MAGIC};
 use super::hold::Hold;
+use super::parallel::{Units, next_header};
 use super::source::Source;
 
 /// Header flags (RFC 1952 section 2.3.1).
@@ -66,11 +67,25 @@ impl Gzip {
     pub fn new(source: Source) -> Gzip {
         Gzip::resume(source, 0)
     }
+}
+
+impl Units for Gzip {
+    /// (Each member decodes to a few MiB.)
+    const SEGMENT: usize = 1 << 20;
+    /// (Where the next member starts is a guess: a job's piece should
+    /// hold a few.)
+    const SMALL: usize = 2;
+    /// (Inflating is slow next to the workers' share: two cores gain.)
+    const MIN_CORES: usize = 2;
+    const THREADS: &'static str = "urlsift gzip members";
+    fn next_start(window: &[u8], from: usize, limit: usize) -> Option<usize> {
+        next_header(window, from, limit)
+    }
 
     /// A decoder at a member boundary, after `members` complete members
     /// (then what follows may also be padding or garbage, as after any
     /// member; the first member is mandatory).
-    pub fn resume(source: Source, members: u64) -> Gzip {
+    fn resume(source: Source, members: u64) -> Gzip {
         let start = source.offset();
         Gzip {
             source,
@@ -91,20 +106,20 @@ impl Gzip {
 
     /// The same decoder, knowing how the members before it ended (the
     /// parallel decoder hands back to one after its batches).
-    pub fn with_ends(mut self, ends: UnitEnds) -> Gzip {
+    fn with_ends(mut self, ends: UnitEnds) -> Gzip {
         self.hold.set_ends(ends);
         self
     }
 
     /// How the members decoded so far ended.
-    pub fn ends(&self) -> UnitEnds {
+    fn ends(&self) -> UnitEnds {
         self.hold.ends()
     }
 
     /// The same decoder, handing bytes out as they are decoded, before
     /// their member's check: for callers that check members themselves
     /// before using their bytes (the parallel decoder's jobs).
-    pub fn unheld(mut self) -> Gzip {
+    fn unheld(mut self) -> Gzip {
         self.hold = Hold::off();
         self
     }
@@ -112,7 +127,7 @@ impl Gzip {
     /// How many members are complete, if the decoder stands between two
     /// (or after the last) with every byte handed out, and where the last
     /// of them started.
-    pub fn boundary(&self) -> Option<(u64, u64)> {
+    fn boundary(&self) -> Option<(u64, u64)> {
         let between = matches!(
             (&self.stage, &self.progress),
             (Stage::Between, Progress::Going)
@@ -121,23 +136,23 @@ impl Gzip {
     }
 
     /// Whether the input ended cleanly after the last member.
-    pub fn is_done(&self) -> bool {
+    fn is_done(&self) -> bool {
         matches!(self.progress, Progress::Done)
     }
 
     /// The input from where the decoder stands (best at a boundary).
-    pub fn into_source(self) -> Source {
+    fn into_source(self) -> Source {
         self.source
     }
 
     /// How many bytes of the input the decoder has taken.
-    pub fn offset(&self) -> u64 {
+    fn offset(&self) -> u64 {
         self.source.offset()
     }
 
     /// [`Decode::decode`], but when `pause` is set it returns as soon as a
     /// member's trailer is checked, so the caller sees every boundary.
-    pub fn decode_paused(&mut self, out: &mut [u8], pause: bool) -> io::Result<usize> {
+    fn decode_paused(&mut self, out: &mut [u8], pause: bool) -> io::Result<usize> {
         let mut n = 0;
         // A member's trailer checked in this call, its bytes not yet all out.
         let mut member_ended = false;
@@ -159,7 +174,9 @@ impl Gzip {
             }
         }
     }
+}
 
+impl Gzip {
     fn fault(&self, fault: Fault, offset: u64) -> io::Error {
         DecodeError {
             format: Format::Gzip,

@@ -38,9 +38,7 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 
 use super::fault::{Decode, UnitEnds};
 use super::format::GZIP_MAGIC;
-use super::gzip::Gzip;
 use super::source::Source;
-use super::zstd::{Zstd, frame_end};
 
 /// The most jobs per batch (a job per core up to this; at 8, sixteen
 /// cores decoded a file of small members no faster than eight).
@@ -83,95 +81,6 @@ pub(super) trait Units: Decode + Sized + 'static {
     /// Where a job may start, at or after `from` and before `limit`, in
     /// `window` (whose first byte starts a unit).
     fn next_start(window: &[u8], from: usize, limit: usize) -> Option<usize>;
-}
-
-impl Units for Gzip {
-    /// (Each member decodes to a few MiB.)
-    const SEGMENT: usize = 1 << 20;
-    /// (Where the next member starts is a guess: a job's piece should
-    /// hold a few.)
-    const SMALL: usize = 2;
-    /// (Inflating is slow next to the workers' share: two cores gain.)
-    const MIN_CORES: usize = 2;
-    const THREADS: &'static str = "urlsift gzip members";
-    fn resume(source: Source, units: u64) -> Gzip {
-        Gzip::resume(source, units)
-    }
-    fn with_ends(self, ends: UnitEnds) -> Gzip {
-        Gzip::with_ends(self, ends)
-    }
-    fn ends(&self) -> UnitEnds {
-        Gzip::ends(self)
-    }
-    fn unheld(self) -> Gzip {
-        Gzip::unheld(self)
-    }
-    fn boundary(&self) -> Option<(u64, u64)> {
-        Gzip::boundary(self)
-    }
-    fn is_done(&self) -> bool {
-        Gzip::is_done(self)
-    }
-    fn into_source(self) -> Source {
-        Gzip::into_source(self)
-    }
-    fn offset(&self) -> u64 {
-        Gzip::offset(self)
-    }
-    fn decode_paused(&mut self, out: &mut [u8], pause: bool) -> io::Result<usize> {
-        Gzip::decode_paused(self, out, pause)
-    }
-    fn next_start(window: &[u8], from: usize, limit: usize) -> Option<usize> {
-        next_header(window, from, limit)
-    }
-}
-
-impl Units for Zstd {
-    /// (`pzstd` writes frames of a few MiB.)
-    const SEGMENT: usize = 4 << 20;
-    /// (Frames are found exactly: one per piece will do.)
-    const SMALL: usize = 1;
-    /// (Zstd decodes several times faster than gzip: on two cores the
-    /// decoding thread keeps up with both workers, and batches only add
-    /// copies and memory.)
-    const MIN_CORES: usize = 3;
-    const THREADS: &'static str = "urlsift zstd frames";
-    fn resume(source: Source, units: u64) -> Zstd {
-        Zstd::resume(source, units)
-    }
-    fn with_ends(self, ends: UnitEnds) -> Zstd {
-        Zstd::with_ends(self, ends)
-    }
-    fn ends(&self) -> UnitEnds {
-        Zstd::ends(self)
-    }
-    fn unheld(self) -> Zstd {
-        Zstd::unheld(self)
-    }
-    fn boundary(&self) -> Option<(u64, u64)> {
-        Zstd::boundary(self)
-    }
-    fn is_done(&self) -> bool {
-        Zstd::is_done(self)
-    }
-    fn into_source(self) -> Source {
-        Zstd::into_source(self)
-    }
-    fn offset(&self) -> u64 {
-        Zstd::offset(self)
-    }
-    fn decode_paused(&mut self, out: &mut [u8], pause: bool) -> io::Result<usize> {
-        Zstd::decode_paused(self, out, pause)
-    }
-    /// The first frame that starts at or after `from`, walking the frames
-    /// from the window's start.
-    fn next_start(window: &[u8], from: usize, limit: usize) -> Option<usize> {
-        let mut at = 0;
-        while at < from {
-            at = frame_end(&window[..limit], at)?;
-        }
-        (at < limit).then_some(at)
-    }
 }
 
 pub(super) struct Members<D: Units> {
@@ -537,7 +446,7 @@ impl Pool {
 
 /// The first byte at or after `from` (before `limit`) that looks like a
 /// member header: magic, DEFLATE, no reserved flag.
-fn next_header(window: &[u8], from: usize, limit: usize) -> Option<usize> {
+pub(super) fn next_header(window: &[u8], from: usize, limit: usize) -> Option<usize> {
     let mut at = from;
     while at < limit {
         let found = at + memchr::memmem::find(&window[at..], &[GZIP_MAGIC[0], GZIP_MAGIC[1], 8])?;

@@ -26,6 +26,7 @@ use zstd::stream::raw::{Decoder, InBuffer, Operation, OutBuffer};
 use super::fault::{Decode, DecodeError, Fault, Progress, UnitEnds, check_end, resume};
 use super::format::{Format, ZSTD_MAGIC, is_skippable_magic};
 use super::hold::Hold;
+use super::parallel::Units;
 use super::source::Source;
 
 /// The most a frame header can take: magic, descriptor, window, dictionary
@@ -89,10 +90,31 @@ impl Zstd {
     pub fn new(source: Source) -> Zstd {
         Zstd::resume(source, 0)
     }
+}
+
+impl Units for Zstd {
+    /// (`pzstd` writes frames of a few MiB.)
+    const SEGMENT: usize = 4 << 20;
+    /// (Frames are found exactly: one per piece will do.)
+    const SMALL: usize = 1;
+    /// (Zstd decodes several times faster than gzip: on two cores the
+    /// decoding thread keeps up with both workers, and batches only add
+    /// copies and memory.)
+    const MIN_CORES: usize = 3;
+    const THREADS: &'static str = "urlsift zstd frames";
+    /// The first frame that starts at or after `from`, walking the frames
+    /// from the window's start.
+    fn next_start(window: &[u8], from: usize, limit: usize) -> Option<usize> {
+        let mut at = 0;
+        while at < from {
+            at = frame_end(&window[..limit], at)?;
+        }
+        (at < limit).then_some(at)
+    }
 
     /// A decoder at a frame boundary, after `frames` complete frames
     /// (skippable ones included).
-    pub fn resume(source: Source, frames: u64) -> Zstd {
+    fn resume(source: Source, frames: u64) -> Zstd {
         let start = source.offset();
         Zstd {
             source,
@@ -117,20 +139,20 @@ impl Zstd {
 
     /// The same decoder, knowing how the frames before it ended (the
     /// parallel decoder hands back to one after its batches).
-    pub fn with_ends(mut self, ends: UnitEnds) -> Zstd {
+    fn with_ends(mut self, ends: UnitEnds) -> Zstd {
         self.hold.set_ends(ends);
         self
     }
 
     /// How the frames decoded so far ended.
-    pub fn ends(&self) -> UnitEnds {
+    fn ends(&self) -> UnitEnds {
         self.hold.ends()
     }
 
     /// The same decoder, handing bytes out as they are decoded, before
     /// their frame's check: for callers that check frames themselves
     /// before using their bytes (the parallel decoder's jobs).
-    pub fn unheld(mut self) -> Zstd {
+    fn unheld(mut self) -> Zstd {
         self.hold = Hold::off();
         self
     }
@@ -138,7 +160,7 @@ impl Zstd {
     /// How many frames are complete, if the decoder stands between two
     /// (or after the last) with every byte handed out and checked, and
     /// where the last of them started.
-    pub fn boundary(&self) -> Option<(u64, u64)> {
+    fn boundary(&self) -> Option<(u64, u64)> {
         let between = matches!(
             (&self.stage, &self.progress),
             (Stage::Between, Progress::Going)
@@ -148,23 +170,23 @@ impl Zstd {
     }
 
     /// Whether the input ended cleanly after the last frame.
-    pub fn is_done(&self) -> bool {
+    fn is_done(&self) -> bool {
         matches!(self.progress, Progress::Done)
     }
 
     /// The input from where the decoder stands (best at a boundary).
-    pub fn into_source(self) -> Source {
+    fn into_source(self) -> Source {
         self.source
     }
 
     /// How many bytes of the input the decoder has taken.
-    pub fn offset(&self) -> u64 {
+    fn offset(&self) -> u64 {
         self.source.offset()
     }
 
     /// [`Decode::decode`], but when `pause` is set it returns as soon as a
     /// frame is decoded and checked, so the caller sees every boundary.
-    pub fn decode_paused(&mut self, out: &mut [u8], pause: bool) -> io::Result<usize> {
+    fn decode_paused(&mut self, out: &mut [u8], pause: bool) -> io::Result<usize> {
         let mut n = 0;
         // A frame ended in this call, its bytes not yet all out.
         let mut frame_ended = false;
@@ -189,7 +211,9 @@ impl Zstd {
                 matches!(self.stage, Stage::Between) && (in_frame || self.frame != frame);
         }
     }
+}
 
+impl Zstd {
     fn fault(&self, fault: Fault, offset: u64) -> io::Error {
         DecodeError {
             format: Format::Zstd,
