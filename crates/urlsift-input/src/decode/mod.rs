@@ -79,6 +79,8 @@ mod zstd;
 #[cfg(test)]
 mod parallel_tests;
 #[cfg(test)]
+mod ring_tests;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod zstd_tests;
