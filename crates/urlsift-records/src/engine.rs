@@ -610,12 +610,9 @@ fn archive_kind(path: &std::path::Path) -> Option<Kind> {
         _ => chained.take(11).read_to_end(&mut start),
     };
     read.ok()?;
-    if start.starts_with(b"WARC/1.") {
-        Some(Kind::Warc)
-    } else if start.eq_ignore_ascii_case(b"filedesc://") {
-        Some(Kind::Arc)
-    } else {
-        None
+    match crate::format::warc::archive_start(&start)? {
+        crate::format::warc::Dialect::Warc => Some(Kind::Warc),
+        crate::format::warc::Dialect::Arc => Some(Kind::Arc),
     }
 }
 

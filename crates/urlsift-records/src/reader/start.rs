@@ -7,24 +7,6 @@ use super::current::{Current, Failure, Settings};
 use crate::chunk::Source;
 use crate::format::{Format, Kind, csv, json, log, warc};
 
-/// An ARC file's first bytes: its `filedesc://` record.
-const ARC_START: &[u8] = b"filedesc://";
-
-/// A WARC file's first bytes: its first record's version line.
-const WARC_START: &[u8] = b"WARC/";
-
-/// Whether `bytes` start an ARC file.
-fn starts_arc(bytes: &[u8]) -> bool {
-    bytes
-        .get(..ARC_START.len())
-        .is_some_and(|b| b.eq_ignore_ascii_case(ARC_START))
-}
-
-/// Whether `bytes` are too few to tell, and may be an ARC file's start.
-fn may_start_arc(bytes: &[u8]) -> bool {
-    bytes.len() < ARC_START.len() && ARC_START[..bytes.len()].eq_ignore_ascii_case(bytes)
-}
-
 /// The most of a `.log` file's start read to judge it by (see
 /// [`sniff_log`]).
 const SNIFF_BYTES: usize = 64 * 1024;
@@ -65,15 +47,13 @@ impl Current {
         // name that says nothing) that starts like one is read as one.
         if self.kind == Kind::Lines && settings.spec.kind.is_none() {
             let body = &buf[bom..];
-            let warc = body.len().min(WARC_START.len());
-            let undecided = body[..warc] == WARC_START[..warc] || may_start_arc(body);
-            if more && body.len() < ARC_START.len() && undecided {
+            if more && warc::may_start_archive(body) {
                 return Ok(None);
             }
-            if body.starts_with(WARC_START) {
-                self.kind = Kind::Warc;
-            } else if starts_arc(body) {
-                self.kind = Kind::Arc;
+            match warc::archive_start(body) {
+                Some(warc::Dialect::Warc) => self.kind = Kind::Warc,
+                Some(warc::Dialect::Arc) => self.kind = Kind::Arc,
+                None => {}
             }
         }
         if settings.spec.delimiter.is_some() && !matches!(self.kind, Kind::Csv | Kind::Tsv) {
@@ -101,8 +81,8 @@ impl Current {
             },
             // An ARC file always starts with its `filedesc://` record,
             // which no WARC file can: read as WARC, it is read as ARC.
-            Kind::Warc if more && may_start_arc(&buf[bom..]) => return Ok(None),
-            Kind::Warc if starts_arc(&buf[bom..]) => {
+            Kind::Warc if more && warc::may_start_archive(&buf[bom..]) => return Ok(None),
+            Kind::Warc if warc::archive_start(&buf[bom..]) == Some(warc::Dialect::Arc) => {
                 self.warc = Some(warc::Reader::default().dialect(warc::Dialect::Arc));
                 (Format::Warc(warc::WarcField::arc(field)), bom, false)
             }

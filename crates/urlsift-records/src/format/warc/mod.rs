@@ -47,6 +47,48 @@ mod records;
 pub use keeping::Keeping;
 pub use records::{Block, Record, Records};
 
+/// A WARC file's first bytes: its first record's version line.
+const WARC_START: &[u8] = b"WARC/1.";
+/// An ARC file's first bytes: its `filedesc://` record (any case).
+const ARC_START: &[u8] = b"filedesc://";
+
+/// The archive a file (or stream) whose decoded bytes begin with `bytes`
+/// is: WARC (`WARC/1.`) or ARC (`filedesc://`, which no WARC file can
+/// start with); `None` for anything else, or for too few bytes to tell
+/// ([`may_start_archive`]).
+///
+/// ```
+/// use urlsift_records::format::warc::{Dialect, archive_start, may_start_archive};
+///
+/// assert_eq!(archive_start(b"WARC/1.1\r\nWARC-Type: warcinfo"), Some(Dialect::Warc));
+/// assert_eq!(archive_start(b"FILEDESC://crawl.arc 0.0.0.0"), Some(Dialect::Arc));
+/// assert_eq!(archive_start(b"https://example.com/"), None);
+/// assert!(may_start_archive(b"WAR") && !may_start_archive(b"http"));
+/// ```
+pub fn archive_start(bytes: &[u8]) -> Option<Dialect> {
+    let starts = |start: &[u8]| {
+        bytes
+            .get(..start.len())
+            .is_some_and(|b| b.eq_ignore_ascii_case(start))
+    };
+    if bytes.starts_with(WARC_START) {
+        Some(Dialect::Warc)
+    } else if starts(ARC_START) {
+        Some(Dialect::Arc)
+    } else {
+        None
+    }
+}
+
+/// Whether `bytes` are too few to tell, and may still start an archive
+/// (a WARC or ARC file's first bytes, cut short).
+pub fn may_start_archive(bytes: &[u8]) -> bool {
+    let prefix = |start: &[u8]| {
+        bytes.len() < start.len() && start[..bytes.len()].eq_ignore_ascii_case(bytes)
+    };
+    (bytes.len() < WARC_START.len() && WARC_START.starts_with(bytes)) || prefix(ARC_START)
+}
+
 /// Which archive format a file's records are in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Dialect {
