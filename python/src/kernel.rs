@@ -22,7 +22,7 @@ use rayon::prelude::*;
 use urlsift::profile::Profile;
 use urlsift::site::{List, Part};
 use urlsift::{BatchParser, Getter, Url};
-use urlsift_records::dedup::{PatternOptions, write_pattern};
+use urlsift_records::dedup::{PatternOptions, write_pattern_key};
 
 use crate::column::{BoolBuilder, Column, Row, StringBuilder};
 
@@ -73,9 +73,7 @@ impl Output {
                 out.commit();
             }
             Output::Pattern => {
-                if !write_pattern(url, PatternOptions::default(), out.data(), &mut Vec::new()) {
-                    out.data().extend_from_slice(url.href().as_bytes());
-                }
+                write_pattern_key(url, PatternOptions::default(), out.data(), &mut Vec::new());
                 out.commit();
             }
             Output::Site(list, part) => match list.url_parts(url).as_ref().and_then(|p| part.of(p))

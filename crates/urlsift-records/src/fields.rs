@@ -27,7 +27,7 @@ use urlsift::site::{List, Part};
 use urlsift::{Getter, Url};
 
 use super::chunk::Chunk;
-use super::dedup::{PatternOptions, write_pattern};
+use super::dedup::{PatternOptions, write_pattern_key};
 use super::format::{Format, Rec};
 
 /// One field of a URL's record.
@@ -179,9 +179,7 @@ impl Field {
             Field::Input => input,
             Field::Pattern(options) => {
                 let mut out = Vec::new();
-                if !write_pattern(url, *options, &mut out, &mut Vec::new()) {
-                    return Some(Cow::Borrowed(url.href()));
-                }
+                write_pattern_key(url, *options, &mut out, &mut Vec::new());
                 return Some(Cow::Owned(
                     String::from_utf8(out).expect("a URL's parts are UTF-8"),
                 ));

@@ -287,11 +287,29 @@ pub fn write_key(
             Some(site) => out.extend_from_slice(site.strip_suffix('.').unwrap_or(site).as_bytes()),
             None => write_key(Key::Host, url, line, out, names, list),
         },
-        Key::Pattern(options) => {
-            if !write_pattern(url, options, out, names) {
-                whole(out);
-            }
-        }
+        Key::Pattern(options) => write_pattern_key(url, options, out, names),
+    }
+}
+
+/// The key `--key pattern` gives `url`: its pattern ([`write_pattern`]),
+/// or its whole href where it has none (no host, an opaque path).
+/// `names` is scratch space.
+///
+/// ```
+/// use urlsift_records::dedup::{PatternOptions, write_pattern_key};
+///
+/// let key = |s: &str| {
+///     let mut out = Vec::new();
+///     let url = urlsift::Url::parse(s).unwrap();
+///     write_pattern_key(&url, PatternOptions::default(), &mut out, &mut Vec::new());
+///     String::from_utf8(out).unwrap()
+/// };
+/// assert_eq!(key("https://e.com/user/42?id=7"), "e.com/user/{n}?id");
+/// assert_eq!(key("mailto:a@b.example"), "mailto:a@b.example");
+/// ```
+pub fn write_pattern_key(url: &Url, options: PatternOptions, out: &mut Vec<u8>, names: &mut Names) {
+    if !write_pattern(url, options, out, names) {
+        out.extend_from_slice(url.href().as_bytes());
     }
 }
 

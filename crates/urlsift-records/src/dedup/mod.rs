@@ -44,7 +44,10 @@ mod seen;
 mod spill;
 mod table;
 
-pub use keys::{Key, Keyed, Keys, Names, PatternOptions, href_key_len, write_key, write_pattern};
+pub use keys::{
+    Key, Keyed, Keys, Names, PatternOptions, href_key_len, write_key, write_pattern,
+    write_pattern_key,
+};
 pub use seen::Seen;
 #[cfg(feature = "parquet")]
 pub(crate) use spill::spill_dir;
