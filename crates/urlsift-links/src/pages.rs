@@ -95,21 +95,29 @@ pub enum Outcome<'a> {
 impl Item<'_> {
     /// An HTML file's whole content, from `reader`, as an item: a page at
     /// `url` (the file's base), or a `page-too-large` bad record past `max`
-    /// bytes (no more than `max` + 1 are read).
+    /// bytes (no more than `max` + 1 are read); and the read error that cut
+    /// it short (a cut `.html.gz`), if one did: the page is then what was
+    /// read before it.
     ///
     /// ```
     /// use urlsift_links::pages::Item;
     /// use urlsift_records::Reason;
     ///
-    /// let item = Item::document(&b"<a href=x>"[..], 1 << 20, "http://e.com/").unwrap();
+    /// let (item, cut) = Item::document(&b"<a href=x>"[..], 1 << 20, "http://e.com/");
     /// assert!(matches!(item, Item::Page(p) if p.url == "http://e.com/" && &p.block[..] == b"<a href=x>"));
-    /// let big = Item::document(&b"<a href=x>"[..], 4, "").unwrap();
+    /// assert!(cut.is_none());
+    /// let (big, _) = Item::document(&b"<a href=x>"[..], 4, "");
     /// assert!(matches!(big, Item::Bad { reason: Reason::PageTooLarge, .. }));
     /// ```
-    pub fn document(reader: impl Read, max: usize, url: &str) -> io::Result<Item<'static>> {
+    pub fn document(
+        reader: impl Read,
+        max: usize,
+        url: &str,
+    ) -> (Item<'static>, Option<io::Error>) {
         let mut block = Vec::new();
-        reader.take(max as u64 + 1).read_to_end(&mut block)?;
-        Ok(if block.len() > max {
+        // (What was read before an error stays in `block`.)
+        let cut = reader.take(max as u64 + 1).read_to_end(&mut block).err();
+        let item = if block.len() > max {
             Item::Bad {
                 offset: 0,
                 reason: Reason::PageTooLarge,
@@ -123,7 +131,8 @@ impl Item<'_> {
                 json: false,
                 block: Cow::Owned(block),
             })
-        })
+        };
+        (item, cut)
     }
 
     /// Reads the item's page: its HTTP response decoded (bodies up to

@@ -611,13 +611,7 @@ fn read_one<E>(
     let base = settings.base.as_deref().unwrap_or_default();
     // A document cut short (a cut .html.gz): what was decoded is read as
     // the page, and the input named as not read to its end.
-    let mut block = Vec::new();
-    let cut = bytes
-        .take(settings.max_page as u64 + 1)
-        .read_to_end(&mut block)
-        .err();
-    let item =
-        Item::document(&block[..], settings.max_page, base).expect("reading a slice cannot fail");
+    let (item, cut) = Item::document(bytes, settings.max_page, base);
     consume(source.rows(&item))?;
     Ok(cut.map(input_error))
 }
