@@ -16,6 +16,7 @@
 use std::process::ExitCode;
 
 use urlsift_records::Format as RecordFormat;
+use urlsift_records::dedup::PatternOptions;
 use urlsift_records::fields::{Asked, Context, Field};
 use urlsift_records::format::quote::{self, Json, write_field};
 use urlsift_records::stage::Verdict;
@@ -33,25 +34,25 @@ fn field(name: &str) -> Result<Field, CliError> {
     Field::parse(name).map_err(CliError::Usage)
 }
 
-/// `fields` with the `pattern` field as the --pattern-* flags say; a
-/// usage error for those flags without the field.
-fn with_pattern(fields: Vec<Field>, a: &ExtractArgs) -> Result<Vec<Field>, CliError> {
-    let options = a.pattern.options();
-    let template = a.format.as_deref().unwrap_or_default();
-    let asked = fields.iter().any(|f| matches!(f, Field::Pattern(_)))
-        || (template.contains("{pattern}") && a.format.is_some());
-    if options != Default::default() && !asked {
+/// Sets the `pattern` fields among `fields` as the --pattern-* flags
+/// say; a usage error for those flags when there is none.
+fn set_pattern<'f>(
+    fields: impl Iterator<Item = &'f mut Field>,
+    options: PatternOptions,
+) -> Result<(), CliError> {
+    let mut any = false;
+    for f in fields {
+        if let Field::Pattern(o) = f {
+            *o = options;
+            any = true;
+        }
+    }
+    if !any && options != PatternOptions::default() {
         return Err(CliError::Usage(
             "the --pattern-* flags go with the pattern field (--fields pattern)".into(),
         ));
     }
-    Ok(fields
-        .into_iter()
-        .map(|f| match f {
-            Field::Pattern(_) => Field::Pattern(options),
-            f => f,
-        })
-        .collect())
+    Ok(())
 }
 
 /// A `--format` template: literal text and fields.
@@ -110,30 +111,19 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
                 .into(),
         ));
     }
-    let fields = a
+    let mut fields = a
         .fields
         .split(',')
         .map(|f| field(f.trim()))
         .collect::<Result<Vec<_>, _>>()?;
-    let fields = with_pattern(fields, &a)?;
     // The flags pick the format; without them, the -o name (`naming`).
     let named = OutputName::of(a.output.output.as_deref()).format;
-    let format = match (&a.format, a.tsv, a.jsonl, a.output_format) {
+    let mut format = match (&a.format, a.tsv, a.jsonl, a.output_format) {
         (_, _, _, Some(ExtractFormat::Parquet)) => Format::Parquet,
         (_, _, _, Some(ExtractFormat::Csv)) => Format::Csv,
         (_, _, _, Some(ExtractFormat::Tsv)) => Format::Tsv,
         (_, _, _, Some(ExtractFormat::Jsonl)) => Format::Jsonl,
-        (Some(t), _, _, None) => Format::Template(
-            parse_template(t)?
-                .into_iter()
-                .map(|p| match p {
-                    Piece::Field(Field::Pattern(_)) => {
-                        Piece::Field(Field::Pattern(a.pattern.options()))
-                    }
-                    p => p,
-                })
-                .collect(),
-        ),
+        (Some(t), _, _, None) => Format::Template(parse_template(t)?),
         (None, true, _, None) => Format::Tsv,
         (None, _, true, None) => Format::Jsonl,
         _ if a.append => Format::Csv,
@@ -144,6 +134,18 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
             _ => Format::Csv,
         },
     };
+    // The pattern fields (of the list, or of the template) as the flags say.
+    let options = a.pattern.options();
+    match &mut format {
+        Format::Template(pieces) => set_pattern(
+            pieces.iter_mut().filter_map(|p| match p {
+                Piece::Field(f) => Some(f),
+                Piece::Text(_) => None,
+            }),
+            options,
+        )?,
+        _ => set_pattern(fields.iter_mut(), options)?,
+    }
     if format == Format::Parquet {
         return parquet(a, &fields);
     }
