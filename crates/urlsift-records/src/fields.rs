@@ -55,7 +55,7 @@ pub enum Field {
     SbExpressions,
     /// The key `dedup --key pattern` groups URLs by: host, path with
     /// numeric, hex and UUID segments collapsed, sorted parameter names
-    /// (`e.com/user/{n}?id&tab`; see [`write_pattern`]); the whole href
+    /// (`e.com/user/{n}?id&tab`; see [`write_pattern_key`]); the whole href
     /// for a URL without a host.
     Pattern(PatternOptions),
 }
