@@ -22,6 +22,7 @@ mod parquet;
 mod readme;
 mod records;
 mod reports;
+mod several_inputs;
 mod silent;
 mod sites;
 mod workdir;
