@@ -153,26 +153,41 @@ impl<'a> Response<'a> {
     /// bytes decoded.
     pub fn decode(self, max: usize) -> Result<Response<'a>, HttpError> {
         let mut response = self;
+        // De-chunking broke off at a size line: the rest is as stored.
+        let mut fell_back = false;
         if response
             .header("transfer-encoding")
             .is_some_and(|t| t.to_ascii_lowercase().contains("chunked"))
         {
             match dechunk(&response.body) {
-                Ok(body) => response.body = Cow::Owned(body),
-                // Stored de-chunked: the bytes as they are, if they are
-                // a page (or a gzip stream, undone next).
-                Err(e)
-                    if !stored_as_page(&response, &response.body) && !is_gzip(&response.body) =>
-                {
-                    return Err(e);
+                Dechunked::Whole(body) => response.body = Cow::Owned(body),
+                Dechunked::FellBack(body) => {
+                    response.body = Cow::Owned(body);
+                    response.notice = Some(Notice::ChunkedBodyNotChunked);
+                    fell_back = true;
                 }
-                Err(_) => response.notice = Some(Notice::ChunkedBodyNotChunked),
+                // Stored de-chunked, with a first line that reads as a
+                // chunk size: the bytes as they are, if they are a page (or
+                // a gzip stream, undone next).
+                Dechunked::Bad
+                    if stored_as_page(&response, &response.body) || is_gzip(&response.body) =>
+                {
+                    response.notice = Some(Notice::ChunkedBodyNotChunked);
+                    fell_back = true;
+                }
+                Dechunked::Bad => return Err(HttpError::BadChunked),
             }
         }
         let coding = response
             .header("content-encoding")
             .map(|c| c.trim().to_ascii_lowercase());
         let decoded = match coding.as_deref() {
+            // Taken as stored, the bytes must be the page.
+            None | Some("" | "identity")
+                if fell_back && !stored_as_page(&response, &response.body) =>
+            {
+                return Err(HttpError::BadChunked);
+            }
             None | Some("" | "identity") => {
                 if response.body.len() > max {
                     return Err(HttpError::TooLarge);
@@ -212,6 +227,9 @@ impl<'a> Response<'a> {
                     .notice
                     .get_or_insert(Notice::ContentCodingNotApplied);
             }
+            // Neither chunked nor coded as the headers say: the de-chunking
+            // failed first.
+            Err(HttpError::BadContentCoding) if fell_back => return Err(HttpError::BadChunked),
             Err(e) => return Err(e),
         }
         Ok(response)
@@ -318,20 +336,43 @@ fn is_gzip(body: &[u8]) -> bool {
     body.starts_with(&[0x1f, 0x8b])
 }
 
-/// A chunked body's data.
-fn dechunk(mut body: &[u8]) -> Result<Vec<u8>, HttpError> {
+/// What de-chunking a body gave.
+enum Dechunked {
+    /// The chunks' data, to the last chunk.
+    Whole(Vec<u8>),
+    /// A chunk-size line did not parse: the chunks' data before it, then
+    /// the bytes from that line on as they are stored (all of them when
+    /// it is the first line), as warcio reads a body that recorders
+    /// stored de-chunked under `Transfer-Encoding: chunked`.
+    FellBack(Vec<u8>),
+    /// The body ends inside a chunk or before the last chunk.
+    Bad,
+}
+
+/// A chunked body's data (see [`Dechunked`]).
+fn dechunk(mut body: &[u8]) -> Dechunked {
     let mut out = Vec::with_capacity(body.len());
     loop {
-        let line_end = memchr::memchr(b'\n', body).ok_or(HttpError::BadChunked)?;
-        let line = std::str::from_utf8(&body[..line_end]).map_err(|_| HttpError::BadChunked)?;
-        let size = line.split(';').next().unwrap_or("").trim();
-        let size = usize::from_str_radix(size, 16).map_err(|_| HttpError::BadChunked)?;
-        body = &body[line_end + 1..];
+        let line_end = memchr::memchr(b'\n', body);
+        let size = line_end.and_then(|end| {
+            let line = std::str::from_utf8(&body[..end]).ok()?;
+            let size = line.split(';').next().unwrap_or("").trim();
+            usize::from_str_radix(size, 16).ok()
+        });
+        let (Some(end), Some(size)) = (line_end, size) else {
+            if body.is_empty() {
+                // (No last chunk: the body ended between chunks.)
+                return Dechunked::Bad;
+            }
+            out.extend_from_slice(body);
+            return Dechunked::FellBack(out);
+        };
+        body = &body[end + 1..];
         if size == 0 {
-            return Ok(out);
+            return Dechunked::Whole(out);
         }
         if body.len() < size {
-            return Err(HttpError::BadChunked);
+            return Dechunked::Bad;
         }
         out.extend_from_slice(&body[..size]);
         body = &body[size..];
