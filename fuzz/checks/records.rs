@@ -209,7 +209,8 @@ fn damaged_text() -> Vec<u8> {
 /// run to the file's end: that reads as a cut, which hands its bytes out.)
 ///
 /// Byte 0: members (2 to 9; bits 0-2), cut at line ends (bit 4) or
-/// anywhere, zstd (bit 5) or gzip; byte 1: the chunk size (1 to 256
+/// anywhere, zstd (bit 5) or gzip, zstd after a `.warc.zst` dictionary
+/// frame (bit 6; the dictionary zstd-compressed in it: bit 7); byte 1: the chunk size (1 to 256
 /// bytes); then up to 8 damages of 3 bytes: where (little-endian, modulo
 /// the file's length) and the byte to XOR in (0 counts as 1).
 pub fn damaged(data: &[u8]) {
@@ -223,6 +224,10 @@ pub fn damaged(data: &[u8]) {
     let members = 2 + usize::from(pick & 7);
     let at_lines = pick & 0x10 != 0;
     let zstd = pick & 0x20 != 0;
+    let dictionary = (zstd && pick & 0x40 != 0).then(|| {
+        let samples: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
+        zstd::dict::from_samples(&samples, 4 << 10).expect("a dictionary of the lines")
+    });
     let mut cuts = vec![0];
     for k in 1..members {
         let mut at = text.len() * k / members;
@@ -233,10 +238,23 @@ pub fn damaged(data: &[u8]) {
     }
     cuts.push(text.len());
     let mut file = Vec::new();
+    if let Some(d) = &dictionary {
+        let payload = match pick & 0x80 {
+            0 => d.clone(),
+            _ => zstd::bulk::compress(d, 3).expect("compress"),
+        };
+        file.extend(0x184D_2A5Du32.to_le_bytes());
+        file.extend((payload.len() as u32).to_le_bytes());
+        file.extend(payload);
+    }
     for w in cuts.windows(2) {
         let part = &text[w[0]..w[1]];
         if zstd {
-            let mut e = zstd::Encoder::new(Vec::new(), 3).expect("a zstd encoder");
+            let mut e = match &dictionary {
+                Some(d) => zstd::Encoder::with_dictionary(Vec::new(), 3, d),
+                None => zstd::Encoder::new(Vec::new(), 3),
+            }
+            .expect("a zstd encoder");
             e.include_checksum(true).expect("checksum");
             e.write_all(part).expect("compress");
             file.extend(e.finish().expect("compress"));

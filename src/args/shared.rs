@@ -19,7 +19,9 @@ use crate::error::CliError;
 /// Flags shared by every processing subcommand.
 #[derive(Args, Debug, Clone)]
 pub struct InputArgs {
-    /// Input files (gzip and zstd detected by magic bytes); `-` or none reads stdin.
+    /// Input files (gzip and zstd detected by magic bytes; a .warc.zst
+    /// file's dictionary frame is read and used, e.g. `urlsift extract
+    /// --fields href crawl.warc.zst`); `-` or none reads stdin.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// The input's format: `auto` picks by file extension after .gz/.zst

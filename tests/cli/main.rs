@@ -25,4 +25,5 @@ mod reports;
 mod several_inputs;
 mod silent;
 mod sites;
+mod warc_zst;
 mod workdir;

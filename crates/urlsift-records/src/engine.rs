@@ -603,10 +603,12 @@ fn archive_kind(path: &std::path::Path) -> Option<Kind> {
         [0x1f, 0x8b, ..] => flate2::read::GzDecoder::new(chained)
             .take(11)
             .read_to_end(&mut start),
-        [0x28, 0xb5, 0x2f, 0xfd] => match zstd::stream::read::Decoder::new(chained) {
-            Ok(d) => d.take(11).read_to_end(&mut start),
-            Err(_) => return None,
-        },
+        // Zstd as reading decodes it: a `.warc.zst` file's frames need
+        // its dictionary frame (magic `0x184D2A5D`).
+        [0x28, 0xb5, 0x2f, 0xfd] | [0x5d, 0x2a, 0x4d, 0x18] => {
+            let decoded = input::decode::open_with(path, 1).ok()?.into_reader();
+            decoded.take(11).read_to_end(&mut start)
+        }
         _ => chained.take(11).read_to_end(&mut start),
     };
     read.ok()?;

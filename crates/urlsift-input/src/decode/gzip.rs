@@ -22,7 +22,7 @@ use flate2::{Crc, Decompress, FlushDecompress, Status};
 use super::fault::{Decode, DecodeError, Fault, Progress, UnitEnds, check_end, resume};
 use super::format::{Format, GZIP_MAGIC};
 use super::hold::Hold;
-use super::parallel::{Units, next_header};
+use super::parallel::{Dictionary, Units, next_header};
 use super::source::Source;
 
 /// Header flags (RFC 1952 section 2.3.1).
@@ -65,7 +65,7 @@ pub(super) struct Gzip {
 impl Gzip {
     #[cfg(test)]
     pub fn new(source: Source) -> Gzip {
-        Gzip::resume(source, 0)
+        Gzip::resume(source, 0, None)
     }
 }
 
@@ -82,10 +82,14 @@ impl Units for Gzip {
         next_header(window, from, limit)
     }
 
+    fn dictionary(&self) -> Dictionary {
+        None
+    }
+
     /// A decoder at a member boundary, after `members` complete members
     /// (then what follows may also be padding or garbage, as after any
-    /// member; the first member is mandatory).
-    fn resume(source: Source, members: u64) -> Gzip {
+    /// member; the first member is mandatory). (Gzip has no dictionary.)
+    fn resume(source: Source, members: u64, _: Dictionary) -> Gzip {
         let start = source.offset();
         Gzip {
             source,

@@ -60,8 +60,11 @@ pub(super) trait Units: Decode + Sized + 'static {
     const MIN_CORES: usize;
     /// The name of the pool's threads.
     const THREADS: &'static str;
-    /// A decoder at a boundary, after `units` complete units.
-    fn resume(source: Source, units: u64) -> Self;
+    /// A decoder at a boundary, after `units` complete units, decoding
+    /// with `dictionary` (a `.warc.zst` file's, see `zstd.rs`).
+    fn resume(source: Source, units: u64, dictionary: Dictionary) -> Self;
+    /// The dictionary the units are decoded with, if any.
+    fn dictionary(&self) -> Dictionary;
     /// The same decoder, knowing how the units before it ended.
     fn with_ends(self, ends: UnitEnds) -> Self;
     /// How the units decoded so far ended.
@@ -82,6 +85,11 @@ pub(super) trait Units: Decode + Sized + 'static {
     /// `window` (whose first byte starts a unit).
     fn next_start(window: &[u8], from: usize, limit: usize) -> Option<usize>;
 }
+
+/// A dictionary every unit of a source is decoded with (a `.warc.zst`
+/// file's dictionary frame): read by the in-order decoder, shared with
+/// the jobs.
+pub(super) type Dictionary = Option<Arc<[u8]>>;
 
 pub(super) struct Members<D: Units> {
     mode: Mode<D>,
@@ -115,6 +123,8 @@ struct Batches {
     filled: usize,
     base: u64,
     members: u64,
+    /// The units' dictionary, for the jobs.
+    dictionary: Dictionary,
     inner: Box<dyn Read + Send>,
     eof: bool,
     /// A read error, to be met by the in-order decoder where it happened.
@@ -153,7 +163,7 @@ struct Chain {
 /// machine's, at most `-j`: [`crate::cores::capped`]).
 pub(super) fn decoder<D: Units>(source: Source, cores: usize) -> Box<dyn Decode> {
     if cores < D::MIN_CORES.max(2) {
-        return Box::new(D::resume(source, 0));
+        return Box::new(D::resume(source, 0, None));
     }
     Box::new(Members::<D>::with_jobs(
         source,
@@ -168,7 +178,7 @@ impl<D: Units> Members<D> {
     pub fn with_jobs(source: Source, jobs: usize, segment: usize) -> Members<D> {
         assert!(jobs >= 2 && segment > 0);
         Members {
-            mode: Mode::InOrder(D::resume(source, 0)),
+            mode: Mode::InOrder(D::resume(source, 0, None)),
             pool: None,
             jobs,
             segment,
@@ -200,9 +210,11 @@ impl<D: Units> Members<D> {
             unreachable!()
         };
         let ends = units.ends();
+        let dictionary = units.dictionary();
         let (head, inner, base, eof) = units.into_source().into_parts();
         self.mode = Mode::Batches(Batches {
             ends,
+            dictionary,
             filled: head.len(),
             window: Arc::new(head),
             base,
@@ -227,7 +239,7 @@ impl<D: Units> Members<D> {
             None => (b.inner, b.eof),
         };
         let source = Source::resume(&b.window[..b.filled], inner, b.base, eof);
-        self.mode = Mode::InOrder(D::resume(source, b.members).with_ends(b.ends));
+        self.mode = Mode::InOrder(D::resume(source, b.members, b.dictionary).with_ends(b.ends));
         self.streak = 0;
     }
 }
@@ -344,6 +356,7 @@ impl Batches {
                 piece: (start, end),
                 cap,
                 buf: self.spare.pop().unwrap_or_default(),
+                dictionary: self.dictionary.clone(),
             };
             pool.jobs[index]
                 .send(job)
@@ -395,6 +408,7 @@ struct Job {
     piece: (usize, usize),
     cap: usize,
     buf: Vec<u8>,
+    dictionary: Dictionary,
 }
 
 /// The threads that run batch jobs, one per job of a batch, kept for the
@@ -424,9 +438,10 @@ impl Pool {
                                 piece,
                                 cap,
                                 buf,
+                                dictionary,
                             } = job;
                             let c = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                                chain::<D>(&window, len, piece, cap, buf)
+                                chain::<D>(&window, len, piece, cap, buf, dictionary)
                             }));
                             // The window is the coordinator's again once
                             // every job has answered.
@@ -469,6 +484,7 @@ fn chain<D: Units>(
     (start, end): (usize, usize),
     cap: usize,
     mut buf: Vec<u8>,
+    dictionary: Dictionary,
 ) -> Chain {
     let reader = WindowReader {
         window: Arc::clone(window),
@@ -476,7 +492,8 @@ fn chain<D: Units>(
         len,
     };
     // (Jobs check each member before its bytes are used: no hold.)
-    let mut units = D::resume(Source::with_capacity(Box::new(reader), 1 << 16), 1).unheld();
+    let source = Source::with_capacity(Box::new(reader), 1 << 16);
+    let mut units = D::resume(source, 1, dictionary).unheld();
     let mut c = Chain {
         start,
         end: start,

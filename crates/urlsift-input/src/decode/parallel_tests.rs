@@ -366,3 +366,36 @@ fn zstd_batches_give_the_in_order_bytes_and_faults() {
         zstd_same_as_in_order(&format!("tail {tail:?}"), &[&file[..], tail].concat());
     }
 }
+
+/// A `.warc.zst` file's dictionary frame: the in-order decoder reads it,
+/// and the batches decode the frames after it with the same dictionary
+/// (without it, every frame fails "Dictionary mismatch").
+#[test]
+fn batches_decode_with_the_dictionary_the_file_starts_with() {
+    let texts: Vec<Vec<u8>> = (0..300).map(|i| urls(3 + i % 5, i as u64)).collect();
+    let samples: Vec<&[u8]> = texts.iter().map(Vec::as_slice).collect();
+    let dict = zstd::dict::from_samples(&samples, 4 << 10).unwrap();
+    let mut compressor = zstd::bulk::Compressor::with_dictionary(3, &dict).unwrap();
+    compressor.include_checksum(true).unwrap();
+    for compressed in [false, true] {
+        let payload = if compressed {
+            zstd::bulk::compress(&dict, 3).unwrap()
+        } else {
+            dict.clone()
+        };
+        let mut file = 0x184D2A5Du32.to_le_bytes().to_vec();
+        file.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+        file.extend_from_slice(&payload);
+        for text in &texts {
+            file.extend(compressor.compress(text).unwrap());
+        }
+        let (out, from_batches) = batched::<Zstd>(&file, 4096);
+        assert!(out == texts.concat(), "compressed dictionary: {compressed}");
+        assert!(
+            from_batches > 250,
+            "only {from_batches} frames came from batches"
+        );
+        let (in_order, faults) = run_zstd(|s| Box::new(Zstd::new(s)), &file);
+        assert!(in_order == texts.concat() && faults.is_empty());
+    }
+}

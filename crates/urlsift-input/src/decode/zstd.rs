@@ -20,14 +20,24 @@
 //! resumes there, after handing out the fault (see `mod.rs`).
 
 use std::io;
+use std::sync::Arc;
 
 use zstd::stream::raw::{Decoder, InBuffer, Operation, OutBuffer};
 
 use super::fault::{Decode, DecodeError, Fault, Progress, UnitEnds, check_end, resume};
 use super::format::{Format, ZSTD_MAGIC, is_skippable_magic};
 use super::hold::Hold;
-use super::parallel::Units;
+use super::parallel::{Dictionary, Units};
 use super::source::Source;
+
+/// The magic number of a `.warc.zst` file's dictionary frame
+/// (`0x184D2A5D`, little endian).
+const DICTIONARY_MAGIC: [u8; 4] = [0x5d, 0x2a, 0x4d, 0x18];
+/// How a zstd dictionary starts (RFC 8878, section 5).
+const DICTIONARY_START: [u8; 4] = [0x37, 0xa4, 0x30, 0xec];
+/// The largest dictionary read, compressed or not (the IIPC text asks
+/// decoders for 8 MiB).
+const DICTIONARY_MAX: usize = 64 << 20;
 
 /// The most a frame header can take: magic, descriptor, window, dictionary
 /// id, content size.
@@ -83,12 +93,15 @@ pub(super) struct Zstd {
     draining: bool,
     /// The current frame's bytes, until libzstd has checked it.
     hold: Hold,
+    /// The file's dictionary (its first frame, a dictionary frame), which
+    /// every frame is decoded with.
+    dictionary: Dictionary,
 }
 
 impl Zstd {
     #[cfg(test)]
     pub fn new(source: Source) -> Zstd {
-        Zstd::resume(source, 0)
+        Zstd::resume(source, 0, None)
     }
 }
 
@@ -113,12 +126,18 @@ impl Units for Zstd {
     }
 
     /// A decoder at a frame boundary, after `frames` complete frames
-    /// (skippable ones included).
-    fn resume(source: Source, frames: u64) -> Zstd {
+    /// (skippable ones included), decoding them with `dictionary`.
+    fn resume(source: Source, frames: u64, dictionary: Dictionary) -> Zstd {
         let start = source.offset();
+        let decoder = match &dictionary {
+            // (A dictionary that loaded once loads again.)
+            Some(d) => Decoder::with_dictionary(d).expect("a zstd dictionary loads"),
+            None => Decoder::new().expect("a zstd decoding context"),
+        };
         Zstd {
             source,
-            decoder: Decoder::new().expect("a zstd decoding context"),
+            decoder,
+            dictionary,
             stage: Stage::Between,
             progress: Progress::Going,
             frame: frames,
@@ -135,6 +154,10 @@ impl Units for Zstd {
             draining: false,
             hold: Hold::default(),
         }
+    }
+
+    fn dictionary(&self) -> Dictionary {
+        self.dictionary.clone()
     }
 
     /// The same decoder, knowing how the frames before it ended (the
@@ -398,18 +421,65 @@ impl Zstd {
 
     /// Starts a skippable frame: magic, 4-byte length, that many bytes.
     fn start_skippable(&mut self) -> io::Result<()> {
+        let first = self.frame == 0 && self.source.offset() == 0;
         self.frame += 1;
         self.frame_start = self.source.offset();
         let Some(head) = self.source.peek_whole(8)? else {
             return Err(self.truncated());
         };
         let len = u32::from_le_bytes(head[4..8].try_into().expect("4 bytes"));
+        if first && head[..4] == DICTIONARY_MAGIC {
+            return self.read_dictionary(len as usize);
+        }
         self.source.take(8);
         self.stage = if len == 0 {
             Stage::Between
         } else {
             Stage::Skip(len.into())
         };
+        Ok(())
+    }
+
+    /// Reads the dictionary frame that starts the file (`len` bytes after
+    /// its 8-byte header): a dictionary, or a zstd frame that decodes to
+    /// one (the IIPC's `.warc.zst`, `spec/warc-zstd.md`); every frame
+    /// after it is decoded with it.
+    fn read_dictionary(&mut self, len: usize) -> io::Result<()> {
+        let corrupt = |z: &Zstd, why: String| z.fault(Fault::Corrupt(why), z.frame_start);
+        if len > DICTIONARY_MAX {
+            let why =
+                format!("a dictionary frame of {len} bytes (at most {DICTIONARY_MAX} are read)");
+            return Err(corrupt(self, why));
+        }
+        self.source.take(8);
+        let mut data = Vec::with_capacity(len);
+        while data.len() < len {
+            let bytes = self.source.fill_buf()?;
+            if bytes.is_empty() {
+                return Err(self.truncated());
+            }
+            let k = bytes.len().min(len - data.len());
+            data.extend_from_slice(&bytes[..k]);
+            self.source.take(k);
+        }
+        let dictionary = if data.starts_with(&ZSTD_MAGIC) {
+            zstd::bulk::decompress(&data, DICTIONARY_MAX).map_err(|e| {
+                corrupt(
+                    self,
+                    format!("the dictionary frame's zstd frame does not decode: {e}"),
+                )
+            })?
+        } else {
+            data
+        };
+        if !dictionary.starts_with(&DICTIONARY_START) {
+            let why = "the dictionary frame holds no zstd dictionary".to_string();
+            return Err(corrupt(self, why));
+        }
+        self.decoder = Decoder::with_dictionary(&dictionary)
+            .map_err(|e| corrupt(self, format!("the dictionary does not load: {e}")))?;
+        self.dictionary = Some(Arc::from(dictionary));
+        self.stage = Stage::Between;
         Ok(())
     }
 
