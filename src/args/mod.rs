@@ -226,11 +226,14 @@ offset (exit status 2; -o is then not written, --rejects is).")]
   urlsift index crawl.warc.gz > crawl.cdxj
   urlsift index -o index.cdxj CC-MAIN-*.warc.gz
   urlsift index --memory 512M --tmp-dir /var/tmp day/*.warc.gz -o day.cdxj
+  urlsift index crawl.warc.zst > crawl.cdxj
 
 Records indexed: response, revisit, resource and metadata (not a resource
 or metadata record of application/warc-fields). The key is the archives'
 SURT key (as `normalize --surt`); `length` and `offset` are where the
-record lies in the file as stored (its gzip member in a .warc.gz); a record
+record lies in the file as stored (its gzip member in a .warc.gz, its zstd
+frames in a .warc.zst, without the dictionary frame a reader needs too:
+no other indexer reads .warc.zst); a record
 without WARC-Payload-Digest gets the SHA-1 of its payload. Lines past
 --memory are sorted into runs on disk and merged. A file that cannot be
 read to its end is named with the byte (exit status 2) after the lines of
@@ -279,7 +282,7 @@ pub struct NormalizeArgs {
 /// Dedup keys.
 #[derive(Args, Debug)]
 pub struct IndexArgs {
-    /// WARC or ARC files (.warc, .warc.gz, .arc, .arc.gz), indexed on every core.
+    /// WARC or ARC files (.warc, .warc.gz, .warc.zst, .arc, .arc.gz), indexed on every core.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// Write the index to FILE (all or nothing) instead of stdout.

@@ -187,3 +187,53 @@ fn a_damaged_frame_of_a_warc_zst_costs_its_record() {
         stderr(&out)
     );
 }
+
+/// `index` of a `.warc.zst`: the lines of the same records as plain WARC,
+/// each placed at its record's frames, which alone (with the dictionary)
+/// decode to the record.
+#[test]
+fn index_of_a_warc_zst_places_each_record_at_its_frames() {
+    let dir = common::crawl_samples_dir();
+    let all = records(&std::fs::read(dir.join("pywb/iana.warc.gz")).unwrap());
+    let samples: Vec<&[u8]> = all.iter().map(|r| &r[..r.len().min(4096)]).collect();
+    let dict = zstd::dict::from_samples(&samples, 8 << 10).unwrap();
+    let w = Workdir::new();
+    w.create("x.warc", all.concat());
+    let bytes = warc_zst(&all, &dict, Dict::Compressed);
+    w.create("x.warc.zst", &bytes);
+    let plain = w.stdout(&["index", "-q", "x.warc"]);
+    let zst = w.stdout(&["index", "-q", "x.warc.zst"]);
+    let place = |line: &str| {
+        let json: serde_json::Value =
+            serde_json::from_str(&line[line.find('{').unwrap()..]).unwrap();
+        let n = |k: &str| json[k].as_str().unwrap().parse::<usize>().unwrap();
+        let mut rest = json.clone();
+        for k in ["length", "offset", "filename"] {
+            rest.as_object_mut().unwrap().remove(k);
+        }
+        (
+            line[..line.find('{').unwrap()].to_string(),
+            rest,
+            n("offset"),
+            n("length"),
+        )
+    };
+    let (plain, zst): (Vec<_>, Vec<_>) = (
+        plain.lines().map(place).collect(),
+        zst.lines().map(place).collect(),
+    );
+    assert!(plain.len() > 100, "{} lines", plain.len());
+    assert_eq!(plain.len(), zst.len());
+    let mut decoder = zstd::bulk::Decompressor::with_dictionary(&dict).unwrap();
+    for (p, z) in plain.iter().zip(&zst) {
+        assert_eq!((&p.0, &p.1), (&z.0, &z.1));
+        let frames = &bytes[z.2..z.2 + z.3];
+        let record = decoder.decompress(frames, 1 << 24).unwrap();
+        assert!(
+            all.contains(&record),
+            "the frames at {} are not one record",
+            z.2
+        );
+        assert!(String::from_utf8_lossy(&record).contains(p.1["url"].as_str().unwrap()));
+    }
+}
