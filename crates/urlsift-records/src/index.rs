@@ -51,8 +51,9 @@ use urlsift::surt::{SurtOptions, key};
 /// How many bytes of a block are kept to read HTTP headers from.
 const HEAD: usize = 64 << 10;
 
-/// The index lines of the WARC file `reader` holds (plain, or gzip with a
-/// member per record), in file order, each given to `f` without its line
+/// The index lines of the WARC file `reader` holds (plain, gzip with a
+/// member per record, or zstd with frames of one record each), in file
+/// order, each given to `f` without its line
 /// end; `filename` is the name the lines give. Records are read by the
 /// record engine's reader ([`Records`]), as a stream (a record's payload
 /// is never held whole). Returns how many records of an indexed type were
