@@ -15,6 +15,7 @@ mod index;
 mod input;
 mod library;
 mod links;
+mod links_coded;
 mod links_dedup;
 mod normalize;
 mod output;

@@ -69,6 +69,19 @@ fn warc_zst(records: &[Vec<u8>], dict: &[u8], how: Dict) -> Vec<u8> {
     out
 }
 
+/// The records of the shared samples `names` and a dictionary of them
+/// (as `zstd --train` makes, their first 4 KiB as samples).
+fn records_and_dictionary(names: &[&str]) -> (Vec<Vec<u8>>, Vec<u8>) {
+    let dir = common::crawl_samples_dir();
+    let mut all = Vec::new();
+    for name in names {
+        all.extend(records(&std::fs::read(dir.join(name)).unwrap()));
+    }
+    let samples: Vec<&[u8]> = all.iter().map(|r| &r[..r.len().min(4096)]).collect();
+    let dict = zstd::dict::from_samples(&samples, 8 << 10).unwrap();
+    (all, dict)
+}
+
 #[test]
 fn warc_zst_with_and_without_a_dictionary_reads_as_the_plain_warc() {
     let dir = common::crawl_samples_dir();
@@ -141,10 +154,7 @@ fn warc_zst_with_and_without_a_dictionary_reads_as_the_plain_warc() {
 /// holds no dictionary is named as such.
 #[test]
 fn a_damaged_frame_of_a_warc_zst_costs_its_record() {
-    let dir = common::crawl_samples_dir();
-    let all = records(&std::fs::read(dir.join("pywb/iana.warc.gz")).unwrap());
-    let samples: Vec<&[u8]> = all.iter().map(|r| &r[..r.len().min(4096)]).collect();
-    let dict = zstd::dict::from_samples(&samples, 8 << 10).unwrap();
+    let (all, dict) = records_and_dictionary(&["pywb/iana.warc.gz"]);
     let w = Workdir::new();
     w.create("plain.warc", all.concat());
     let want = w.stdout(&["extract", "--fields", "href", "-q", "plain.warc"]);
@@ -193,10 +203,7 @@ fn a_damaged_frame_of_a_warc_zst_costs_its_record() {
 /// decode to the record.
 #[test]
 fn index_of_a_warc_zst_places_each_record_at_its_frames() {
-    let dir = common::crawl_samples_dir();
-    let all = records(&std::fs::read(dir.join("pywb/iana.warc.gz")).unwrap());
-    let samples: Vec<&[u8]> = all.iter().map(|r| &r[..r.len().min(4096)]).collect();
-    let dict = zstd::dict::from_samples(&samples, 8 << 10).unwrap();
+    let (all, dict) = records_and_dictionary(&["pywb/iana.warc.gz"]);
     let w = Workdir::new();
     w.create("x.warc", all.concat());
     let bytes = warc_zst(&all, &dict, Dict::Compressed);
