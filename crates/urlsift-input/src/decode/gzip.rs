@@ -426,12 +426,16 @@ fn deflate_reason(e: &flate2::DecompressError) -> String {
 
 /// Whether `head` (10 bytes) looks like a member header that a search
 /// after damage may resume at: the magic, DEFLATE, no reserved flag, and
-/// the extra-flags and OS values that gzip writers use (together about
-/// one chance in 10^11 for random bytes; members in order are read
-/// without the last two checks).
+/// the extra-flags values that gzip writers use (together about one
+/// chance in 10^9 for random bytes; members in order are read without the
+/// last check).
 fn plausible_header(head: &[u8]) -> bool {
-    matches!(head, [0x1f, 0x8b, CM_DEFLATE, flags, _, _, _, _, xfl, os]
-        if flags & RESERVED == 0 && matches!(xfl, 0 | 2 | 4) && (*os <= 13 || *os == 255))
+    // The OS byte is not judged: writers put values RFC 1952 does not
+    // list there (warcio's sample `example.warc.gz` has 19 in every
+    // member), and a member refused here would be lost with the damaged
+    // one before it.
+    matches!(head, [0x1f, 0x8b, CM_DEFLATE, flags, _, _, _, _, xfl, _]
+        if flags & RESERVED == 0 && matches!(xfl, 0 | 2 | 4))
 }
 
 impl Decode for Gzip {

@@ -623,6 +623,32 @@ fn gzip_damage_in_one_member_resumes_at_the_next() {
     assert!(crc_only > 0, "some damage is caught only by the CRC");
 }
 
+/// The member after a damaged one is found whatever its header's OS byte
+/// says: writers put values there that RFC 1952 does not list (19 in every
+/// member of warcio's `example.warc.gz`).
+#[test]
+fn the_member_after_damage_is_found_whatever_its_os_byte() {
+    let datas = [urls(300, 40), urls(300, 41), urls(300, 42)];
+    let mut members: Vec<Member> = datas
+        .iter()
+        .map(|d| member(d, Header::default(), 6))
+        .collect();
+    for m in &mut members {
+        m.bytes[9] = 19;
+    }
+    // The second member's CRC-32 no longer matches.
+    let crc_at = members[1].bytes.len() - 8;
+    members[1].bytes[crc_at] ^= 0xff;
+    let file: Vec<u8> = members.iter().flat_map(|m| m.bytes.clone()).collect();
+    let third = (members[0].bytes.len() + members[1].bytes.len()) as u64;
+    let (out, faults) = decode_all(Format::Gzip, &file);
+    let [fault] = &faults[..] else {
+        panic!("{faults:?}")
+    };
+    assert_eq!(decode_error(fault).unwrap().resumed, Some(third), "{fault}");
+    assert!(out == [&datas[0][..], &datas[2]].concat());
+}
+
 /// Bytes between two members that are not a member (a damaged header, a
 /// splice) are skipped up to the next member; with no member after them,
 /// they are trailing garbage as before.
