@@ -1,13 +1,16 @@
 //! `urlsift index`: CDXJ index lines of WARC files (the library's
 //! `urlsift_records::index`), the files indexed on every core, the lines sorted by
-//! bytes in memory up to `--memory` and in runs on disk past it.
+//! bytes in memory up to `--memory` and in runs on disk past it. A WACZ is
+//! indexed as the WARC files inside it; `--check` compares those lines
+//! with the WACZ's own index (`index_check.rs`).
 
 use std::process::ExitCode;
 use std::sync::mpsc;
 
 use rayon::prelude::*;
 use urlsift_records::index::{SortedLines, entries};
-use urlsift_records::input::{self, InputError};
+use urlsift_records::input::wacz::{self, Part};
+use urlsift_records::input::{self, InputError, Location, zip};
 
 use crate::args::IndexArgs;
 use crate::error::CliError;
@@ -27,6 +30,10 @@ pub fn run(a: IndexArgs) -> Result<ExitCode, CliError> {
     if let Some(e) = input::unusable(&a.files) {
         return Err(CliError::Input(e));
     }
+    let inputs = wacz::expand(&a.files, Part::Archive).map_err(CliError::Input)?;
+    if a.check {
+        return crate::index_check::run(&a, &inputs);
+    }
     let path = a.output.as_deref();
     OutputName::of(path).check(path, Some(Named::Cdxj), "CDXJ")?;
     let (runs_dir, _registered) = interrupt::run_dir(a.tmp_dir.as_deref(), "urlsift-index-")?;
@@ -43,26 +50,11 @@ pub fn run(a: IndexArgs) -> Result<ExitCode, CliError> {
     let spilled = std::thread::scope(|scope| {
         scope.spawn(|| {
             pool.install(|| {
-                a.files.par_iter().for_each_with(send, |send, file| {
-                    let name = input::display_name(file);
-                    let filename = file
-                        .file_name()
-                        .map_or(name.clone(), |n| n.to_string_lossy().into_owned());
+                inputs.par_iter().for_each_with(send, |send, location| {
                     let mut found = Vec::new();
-                    let read = std::fs::File::open(file).and_then(|f| {
-                        let reader = std::io::BufReader::with_capacity(1 << 20, f);
-                        entries(reader, &filename, |line| found.push(line))
-                    });
-                    let (left_out, error) = match read {
+                    let (left_out, error) = match index_one(location, |line| found.push(line)) {
                         Ok(n) => (n, None),
-                        Err(error) => (
-                            0,
-                            Some(InputError {
-                                name,
-                                error,
-                                usage: false,
-                            }),
-                        ),
+                        Err(error) => (0, Some(error)),
                     };
                     let _ = send.send((found, left_out, error));
                 });
@@ -89,7 +81,7 @@ pub fn run(a: IndexArgs) -> Result<ExitCode, CliError> {
         sink.abandon()?;
     }
     if !a.quiet {
-        let files = a.files.len();
+        let files = inputs.len();
         eprintln!(
             "urlsift index: {records} record{} indexed from {files} file{}{}{}",
             if records == 1 { "" } else { "s" },
@@ -105,4 +97,32 @@ pub fn run(a: IndexArgs) -> Result<ExitCode, CliError> {
         );
     }
     Ok(read_errors(&errors))
+}
+
+/// The index lines of one input, each given to `f`: a file's, named by
+/// its file name, or a WACZ entry's, named relative to `archive/` with
+/// offsets within the entry (as the WACZ's own index names them). Returns
+/// how many records were left out (no target URI or date).
+pub fn index_one(location: &Location, f: impl FnMut(Vec<u8>)) -> Result<u64, InputError> {
+    let (filename, read) = match location {
+        Location::File(file) => (
+            file.file_name()
+                .map_or(location.name(), |n| n.to_string_lossy().into_owned()),
+            std::fs::File::open(file).map(|f| Box::new(f) as Box<dyn std::io::Read + Send>),
+        ),
+        Location::Entry { zip: path, entry } => (
+            entry
+                .name
+                .strip_prefix("archive/")
+                .unwrap_or(&entry.name)
+                .to_string(),
+            zip::open(path, entry),
+        ),
+    };
+    read.and_then(|r| entries(std::io::BufReader::with_capacity(1 << 20, r), &filename, f))
+        .map_err(|error| InputError {
+            name: location.name(),
+            error,
+            usage: false,
+        })
 }

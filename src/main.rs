@@ -19,6 +19,7 @@ mod dedup;
 mod error;
 mod extract;
 mod index;
+mod index_check;
 mod interrupt;
 mod links;
 mod naming;

@@ -64,7 +64,7 @@ fn named(kind: urlsift_records::Kind) -> Named {
     match kind {
         urlsift_records::Kind::Csv => Named::Csv,
         urlsift_records::Kind::Tsv => Named::Tsv,
-        urlsift_records::Kind::Jsonl => Named::Jsonl,
+        urlsift_records::Kind::Jsonl | urlsift_records::Kind::WaczPages => Named::Jsonl,
         urlsift_records::Kind::Cdxj => Named::Cdxj,
         urlsift_records::Kind::Parquet => Named::Parquet,
         urlsift_records::Kind::Lines

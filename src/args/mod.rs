@@ -227,6 +227,8 @@ offset (exit status 2; -o is then not written, --rejects is).")]
   urlsift index -o index.cdxj CC-MAIN-*.warc.gz
   urlsift index --memory 512M --tmp-dir /var/tmp day/*.warc.gz -o day.cdxj
   urlsift index crawl.warc.zst > crawl.cdxj
+  urlsift index collection.wacz > collection.cdxj
+  urlsift index --check collection.wacz
 
 Records indexed: response, revisit, resource and metadata (not a resource
 or metadata record of application/warc-fields). The key is the archives'
@@ -237,7 +239,15 @@ no other indexer reads .warc.zst); a record
 without WARC-Payload-Digest gets the SHA-1 of its payload. Lines past
 --memory are sorted into runs on disk and merged. A file that cannot be
 read to its end is named with the byte (exit status 2) after the lines of
-the records before the fault.")]
+the records before the fault.
+
+A WACZ is indexed as the WARC files under its archive/: `filename` is the
+name there (relative to archive/, as the WACZ's own index gives it) and
+`offset` is within that file. --check compares those lines with the
+WACZ's indexes/ (CDXJ files, plain or gzip, or the ZipNum index.cdx.gz),
+matched by filename and offset, field by field (a digest's sha1: prefix
+ignored; fields only one side writes, such as recordDigest, ignored), and
+prints each difference; exit status 1 if there are any.")]
     Index(IndexArgs),
     /// Benchmark URL parsers on your URLs and show where they disagree with urlsift.
     #[command(after_help = COMPARE_EXAMPLES)]
@@ -282,9 +292,14 @@ pub struct NormalizeArgs {
 /// Dedup keys.
 #[derive(Args, Debug)]
 pub struct IndexArgs {
-    /// WARC or ARC files (.warc, .warc.gz, .warc.zst, .arc, .arc.gz), indexed on every core.
+    /// WARC or ARC files (.warc, .warc.gz, .warc.zst, .arc, .arc.gz) or WACZ files (the
+    /// WARC files inside), indexed on every core.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
+    /// Compare each WACZ's own index (indexes/: CDXJ, or ZipNum index.cdx.gz) with the lines
+    /// urlsift writes for its WARC files; print the differences (exit status 1 if any).
+    #[arg(long, conflicts_with_all = ["memory", "tmp_dir"])]
+    pub check: bool,
     /// Write the index to FILE (all or nothing) instead of stdout.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,

@@ -26,5 +26,6 @@ mod reports;
 mod several_inputs;
 mod silent;
 mod sites;
+mod wacz;
 mod warc_zst;
 mod workdir;

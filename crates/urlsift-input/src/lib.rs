@@ -20,6 +20,8 @@ pub mod mmap;
 #[doc(hidden)]
 pub mod test_io;
 pub mod timings;
+pub mod wacz;
+pub mod zip;
 
 use mmap::Map;
 
@@ -70,6 +72,66 @@ pub fn open_with(path: &Path, cores: usize) -> io::Result<Opened> {
         },
         input => Opened::Read(input.into_reader()),
     })
+}
+
+/// One input of a run: a file (or `-`, standard input), or an entry of a
+/// WACZ file ([`wacz::expand`]).
+///
+/// ```
+/// use std::path::{Path, PathBuf};
+/// use urlsift_input::Location;
+///
+/// let file = Location::File(PathBuf::from("a/urls.txt.gz"));
+/// assert_eq!(file.name(), "a/urls.txt.gz");
+/// assert_eq!(file.path(), Path::new("a/urls.txt.gz"));
+/// assert_eq!(Location::File(PathBuf::from("-")).name(), "<stdin>");
+/// ```
+#[derive(Clone, Debug)]
+pub enum Location {
+    /// A file, or `-` for standard input.
+    File(PathBuf),
+    /// An entry of the ZIP file `zip`.
+    Entry {
+        /// The ZIP (WACZ) file.
+        zip: Arc<PathBuf>,
+        /// The entry, as the ZIP's directory lists it.
+        entry: Arc<zip::Entry>,
+    },
+}
+
+impl Location {
+    /// The input's name in messages and provenance: the file's
+    /// ([`display_name`]), or `x.wacz#archive/data.warc.gz` for an entry.
+    pub fn name(&self) -> String {
+        match self {
+            Location::File(path) => display_name(path),
+            Location::Entry { zip, entry } => format!("{}#{}", zip.display(), entry.name),
+        }
+    }
+
+    /// The path whose name says the input's format: the file's, or the
+    /// entry's name inside its ZIP.
+    pub fn path(&self) -> &Path {
+        match self {
+            Location::File(path) => path,
+            Location::Entry { entry, .. } => Path::new(&entry.name),
+        }
+    }
+
+    /// Opens the input as [`open_with`] opens a file; an entry is read
+    /// through its ZIP ([`zip::open`]: inflated if deflated, checked at
+    /// its end), then decoded if it is gzip or zstd.
+    pub fn open_with(&self, cores: usize) -> io::Result<Opened> {
+        match self {
+            Location::File(path) => open_with(path, cores),
+            Location::Entry { zip, entry } => {
+                let bytes = zip::open(zip, entry)?;
+                Ok(Opened::Read(
+                    decode::open_stream(bytes, cores)?.into_reader(),
+                ))
+            }
+        }
+    }
 }
 
 /// An input that could not be opened or read.

@@ -42,7 +42,8 @@ use std::time::{Duration, Instant};
 use super::chunk::{self, BufPool, Chunk};
 use super::error::Error;
 use super::format::{Kind, Spec};
-use super::input::{self, InputError};
+use super::input::wacz::Part;
+use super::input::{self, InputError, Location};
 use super::processed::Processed;
 use super::reader::{ChunkReader, Settings};
 use super::timings::{Clock, Clocks, Report, Started};
@@ -79,8 +80,10 @@ impl Default for Options {
 /// threads. Made by [`Engine::builder`] (or [`Engine::new`] from
 /// [`Options`]); what it was built with does not change.
 pub struct Engine {
-    /// The inputs, in order (`-` is standard input).
+    /// The inputs, in order (`-` is standard input), as named.
     files: Vec<PathBuf>,
+    /// The inputs as read: `files`, each WACZ replaced by its entries.
+    inputs: Vec<Location>,
     /// The worker threads.
     pool: rayon::ThreadPool,
     /// How the reader cuts and checks the inputs.
@@ -216,14 +219,26 @@ impl Engine {
             return Err(Error::Input(e));
         }
         let mut spec = options.spec.clone();
+        let part = if spec.kind == Some(Kind::WaczPages) {
+            Part::Pages
+        } else {
+            Part::Archive
+        };
+        let inputs = input::wacz::expand(&files, part).map_err(Error::Input)?;
         if spec.kind.is_none() {
             // Files whose names say nothing but whose content is WARC (or
             // ARC).
-            let named = files.iter().map(|f| spec.kind_for(f)).collect::<Vec<_>>();
+            let named = inputs
+                .iter()
+                .map(|f| spec.kind_for(f.path()))
+                .collect::<Vec<_>>();
             if named.iter().all(|k| *k == Kind::Lines) {
-                let sniffed: Vec<Option<Kind>> = files
+                let sniffed: Vec<Option<Kind>> = inputs
                     .iter()
-                    .map(|f| (f != std::path::Path::new("-")).then(|| archive_kind(f))?)
+                    .map(|f| match f {
+                        Location::File(f) if f != std::path::Path::new("-") => archive_kind(f),
+                        _ => None,
+                    })
                     .collect();
                 if let Some(Some(kind)) = sniffed.first()
                     && sniffed.iter().all(|k| *k == Some(*kind))
@@ -232,7 +247,7 @@ impl Engine {
                 }
             }
         }
-        let kinds: Vec<Kind> = files.iter().map(|f| spec.kind_for(f)).collect();
+        let kinds: Vec<Kind> = inputs.iter().map(|f| spec.kind_for(f.path())).collect();
         if let Some(other) = kinds.iter().find(|k| **k != kinds[0]) {
             return Err(Error::Usage(format!(
                 "the inputs have different formats ({} and {other}, by file name); \
@@ -247,6 +262,7 @@ impl Engine {
             .map_err(|e| Error::Usage(format!("cannot start worker threads: {e}")))?;
         Ok(Engine {
             files,
+            inputs,
             pool,
             read: Settings {
                 chunk_size: options.chunk_size.max(1),
@@ -273,7 +289,7 @@ impl Engine {
 
     /// The format all inputs are read in.
     pub fn kind(&self) -> Kind {
-        self.read.spec.kind_for(&self.files[0])
+        self.read.spec.kind_for(self.inputs[0].path())
     }
 
     /// What a record of these inputs is called in messages: `lines` for
@@ -292,9 +308,15 @@ impl Engine {
         self.pool.current_num_threads()
     }
 
-    /// The inputs, in order (`-` is standard input).
+    /// The inputs, in order (`-` is standard input), as named.
     pub fn files(&self) -> &[PathBuf] {
         &self.files
+    }
+
+    /// The inputs as read, in order: [`Engine::files`], each WACZ among
+    /// them replaced by the WARC files it holds.
+    pub fn inputs(&self) -> &[Location] {
+        &self.inputs
     }
 
     /// How the reader cuts and checks the inputs.
@@ -349,7 +371,7 @@ impl Engine {
         // output buffer per chunk in flight, plus one being filled per
         // worker), so none is freed and faulted in again.
         let pool = BufPool::new(2 * (max_in_flight + threads) + 2, chunk_size);
-        let reader = Mutex::new(ChunkReader::new(self.files.clone(), self.read.clone()));
+        let reader = Mutex::new(ChunkReader::of(self.inputs.clone(), self.read.clone()));
         let mut errors = Vec::new();
         let (ticket_tx, ticket_rx) = mpsc::sync_channel::<()>(max_in_flight);
         for _ in 0..max_in_flight {
@@ -441,7 +463,7 @@ impl Engine {
         mut consume: impl FnMut(&Chunk, &mut Processed<X>) -> Result<bool, E>,
     ) -> Result<Vec<InputError>, E> {
         let pool = BufPool::new(4, self.read.chunk_size);
-        let mut reader = ChunkReader::new(self.files.clone(), self.read.clone());
+        let mut reader = ChunkReader::of(self.inputs.clone(), self.read.clone());
         let mut errors = Vec::new();
         let clocks = self.timed.then(Clocks::default);
         let started = Started::now();

@@ -160,6 +160,25 @@ pub fn open_with(path: &Path, cores: usize) -> io::Result<Input> {
     })
 }
 
+/// A stream (a pipe, a ZIP entry), its form picked by its first bytes as
+/// [`open`] picks a file's: gzip and zstd decoded on up to `cores` threads,
+/// anything else read as it is.
+///
+/// ```
+/// use std::io::Read;
+/// use urlsift_input::decode;
+///
+/// let mut text = String::new();
+/// decode::open_stream(Box::new(&b"https://e.com/\n"[..]), 1)?
+///     .into_reader()
+///     .read_to_string(&mut text)?;
+/// assert_eq!(text, "https://e.com/\n");
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn open_stream(inner: Box<dyn Read + Send>, cores: usize) -> io::Result<Input> {
+    from_stream(inner, cores)
+}
+
 /// A stream that cannot seek: its first bytes stay in the source's buffer.
 fn from_stream(inner: Box<dyn Read + Send>, cores: usize) -> io::Result<Input> {
     let mut source = Source::new(inner);

@@ -91,11 +91,16 @@ pub enum Kind {
     /// Parquet files: a row is a record, a string column its URL (feature
     /// `parquet`); written back as Parquet.
     Parquet,
+    /// A WACZ's page lists (`pages/*.jsonl`): JSON lines whose first line,
+    /// a header (`{"format": "json-pages-1.0", ...}`), is not a record.
+    /// Named only by `--input-format wacz-pages`; a WACZ input is then
+    /// read as its page lists instead of its WARC files.
+    WaczPages,
 }
 
 impl Kind {
     /// Every format, in the order `--help` lists them.
-    pub const ALL: [Kind; 9] = [
+    pub const ALL: [Kind; 10] = [
         Kind::Lines,
         Kind::Csv,
         Kind::Tsv,
@@ -105,6 +110,7 @@ impl Kind {
         Kind::Arc,
         Kind::Log,
         Kind::Parquet,
+        Kind::WaczPages,
     ];
 
     /// The format named `name` ([`Kind::name`]).
@@ -138,6 +144,10 @@ impl Kind {
                 "Parquet files: a row per record, the URL in a string column (normalize and \
                  dedup write Parquet back)"
             }
+            Kind::WaczPages => {
+                "A WACZ's page lists (pages/*.jsonl) instead of its WARC files: JSON lines, the \
+                 header line skipped"
+            }
         }
     }
 
@@ -153,6 +163,7 @@ impl Kind {
             Kind::Arc => "arc",
             Kind::Log => "log",
             Kind::Parquet => "parquet",
+            Kind::WaczPages => "wacz-pages",
         }
     }
 
@@ -178,7 +189,7 @@ impl Kind {
     pub fn writes_records(self) -> bool {
         matches!(
             self,
-            Kind::Csv | Kind::Tsv | Kind::Jsonl | Kind::Cdxj | Kind::Parquet
+            Kind::Csv | Kind::Tsv | Kind::Jsonl | Kind::Cdxj | Kind::Parquet | Kind::WaczPages
         )
     }
 
@@ -189,7 +200,7 @@ impl Kind {
             Kind::Csv | Kind::Tsv | Kind::Parquet => "row",
             Kind::Warc => "WARC record",
             Kind::Arc => "ARC record",
-            Kind::Jsonl | Kind::Cdxj | Kind::Log => "record",
+            Kind::Jsonl | Kind::Cdxj | Kind::Log | Kind::WaczPages => "record",
         }
     }
 }

@@ -2,13 +2,12 @@
 //! window), where the reader stands in it, and how a read failed.
 
 use std::io::{self, Read};
-use std::path::Path;
 use std::sync::Arc;
 
 use crate::chunk::{BufPool, Chunk, Data, Source};
 use crate::format::{Kind, Spec, warc};
 use crate::input::mmap::{Map, MapSlice};
-use crate::input::{self, InputError, Opened, decode};
+use crate::input::{InputError, Location, Opened, decode};
 
 /// How the reader cuts and checks its sources.
 #[derive(Clone, Debug)]
@@ -98,8 +97,13 @@ impl Current {
     /// Opens `path` (`-` is stdin): mapped when it is a plain regular file
     /// (not compressed).
     /// A compressed input is decoded on up to `cores` threads.
-    pub(super) fn open(path: &Path, name: String, kind: Kind, cores: usize) -> io::Result<Current> {
-        let feed = match input::open_with(path, cores)? {
+    pub(super) fn open(
+        location: &Location,
+        name: String,
+        kind: Kind,
+        cores: usize,
+    ) -> io::Result<Current> {
+        let feed = match location.open_with(cores)? {
             Opened::Mapped(map) => Feed::Map {
                 map,
                 pos: 0,

@@ -54,7 +54,7 @@ use std::sync::Arc;
 
 use crate::chunk::{BufPool, Chunk, Data, Oversize};
 use crate::format::{Format, Kind, csv, warc};
-use crate::input::{self, InputError, decode};
+use crate::input::{InputError, Location, decode};
 use crate::reason::Reason;
 
 mod ahead;
@@ -71,7 +71,7 @@ use gaps::{headless_error, warc_set_aside};
 /// needs work reads the next chunk (so reading is part of each worker's
 /// share, and `-j N` means N threads read and parse).
 pub struct ChunkReader {
-    paths: std::vec::IntoIter<PathBuf>,
+    inputs: std::vec::IntoIter<Location>,
     settings: Settings,
     current: Option<Current>,
     /// What to hand out next, before reading on: after a read error, the
@@ -91,8 +91,14 @@ pub struct ChunkReader {
 impl ChunkReader {
     /// A reader of `paths` (`-` is stdin).
     pub fn new(paths: Vec<PathBuf>, settings: Settings) -> ChunkReader {
+        ChunkReader::of(paths.into_iter().map(Location::File).collect(), settings)
+    }
+
+    /// A reader of `inputs`: files, and entries of WACZ files
+    /// ([`crate::input::wacz::expand`]).
+    pub fn of(inputs: Vec<Location>, settings: Settings) -> ChunkReader {
         ChunkReader {
-            paths: paths.into_iter(),
+            inputs: inputs.into_iter(),
             settings,
             current: None,
             pending: VecDeque::new(),
@@ -136,11 +142,12 @@ impl ChunkReader {
                 }
             }
             let Some(current) = &mut self.current else {
-                let path = self.paths.next()?;
-                let name = input::display_name(&path);
-                let kind = self.settings.spec.kind_for(&path);
+                let location = self.inputs.next()?;
+                let name = location.name();
+                let path = location.path();
+                let kind = self.settings.spec.kind_for(path);
                 if kind == Kind::Parquet {
-                    match self.open_parquet(&path, name) {
+                    match self.open_parquet(&location, name) {
                         Ok(()) => continue,
                         Err(error) => {
                             self.done |= error.usage;
@@ -148,9 +155,9 @@ impl ChunkReader {
                         }
                     }
                 }
-                match Current::open(&path, name.clone(), kind, self.settings.cores) {
+                match Current::open(&location, name.clone(), kind, self.settings.cores) {
                     Ok(mut current) => {
-                        current.sniff_log = self.settings.spec.sniffs_log(&path);
+                        current.sniff_log = self.settings.spec.sniffs_log(path);
                         self.current = Some(current);
                     }
                     Err(error) => {
@@ -198,7 +205,7 @@ impl ChunkReader {
 
 impl ChunkReader {
     /// Opens a Parquet source (the reader of this build permitting).
-    fn open_parquet(&mut self, path: &std::path::Path, name: String) -> Result<(), InputError> {
+    fn open_parquet(&mut self, location: &Location, name: String) -> Result<(), InputError> {
         let usage = |message: &str| InputError {
             name: name.clone(),
             error: io::Error::other(message.to_string()),
@@ -209,6 +216,11 @@ impl ChunkReader {
                 "--delimiter is for CSV and TSV input; this input is read as parquet",
             ));
         }
+        let Location::File(path) = location else {
+            return Err(usage(
+                "a Parquet file inside a ZIP is not read: unzip it first",
+            ));
+        };
         #[cfg(feature = "parquet")]
         {
             use crate::parquet::{Cursor, rows_per_chunk};

@@ -34,6 +34,22 @@ impl Current {
                 encoding.split(' ').next().unwrap_or(encoding)
             )));
         }
+        if crate::input::zip::starts(buf) {
+            // A WACZ named as a file was opened as the files it holds: a
+            // ZIP here came from a pipe, or is not a WACZ.
+            return Err(Failure::new(
+                None,
+                self.error(
+                    std::io::Error::new(
+                        std::io::ErrorKind::InvalidData,
+                        "it is a ZIP file: a WACZ is read when named as a file (a ZIP's \
+                         directory is at its end, so it cannot come through standard input or a \
+                         pipe); other ZIP files: unzip them first",
+                    ),
+                    false,
+                ),
+            ));
+        }
         if self.sniff_log {
             match sniff_log(&buf[bom..], more, settings.max_record) {
                 Sniff::More => return Ok(None),
@@ -113,6 +129,26 @@ impl Current {
                     Format::Jsonl(path)
                 };
                 (format, bom, false)
+            }
+            Kind::WaczPages => {
+                // The page list's header line (`{"format": "json-pages-1.0",
+                // ...}`: a format and no url) is not a page.
+                let body = &buf[bom..];
+                let line_end = memchr::memchr(b'\n', body);
+                if line_end.is_none() && more {
+                    return Ok(None);
+                }
+                let first = &body[..line_end.unwrap_or(body.len())];
+                let header = std::str::from_utf8(first).is_ok_and(|l| {
+                    let keys = json::keys_of(l.trim_end_matches('\r'));
+                    keys.iter().any(|k| k == "format") && !keys.iter().any(|k| k == "url")
+                });
+                let head = match (header, line_end) {
+                    (false, _) => bom,
+                    (true, Some(end)) => bom + end + 1,
+                    (true, None) => buf.len(),
+                };
+                (Format::Jsonl(json::Path::new(field)), head, false)
             }
             Kind::Csv | Kind::Tsv => {
                 let delimiter = settings

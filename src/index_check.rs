@@ -1,0 +1,260 @@
+//! `urlsift index --check`: a WACZ's own index (the CDXJ lines under its
+//! `indexes/`: plain or gzip CDXJ files, or ZipNum's `index.cdx.gz`, whose
+//! `index.idx` only points into it) held against the lines `urlsift index`
+//! writes for the WARC files under its `archive/`. Lines are matched by
+//! `filename` and `offset`; a matched pair is compared on the key, the
+//! timestamp and every field urlsift writes (a digest's `sha1:` prefix
+//! aside; fields only the WACZ's index has, such as `recordDigest`, are
+//! not compared). Each difference is a line of the output; the exit status
+//! is 1 when there is one.
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::ExitCode;
+
+use serde_json::{Map, Value};
+use urlsift_records::input::wacz::is_wacz;
+use urlsift_records::input::{InputError, Location, display_name, zip};
+
+use crate::args::IndexArgs;
+use crate::error::CliError;
+use crate::index::index_one;
+use crate::output::Sink;
+use crate::setup::read_errors;
+
+/// One index line, taken apart.
+struct Line {
+    text: String,
+    key: String,
+    timestamp: String,
+    fields: Map<String, Value>,
+}
+
+impl Line {
+    fn parse(text: &str) -> Option<Line> {
+        let (key, rest) = text.split_once(' ')?;
+        let (timestamp, json) = rest.split_once(' ')?;
+        let Ok(Value::Object(fields)) = serde_json::from_str(json) else {
+            return None;
+        };
+        Some(Line {
+            text: text.to_string(),
+            key: key.to_string(),
+            timestamp: timestamp.to_string(),
+            fields,
+        })
+    }
+
+    /// Where the line's record lies: (filename, offset).
+    fn place(&self) -> (String, u64) {
+        let text = |name: &str| match self.fields.get(name) {
+            Some(Value::String(s)) => s.clone(),
+            Some(v) => v.to_string(),
+            None => String::new(),
+        };
+        (text("filename"), text("offset").parse().unwrap_or(u64::MAX))
+    }
+
+    /// A field's value as compared: a string (numbers as written), the
+    /// digest without its `sha1:` prefix.
+    fn value(&self, name: &str) -> Option<String> {
+        let v = match self.fields.get(name)? {
+            Value::String(s) => s.clone(),
+            v => v.to_string(),
+        };
+        Some(match (name, v.strip_prefix("sha1:")) {
+            ("digest", Some(rest)) => rest.to_string(),
+            _ => v,
+        })
+    }
+}
+
+pub fn run(a: &IndexArgs, inputs: &[Location]) -> Result<ExitCode, CliError> {
+    if let Some(f) = a.files.iter().find(|f| !is_wacz(f)) {
+        return Err(CliError::Usage(format!(
+            "--check compares a WACZ's own index with its WARC files; {} is not a WACZ",
+            display_name(f)
+        )));
+    }
+    let mut sink = Sink::open(a.output.as_deref(), false)?;
+    let (mut differences, mut errors) = (0u64, Vec::new());
+    for file in &a.files {
+        let name = display_name(file);
+        let mine: Vec<&Location> = inputs
+            .iter()
+            .filter(|l| matches!(l, Location::Entry { zip, .. } if zip.as_path() == file))
+            .collect();
+        let mut ours = Vec::new();
+        for location in &mine {
+            if let Err(e) = index_one(location, |line| ours.push(line)) {
+                errors.push(e);
+            }
+        }
+        let theirs = match own_index(file) {
+            Ok(lines) => lines,
+            Err(error) => {
+                errors.push(InputError {
+                    name,
+                    error,
+                    usage: false,
+                });
+                continue;
+            }
+        };
+        let ours: Vec<String> = ours
+            .into_iter()
+            .map(|l| String::from_utf8_lossy(&l).into_owned())
+            .collect();
+        let found = compare(&ours, &theirs);
+        for d in &found {
+            writeln!(sink, "{name}: {d}").map_err(|e| CliError::output(sink.name(), e))?;
+        }
+        differences += found.len() as u64;
+        if !a.quiet {
+            eprintln!(
+                "urlsift index --check: {name}: {} line{} from its WARC files, {} in its index: {}",
+                ours.len(),
+                if ours.len() == 1 { "" } else { "s" },
+                theirs.len(),
+                match found.len() {
+                    0 => "the same".to_string(),
+                    1 => "1 difference".to_string(),
+                    n => format!("{n} differences"),
+                }
+            );
+        }
+    }
+    sink.commit()?;
+    let code = read_errors(&errors);
+    Ok(if code == ExitCode::SUCCESS && differences > 0 {
+        ExitCode::from(1)
+    } else {
+        code
+    })
+}
+
+/// The lines of the WACZ's own index: every `indexes/*.cdx(j)` entry,
+/// plain or gzip (ZipNum's `index.cdx.gz` is gzip blocks of lines).
+fn own_index(file: &std::path::Path) -> std::io::Result<Vec<String>> {
+    let entries = zip::entries(file)?;
+    let indexes: Vec<&zip::Entry> = entries
+        .iter()
+        .filter(|e| {
+            e.name.strip_prefix("indexes/").is_some_and(|n| {
+                let n = n.strip_suffix(".gz").unwrap_or(n);
+                n.ends_with(".cdxj") || n.ends_with(".cdx")
+            })
+        })
+        .collect();
+    if indexes.is_empty() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            "no index to check against (no indexes/*.cdx, *.cdxj, *.cdx.gz or *.cdxj.gz)",
+        ));
+    }
+    let mut lines = Vec::new();
+    for entry in indexes {
+        let named =
+            |e: std::io::Error| std::io::Error::new(e.kind(), format!("{}: {e}", entry.name));
+        let bytes: Box<dyn Read> = if entry.name.ends_with(".gz") {
+            Box::new(flate2::read::MultiGzDecoder::new(
+                zip::open(file, entry).map_err(named)?,
+            ))
+        } else {
+            zip::open(file, entry).map_err(named)?
+        };
+        for line in BufReader::new(bytes).lines() {
+            let line = line.map_err(named)?;
+            if !line.trim().is_empty() && !line.starts_with('!') {
+                lines.push(line);
+            }
+        }
+    }
+    Ok(lines)
+}
+
+/// The differences between `ours` and `theirs`, in the order of the
+/// records' places.
+fn compare(ours: &[String], theirs: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut by_place: BTreeMap<(String, u64), (Option<Line>, Option<Line>)> = BTreeMap::new();
+    for (text, ours) in ours
+        .iter()
+        .map(|l| (l, true))
+        .chain(theirs.iter().map(|l| (l, false)))
+    {
+        let Some(line) = Line::parse(text) else {
+            out.push(format!("not an index line: {text}"));
+            continue;
+        };
+        let slot = by_place.entry(line.place()).or_default();
+        let side = if ours { &mut slot.0 } else { &mut slot.1 };
+        if side.is_some() {
+            out.push(format!(
+                "a second line for the same record{}: {text}",
+                if ours { "" } else { " in its index" }
+            ));
+        } else {
+            *side = Some(line);
+        }
+    }
+    for ((filename, offset), pair) in by_place {
+        match pair {
+            (Some(ours), None) => out.push(format!("not in its index: {}", ours.text)),
+            (None, Some(theirs)) => out.push(format!("not found by urlsift: {}", theirs.text)),
+            (Some(ours), Some(theirs)) => {
+                let mut fields = vec![
+                    ("urlkey", Some(ours.key.clone()), Some(theirs.key.clone())),
+                    (
+                        "timestamp",
+                        Some(ours.timestamp.clone()),
+                        Some(theirs.timestamp.clone()),
+                    ),
+                ];
+                for name in ours.fields.keys() {
+                    fields.push((name.as_str(), ours.value(name), theirs.value(name)));
+                }
+                for (field, a, b) in fields {
+                    if a != b {
+                        let show =
+                            |v: Option<String>| v.map_or("(none)".into(), |v| format!("{v:?}"));
+                        out.push(format!(
+                            "{filename} at {offset}: {field}: urlsift {}, its index {}",
+                            show(a),
+                            show(b)
+                        ));
+                    }
+                }
+            }
+            (None, None) => {}
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::compare;
+
+    const OURS: &str = r#"com,example)/ 20201007212236 {"url": "http://www.example.com/", "mime": "text/html", "status": "200", "digest": "sha1:WJM2", "length": "1293", "offset": "845", "filename": "a.warc"}"#;
+
+    #[test]
+    fn lines_match_by_place_and_compare_field_by_field() {
+        // The digest's prefix and fields only theirs has are not differences.
+        let theirs = OURS
+            .replace("sha1:WJM2", "WJM2")
+            .replace(r#""filename""#, r#""recordDigest": "sha256:x", "filename""#);
+        assert!(compare(&[OURS.into()], &[theirs]).is_empty());
+        let theirs = OURS.replace(r#""status": "200""#, r#""status": "404""#);
+        assert_eq!(
+            compare(&[OURS.into()], &[theirs]),
+            [r#"a.warc at 845: status: urlsift "200", its index "404""#]
+        );
+        let moved = OURS.replace(r#""offset": "845""#, r#""offset": "0""#);
+        let found = compare(&[OURS.into()], &[moved]);
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(found[0].starts_with("not found by urlsift: "), "{found:?}");
+        assert!(found[1].starts_with("not in its index: "), "{found:?}");
+        assert_eq!(compare(&[], &["junk".into()]), ["not an index line: junk"]);
+    }
+}
