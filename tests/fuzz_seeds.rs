@@ -76,6 +76,8 @@ fn dedup() {
 #[test]
 fn damaged() {
     replay("damaged", records::damaged);
+    // The same seeds, the damaged file inside a WACZ.
+    replay("damaged", records::damaged_wacz);
 }
 
 // The links path's checks (a WARC and an ARC record through HTTP, content

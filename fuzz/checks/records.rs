@@ -7,7 +7,9 @@
 //!   chunk ([`parallel_equals_sequential`]).
 //! - `dedup`: the spilling deduplicator equals a naive in-memory model.
 //! - `damaged`: no damage to a gzip or zstd file makes the reader hand out
-//!   a record the file does not hold ([`damaged`]).
+//!   a record the file does not hold ([`damaged`]); nor does damage to a
+//!   WACZ holding such a file, its ZIP headers and directory included
+//!   ([`damaged_wacz`]).
 
 #![allow(dead_code)]
 
@@ -21,6 +23,7 @@ use urlsift_records::BufPool;
 use urlsift_records::dedup::{Spill, merge};
 use urlsift_records::format::Spec;
 use urlsift_records::input::decode;
+use urlsift_records::input::wacz::Part;
 use urlsift_records::reader::{ChunkReader, Settings};
 
 /// The first byte picks the chunk size (1 to 64 bytes); the rest is the file.
@@ -214,6 +217,17 @@ fn damaged_text() -> Vec<u8> {
 /// bytes); then up to 8 damages of 3 bytes: where (little-endian, modulo
 /// the file's length) and the byte to XOR in (0 counts as 1).
 pub fn damaged(data: &[u8]) {
+    damaged_in(data, false);
+}
+
+/// [`damaged`], the compressed file stored in a WACZ (under `archive/`)
+/// and the damage done to the WACZ: a damaged directory may refuse the
+/// WACZ (never a panic); what is read must be lines of the file.
+pub fn damaged_wacz(data: &[u8]) {
+    damaged_in(data, true);
+}
+
+fn damaged_in(data: &[u8], wacz: bool) {
     use std::collections::HashSet;
     use std::io::Write;
 
@@ -264,12 +278,20 @@ pub fn damaged(data: &[u8]) {
             file.extend(e.finish().expect("compress"));
         }
     }
+    // Named as compressed files are: a damaged magic number is damage.
+    let ext = if zstd { "zst" } else { "gz" };
+    if wacz {
+        let entry = format!("archive/lines.{ext}");
+        file = urlsift_records::input::zip::stored(&[
+            ("datapackage.json", b"{}"),
+            (entry.as_str(), &file),
+        ]);
+    }
     for d in damages.chunks_exact(3).take(8) {
         let at = usize::from(u16::from_le_bytes([d[0], d[1]])) % file.len();
         file[at] ^= d[2].max(1);
     }
-    // Named as compressed files are: a damaged magic number is damage.
-    let ext = if zstd { "zst" } else { "gz" };
+    let ext = if wacz { "wacz" } else { ext };
     let path: PathBuf =
         std::env::temp_dir().join(format!("urlsift-fuzz-damaged-{}.{ext}", std::process::id()));
     std::fs::write(&path, &file).expect("write temp file");
@@ -284,7 +306,17 @@ pub fn damaged(data: &[u8]) {
         cores: urlsift_records::cores::machine(),
     };
     let pool = BufPool::new(4, 1 << 16);
-    let mut reader = ChunkReader::new(vec![path.clone()], settings);
+    let inputs =
+        match urlsift_records::input::wacz::expand(std::slice::from_ref(&path), Part::Archive) {
+            Ok(inputs) => inputs,
+            Err(e) => {
+                // Refused before reading (a damaged directory): named.
+                let _ = std::fs::remove_file(&path);
+                assert!(wacz && !e.error.to_string().is_empty());
+                return;
+            }
+        };
+    let mut reader = ChunkReader::of(inputs, settings);
     let mut expected_number = 0;
     let mut records: Vec<(u64, Vec<u8>)> = Vec::new();
     let mut cut = false;
@@ -296,6 +328,14 @@ pub fn damaged(data: &[u8]) {
             Err(e) => {
                 cut |= decode::decode_error(&e.error)
                     .is_some_and(|d| d.fault == decode::Fault::Truncated);
+                // An entry the ZIP's own check (size, CRC-32, inflating a
+                // method the damage changed) finds damaged at its end: its
+                // bytes were read before the check, as a cut file's are.
+                let said = e.error.to_string();
+                cut |= wacz
+                    && (said.contains("where the directory says")
+                        || said.contains("cannot be inflated")
+                        || said.contains("ZIP method"));
                 continue;
             }
         };
