@@ -332,7 +332,11 @@ fn plain_size(engine: &Engine) -> Option<u64> {
         let n = std::fs::File::open(path)
             .and_then(|mut f| std::io::Read::read(&mut f, &mut magic))
             .ok()?;
-        if magic[..n].starts_with(&[0x1f, 0x8b]) || magic[..n] == [0x28, 0xb5, 0x2f, 0xfd] {
+        // (A ZIP is a WACZ: what it holds may be compressed.)
+        if magic[..n].starts_with(&[0x1f, 0x8b])
+            || magic[..n] == [0x28, 0xb5, 0x2f, 0xfd]
+            || magic[..n] == *b"PK\x03\x04"
+        {
             return None;
         }
         total += meta.len();

@@ -134,7 +134,10 @@ impl Kind {
             Kind::Tsv => "Tab-separated values, quoted like CSV",
             Kind::Jsonl => "One JSON object per line (JSON Lines, NDJSON)",
             Kind::Cdxj => "Common Crawl CDXJ index lines: SURT TIMESTAMP {json}",
-            Kind::Warc => "WARC records, plain or .warc.gz (read-only: writes URL lines)",
+            Kind::Warc => {
+                "WARC records: plain, .warc.gz or .warc.zst, or the WARC files of a WACZ \
+                 (read-only: writes URL lines)"
+            }
             Kind::Arc => {
                 "ARC records (v1/v2, the format before WARC), plain or .arc.gz (read-only: \
                  writes URL lines)"
