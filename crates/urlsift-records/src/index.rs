@@ -44,6 +44,7 @@ use std::io::{self, BufRead, Read};
 use sha1::{Digest, Sha1};
 
 use crate::format::warc::{Block, Blocks, Dialect, Records, arc, fields};
+use crate::input::decode::{DICTIONARY_MAX, dictionary_of};
 use crate::reason::Reason;
 use urlsift::Url;
 use urlsift::surt::{SurtOptions, key};
@@ -141,12 +142,14 @@ fn zstd_entries(
         let mut head = [0u8; 8];
         input.read_exact(&mut head)?;
         let len = u32::from_le_bytes(head[4..].try_into().expect("4 bytes")) as usize;
+        if len > DICTIONARY_MAX {
+            return Err(invalid(format!(
+                "a dictionary frame of {len} bytes (at most {DICTIONARY_MAX} are read)"
+            )));
+        }
         let mut data = vec![0; len];
         input.read_exact(&mut data)?;
-        if data.starts_with(&ZSTD_MAGIC) {
-            data = zstd::bulk::decompress(&data, 64 << 20)
-                .map_err(|e| invalid(format!("the dictionary frame does not decode: {e}")))?;
-        }
+        let data = dictionary_of(data).map_err(invalid)?;
         decoder = zstd::stream::raw::Decoder::with_dictionary(&data).map_err(|e| {
             invalid(format!(
                 "the dictionary frame's dictionary does not load: {e}"

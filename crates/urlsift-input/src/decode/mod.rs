@@ -93,6 +93,7 @@ pub use fault::{Damaged, DecodeError, Fault, decode_error, is_trailing_garbage, 
 pub use format::Format;
 pub use ring::Decoded;
 use source::Source;
+pub use zstd::{DICTIONARY_MAX, dictionary_of};
 #[cfg(test)]
 use {fault::Decode, ring::decoder};
 

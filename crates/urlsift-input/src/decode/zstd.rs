@@ -37,7 +37,7 @@ const DICTIONARY_MAGIC: [u8; 4] = [0x5d, 0x2a, 0x4d, 0x18];
 const DICTIONARY_START: [u8; 4] = [0x37, 0xa4, 0x30, 0xec];
 /// The largest dictionary read, compressed or not (the IIPC text asks
 /// decoders for 8 MiB).
-const DICTIONARY_MAX: usize = 64 << 20;
+pub const DICTIONARY_MAX: usize = 64 << 20;
 
 /// The most a frame header can take: magic, descriptor, window, dictionary
 /// id, content size.
@@ -462,20 +462,7 @@ impl Zstd {
             data.extend_from_slice(&bytes[..k]);
             self.source.take(k);
         }
-        let dictionary = if data.starts_with(&ZSTD_MAGIC) {
-            zstd::bulk::decompress(&data, DICTIONARY_MAX).map_err(|e| {
-                corrupt(
-                    self,
-                    format!("the dictionary frame's zstd frame does not decode: {e}"),
-                )
-            })?
-        } else {
-            data
-        };
-        if !dictionary.starts_with(&DICTIONARY_START) {
-            let why = "the dictionary frame holds no zstd dictionary".to_string();
-            return Err(corrupt(self, why));
-        }
+        let dictionary = dictionary_of(data).map_err(|why| corrupt(self, why))?;
         self.decoder = Decoder::with_dictionary(&dictionary)
             .map_err(|e| corrupt(self, format!("the dictionary does not load: {e}")))?;
         self.dictionary = Some(Arc::from(dictionary));
@@ -655,4 +642,32 @@ pub(super) fn frame_end(window: &[u8], at: usize) -> Option<usize> {
         pos += 4;
     }
     (pos <= window.len()).then_some(pos)
+}
+
+/// The zstd dictionary a `.warc.zst` file's dictionary frame holds, given
+/// the frame's payload (the bytes after its 8-byte header): the payload
+/// itself, or the zstd frame it holds decoded (at most [`DICTIONARY_MAX`]
+/// bytes); either must start with a dictionary's magic number. The error
+/// says what is wrong.
+///
+/// ```
+/// use urlsift_input::decode::dictionary_of;
+///
+/// let dict = [&[0x37, 0xa4, 0x30, 0xec][..], b"entropy tables and content"].concat();
+/// assert_eq!(dictionary_of(dict.clone()).unwrap(), dict);
+/// let packed = zstd::bulk::compress(&dict, 3).unwrap();
+/// assert_eq!(dictionary_of(packed).unwrap(), dict);
+/// assert!(dictionary_of(b"no dictionary".to_vec()).unwrap_err().contains("holds no zstd dictionary"));
+/// ```
+pub fn dictionary_of(payload: Vec<u8>) -> Result<Vec<u8>, String> {
+    let dictionary = if payload.starts_with(&ZSTD_MAGIC) {
+        zstd::bulk::decompress(&payload, DICTIONARY_MAX)
+            .map_err(|e| format!("the dictionary frame's zstd frame does not decode: {e}"))?
+    } else {
+        payload
+    };
+    if !dictionary.starts_with(&DICTIONARY_START) {
+        return Err("the dictionary frame holds no zstd dictionary".to_string());
+    }
+    Ok(dictionary)
 }
