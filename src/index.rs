@@ -46,17 +46,14 @@ pub fn run(a: IndexArgs) -> Result<ExitCode, CliError> {
     let mut lines = SortedLines::new(budget, runs_dir.path().to_path_buf());
     let (mut records, mut unindexed, mut errors) = (0u64, 0u64, Vec::new());
     // Each file's lines come to this thread as the file is done.
-    let (send, receive) = mpsc::sync_channel::<(Vec<Vec<u8>>, u64, Option<InputError>)>(2);
+    let (send, receive) = mpsc::sync_channel::<(Vec<Vec<u8>>, u64, Vec<InputError>)>(2);
     let spilled = std::thread::scope(|scope| {
         scope.spawn(|| {
             pool.install(|| {
                 inputs.par_iter().for_each_with(send, |send, location| {
                     let mut found = Vec::new();
-                    let (left_out, error) = match index_one(location, |line| found.push(line)) {
-                        Ok(n) => (n, None),
-                        Err(error) => (0, Some(error)),
-                    };
-                    let _ = send.send((found, left_out, error));
+                    let (left_out, failed) = index_one(location, |line| found.push(line));
+                    let _ = send.send((found, left_out, failed));
                 });
             });
         });
@@ -102,8 +99,9 @@ pub fn run(a: IndexArgs) -> Result<ExitCode, CliError> {
 /// The index lines of one input, each given to `f`: a file's, named by
 /// its file name, or a WACZ entry's, named relative to `archive/` with
 /// offsets within the entry (as the WACZ's own index names them). Returns
-/// how many records were left out (no target URI or date).
-pub fn index_one(location: &Location, f: impl FnMut(Vec<u8>)) -> Result<u64, InputError> {
+/// how many records were left out (no target URI or date), and the
+/// errors: gzip members passed over, then what ended the input early.
+pub fn index_one(location: &Location, f: impl FnMut(Vec<u8>)) -> (u64, Vec<InputError>) {
     let (filename, read) = match location {
         Location::File(file) => (
             file.file_name()
@@ -119,10 +117,16 @@ pub fn index_one(location: &Location, f: impl FnMut(Vec<u8>)) -> Result<u64, Inp
             zip::open(path, entry),
         ),
     };
-    read.and_then(|r| entries(std::io::BufReader::with_capacity(1 << 20, r), &filename, f))
-        .map_err(|error| InputError {
-            name: location.name(),
-            error,
-            usage: false,
-        })
+    let named = |error| InputError {
+        name: location.name(),
+        error,
+        usage: false,
+    };
+    match read.and_then(|r| entries(std::io::BufReader::with_capacity(1 << 20, r), &filename, f)) {
+        Ok(indexed) => (
+            indexed.left_out,
+            indexed.passed_over.into_iter().map(named).collect(),
+        ),
+        Err(error) => (0, vec![named(error)]),
+    }
 }

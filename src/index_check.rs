@@ -86,9 +86,7 @@ pub fn run(a: &IndexArgs, inputs: &[Location]) -> Result<ExitCode, CliError> {
             .collect();
         let mut ours = Vec::new();
         for location in &mine {
-            if let Err(e) = index_one(location, |line| ours.push(line)) {
-                errors.push(e);
-            }
+            errors.extend(index_one(location, |line| ours.push(line)).1);
         }
         let theirs = match own_index(file) {
             Ok(lines) => lines,

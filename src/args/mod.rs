@@ -239,7 +239,9 @@ no other indexer reads .warc.zst); a record
 without WARC-Payload-Digest gets the SHA-1 of its payload. Lines past
 --memory are sorted into runs on disk and merged. A file that cannot be
 read to its end is named with the byte (exit status 2) after the lines of
-the records before the fault.
+the records before the fault; in a .warc.gz, a damaged member (or one
+holding a bad record) is named and passed over, and indexing goes on at
+the next member.
 
 A WACZ is indexed as the WARC files under its archive/: `filename` is the
 name there (relative to archive/, as the WACZ's own index gives it) and

@@ -194,3 +194,41 @@ fn what_cannot_be_indexed_is_said() {
         stderr(&out)
     );
 }
+
+/// A damaged gzip member costs its record's line alone: indexing goes on
+/// at the next member, as reading does, and the member is named (exit
+/// status 2; -o is then not written, as for every read error).
+#[test]
+fn a_damaged_member_costs_only_its_line() {
+    let wd = Workdir::new();
+    let records = crawl(6);
+    let members: Vec<Vec<u8>> = records.iter().map(|r| gzip_member(r)).collect();
+    wd.create("whole.warc.gz", members.concat());
+    let whole = wd.stdout(&["index", "-q", "whole.warc.gz"]);
+    let whole: Vec<&str> = whole.lines().collect();
+    // Damage in the deflate data of the eighth member (a response).
+    let at: usize = members[..7].iter().map(Vec::len).sum();
+    let mut bad = members.concat();
+    bad[at + 15] ^= 0xff;
+    wd.create("whole.warc.gz", &bad);
+    let out = wd.run(&["index", "whole.warc.gz"], None);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    let next = at + members[7].len();
+    assert!(
+        err.contains(&format!("at byte {at}: "))
+            && err.contains(&format!(
+                "indexing went on at the next member, at byte {next}"
+            )),
+        "{err}"
+    );
+    let got = String::from_utf8(out.stdout).unwrap();
+    let got: Vec<&str> = got.lines().collect();
+    assert_eq!(got.len() + 1, whole.len(), "{got:?}");
+    assert!(got.iter().all(|l| whole.contains(l)));
+    let missing: Vec<&&str> = whole.iter().filter(|l| !got.contains(l)).collect();
+    assert!(
+        missing[0].contains(&format!("\"offset\": \"{at}\"")),
+        "{missing:?}"
+    );
+}

@@ -52,22 +52,38 @@ use urlsift::surt::{SurtOptions, key};
 /// How many bytes of a block are kept to read HTTP headers from.
 const HEAD: usize = 64 << 10;
 
+/// What indexing a file came to, besides its lines.
+#[derive(Debug, Default)]
+pub struct Indexed {
+    /// Records of an indexed type left out for want of a
+    /// `WARC-Target-URI` or a `WARC-Date` (an index line needs both).
+    pub left_out: u64,
+    /// Gzip members passed over, each an error that names the byte where
+    /// the member started and why: damaged, cut, or holding a bad record.
+    /// Indexing went on at the next member found after it (as reading
+    /// does, `urlsift_input::decode`), so only the damaged member's record
+    /// is missing from the lines.
+    pub passed_over: Vec<io::Error>,
+}
+
 /// The index lines of the WARC file `reader` holds (plain, gzip with a
 /// member per record, or zstd with frames of one record each), in file
-/// order, each given to `f` without its line
-/// end; `filename` is the name the lines give. Records are read by the
-/// record engine's reader ([`Records`]), as a stream (a record's payload
-/// is never held whole). Returns how many records of an indexed type were
-/// left out for want of a `WARC-Target-URI` or a `WARC-Date` (an index
-/// line needs both). An error names what could not be read and the byte
-/// where its record or member started, after the lines before it: a bad
-/// record (an index points at whole records), or a gzip member that
-/// holds more than one record (an index's offset must find one record).
+/// order, each given to `f` without its line end; `filename` is the name
+/// the lines give. Records are read by the record engine's reader
+/// ([`Records`]), as a stream (a record's payload is never held whole).
+/// In a `.warc.gz`, a member that cannot be read (damaged, cut, a bad
+/// record inside) is passed over and named ([`Indexed::passed_over`]).
+/// An error ends the file, after the lines before it, naming the byte
+/// where its record or member started: a bad record of a plain or zstd
+/// file (an index points at whole records, and no member boundary says
+/// where the next one starts), or a gzip member that holds more than one
+/// record (an index's offset must find one record).
 pub fn entries(
     reader: impl BufRead,
     filename: &str,
     mut f: impl FnMut(Vec<u8>),
-) -> io::Result<u64> {
+) -> io::Result<Indexed> {
+    let mut indexed = Indexed::default();
     let mut unindexed = 0;
     let mut give = |line: Option<Result<Vec<u8>, ()>>| match line {
         Some(Ok(line)) => f(line),
@@ -75,10 +91,7 @@ pub fn entries(
         None => {}
     };
     let at_error = |at: u64, e: io::Error| io::Error::new(e.kind(), format!("at byte {at}: {e}"));
-    let mut input = Counted {
-        inner: reader,
-        pos: 0,
-    };
+    let mut input = Counted::new(reader);
     // (Read into the same buffers, record after record.)
     let mut reading = Reading::default();
     let mut buffer = Vec::new();
@@ -86,14 +99,17 @@ pub fn entries(
     let zstd = head.starts_with(&ZSTD_MAGIC)
         || matches!(head, [b, 0x2a, 0x4d, 0x18, ..] if b & 0xf0 == 0x50);
     if zstd {
-        return zstd_entries(input, filename, give).map(|()| unindexed);
+        zstd_entries(input, filename, &mut give)?;
+        indexed.left_out = unindexed;
+        return Ok(indexed);
     }
     if !input.fill_buf()?.starts_with(&[0x1f, 0x8b]) {
         read_records(input, &mut reading, buffer, |record, offset, length| {
             give(record.line(offset, length, filename))
         })
         .map_err(|(at, e)| at_error(at, e))?;
-        return Ok(unindexed);
+        indexed.left_out = unindexed;
+        return Ok(indexed);
     }
     // A member at a time: its records, then (once it has ended) its
     // length, which each of its lines gives.
@@ -101,10 +117,25 @@ pub fn entries(
         let at = input.pos;
         let mut records = Vec::new();
         let member = flate2::bufread::GzDecoder::new(&mut input);
-        buffer = read_records(member, &mut reading, buffer, |record, _, _| {
+        match read_records(member, &mut reading, buffer, |record, _, _| {
             records.push(record)
-        })
-        .map_err(|(_, e)| at_error(at, e))?;
+        }) {
+            Ok(back) => buffer = back,
+            Err((_, e)) => {
+                buffer = Vec::new();
+                reading = Reading::default();
+                let went_on = match input.skip_to_member(at)? {
+                    true => format!(
+                        "; indexing went on at the next member, at byte {}",
+                        input.pos
+                    ),
+                    false => String::new(),
+                };
+                let e = io::Error::new(e.kind(), format!("{e}{went_on}"));
+                indexed.passed_over.push(at_error(at, e));
+                continue;
+            }
+        }
         let len = input.pos - at;
         if records.len() > 1 {
             return Err(io::Error::new(
@@ -120,7 +151,8 @@ pub fn entries(
             give(record.line(at, len, filename));
         }
     }
-    Ok(unindexed)
+    indexed.left_out = unindexed;
+    Ok(indexed)
 }
 
 /// A zstd frame's magic number.
@@ -325,28 +357,117 @@ fn read_records(
     }
 }
 
-/// A reader that counts the bytes taken from it.
+/// A reader that counts the bytes taken from it, and can look a few bytes
+/// ahead across the inner reader's buffer ends ([`Counted::peek`]).
 struct Counted<R> {
     inner: R,
     pos: u64,
+    /// Bytes taken from `inner` to look ahead, not yet consumed: served
+    /// first (`stash[at..]`).
+    stash: Vec<u8>,
+    at: usize,
+}
+
+impl<R: BufRead> Counted<R> {
+    fn new(inner: R) -> Counted<R> {
+        Counted {
+            inner,
+            pos: 0,
+            stash: Vec::new(),
+            at: 0,
+        }
+    }
+
+    /// The next `n` bytes, fewer only at the end of the input; nothing is
+    /// consumed.
+    fn peek(&mut self, n: usize) -> io::Result<&[u8]> {
+        if self.at == self.stash.len() {
+            self.stash.clear();
+            self.at = 0;
+            if self.inner.fill_buf()?.len() >= n {
+                return Ok(&self.inner.fill_buf()?[..n]);
+            }
+        }
+        while self.stash.len() - self.at < n {
+            let more = self.inner.fill_buf()?;
+            if more.is_empty() {
+                break;
+            }
+            let k = more.len().min(n - (self.stash.len() - self.at));
+            self.stash.extend_from_slice(&more[..k]);
+            self.inner.consume(k);
+        }
+        let end = self.stash.len().min(self.at + n);
+        Ok(&self.stash[self.at..end])
+    }
+
+    /// Takes bytes up to the next place that looks like a gzip member
+    /// header (the magic, DEFLATE, no reserved flag, a usual extra-flags
+    /// value), past the byte at `past`; `false` (everything taken) if the
+    /// input ends first.
+    fn skip_to_member(&mut self, past: u64) -> io::Result<bool> {
+        loop {
+            if self.pos <= past {
+                let n = self.fill_buf()?.len().min((past + 1 - self.pos) as usize);
+                if n == 0 {
+                    return Ok(false);
+                }
+                self.consume(n);
+                continue;
+            }
+            let bytes = self.fill_buf()?;
+            if bytes.is_empty() {
+                return Ok(false);
+            }
+            match memchr::memchr(0x1f, bytes) {
+                None => {
+                    let n = bytes.len();
+                    self.consume(n);
+                }
+                Some(i) => {
+                    self.consume(i);
+                    let head = self.peek(10)?;
+                    if matches!(head, [0x1f, 0x8b, 8, flags, _, _, _, _, 0 | 2 | 4, _] if flags & 0xe0 == 0)
+                    {
+                        return Ok(true);
+                    }
+                    if head.len() < 10 {
+                        let n = head.len();
+                        self.consume(n);
+                        return Ok(false);
+                    }
+                    self.consume(1);
+                }
+            }
+        }
+    }
 }
 
 impl<R: BufRead> Read for Counted<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.pos += n as u64;
+        let bytes = self.fill_buf()?;
+        let n = bytes.len().min(buf.len());
+        buf[..n].copy_from_slice(&bytes[..n]);
+        self.consume(n);
         Ok(n)
     }
 }
 
 impl<R: BufRead> BufRead for Counted<R> {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.at < self.stash.len() {
+            return Ok(&self.stash[self.at..]);
+        }
         self.inner.fill_buf()
     }
 
     fn consume(&mut self, n: usize) {
         self.pos += n as u64;
-        self.inner.consume(n);
+        if self.at < self.stash.len() {
+            self.at += n;
+        } else {
+            self.inner.consume(n);
+        }
     }
 }
 
