@@ -18,6 +18,7 @@ mod compare;
 mod dedup;
 mod error;
 mod extract;
+mod get;
 mod index;
 mod index_check;
 mod interrupt;
@@ -58,6 +59,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Command::Stats(a) => stats::run(a),
         Command::Links(a) => links::run(a),
         Command::Index(a) => index::run(a),
+        Command::Get(a) => get::run(a),
         Command::Compare(a) => compare::run(a),
         Command::Completions { shell } => {
             let mut out = Vec::new();

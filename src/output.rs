@@ -116,6 +116,17 @@ impl Sink {
     /// Opens stdout (`None` or `-`) or a temp file beside `path`, gzip or
     /// zstd compressed when `path` ends `.gz` or `.zst`.
     pub fn open(path: Option<&Path>, null: bool) -> Result<Sink, CliError> {
+        Sink::open_packed(path, null, OutputName::of(path).packing)
+    }
+
+    /// [`Sink::open`], written as it is given whatever `path` ends with:
+    /// for bytes the caller compresses (`get` writes a gzip member or
+    /// zstd frame per record).
+    pub fn open_as_is(path: Option<&Path>) -> Result<Sink, CliError> {
+        Sink::open_packed(path, false, Packing::Plain)
+    }
+
+    fn open_packed(path: Option<&Path>, null: bool, packing: Packing) -> Result<Sink, CliError> {
         let terminator = if null { 0 } else { b'\n' };
         let (name, target) = match path {
             None => ("<stdout>".to_string(), Target::Stdout(io::stdout())),
@@ -163,7 +174,7 @@ impl Sink {
                 (name, target)
             }
         };
-        let packed = match OutputName::of(path).packing {
+        let packed = match packing {
             Packing::Plain => Packed::Plain(target),
             Packing::Gzip => Packed::Gzip(flate2::write::GzEncoder::new(
                 target,

@@ -251,6 +251,39 @@ matched by filename and offset, field by field (a digest's sha1: prefix
 ignored; fields only one side writes, such as recordDigest, ignored), and
 prints each difference; exit status 1 if there are any.")]
     Index(IndexArgs),
+    /// The records an index points at, fetched by offset and length from
+    /// the WARC files it names and written as one WARC file, in index order.
+    #[command(after_help = "Examples:
+  urlsift get hits.cdxj -o hits.warc.gz
+  urlsift index crawl.warc.gz | grep '^com,example)/' > some.cdxj; urlsift get some.cdxj -o some.warc
+  urlsift get --inputs-prefix /data/commoncrawl/ cc-index-query.jsonl -o found.warc.zst
+  urlsift get --rejects missed.tsv hits.cdxj -o hits.warc.gz
+
+Index lines: CDXJ (`urlkey timestamp {json}`: urlsift index's, pywb's,
+cdxj-indexer's, Common Crawl's index shards), JSON lines (Common Crawl's
+index API), or 11-field CDX (... length offset filename). Each line's
+filename, offset and length say where its record lies: the file is
+--inputs-prefix + filename, or, without it, filename relative to the
+index file's folder (index files may be plain, .gz or .zst). Files are
+local paths (reading from object stores is not built yet).
+
+Output (by -o's name, or --output-format; on standard output .warc.gz,
+or plain .warc on a terminal): .warc.gz (a .warc.gz record's gzip member
+copied byte for byte, others compressed as a member each), .warc, or
+.warc.zst (a frame per record; frames copied after their dictionary
+frame when every record comes from .warc.zst files of one dictionary,
+else recompressed without one). A warcinfo record naming the index comes
+first (--no-warcinfo leaves it out).
+
+A line whose range does not hold one whole WARC record of its URL is a
+reject, counted on stderr and written to --rejects as INDEX, LINE,
+OFFSET, REASON, LINE TEXT: bad-index-line (no filename, offset and
+length), missing-file, short-read (the file ends first),
+bad-gzip-member (not one whole member, or zstd frames, that decode),
+not-a-warc-record, other-url (its WARC-Target-URI is not the line's url,
+compared as the URL Standard parses them). The rest is written and the
+run exits 2.")]
+    Get(GetArgs),
     /// Benchmark URL parsers on your URLs and show where they disagree with urlsift.
     #[command(after_help = COMPARE_EXAMPLES)]
     Compare(CompareArgs),
@@ -317,6 +350,48 @@ pub struct IndexArgs {
     /// No summary on stderr.
     #[arg(short, long)]
     pub quiet: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct GetArgs {
+    /// Index files: CDXJ, JSON lines or CDX lines with filename, offset and length.
+    #[arg(required = true, value_name = "INDEX")]
+    pub indexes: Vec<PathBuf>,
+    /// Write the WARC to FILE (.warc.gz, .warc or .warc.zst; all or nothing) instead of stdout.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// The output's form when -o's name does not say it (stdout: warc.gz, warc on a terminal).
+    #[arg(long, value_name = "FORM")]
+    pub output_format: Option<WarcOut>,
+    /// Prepended (as text, a / added if missing) to each index line's filename.
+    #[arg(long, value_name = "PREFIX")]
+    pub inputs_prefix: Option<String>,
+    /// No warcinfo record at the start of the output.
+    #[arg(long)]
+    pub no_warcinfo: bool,
+    /// Write rejected index lines to FILE: index, line, offset, reason, line text.
+    #[arg(long, value_name = "FILE")]
+    pub rejects: Option<PathBuf>,
+    /// Records fetched at once (default: one per core).
+    #[arg(short = 'j', long = "threads", value_name = "N")]
+    pub threads: Option<usize>,
+    /// No summary on stderr.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// The form `get` writes WARC in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum WarcOut {
+    /// Plain WARC.
+    #[value(name = "warc")]
+    Warc,
+    /// A gzip member per record.
+    #[value(name = "warc.gz")]
+    WarcGz,
+    /// A zstd frame per record (the IIPC's .warc.zst).
+    #[value(name = "warc.zst")]
+    WarcZst,
 }
 
 #[derive(Args, Debug)]

@@ -11,6 +11,7 @@ mod confusion;
 mod csv_tsv;
 mod damaged;
 mod dedup;
+mod get;
 mod index;
 mod input;
 mod library;

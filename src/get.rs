@@ -1,0 +1,555 @@
+//! `urlsift get`: the records an index points at, read by offset and
+//! length from the WARC files it names and written in index order, as
+//! `.warc.gz` (a record's gzip member copied byte for byte), `.warc` or
+//! `.warc.zst` (a frame per record; frames copied, after their dictionary
+//! frame, when every record comes from `.warc.zst` files of one
+//! dictionary), after a `warcinfo` record naming the source. A range that
+//! does not hold one whole WARC record whose target URI is the index
+//! line's URL is a reject with its reason; the rest goes on.
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use rayon::prelude::*;
+use serde_json::Value;
+use urlsift_records::format::warc::fields;
+use urlsift_records::input::{self, InputError, decode};
+
+use crate::args::{GetArgs, WarcOut};
+use crate::error::CliError;
+use crate::output::Sink;
+use crate::setup::read_errors;
+
+/// Where one index line says its record lies.
+struct Wanted {
+    /// The index file and line, for rejects.
+    index: Arc<str>,
+    line: u64,
+    text: String,
+    url: Option<String>,
+    filename: String,
+    offset: u64,
+    length: u64,
+}
+
+/// Why a line's record was not written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Why {
+    /// An index line without a filename, offset and length.
+    BadIndexLine,
+    /// The WARC file cannot be opened.
+    MissingFile,
+    /// The file ends before the range does.
+    ShortRead,
+    /// The range is not one whole gzip member (or zstd frames) that
+    /// decodes.
+    BadGzipMember,
+    /// The range does not hold one whole WARC record.
+    NotAWarcRecord,
+    /// The record's WARC-Target-URI is not the index line's URL.
+    OtherUrl,
+}
+
+impl Why {
+    fn name(self) -> &'static str {
+        match self {
+            Why::BadIndexLine => "bad-index-line",
+            Why::MissingFile => "missing-file",
+            Why::ShortRead => "short-read",
+            Why::BadGzipMember => "bad-gzip-member",
+            Why::NotAWarcRecord => "not-a-warc-record",
+            Why::OtherUrl => "other-url",
+        }
+    }
+}
+
+/// A record fetched: its bytes as stored and decoded, and how it was
+/// stored.
+struct Fetched {
+    stored: Vec<u8>,
+    record: Vec<u8>,
+    packing: Packing,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Packing {
+    Plain,
+    Gzip,
+    Zstd,
+}
+
+/// An opened WARC file, and its zstd dictionary (a `.warc.zst`'s
+/// dictionary frame, read once).
+struct Source {
+    file: File,
+    /// How the file is stored, by its first bytes: what a range must be.
+    packing: Packing,
+    dictionary: Option<Vec<u8>>,
+}
+
+pub fn run(a: GetArgs) -> Result<ExitCode, CliError> {
+    let mut wanted = Vec::new();
+    let mut errors = Vec::new();
+    for index in &a.indexes {
+        match read_index(index, a.inputs_prefix.as_deref(), &mut wanted) {
+            Ok(()) => {}
+            Err(error) => errors.push(InputError {
+                name: input::display_name(index),
+                error,
+                usage: false,
+            }),
+        }
+    }
+    if !errors.is_empty() {
+        return Ok(read_errors(&errors));
+    }
+    let to = match (a.output_format, a.output.as_deref()) {
+        (Some(f), _) => f,
+        (None, Some(p)) if p != Path::new("-") => {
+            let name = p.to_string_lossy().to_ascii_lowercase();
+            if name.ends_with(".warc.gz") {
+                WarcOut::WarcGz
+            } else if name.ends_with(".warc.zst") {
+                WarcOut::WarcZst
+            } else if name.ends_with(".warc") {
+                WarcOut::Warc
+            } else {
+                return Err(CliError::Usage(format!(
+                    "-o {}: get writes WARC; name the file .warc.gz, .warc or .warc.zst \
+                     (or say which with --output-format)",
+                    p.display()
+                )));
+            }
+        }
+        (None, _) if std::io::IsTerminal::is_terminal(&std::io::stdout()) => WarcOut::Warc,
+        (None, _) => WarcOut::WarcGz,
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(a.threads.unwrap_or(0))
+        .build()
+        .map_err(|e| CliError::Usage(format!("cannot start threads: {e}")))?;
+    // Every file opened once, up front: a missing one rejects its lines.
+    let mut sources: HashMap<String, Result<Source, String>> = HashMap::new();
+    for w in &wanted {
+        sources
+            .entry(w.filename.clone())
+            .or_insert_with(|| open_source(&w.filename));
+    }
+    // Zstd frames are copied when every record comes from .warc.zst files
+    // of one dictionary (written first, in its frame); else recompressed.
+    let shared_dictionary = {
+        let dictionaries: Vec<Option<&Vec<u8>>> = sources
+            .values()
+            .map(|s| s.as_ref().ok().and_then(|s| s.dictionary.as_ref()))
+            .collect();
+        match dictionaries.first() {
+            Some(Some(d)) if dictionaries.iter().all(|x| *x == Some(*d)) => Some((*d).clone()),
+            _ => None,
+        }
+    };
+    let mut sink = Sink::open_as_is(a.output.as_deref())?;
+    let mut rejects = match &a.rejects {
+        Some(p) => Some(Sink::open(Some(p), false)?),
+        None => None,
+    };
+    let out_err = |sink: &Sink, e| CliError::output(sink.name(), e);
+    // The dictionary frame comes first, as the IIPC text has it.
+    if to == WarcOut::WarcZst
+        && let Some(d) = &shared_dictionary
+    {
+        let mut frame = 0x184D_2A5Du32.to_le_bytes().to_vec();
+        frame.extend((d.len() as u32).to_le_bytes());
+        frame.extend(d);
+        sink.write_all(&frame).map_err(|e| out_err(&sink, e))?;
+    }
+    if !a.no_warcinfo {
+        let info = warcinfo(&a.indexes);
+        write_record(&mut sink, to, &info, None).map_err(|e| out_err(&sink, e))?;
+    }
+    let (mut written, mut rejected) = (0u64, std::collections::BTreeMap::<Why, u64>::new());
+    for batch in wanted.chunks(256) {
+        let fetched: Vec<Result<Fetched, Why>> = pool.install(|| {
+            batch
+                .par_iter()
+                .map(|w| fetch(w, sources.get(&w.filename).expect("opened above")))
+                .collect()
+        });
+        for (w, got) in batch.iter().zip(fetched) {
+            match got {
+                Ok(f) => {
+                    let copy = Some(&f).filter(|f| match (to, f.packing) {
+                        (WarcOut::WarcGz, Packing::Gzip) => true,
+                        (WarcOut::WarcZst, Packing::Zstd) => shared_dictionary.is_some(),
+                        _ => false,
+                    });
+                    write_record(&mut sink, to, &f.record, copy.map(|f| &f.stored[..]))
+                        .map_err(|e| out_err(&sink, e))?;
+                    written += 1;
+                }
+                Err(why) => {
+                    *rejected.entry(why).or_default() += 1;
+                    if let Some(r) = &mut rejects {
+                        writeln!(
+                            r,
+                            "{}\t{}\t{}\t{}\t{}",
+                            w.index,
+                            w.line,
+                            w.offset,
+                            why.name(),
+                            w.text.replace(['\t', '\n', '\r'], " ")
+                        )
+                        .map_err(|e| CliError::output(r.name(), e))?;
+                    }
+                }
+            }
+        }
+    }
+    sink.commit()?;
+    if let Some(r) = rejects {
+        r.commit()?;
+    }
+    let rejected_total: u64 = rejected.values().sum();
+    if !a.quiet {
+        let reasons: Vec<String> = rejected
+            .iter()
+            .map(|(w, n)| format!("{n} {}", w.name()))
+            .collect();
+        eprintln!(
+            "urlsift get: {written} record{} written from {} index line{}{}",
+            if written == 1 { "" } else { "s" },
+            wanted.len(),
+            if wanted.len() == 1 { "" } else { "s" },
+            if reasons.is_empty() {
+                String::new()
+            } else {
+                format!("; {rejected_total} rejected ({})", reasons.join(", "))
+            }
+        );
+    }
+    Ok(if rejected_total > 0 {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// The lines of index file `path` (plain, gzip or zstd): CDXJ (`key
+/// timestamp {json}`), JSON lines (Common Crawl's index API), or CDX
+/// (11 fields: ... length offset filename). Each names a file, relative to
+/// `prefix` (prepended as text) or else to the index's folder.
+fn read_index(path: &Path, prefix: Option<&str>, out: &mut Vec<Wanted>) -> std::io::Result<()> {
+    let name: Arc<str> = Arc::from(input::display_name(path));
+    let folder = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let reader = BufReader::new(decode::open_with(path, 1)?.into_reader());
+    for (i, line) in reader.lines().enumerate() {
+        let line = line?;
+        let text = line.trim_end_matches('\r');
+        if text.trim().is_empty() || text.starts_with('!') || text.starts_with(" CDX") {
+            continue;
+        }
+        let (mut url, mut filename, mut offset, mut length) = (None, None, None, None);
+        let json = if text.starts_with('{') {
+            Some(text)
+        } else {
+            text.find(" {").map(|at| &text[at + 1..])
+        };
+        if let Some(json) = json {
+            if let Ok(Value::Object(f)) = serde_json::from_str::<Value>(json) {
+                let get = |k: &str| match f.get(k) {
+                    Some(Value::String(s)) => Some(s.clone()),
+                    Some(Value::Number(n)) => Some(n.to_string()),
+                    _ => None,
+                };
+                url = get("url");
+                filename = get("filename");
+                offset = get("offset");
+                length = get("length");
+            }
+        } else {
+            let cols: Vec<&str> = text.split(' ').collect();
+            if cols.len() == 11 {
+                url = Some(cols[2].to_string());
+                length = Some(cols[8].to_string());
+                offset = Some(cols[9].to_string());
+                filename = Some(cols[10].to_string());
+            }
+        }
+        let parsed = (|| {
+            Some((
+                filename?,
+                offset?.parse::<u64>().ok()?,
+                length?.parse::<u64>().ok()?,
+            ))
+        })();
+        let (filename, offset, length) = match parsed {
+            Some((f, o, l)) => {
+                let full = match prefix {
+                    Some(p) if p.ends_with('/') => format!("{p}{f}"),
+                    Some(p) => format!("{p}/{f}"),
+                    None => folder.join(&f).display().to_string(),
+                };
+                (full, o, l)
+            }
+            None => (String::new(), 0, 0),
+        };
+        out.push(Wanted {
+            index: Arc::clone(&name),
+            line: i as u64 + 1,
+            text: text.to_string(),
+            url,
+            filename,
+            offset,
+            length,
+        });
+    }
+    Ok(())
+}
+
+fn open_source(filename: &str) -> Result<Source, String> {
+    if filename.is_empty() {
+        return Err(String::new());
+    }
+    let file = File::open(PathBuf::from(filename)).map_err(|e| e.to_string())?;
+    let mut head = [0u8; 8];
+    let got = file.read_at(&mut head, 0).map_err(|e| e.to_string())?;
+    let packing = match head[..got] {
+        [0x1f, 0x8b, ..] => Packing::Gzip,
+        [0x28, 0xb5, 0x2f, 0xfd, ..] | [0x5d, 0x2a, 0x4d, 0x18, ..] => Packing::Zstd,
+        _ => Packing::Plain,
+    };
+    let dictionary = match file.read_exact_at(&mut head, 0) {
+        Ok(()) if head[..4] == [0x5d, 0x2a, 0x4d, 0x18] => {
+            let len = u32::from_le_bytes(head[4..].try_into().expect("4 bytes")) as usize;
+            if len > decode::DICTIONARY_MAX {
+                return Err(format!("a dictionary frame of {len} bytes"));
+            }
+            let mut payload = vec![0; len];
+            file.read_exact_at(&mut payload, 8)
+                .map_err(|e| e.to_string())?;
+            Some(decode::dictionary_of(payload)?)
+        }
+        _ => None,
+    };
+    Ok(Source {
+        file,
+        packing,
+        dictionary,
+    })
+}
+
+/// The record `w` points at, checked: one whole gzip member (zstd
+/// frames; plain bytes), as the file is stored, holding one whole WARC
+/// record of its URL.
+fn fetch(w: &Wanted, source: &Result<Source, String>) -> Result<Fetched, Why> {
+    if w.filename.is_empty() || w.length == 0 {
+        return Err(Why::BadIndexLine);
+    }
+    let source = source.as_ref().map_err(|_| Why::MissingFile)?;
+    let len = usize::try_from(w.length).map_err(|_| Why::ShortRead)?;
+    let mut stored = vec![0; len];
+    source
+        .file
+        .read_exact_at(&mut stored, w.offset)
+        .map_err(|_| Why::ShortRead)?;
+    let (record, packing) = if source.packing == Packing::Gzip {
+        let mut member = flate2::bufread::GzDecoder::new(&stored[..]);
+        let mut record = Vec::new();
+        member
+            .read_to_end(&mut record)
+            .map_err(|_| Why::BadGzipMember)?;
+        if !member.into_inner().is_empty() {
+            return Err(Why::BadGzipMember);
+        }
+        (record, Packing::Gzip)
+    } else if source.packing == Packing::Zstd {
+        let mut decoder = match &source.dictionary {
+            Some(d) => zstd::stream::read::Decoder::with_dictionary(&stored[..], d),
+            None => zstd::stream::read::Decoder::with_dictionary(&stored[..], &[]),
+        }
+        .map_err(|_| Why::BadGzipMember)?;
+        let mut record = Vec::new();
+        decoder
+            .read_to_end(&mut record)
+            .map_err(|_| Why::BadGzipMember)?;
+        (record, Packing::Zstd)
+    } else {
+        (stored.clone(), Packing::Plain)
+    };
+    let end = check_record(&record, w.url.as_deref())?;
+    // An index's length may end with the block (warcio's and
+    // cdxj-indexer's for a plain .warc): the two line ends that close a
+    // record are written whatever the range held.
+    let mut record = record;
+    record.truncate(end);
+    record.extend_from_slice(b"\r\n\r\n");
+    Ok(Fetched {
+        stored,
+        record,
+        packing,
+    })
+}
+
+/// One whole WARC record (its block as long as its Content-Length, then
+/// at most its two line ends), whose target URI is `url` after the URL
+/// Standard's parsing (as written where either does not parse). Returns
+/// where its block ends.
+fn check_record(record: &[u8], url: Option<&str>) -> Result<usize, Why> {
+    if !record.starts_with(b"WARC/1.") {
+        return Err(Why::NotAWarcRecord);
+    }
+    let head_end = memchr::memmem::find(record, b"\r\n\r\n").ok_or(Why::NotAWarcRecord)? + 4;
+    let header = &record[..head_end];
+    let mut length = None;
+    let mut target = None;
+    for (name, value) in fields(header) {
+        if name.eq_ignore_ascii_case(b"Content-Length") {
+            length = std::str::from_utf8(value)
+                .ok()
+                .and_then(|v| v.parse::<usize>().ok());
+        } else if name.eq_ignore_ascii_case(b"WARC-Target-URI") {
+            target = Some(String::from_utf8_lossy(value).into_owned());
+        }
+    }
+    let end = head_end + length.ok_or(Why::NotAWarcRecord)?;
+    if end > record.len() || record.len() - end > 4 || !b"\r\n\r\n".starts_with(&record[end..]) {
+        return Err(Why::NotAWarcRecord);
+    }
+    if let Some(url) = url {
+        let target = target.unwrap_or_default();
+        let target = target.trim_start_matches('<').trim_end_matches('>');
+        let same = match (urlsift::Url::parse(target), urlsift::Url::parse(url)) {
+            (Ok(a), Ok(b)) => a.href() == b.href(),
+            _ => target == url,
+        };
+        if !same {
+            return Err(Why::OtherUrl);
+        }
+    }
+    Ok(end)
+}
+
+/// Writes `record` as `to` says: `copy` (its stored bytes) as they are
+/// when given, else compressed as one gzip member or zstd frame.
+fn write_record(
+    sink: &mut Sink,
+    to: WarcOut,
+    record: &[u8],
+    copy: Option<&[u8]>,
+) -> std::io::Result<()> {
+    if let Some(bytes) = copy {
+        return sink.write_all(bytes);
+    }
+    match to {
+        WarcOut::Warc => sink.write_all(record),
+        WarcOut::WarcGz => {
+            let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+            gz.write_all(record)?;
+            sink.write_all(&gz.finish()?)
+        }
+        WarcOut::WarcZst => {
+            let mut c = zstd::bulk::Compressor::new(3)?;
+            c.include_checksum(true)?;
+            c.include_contentsize(true)?;
+            sink.write_all(&c.compress(record)?)
+        }
+    }
+}
+
+/// The `warcinfo` record that opens the output: what wrote it, from which
+/// index files.
+fn warcinfo(indexes: &[PathBuf]) -> Vec<u8> {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    let names: Vec<String> = indexes.iter().map(|p| input::display_name(p)).collect();
+    let body = format!(
+        "software: urlsift {}\r\nformat: WARC File Format 1.1\r\ndescription: records fetched by \
+         urlsift get from the index {}\r\n",
+        env!("CARGO_PKG_VERSION"),
+        names.join(", ")
+    );
+    // A random-enough record id: the time and the process, hashed.
+    let seed = xxhash_rust::xxh3::xxh3_128(
+        format!("{}{}{:?}", now.as_nanos(), std::process::id(), names).as_bytes(),
+    );
+    let h = format!("{seed:032x}");
+    let id = format!(
+        "{}-{}-4{}-a{}-{}",
+        &h[..8],
+        &h[8..12],
+        &h[13..16],
+        &h[17..20],
+        &h[20..32]
+    );
+    let mut out = format!(
+        "WARC/1.1\r\nWARC-Type: warcinfo\r\nWARC-Record-ID: <urn:uuid:{id}>\r\nWARC-Date: {}\r\n\
+         Content-Type: application/warc-fields\r\nContent-Length: {}\r\n\r\n",
+        warc_date(now.as_secs()),
+        body.len()
+    )
+    .into_bytes();
+    out.extend(body.as_bytes());
+    out.extend(b"\r\n\r\n");
+    out
+}
+
+/// `secs` since the Unix epoch as a WARC-Date (`2024-01-02T03:04:05Z`).
+fn warc_date(secs: u64) -> String {
+    let (days, rest) = (secs / 86_400, secs % 86_400);
+    // Days to a civil date (Howard Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rest / 3600,
+        rest % 3600 / 60,
+        rest % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn warc_dates() {
+        assert_eq!(warc_date(0), "1970-01-01T00:00:00Z");
+        assert_eq!(warc_date(1_704_164_645), "2024-01-02T03:04:05Z");
+        assert_eq!(warc_date(951_782_400), "2000-02-29T00:00:00Z");
+    }
+
+    #[test]
+    fn a_record_must_be_whole_and_of_its_url() {
+        let r = b"WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: http://Example.com\r\nContent-Length: 2\r\n\r\nhi\r\n\r\n";
+        assert_eq!(
+            check_record(r, Some("http://example.com/")),
+            Ok(r.len() - 4)
+        );
+        assert_eq!(
+            check_record(r, Some("http://example.org/")),
+            Err(Why::OtherUrl)
+        );
+        assert_eq!(
+            check_record(&r[..r.len() - 6], None),
+            Err(Why::NotAWarcRecord)
+        );
+        let two = [&r[..], &r[..]].concat();
+        assert_eq!(check_record(&two, None), Err(Why::NotAWarcRecord));
+        assert_eq!(
+            check_record(b"HTTP/1.1 200 OK\r\n\r\n", None),
+            Err(Why::NotAWarcRecord)
+        );
+    }
+}
