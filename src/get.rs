@@ -141,7 +141,8 @@ pub fn run(a: GetArgs) -> Result<ExitCode, CliError> {
             .or_insert_with(|| open_source(&w.filename));
     }
     // Zstd frames are copied when every record comes from .warc.zst files
-    // of one dictionary (written first, in its frame); else recompressed.
+    // of one dictionary (written first, in its frame) and no other is
+    // asked for; else recompressed, with the dictionary asked for if any.
     let shared_dictionary = {
         let dictionaries: Vec<Option<&Vec<u8>>> = sources
             .values()
@@ -152,6 +153,36 @@ pub fn run(a: GetArgs) -> Result<ExitCode, CliError> {
             _ => None,
         }
     };
+    if (a.zstd_dictionary.is_some() || a.train_dictionary) && to != WarcOut::WarcZst {
+        return Err(CliError::Usage(
+            "--zstd-dictionary and --train-dictionary are for .warc.zst output \
+             (-o NAME.warc.zst or --output-format warc.zst)"
+                .into(),
+        ));
+    }
+    let dictionary = if let Some(path) = &a.zstd_dictionary {
+        let bytes = std::fs::read(path).map_err(|error| {
+            CliError::Input(InputError {
+                name: input::display_name(path),
+                error,
+                usage: false,
+            })
+        })?;
+        Some(decode::dictionary_of(bytes).map_err(|why| {
+            CliError::Usage(format!(
+                "--zstd-dictionary {}: {}",
+                path.display(),
+                why.replace("the dictionary frame holds", "the file holds")
+            ))
+        })?)
+    } else if a.train_dictionary {
+        Some(train(&pool, &wanted, &sources)?)
+    } else {
+        shared_dictionary.clone()
+    };
+    let copy_zstd = dictionary.is_some() && dictionary == shared_dictionary;
+    let mut packer = Packer::new(to, dictionary.as_deref())
+        .map_err(|e| CliError::Usage(format!("the zstd dictionary does not load: {e}")))?;
     let mut sink = Sink::open_as_is(a.output.as_deref())?;
     let mut rejects = match &a.rejects {
         Some(p) => Some(Sink::open(Some(p), false)?),
@@ -160,7 +191,7 @@ pub fn run(a: GetArgs) -> Result<ExitCode, CliError> {
     let out_err = |sink: &Sink, e| CliError::output(sink.name(), e);
     // The dictionary frame comes first, as the IIPC text has it.
     if to == WarcOut::WarcZst
-        && let Some(d) = &shared_dictionary
+        && let Some(d) = &dictionary
     {
         let mut frame = 0x184D_2A5Du32.to_le_bytes().to_vec();
         frame.extend((d.len() as u32).to_le_bytes());
@@ -169,7 +200,9 @@ pub fn run(a: GetArgs) -> Result<ExitCode, CliError> {
     }
     if !a.no_warcinfo {
         let info = warcinfo(&a.indexes);
-        write_record(&mut sink, to, &info, None).map_err(|e| out_err(&sink, e))?;
+        packer
+            .write(&mut sink, &info, None)
+            .map_err(|e| out_err(&sink, e))?;
     }
     let (mut written, mut rejected) = (0u64, std::collections::BTreeMap::<Why, u64>::new());
     for batch in wanted.chunks(256) {
@@ -184,10 +217,11 @@ pub fn run(a: GetArgs) -> Result<ExitCode, CliError> {
                 Ok(f) => {
                     let copy = Some(&f).filter(|f| match (to, f.packing) {
                         (WarcOut::WarcGz, Packing::Gzip) => true,
-                        (WarcOut::WarcZst, Packing::Zstd) => shared_dictionary.is_some(),
+                        (WarcOut::WarcZst, Packing::Zstd) => copy_zstd,
                         _ => false,
                     });
-                    write_record(&mut sink, to, &f.record, copy.map(|f| &f.stored[..]))
+                    packer
+                        .write(&mut sink, &f.record, copy.map(|f| &f.stored[..]))
                         .map_err(|e| out_err(&sink, e))?;
                     written += 1;
                 }
@@ -433,31 +467,94 @@ fn check_record(record: &[u8], url: Option<&str>) -> Result<usize, Why> {
     Ok(end)
 }
 
-/// Writes `record` as `to` says: `copy` (its stored bytes) as they are
-/// when given, else compressed as one gzip member or zstd frame.
-fn write_record(
-    sink: &mut Sink,
+/// How records are written: plain, as a gzip member each, or as a zstd
+/// frame each (with the output's dictionary, if it has one).
+struct Packer {
     to: WarcOut,
-    record: &[u8],
-    copy: Option<&[u8]>,
-) -> std::io::Result<()> {
-    if let Some(bytes) = copy {
-        return sink.write_all(bytes);
+    zstd: Option<zstd::bulk::Compressor<'static>>,
+}
+
+impl Packer {
+    fn new(to: WarcOut, dictionary: Option<&[u8]>) -> std::io::Result<Packer> {
+        let zstd = match to {
+            WarcOut::WarcZst => {
+                let mut c = match dictionary {
+                    Some(d) => zstd::bulk::Compressor::with_dictionary(3, d)?,
+                    None => zstd::bulk::Compressor::new(3)?,
+                };
+                c.include_checksum(true)?;
+                c.include_contentsize(true)?;
+                Some(c)
+            }
+            _ => None,
+        };
+        Ok(Packer { to, zstd })
     }
-    match to {
-        WarcOut::Warc => sink.write_all(record),
-        WarcOut::WarcGz => {
-            let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-            gz.write_all(record)?;
-            sink.write_all(&gz.finish()?)
+
+    /// Writes `record`: `copy` (its stored bytes) as they are when given,
+    /// else compressed as one gzip member or zstd frame.
+    fn write(
+        &mut self,
+        sink: &mut Sink,
+        record: &[u8],
+        copy: Option<&[u8]>,
+    ) -> std::io::Result<()> {
+        if let Some(bytes) = copy {
+            return sink.write_all(bytes);
         }
-        WarcOut::WarcZst => {
-            let mut c = zstd::bulk::Compressor::new(3)?;
-            c.include_checksum(true)?;
-            c.include_contentsize(true)?;
-            sink.write_all(&c.compress(record)?)
+        match (self.to, &mut self.zstd) {
+            (WarcOut::WarcZst, Some(c)) => sink.write_all(&c.compress(record)?),
+            (WarcOut::WarcGz, _) => {
+                let mut gz =
+                    flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+                gz.write_all(record)?;
+                sink.write_all(&gz.finish()?)
+            }
+            _ => sink.write_all(record),
         }
     }
+}
+
+/// A zstd dictionary trained on the records to be written (the first
+/// 128 KiB of each, up to 100 MiB in all), as `zstd --train` trains one
+/// (112,640 bytes).
+fn train(
+    pool: &rayon::ThreadPool,
+    wanted: &[Wanted],
+    sources: &HashMap<String, Result<Source, String>>,
+) -> Result<Vec<u8>, CliError> {
+    const EACH: usize = 128 << 10;
+    const ALL: usize = 100 << 20;
+    let mut samples: Vec<Vec<u8>> = Vec::new();
+    let mut total = 0;
+    for batch in wanted.chunks(256) {
+        let fetched: Vec<Option<Vec<u8>>> = pool.install(|| {
+            batch
+                .par_iter()
+                .map(|w| {
+                    let f = fetch(w, sources.get(&w.filename).expect("opened above")).ok()?;
+                    let mut r = f.record;
+                    r.truncate(EACH);
+                    Some(r)
+                })
+                .collect()
+        });
+        for r in fetched.into_iter().flatten() {
+            total += r.len();
+            samples.push(r);
+        }
+        if total >= ALL {
+            break;
+        }
+    }
+    zstd::dict::from_samples(&samples, 112_640).map_err(|e| {
+        CliError::Usage(format!(
+            "--train-dictionary: no dictionary can be trained from {} record{} ({e}); \
+             leave the flag out, or give one with --zstd-dictionary",
+            samples.len(),
+            if samples.len() == 1 { "" } else { "s" }
+        ))
+    })
 }
 
 /// The `warcinfo` record that opens the output: what wrote it, from which

@@ -258,6 +258,7 @@ prints each difference; exit status 1 if there are any.")]
   urlsift index crawl.warc.gz | grep '^com,example)/' > some.cdxj; urlsift get some.cdxj -o some.warc
   urlsift get --inputs-prefix /data/commoncrawl/ cc-index-query.jsonl -o found.warc.zst
   urlsift get --rejects missed.tsv hits.cdxj -o hits.warc.gz
+  urlsift get --train-dictionary hits.cdxj -o hits.warc.zst
 
 Index lines: CDXJ (`urlkey timestamp {json}`: urlsift index's, pywb's,
 cdxj-indexer's, Common Crawl's index shards), JSON lines (Common Crawl's
@@ -272,8 +273,10 @@ or plain .warc on a terminal): .warc.gz (a .warc.gz record's gzip member
 copied byte for byte, others compressed as a member each), .warc, or
 .warc.zst (a frame per record; frames copied after their dictionary
 frame when every record comes from .warc.zst files of one dictionary,
-else recompressed without one). A warcinfo record naming the index comes
-first (--no-warcinfo leaves it out).
+else recompressed: with the dictionary of --zstd-dictionary FILE or one
+--train-dictionary trains on the records, written in the file's first
+frame, or without one). A warcinfo record naming the index comes first
+(--no-warcinfo leaves it out).
 
 A line whose range does not hold one whole WARC record of its URL is a
 reject, counted on stderr and written to --rejects as INDEX, LINE,
@@ -369,6 +372,14 @@ pub struct GetArgs {
     /// No warcinfo record at the start of the output.
     #[arg(long)]
     pub no_warcinfo: bool,
+    /// .warc.zst output: compress every record with the zstd dictionary in FILE (plain or
+    /// zstd-compressed, as `zstd --train` writes it), written first in its dictionary frame.
+    #[arg(long, value_name = "FILE", conflicts_with = "train_dictionary")]
+    pub zstd_dictionary: Option<PathBuf>,
+    /// .warc.zst output: train a zstd dictionary on the records (as `zstd --train` does) and
+    /// compress them with it (the records are read twice).
+    #[arg(long)]
+    pub train_dictionary: bool,
     /// Write rejected index lines to FILE: index, line, offset, reason, line text.
     #[arg(long, value_name = "FILE")]
     pub rejects: Option<PathBuf>,

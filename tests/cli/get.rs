@@ -309,3 +309,98 @@ fn inputs_prefix_names_where_the_files_are() {
         stderr(&out)
     );
 }
+
+/// `--zstd-dictionary FILE` and `--train-dictionary`: the records
+/// compressed with that dictionary, which the file's first frame holds;
+/// the `zstd` command decodes the output with it (`-D`).
+#[test]
+fn a_given_or_trained_dictionary_compresses_the_output() {
+    let gz = std::fs::read(common::crawl_samples_dir().join("pywb/iana.warc.gz")).unwrap();
+    let w = Workdir::new();
+    w.create("iana.warc.gz", &gz);
+    w.create("all.cdxj", w.stdout(&["index", "-q", "iana.warc.gz"]));
+    w.stdout(&["get", "-q", "all.cdxj", "-o", "plain.warc"]);
+    let want = w.stdout(&["extract", "--fields", "href,@WARC-Type", "-q", "plain.warc"]);
+    let records: Vec<Vec<u8>> = members(&gz)
+        .into_iter()
+        .map(|(_, m)| {
+            let mut r = Vec::new();
+            flate2::read::GzDecoder::new(&m[..])
+                .read_to_end(&mut r)
+                .unwrap();
+            r
+        })
+        .collect();
+    let samples: Vec<&[u8]> = records.iter().map(|r| &r[..r.len().min(4096)]).collect();
+    w.create("dict", zstd::dict::from_samples(&samples, 8 << 10).unwrap());
+    let dict_path = w.path("dict").display().to_string();
+    w.stdout(&[
+        "get",
+        "-q",
+        "--zstd-dictionary",
+        &dict_path,
+        "all.cdxj",
+        "-o",
+        "given.warc.zst",
+    ]);
+    w.stdout(&[
+        "get",
+        "-q",
+        "--train-dictionary",
+        "all.cdxj",
+        "-o",
+        "trained.warc.zst",
+    ]);
+    for (name, dict) in [
+        ("given.warc.zst", w.read("dict")),
+        ("trained.warc.zst", Vec::new()),
+    ] {
+        let out = w.read(name);
+        assert_eq!(
+            &out[..4],
+            &[0x5d, 0x2a, 0x4d, 0x18],
+            "{name}: the dictionary frame first"
+        );
+        let len = u32::from_le_bytes(out[4..8].try_into().unwrap()) as usize;
+        let in_frame = &out[8..8 + len];
+        if !dict.is_empty() {
+            assert!(in_frame == dict, "{name}: the given dictionary");
+        }
+        w.create("frame-dict", in_frame);
+        let decoded = std::process::Command::new("zstd")
+            .args(["-d", "-c", "-q", "-D"])
+            .arg(w.path("frame-dict"))
+            .arg(w.path(name))
+            .output()
+            .expect("the zstd command (the oracle) runs");
+        assert!(
+            decoded.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&decoded.stderr)
+        );
+        w.create("decoded.warc", &decoded.stdout);
+        let plain = w.read("plain.warc");
+        // The same records (the warcinfo records differ in date and id).
+        let skip_info = |b: &[u8]| b[memchr_find(b, b"WARC/1.0\r\n")..].to_vec();
+        assert!(skip_info(&decoded.stdout) == skip_info(&plain), "{name}");
+        assert_eq!(
+            w.stdout(&["extract", "--fields", "href,@WARC-Type", "-q", name]),
+            want,
+            "{name}"
+        );
+    }
+    let out = w.run(
+        &["get", "--train-dictionary", "all.cdxj", "-o", "x.warc.gz"],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("are for .warc.zst output"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+fn memchr_find(hay: &[u8], needle: &[u8]) -> usize {
+    hay.windows(needle.len()).position(|w| w == needle).unwrap()
+}
