@@ -21,6 +21,7 @@ mod extract;
 mod get;
 mod index;
 mod index_check;
+mod input_list;
 mod interrupt;
 mod links;
 mod naming;
@@ -50,7 +51,18 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(cli: Cli) -> Result<ExitCode, CliError> {
+fn run(mut cli: Cli) -> Result<ExitCode, CliError> {
+    match &mut cli.command {
+        Command::Normalize(a) => a.input.list.extend(&mut a.input.files)?,
+        Command::Dedup(a) => a.input.list.extend(&mut a.input.files)?,
+        Command::Extract(a) => a.input.list.extend(&mut a.input.files)?,
+        Command::Check(a) => a.input.list.extend(&mut a.input.files)?,
+        Command::Stats(a) => a.input.list.extend(&mut a.input.files)?,
+        Command::Compare(a) => a.input.list.extend(&mut a.input.files)?,
+        Command::Links(a) => a.list.extend(&mut a.files)?,
+        Command::Index(a) => a.list.extend(&mut a.files)?,
+        _ => {}
+    }
     match cli.command {
         Command::Normalize(a) => normalize::run(a),
         Command::Dedup(a) => dedup::run(a),

@@ -332,8 +332,10 @@ pub struct NormalizeArgs {
 pub struct IndexArgs {
     /// WARC or ARC files (.warc, .warc.gz, .warc.zst, .arc, .arc.gz) or WACZ files (the
     /// WARC files inside), indexed on every core.
-    #[arg(required = true, value_name = "FILE")]
+    #[arg(required_unless_present = "inputs_from", value_name = "FILE")]
     pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub list: crate::input_list::InputList,
     /// Compare each WACZ's own index (indexes/: CDXJ, or ZipNum index.cdx.gz) with the lines
     /// urlsift writes for its WARC files; print the differences (exit status 1 if any).
     #[arg(long, conflicts_with_all = ["memory", "tmp_dir"])]
@@ -661,8 +663,10 @@ pub struct LinksArgs {
     /// WARC, WAT or ARC files (.warc, .warc.gz, .warc.zst, .arc, .arc.gz; `-`
     /// for standard input), HTML files (.html, .htm, .xhtml), sitemaps and
     /// feeds (.xml, .rss, .atom).
-    #[arg(required = true, value_name = "FILE")]
+    #[arg(required_unless_present = "inputs_from", value_name = "FILE")]
     pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub list: crate::input_list::InputList,
     /// The URL of the HTML files named (a WARC record's URL is its
     /// WARC-Target-URI).
     #[arg(long, value_name = "URL")]

@@ -24,6 +24,8 @@ pub struct InputArgs {
     /// --fields href crawl.warc.zst`); `-` or none reads stdin.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub list: crate::input_list::InputList,
     /// The input's format: `auto` picks by file extension after .gz/.zst
     /// (.csv, .tsv, .jsonl/.ndjson, .cdxj, .warc/.wat/.wet, .parquet; .log
     /// by its first lines: `log` if that is an access-log line; a file that
