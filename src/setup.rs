@@ -7,6 +7,7 @@
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
+use urlsift_records::input::decode;
 use urlsift_records::timings::Report;
 use urlsift_records::{
     self, Chunk, Engine, EngineBuilder, InputError, Job, Ledger, Policy, Processed, Tally,
@@ -468,8 +469,38 @@ pub fn remedy<'a>(
 /// did not stop); exit status 2 if there are any.
 pub fn read_errors(errors: &[InputError]) -> ExitCode {
     let mut stderr = std::io::stderr();
-    for e in errors {
-        let _ = writeln!(stderr, "urlsift: cannot read {e}");
+    // A run of faults of one input for one reason (every frame of a
+    // .warc.zst without its dictionary, say) is shown by its first few
+    // and a count.
+    const SHOWN: usize = 5;
+    let reason = |e: &InputError| match decode::decode_error(&e.error) {
+        Some(d) => match &d.fault {
+            decode::Fault::Corrupt(why) => Some((e.name.clone(), why.clone())),
+            _ => None,
+        },
+        None => None,
+    };
+    let mut i = 0;
+    while i < errors.len() {
+        let key = reason(&errors[i]);
+        let run = match &key {
+            Some(_) => errors[i..].iter().take_while(|e| reason(e) == key).count(),
+            None => 1,
+        };
+        for e in &errors[i..i + run.min(SHOWN)] {
+            let _ = writeln!(stderr, "urlsift: cannot read {e}");
+        }
+        if run > SHOWN
+            && let Some((name, why)) = &key
+        {
+            let last = decode::decode_error(&errors[i + run - 1].error).map_or(0, |d| d.offset);
+            let _ = writeln!(
+                stderr,
+                "urlsift: cannot read {name}: {} more faults like these ({why}), the last at byte {last}",
+                run - SHOWN
+            );
+        }
+        i += run;
     }
     if errors.is_empty() {
         ExitCode::SUCCESS

@@ -244,3 +244,35 @@ fn index_of_a_warc_zst_places_each_record_at_its_frames() {
         assert!(String::from_utf8_lossy(&record).contains(p.1["url"].as_str().unwrap()));
     }
 }
+
+/// A `.warc.zst` whose dictionary frame is gone: every frame fails alike;
+/// the first few are named, the rest counted, and the reason says what is
+/// missing.
+#[test]
+fn frames_without_their_dictionary_are_named_once_and_counted() {
+    let (all, dict) = records_and_dictionary(&["pywb/iana.warc.gz"]);
+    let w = Workdir::new();
+    let mut bytes = warc_zst(&all, &dict, Dict::Plain);
+    let len = u32::from_le_bytes(bytes[4..8].try_into().unwrap()) as usize;
+    bytes.drain(..8 + len);
+    w.create("nodict.warc.zst", &bytes);
+    for j in ["-j1", "-j3"] {
+        let out = w.run(&["normalize", "nodict.warc.zst", j], None);
+        assert_eq!(out.status.code(), Some(2));
+        let err = stderr(&out);
+        let named = err
+            .lines()
+            .filter(|l| l.starts_with("urlsift: cannot read"))
+            .count();
+        assert_eq!(named, 6, "{j}: five faults and a count: {err}");
+        assert!(
+            err.contains("does not start with a dictionary frame"),
+            "{err}"
+        );
+        let more = format!(
+            "{} more faults like these (Dictionary mismatch",
+            all.len() - 5
+        );
+        assert!(err.contains(&more), "{j}: {err}");
+    }
+}

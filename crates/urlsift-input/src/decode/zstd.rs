@@ -529,7 +529,14 @@ impl Zstd {
             Err(e) => {
                 // Nothing of this call's output counts, and a call decodes
                 // at most the current unit's block: no good bytes are lost.
-                let reason = e.to_string();
+                let mut reason = e.to_string();
+                if self.dictionary.is_none() && reason == "Dictionary mismatch" {
+                    reason.push_str(
+                        ": the frame needs a zstd dictionary, and the file does not start with \
+                         a dictionary frame (a .warc.zst without its first frame? put it back, \
+                         or decode with zstd -d -D DICTIONARY)",
+                    );
+                }
                 return Err(self.fault(Fault::Corrupt(reason), self.unit_start));
             }
         };
