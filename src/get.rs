@@ -279,6 +279,24 @@ pub fn run(a: GetArgs) -> Result<ExitCode, CliError> {
 fn read_index(path: &Path, prefix: Option<&str>, out: &mut Vec<Wanted>) -> std::io::Result<()> {
     let name: Arc<str> = Arc::from(input::display_name(path));
     let folder = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let place = |f: String| match prefix {
+        Some(p) if p.ends_with('/') => format!("{p}{f}"),
+        Some(p) => format!("{p}/{f}"),
+        None => folder.join(&f).display().to_string(),
+    };
+    match urlsift_records::format::extension(path).as_deref() {
+        Some("parquet" | "parq") => return read_table_parquet(path, &name, &place, out),
+        Some(ext @ ("csv" | "tsv")) => {
+            return read_table_csv(
+                path,
+                &name,
+                if ext == "csv" { b',' } else { b'\t' },
+                &place,
+                out,
+            );
+        }
+        _ => {}
+    }
     let reader = BufReader::new(decode::open_with(path, 1)?.into_reader());
     for (i, line) in reader.lines().enumerate() {
         let line = line?;
@@ -321,14 +339,7 @@ fn read_index(path: &Path, prefix: Option<&str>, out: &mut Vec<Wanted>) -> std::
             ))
         })();
         let (filename, offset, length) = match parsed {
-            Some((f, o, l)) => {
-                let full = match prefix {
-                    Some(p) if p.ends_with('/') => format!("{p}{f}"),
-                    Some(p) => format!("{p}/{f}"),
-                    None => folder.join(&f).display().to_string(),
-                };
-                (full, o, l)
-            }
+            Some((f, o, l)) => (place(f), o, l),
             None => (String::new(), 0, 0),
         };
         out.push(Wanted {
@@ -340,6 +351,149 @@ fn read_index(path: &Path, prefix: Option<&str>, out: &mut Vec<Wanted>) -> std::
             offset,
             length,
         });
+    }
+    Ok(())
+}
+
+/// The columns of an index table (Common Crawl's columnar index and the
+/// CSV its queries give, or urlsift's field names): the file, offset and
+/// length of each row's record, and its URL.
+const TABLE_COLUMNS: [[&str; 2]; 4] = [
+    ["warc_filename", "filename"],
+    ["warc_record_offset", "offset"],
+    ["warc_record_length", "length"],
+    ["url", "url"],
+];
+
+fn missing_columns(names: &[String]) -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::InvalidData,
+        format!(
+            "an index table needs the columns warc_filename, warc_record_offset and \
+             warc_record_length (or filename, offset, length); it has: {}",
+            names.join(", ")
+        ),
+    )
+}
+
+/// Which of `names` each of [`TABLE_COLUMNS`] is (the URL's optional).
+fn table_columns(names: &[String]) -> std::io::Result<[Option<usize>; 4]> {
+    let find = |wanted: &[&str; 2]| {
+        names
+            .iter()
+            .position(|n| wanted.iter().any(|w| n.eq_ignore_ascii_case(w)))
+    };
+    let found = TABLE_COLUMNS.map(|c| find(&c));
+    if found[..3].iter().any(Option::is_none) {
+        return Err(missing_columns(names));
+    }
+    Ok(found)
+}
+
+fn push_row(
+    out: &mut Vec<Wanted>,
+    name: &Arc<str>,
+    line: u64,
+    values: [Option<String>; 4],
+    place: &dyn Fn(String) -> String,
+) {
+    let [file, offset, length, url] = values;
+    let text = format!(
+        "{} {} {} {}",
+        file.as_deref().unwrap_or(""),
+        offset.as_deref().unwrap_or(""),
+        length.as_deref().unwrap_or(""),
+        url.as_deref().unwrap_or("")
+    );
+    let parsed = (|| {
+        Some((
+            file.filter(|f| !f.is_empty())?,
+            offset?.trim().parse::<u64>().ok()?,
+            length?.trim().parse::<u64>().ok()?,
+        ))
+    })();
+    let (filename, offset, length) = match parsed {
+        Some((f, o, l)) => (place(f), o, l),
+        None => (String::new(), 0, 0),
+    };
+    out.push(Wanted {
+        index: Arc::clone(name),
+        line,
+        text,
+        url,
+        filename,
+        offset,
+        length,
+    });
+}
+
+/// A CSV or TSV index table with a header row (plain, gzip or zstd);
+/// `line` in rejects is the row's line number (the header is line 1).
+fn read_table_csv(
+    path: &Path,
+    name: &Arc<str>,
+    delimiter: u8,
+    place: &dyn Fn(String) -> String,
+    out: &mut Vec<Wanted>,
+) -> std::io::Result<()> {
+    let reader = decode::open_with(path, 1)?.into_reader();
+    let mut csv = csv::ReaderBuilder::new()
+        .delimiter(delimiter)
+        .flexible(true)
+        .from_reader(reader);
+    let names: Vec<String> = csv.headers()?.iter().map(str::to_string).collect();
+    let columns = table_columns(&names)?;
+    for row in csv.records() {
+        let row = row?;
+        let line = row.position().map_or(0, |p| p.line());
+        let values = columns.map(|c| c.and_then(|i| row.get(i)).map(str::to_string));
+        push_row(out, name, line, values, place);
+    }
+    Ok(())
+}
+
+/// A Parquet index table (Common Crawl's columnar index); `line` in
+/// rejects is the 1-based row number.
+fn read_table_parquet(
+    path: &Path,
+    name: &Arc<str>,
+    place: &dyn Fn(String) -> String,
+    out: &mut Vec<Wanted>,
+) -> std::io::Result<()> {
+    use arrow_array::Array;
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    let invalid = |e: String| std::io::Error::new(std::io::ErrorKind::InvalidData, e);
+    let builder = ParquetRecordBatchReaderBuilder::try_new(File::open(path)?)
+        .map_err(|e| invalid(e.to_string()))?;
+    let names: Vec<String> = builder
+        .schema()
+        .fields()
+        .iter()
+        .map(|f| f.name().clone())
+        .collect();
+    let columns = table_columns(&names)?;
+    let mut row = 0u64;
+    for batch in builder.build().map_err(|e| invalid(e.to_string()))? {
+        let batch = batch.map_err(|e| invalid(e.to_string()))?;
+        let text: Vec<Option<arrow_array::ArrayRef>> = columns
+            .iter()
+            .map(|c| {
+                c.map(|i| {
+                    arrow_cast::cast(batch.column(i), &arrow_schema::DataType::Utf8)
+                        .map_err(|e| invalid(e.to_string()))
+                })
+                .transpose()
+            })
+            .collect::<std::io::Result<_>>()?;
+        for r in 0..batch.num_rows() {
+            row += 1;
+            let values = [0, 1, 2, 3].map(|k| {
+                let a = text[k].as_ref()?;
+                let s = a.as_any().downcast_ref::<arrow_array::StringArray>()?;
+                (!s.is_null(r)).then(|| s.value(r).to_string())
+            });
+            push_row(out, name, row, values, place);
+        }
     }
     Ok(())
 }

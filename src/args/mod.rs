@@ -259,10 +259,14 @@ prints each difference; exit status 1 if there are any.")]
   urlsift get --inputs-prefix /data/commoncrawl/ cc-index-query.jsonl -o found.warc.zst
   urlsift get --rejects missed.tsv hits.cdxj -o hits.warc.gz
   urlsift get --train-dictionary hits.cdxj -o hits.warc.zst
+  urlsift get --inputs-prefix /mnt/commoncrawl/ athena-result.csv -o sample.warc.gz
 
 Index lines: CDXJ (`urlkey timestamp {json}`: urlsift index's, pywb's,
 cdxj-indexer's, Common Crawl's index shards), JSON lines (Common Crawl's
-index API), or 11-field CDX (... length offset filename). Each line's
+index API), or 11-field CDX (... length offset filename); or index tables,
+.parquet (Common Crawl's columnar index) or .csv/.tsv with a header (what
+its queries give), with the columns warc_filename, warc_record_offset,
+warc_record_length and url (or filename, offset, length). Each line's
 filename, offset and length say where its record lies: the file is
 --inputs-prefix + filename, or, without it, filename relative to the
 index file's folder (index files may be plain, .gz or .zst). Files are
@@ -359,7 +363,8 @@ pub struct IndexArgs {
 
 #[derive(Args, Debug)]
 pub struct GetArgs {
-    /// Index files: CDXJ, JSON lines or CDX lines with filename, offset and length.
+    /// Index files: CDXJ, JSON lines or CDX lines with filename, offset and length; or
+    /// .parquet/.csv/.tsv tables with warc_filename, warc_record_offset, warc_record_length.
     #[arg(required = true, value_name = "INDEX")]
     pub indexes: Vec<PathBuf>,
     /// Write the WARC to FILE (.warc.gz, .warc or .warc.zst; all or nothing) instead of stdout.

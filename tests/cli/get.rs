@@ -404,3 +404,77 @@ fn a_given_or_trained_dictionary_compresses_the_output() {
 fn memchr_find(hay: &[u8], needle: &[u8]) -> usize {
     hay.windows(needle.len()).position(|w| w == needle).unwrap()
 }
+
+/// Index tables: Common Crawl's columnar index as Parquet (offsets and
+/// lengths as integers) and the CSV its queries give, with its column
+/// names; the same records as the CDXJ lines they hold.
+#[test]
+fn csv_and_parquet_index_tables_give_the_same_records() {
+    use std::sync::Arc;
+    let gz = std::fs::read(common::crawl_samples_dir().join("pywb/iana.warc.gz")).unwrap();
+    let w = Workdir::new();
+    w.create("iana.warc.gz", &gz);
+    let index = w.stdout(&["index", "-q", "iana.warc.gz"]);
+    w.create("all.cdxj", &index);
+    w.stdout(&["get", "-q", "--no-warcinfo", "all.cdxj", "-o", "want.warc"]);
+    let rows: Vec<(String, String, i64, i64)> = index
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(&l[l.find(" {").unwrap()..]).unwrap();
+            let s = |k: &str| v[k].as_str().unwrap().to_string();
+            (
+                s("url"),
+                s("filename"),
+                s("offset").parse().unwrap(),
+                s("length").parse().unwrap(),
+            )
+        })
+        .collect();
+    let mut csv =
+        String::from("url_host_name,url,warc_filename,warc_record_offset,warc_record_length\n");
+    for (url, file, offset, length) in &rows {
+        csv.push_str(&format!("x,\"{url}\",{file},{offset},{length}\n"));
+    }
+    w.create("query.csv", csv);
+    let schema = Arc::new(arrow_schema::Schema::new(vec![
+        arrow_schema::Field::new("url", arrow_schema::DataType::Utf8, false),
+        arrow_schema::Field::new("warc_filename", arrow_schema::DataType::Utf8, false),
+        arrow_schema::Field::new("warc_record_offset", arrow_schema::DataType::Int64, false),
+        arrow_schema::Field::new("warc_record_length", arrow_schema::DataType::Int64, false),
+    ]));
+    let batch = arrow_array::RecordBatch::try_new(
+        schema.clone(),
+        vec![
+            Arc::new(arrow_array::StringArray::from_iter_values(
+                rows.iter().map(|r| &r.0),
+            )),
+            Arc::new(arrow_array::StringArray::from_iter_values(
+                rows.iter().map(|r| &r.1),
+            )),
+            Arc::new(arrow_array::Int64Array::from_iter_values(
+                rows.iter().map(|r| r.2),
+            )),
+            Arc::new(arrow_array::Int64Array::from_iter_values(
+                rows.iter().map(|r| r.3),
+            )),
+        ],
+    )
+    .unwrap();
+    let file = std::fs::File::create(w.path("index.parquet")).unwrap();
+    let mut writer = parquet::arrow::ArrowWriter::try_new(file, schema, None).unwrap();
+    writer.write(&batch).unwrap();
+    writer.close().unwrap();
+    for table in ["query.csv", "index.parquet"] {
+        w.stdout(&["get", "-q", "--no-warcinfo", table, "-o", "got.warc"]);
+        assert!(w.read("got.warc") == w.read("want.warc"), "{table}");
+    }
+    // A table without the columns names what it needs.
+    w.create("bad.csv", "url,file\nhttp://a/,x\n");
+    let out = w.run(&["get", "bad.csv", "-o", "x.warc"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("needs the columns warc_filename"),
+        "{}",
+        stderr(&out)
+    );
+}
