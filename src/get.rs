@@ -18,7 +18,8 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use serde_json::Value;
 use urlsift_records::format::warc::fields;
-use urlsift_records::input::{self, InputError, decode};
+use urlsift_records::input::wacz::is_wacz;
+use urlsift_records::input::{self, InputError, decode, zip};
 
 use crate::args::{GetArgs, WarcOut};
 use crate::error::CliError;
@@ -87,6 +88,9 @@ enum Packing {
 /// dictionary frame, read once).
 struct Source {
     file: File,
+    /// Where its bytes start in `file` (a WACZ entry's), and how many.
+    base: u64,
+    size: u64,
     /// How the file is stored, by its first bytes: what a range must be.
     packing: Packing,
     dictionary: Option<Vec<u8>>,
@@ -280,6 +284,8 @@ fn read_index(path: &Path, prefix: Option<&str>, out: &mut Vec<Wanted>) -> std::
     let name: Arc<str> = Arc::from(input::display_name(path));
     let folder = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let place = |f: String| match prefix {
+        // A WACZ: its own index names files under archive/.
+        Some(p) if is_wacz(Path::new(p)) => format!("{p}#archive/{f}"),
         Some(p) if p.ends_with('/') => format!("{p}{f}"),
         Some(p) => format!("{p}/{f}"),
         None => folder.join(&f).display().to_string(),
@@ -498,26 +504,54 @@ fn read_table_parquet(
     Ok(())
 }
 
+/// Opens the WARC file `filename` names: a file, or `x.wacz#archive/NAME`
+/// (when `--inputs-prefix` is a WACZ), an entry stored in it (a deflated
+/// entry's ranges cannot be read without inflating it from its start).
 fn open_source(filename: &str) -> Result<Source, String> {
     if filename.is_empty() {
         return Err(String::new());
     }
-    let file = File::open(PathBuf::from(filename)).map_err(|e| e.to_string())?;
+    let in_wacz = filename
+        .split_once("#archive/")
+        .filter(|(zip_path, _)| is_wacz(Path::new(zip_path)));
+    let (file, base, size) = match in_wacz {
+        Some((zip_path, rest)) => {
+            let entry_name = &format!("archive/{rest}");
+            let zip_path = PathBuf::from(zip_path);
+            let entries = zip::entries(&zip_path).map_err(|e| e.to_string())?;
+            let entry = entries
+                .iter()
+                .find(|e| &e.name == entry_name)
+                .ok_or_else(|| format!("no entry {entry_name}"))?;
+            if entry.method != 0 {
+                return Err(format!("{entry_name} is compressed in the ZIP"));
+            }
+            let mut file = File::open(&zip_path).map_err(|e| e.to_string())?;
+            let base = zip::data_start(&mut file, entry).map_err(|e| e.to_string())?;
+            (file, base, entry.size)
+        }
+        None => {
+            let file = File::open(PathBuf::from(filename)).map_err(|e| e.to_string())?;
+            let size = file.metadata().map_err(|e| e.to_string())?.len();
+            (file, 0, size)
+        }
+    };
     let mut head = [0u8; 8];
-    let got = file.read_at(&mut head, 0).map_err(|e| e.to_string())?;
+    let got = file.read_at(&mut head, base).map_err(|e| e.to_string())?;
+    let got = got.min(usize::try_from(size).unwrap_or(usize::MAX));
     let packing = match head[..got] {
         [0x1f, 0x8b, ..] => Packing::Gzip,
         [0x28, 0xb5, 0x2f, 0xfd, ..] | [0x5d, 0x2a, 0x4d, 0x18, ..] => Packing::Zstd,
         _ => Packing::Plain,
     };
-    let dictionary = match file.read_exact_at(&mut head, 0) {
-        Ok(()) if head[..4] == [0x5d, 0x2a, 0x4d, 0x18] => {
-            let len = u32::from_le_bytes(head[4..].try_into().expect("4 bytes")) as usize;
+    let dictionary = match head[..got] {
+        [0x5d, 0x2a, 0x4d, 0x18, l0, l1, l2, l3] => {
+            let len = u32::from_le_bytes([l0, l1, l2, l3]) as usize;
             if len > decode::DICTIONARY_MAX {
                 return Err(format!("a dictionary frame of {len} bytes"));
             }
             let mut payload = vec![0; len];
-            file.read_exact_at(&mut payload, 8)
+            file.read_exact_at(&mut payload, base + 8)
                 .map_err(|e| e.to_string())?;
             Some(decode::dictionary_of(payload)?)
         }
@@ -525,6 +559,8 @@ fn open_source(filename: &str) -> Result<Source, String> {
     };
     Ok(Source {
         file,
+        base,
+        size,
         packing,
         dictionary,
     })
@@ -539,10 +575,16 @@ fn fetch(w: &Wanted, source: &Result<Source, String>) -> Result<Fetched, Why> {
     }
     let source = source.as_ref().map_err(|_| Why::MissingFile)?;
     let len = usize::try_from(w.length).map_err(|_| Why::ShortRead)?;
+    if w.offset
+        .checked_add(w.length)
+        .is_none_or(|end| end > source.size)
+    {
+        return Err(Why::ShortRead);
+    }
     let mut stored = vec![0; len];
     source
         .file
-        .read_exact_at(&mut stored, w.offset)
+        .read_exact_at(&mut stored, source.base + w.offset)
         .map_err(|_| Why::ShortRead)?;
     let (record, packing) = if source.packing == Packing::Gzip {
         let mut member = flate2::bufread::GzDecoder::new(&stored[..]);

@@ -270,7 +270,9 @@ warc_record_length and url (or filename, offset, length). Each line's
 filename, offset and length say where its record lies: the file is
 --inputs-prefix + filename, or, without it, filename relative to the
 index file's folder (index files may be plain, .gz or .zst). Files are
-local paths (reading from object stores is not built yet).
+local paths (reading from object stores is not built yet). With a WACZ as
+--inputs-prefix, the files are the WARC files stored under its archive/
+(its own index names them so: `urlsift index x.wacz`).
 
 Output (by -o's name, or --output-format; on standard output .warc.gz,
 or plain .warc on a terminal): .warc.gz (a .warc.gz record's gzip member
@@ -285,7 +287,7 @@ frame, or without one). A warcinfo record naming the index comes first
 A line whose range does not hold one whole WARC record of its URL is a
 reject, counted on stderr and written to --rejects as INDEX, LINE,
 OFFSET, REASON, LINE TEXT: bad-index-line (no filename, offset and
-length), missing-file, short-read (the file ends first),
+length), missing-file (or an entry deflated inside its WACZ), short-read (the file ends first),
 bad-gzip-member (not one whole member, or zstd frames, that decode),
 not-a-warc-record, other-url (its WARC-Target-URI is not the line's url,
 compared as the URL Standard parses them). The rest is written and the

@@ -322,3 +322,37 @@ fn wacz_pages_skips_the_header_line_and_writes_the_pages_back() {
     ]);
     assert_eq!(out, "line,href\n2,http://example.com/a\n");
 }
+
+/// `get` with a WACZ as `--inputs-prefix`: the WACZ's own index lines
+/// (filenames under archive/) fetch the records from inside it, the same
+/// bytes as from the WARC file itself.
+#[test]
+fn get_fetches_records_from_inside_a_wacz_by_its_index() {
+    let dir = common::crawl_samples_dir();
+    let a = std::fs::read(dir.join("pywb/iana.warc.gz")).unwrap();
+    let w = Workdir::new();
+    w.create("a.warc.gz", &a);
+    w.create("x.wacz", wacz(&[("a.warc.gz", &a)], &[]));
+    w.create("x.cdxj", w.stdout(&["index", "-q", "x.wacz"]));
+    w.create("plain.cdxj", w.stdout(&["index", "-q", "a.warc.gz"]));
+    w.stdout(&[
+        "get",
+        "-q",
+        "--no-warcinfo",
+        "plain.cdxj",
+        "-o",
+        "want.warc.gz",
+    ]);
+    w.stdout(&[
+        "get",
+        "-q",
+        "--no-warcinfo",
+        "--inputs-prefix",
+        "x.wacz",
+        "x.cdxj",
+        "-o",
+        "got.warc.gz",
+    ]);
+    assert!(w.read("got.warc.gz") == w.read("want.warc.gz"));
+    assert!(!w.read("got.warc.gz").is_empty());
+}
