@@ -356,3 +356,27 @@ fn get_fetches_records_from_inside_a_wacz_by_its_index() {
     assert!(w.read("got.warc.gz") == w.read("want.warc.gz"));
     assert!(!w.read("got.warc.gz").is_empty());
 }
+
+/// A plain WARC entry is checked by its CRC-32 at its end: damage that
+/// still reads as records is named, exit status 2, `-o` not written.
+#[test]
+fn a_plain_entry_whose_crc_fails_is_named() {
+    let b = std::fs::read(common::crawl_samples_dir().join("warcio/example.warc")).unwrap();
+    let at = b.windows(11).position(|w| w == b"example.com").unwrap();
+    let mut bad = b.clone();
+    bad[at] = b'E';
+    let mut file = wacz(&[("b.warc", &b)], &[]);
+    // The entry's bytes, changed in place (the directory keeps the CRC).
+    let start = file.windows(b.len()).position(|w| w == &b[..]).unwrap();
+    file[start..start + b.len()].copy_from_slice(&bad);
+    let w = Workdir::new();
+    w.create("x.wacz", &file);
+    let out = w.run(&["normalize", "x.wacz", "-o", "out.txt"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("x.wacz#archive/b.warc: its CRC-32 is"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!w.path("out.txt").exists());
+}
