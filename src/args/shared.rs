@@ -205,7 +205,10 @@ pub struct ProfileArgs {
     /// canonicalization included (path and query lowercased and decoded,
     /// the query sorted, `www.`, session ids and a trailing `/` dropped).
     /// `--surt=plain`: the key without it (host reversed, path and query as
-    /// the URL Standard writes them).
+    /// the URL Standard writes them). `--surt=ssurt`: the IIPC urlcanon's
+    /// SSURT form, as warcprox and brozzler key by it
+    /// (org,example,foo,//81:http@user:/path?query#frag), e.g. urlsift
+    /// normalize --surt=ssurt urls.txt
     #[arg(
         long,
         value_name = "FORM",
@@ -252,6 +255,8 @@ pub enum SurtArg {
     Archive,
     /// Host reversed, path and query as the URL Standard serializes them.
     Plain,
+    /// urlcanon's SSURT form (warcprox, brozzler): org,example,www,//443:https:/path?q#f.
+    Ssurt,
 }
 
 impl ProfileArgs {
@@ -268,10 +273,16 @@ impl ProfileArgs {
             None => None,
             Some(SurtArg::Archive) => Some(SurtForm::Archive(options)),
             Some(SurtArg::Plain) if options == SurtOptions::default() => Some(SurtForm::Plain),
-            Some(SurtArg::Plain) => {
-                return Err(CliError::Usage(
-                    "the --surt-* options shape the archives' key; --surt=plain has none".into(),
-                ));
+            Some(SurtArg::Ssurt) if options == SurtOptions::default() => Some(SurtForm::Ssurt),
+            Some(form @ (SurtArg::Plain | SurtArg::Ssurt)) => {
+                let name = if form == SurtArg::Plain {
+                    "plain"
+                } else {
+                    "ssurt"
+                };
+                return Err(CliError::Usage(format!(
+                    "the --surt-* options shape the archives' key; --surt={name} has none"
+                )));
             }
         };
         let mut p = Profile::new()

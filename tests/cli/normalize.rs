@@ -249,3 +249,40 @@ fn safe_browsing_form_and_expressions() {
     );
     assert_eq!(out.status.code(), Some(2), "one form at a time");
 }
+
+/// `--surt=ssurt`: urlcanon's SSURT form, after the query steps; none of
+/// the archives' key options go with it.
+#[test]
+fn ssurt_form_after_the_query_steps() {
+    let w = Workdir::new();
+    w.create(
+        "u.txt",
+        "http://user@foo.example.org:81/path?b=2&a=1#frag\nfile:///x/y\n",
+    );
+    let out = w.stdout(&["normalize", "--surt=ssurt", "--sort-query", "-q", "u.txt"]);
+    assert_eq!(
+        out,
+        "org,example,foo,//81:http@user:/path?a=1&b=2#frag\nfile:///x/y\n"
+    );
+    let out = w.stdout(&[
+        "normalize",
+        "--surt=ssurt",
+        "--strip-fragment",
+        "-q",
+        "u.txt",
+    ]);
+    assert_eq!(
+        out.lines().next(),
+        Some("org,example,foo,//81:http@user:/path?b=2&a=1")
+    );
+    let out = w.run(
+        &["normalize", "--surt=ssurt", "--surt-keep-www", "u.txt"],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("--surt=ssurt has none"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -75,6 +75,21 @@ pub enum SurtForm {
     /// The key without the archives' canonicalization (see the module
     /// docs).
     Plain,
+    /// urlcanon's SSURT form (IIPC urlcanon, as warcprox and brozzler
+    /// key by it): the host's labels reversed, each followed by a comma
+    /// (an IP address as it is; a non-special URL's opaque host as a
+    /// domain, unless it is a dotted IPv4 address), then `//`, the port and
+    /// `:` if any, the
+    /// scheme, `@` and the user information if any, `:`, then the path,
+    /// query and fragment; a URL without a host as its href.
+    ///
+    /// ```
+    /// use urlsift::{Url, profile::{Profile, SurtForm}};
+    /// let ssurt = Profile::new().surt_form(Some(SurtForm::Ssurt));
+    /// let url = Url::parse("http://user@foo.example.org:81/path?query#frag").unwrap();
+    /// assert_eq!(ssurt.apply_to_string(&url), "org,example,foo,//81:http@user:/path?query#frag");
+    /// ```
+    Ssurt,
 }
 
 /// Why a profile could not be built.
@@ -279,6 +294,10 @@ impl Profile {
             crate::surt::write_key(url, query.as_deref(), options, out);
             return;
         }
+        if self.surt == Some(SurtForm::Ssurt) {
+            self.write_ssurt(url, out);
+            return;
+        }
         if !write_surt_head(url, out) {
             // No host: the href, less its query and fragment, is the key.
             let href = url.href();
@@ -293,6 +312,67 @@ impl Profile {
             } else {
                 self.write_query(q, out);
             }
+        }
+    }
+
+    /// urlcanon's SSURT form ([`SurtForm::Ssurt`]), after the query steps
+    /// (and without the fragment when it is stripped).
+    fn write_ssurt(&self, url: &Url, out: &mut Vec<u8>) {
+        let fragment = url.fragment().filter(|_| !self.strip_fragment);
+        let query = match url.query() {
+            Some(q) if !self.query_unchanged(q) => {
+                let mut kept = Vec::new();
+                self.write_query(q, &mut kept);
+                kept
+            }
+            Some(q) => [b"?", q.as_bytes()].concat(),
+            None => Vec::new(),
+        };
+        match url.host_kind() {
+            Some(HostKind::Empty) | None => {
+                // No host: the href, its query and fragment as the steps
+                // leave them.
+                let href = url.href();
+                let tail = url.query().map_or(0, |q| q.len() + 1)
+                    + url.fragment().map_or(0, |f| f.len() + 1);
+                out.extend_from_slice(&href.as_bytes()[..href.len() - tail]);
+            }
+            Some(kind) => {
+                let host = url.hostname().as_bytes();
+                // (A non-special URL's opaque host reads as a domain to
+                // urlcanon, unless it is a dotted IPv4 address.)
+                let dotted_ipv4 = host.split(|&b| b == b'.').count() == 4
+                    && host.iter().all(|b| b.is_ascii_digit() || *b == b'.');
+                if kind == HostKind::Domain || (kind == HostKind::Opaque && !dotted_ipv4) {
+                    for label in host.rsplit(|&b| b == b'.') {
+                        out.extend_from_slice(label);
+                        out.push(b',');
+                    }
+                } else {
+                    out.extend_from_slice(host);
+                }
+                out.extend_from_slice(b"//");
+                if !url.port().is_empty() {
+                    out.extend_from_slice(url.port().as_bytes());
+                    out.push(b':');
+                }
+                out.extend_from_slice(url.scheme().as_bytes());
+                if !url.username().is_empty() || !url.password().is_empty() {
+                    out.push(b'@');
+                    out.extend_from_slice(url.username().as_bytes());
+                    if !url.password().is_empty() {
+                        out.push(b':');
+                        out.extend_from_slice(url.password().as_bytes());
+                    }
+                }
+                out.push(b':');
+                out.extend_from_slice(url.pathname().as_bytes());
+            }
+        }
+        out.extend_from_slice(&query);
+        if let Some(f) = fragment {
+            out.push(b'#');
+            out.extend_from_slice(f.as_bytes());
         }
     }
 

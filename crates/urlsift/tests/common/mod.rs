@@ -241,6 +241,11 @@ pub fn crawl_samples_dir() -> PathBuf {
     shared_dir("URLSIFT_CRAWL_SAMPLES_DIR", "../shared/crawl-samples")
 }
 
+/// Other projects' canonicalization test vectors (urlcanon's).
+pub fn canon_dir() -> PathBuf {
+    shared_dir("URLSIFT_CANON_DIR", "../shared/canon")
+}
+
 /// The html5lib-tests directory (tokenizer and encoding test data).
 pub fn html5lib_dir() -> PathBuf {
     shared_dir("URLSIFT_HTML5LIB_DIR", "../shared/html5lib-tests")

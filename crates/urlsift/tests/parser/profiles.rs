@@ -143,3 +143,42 @@ fn surt_keys_equal_the_urlkeys_of_pywbs_indexes() {
     assert!(checked >= 180, "only {checked} index lines");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// urlcanon's own SSURT vectors (`../shared/canon/urlcanon/ssurt.json`,
+/// its `ssurt` cases): each URL, parsed by the URL Standard, in the SSURT
+/// form is urlcanon's answer.
+#[test]
+fn ssurt_form_equals_urlcanons_vectors() {
+    use urlsift::profile::SurtForm;
+    let path = common::canon_dir().join("urlcanon/ssurt.json");
+    let text = std::fs::read_to_string(&path).expect("urlcanon's ssurt.json");
+    let vectors: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let cases = vectors["ssurt"].as_object().expect("an ssurt section");
+    assert!(cases.len() >= 10, "{} cases", cases.len());
+    let ssurt = Profile::new().surt_form(Some(SurtForm::Ssurt));
+    for (input, want) in cases {
+        let url = urlsift::Url::parse(input).unwrap_or_else(|e| panic!("{input}: {e:?}"));
+        assert_eq!(
+            ssurt.apply_to_string(&url),
+            want.as_str().unwrap(),
+            "{input}"
+        );
+    }
+    // Its host cases that the URL Standard leaves as written: a domain's
+    // labels reversed (a trailing dot kept as an empty label), an IPv4
+    // address as it is.
+    for (host, want) in vectors["reverseHost"].as_object().unwrap() {
+        if host.is_empty() || host.contains(',') {
+            // (No URL has an empty host here; a comma is not a host code
+            // point the URL Standard keeps as written.)
+            continue;
+        }
+        let url = urlsift::Url::parse(&format!("http://{host}/")).unwrap();
+        let got = ssurt.apply_to_string(&url);
+        assert_eq!(
+            got.split("//").next().unwrap(),
+            want.as_str().unwrap(),
+            "{host}"
+        );
+    }
+}
