@@ -1,6 +1,7 @@
 //! `urlsift index --check`: a WACZ's own index (the CDXJ lines under its
 //! `indexes/`: plain or gzip CDXJ files, or ZipNum's `index.cdx.gz`, whose
-//! `index.idx` only points into it) held against the lines `urlsift index`
+//! `index.idx` lines must each point at a whole gzip block starting with
+//! their key) held against the lines `urlsift index`
 //! writes for the WARC files under its `archive/`. Lines are matched by
 //! `filename` and `offset`; a matched pair is compared on the key, the
 //! timestamp and every field urlsift writes (a digest's `sha1:` prefix
@@ -103,7 +104,15 @@ pub fn run(a: &IndexArgs, inputs: &[Location]) -> Result<ExitCode, CliError> {
             .into_iter()
             .map(|l| String::from_utf8_lossy(&l).into_owned())
             .collect();
-        let found = compare(&ours, &theirs);
+        let mut found = compare(&ours, &theirs);
+        match zipnum_problems(file) {
+            Ok(problems) => found.extend(problems),
+            Err(error) => errors.push(InputError {
+                name: name.clone(),
+                error,
+                usage: false,
+            }),
+        }
         for d in &found {
             writeln!(sink, "{name}: {d}").map_err(|e| CliError::output(sink.name(), e))?;
         }
@@ -169,6 +178,101 @@ fn own_index(file: &std::path::Path) -> std::io::Result<Vec<String>> {
         }
     }
     Ok(lines)
+}
+
+/// What is wrong with a ZipNum index's `.idx` files (`indexes/*.idx`):
+/// each line's block (`offset`, `length` in the `.cdx.gz` its `!meta`
+/// line names, `index.cdx.gz` by default) must be one whole gzip member
+/// whose first line starts with the line's key and timestamp.
+fn zipnum_problems(file: &std::path::Path) -> std::io::Result<Vec<String>> {
+    let entries = zip::entries(file)?;
+    let read = |entry: &zip::Entry| -> std::io::Result<Vec<u8>> {
+        let mut bytes = Vec::new();
+        zip::open(file, entry)?.read_to_end(&mut bytes)?;
+        Ok(bytes)
+    };
+    let mut problems = Vec::new();
+    for idx in entries
+        .iter()
+        .filter(|e| e.name.starts_with("indexes/") && e.name.ends_with(".idx"))
+    {
+        let text = String::from_utf8_lossy(&read(idx)?).into_owned();
+        let mut blocks_name = "index.cdx.gz".to_string();
+        let mut blocks: Option<Vec<u8>> = None;
+        for (i, line) in text.lines().enumerate() {
+            let at = format!("{} line {}", idx.name, i + 1);
+            let Some(json_at) = line.find(" {") else {
+                if !line.trim().is_empty() {
+                    problems.push(format!("{at}: not an index line: {line}"));
+                }
+                continue;
+            };
+            let fields: serde_json::Map<String, Value> =
+                match serde_json::from_str(&line[json_at + 1..]) {
+                    Ok(Value::Object(f)) => f,
+                    _ => {
+                        problems.push(format!("{at}: not an index line: {line}"));
+                        continue;
+                    }
+                };
+            if line.starts_with("!meta") {
+                if let Some(Value::String(f)) = fields.get("filename") {
+                    blocks_name = f.clone();
+                    blocks = None;
+                }
+                continue;
+            }
+            if blocks.is_none() {
+                let name = format!("indexes/{blocks_name}");
+                let entry = entries.iter().find(|e| e.name == name).ok_or_else(|| {
+                    std::io::Error::new(
+                        std::io::ErrorKind::NotFound,
+                        format!("{}: names {name}, which the WACZ does not hold", idx.name),
+                    )
+                })?;
+                blocks = Some(read(entry)?);
+            }
+            let bytes = blocks.as_deref().expect("read above");
+            let number = |k: &str| match fields.get(k) {
+                Some(Value::Number(n)) => n.as_u64(),
+                Some(Value::String(s)) => s.parse().ok(),
+                _ => None,
+            };
+            let (Some(offset), Some(length)) = (number("offset"), number("length")) else {
+                problems.push(format!("{at}: no offset and length: {line}"));
+                continue;
+            };
+            let block = usize::try_from(offset)
+                .ok()
+                .zip(usize::try_from(offset + length).ok())
+                .and_then(|(a, b)| bytes.get(a..b));
+            let mut first = String::new();
+            let whole = block.is_some_and(|b| {
+                let mut member = flate2::bufread::GzDecoder::new(b);
+                let mut out = Vec::new();
+                member.read_to_end(&mut out).is_ok() && member.into_inner().is_empty() && {
+                    first =
+                        String::from_utf8_lossy(out.split(|&c| c == b'\n').next().unwrap_or(&[]))
+                            .into_owned();
+                    true
+                }
+            });
+            let key_ts = &line[..json_at];
+            if !whole {
+                problems.push(format!(
+                    "{at}: the block at offset {offset} (length {length}) of {blocks_name} is not \
+                     one whole gzip member"
+                ));
+            } else if first != key_ts && !first.starts_with(&format!("{key_ts} ")) {
+                // (An empty index's one block is empty, its key too.)
+                problems.push(format!(
+                    "{at}: the block at offset {offset} of {blocks_name} starts with {first:?}, \
+                     not with its key {key_ts:?}"
+                ));
+            }
+        }
+    }
+    Ok(problems)
 }
 
 /// The differences between `ours` and `theirs`, in the order of the

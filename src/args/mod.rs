@@ -248,8 +248,10 @@ name there (relative to archive/, as the WACZ's own index gives it) and
 `offset` is within that file. --check compares those lines with the
 WACZ's indexes/ (CDXJ files, plain or gzip, or the ZipNum index.cdx.gz),
 matched by filename and offset, field by field (a digest's sha1: prefix
-ignored; fields only one side writes, such as recordDigest, ignored), and
-prints each difference; exit status 1 if there are any.")]
+ignored; fields only one side writes, such as recordDigest, ignored),
+holds each line of a ZipNum index.idx to its block (a whole gzip member
+starting with its key), and prints each difference; exit status 1 if
+there are any.")]
     Index(IndexArgs),
     /// The records an index points at, fetched by offset and length from
     /// the WARC files it names and written as one WARC file, in index order.

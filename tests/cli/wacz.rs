@@ -380,3 +380,62 @@ fn a_plain_entry_whose_crc_fails_is_named() {
     );
     assert!(!w.path("out.txt").exists());
 }
+
+/// A ZipNum index: `index.idx` lines must point at whole gzip blocks of
+/// `index.cdx.gz` that start with their key.
+#[test]
+fn index_check_holds_a_zipnum_idx_to_its_blocks() {
+    let a = std::fs::read(common::crawl_samples_dir().join("warcio/example.warc.gz")).unwrap();
+    let w = Workdir::new();
+    w.create("plain.wacz", wacz(&[("a.warc.gz", &a)], &[]));
+    let lines = w.stdout(&["index", "-q", "plain.wacz"]);
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut gz, lines.as_bytes()).unwrap();
+    let block = gz.finish().unwrap();
+    let first = lines.lines().next().unwrap();
+    let key_ts: Vec<&str> = first.splitn(3, ' ').take(2).collect();
+    let key_ts = key_ts.join(" ");
+    let idx = |offset: usize, key: &str| {
+        format!(
+            "!meta 0 {{\"format\": \"cdxj-gzip-1.0\", \"filename\": \"index.cdx.gz\"}}\n{key} {{\"offset\": {offset}, \"length\": {}}}\n",
+            block.len() - offset
+        )
+    };
+    for (name, idx, problem) in [
+        ("good.wacz", idx(0, &key_ts), None),
+        (
+            "moved.wacz",
+            idx(1, &key_ts),
+            Some("is not one whole gzip member"),
+        ),
+        (
+            "other.wacz",
+            idx(0, "zz,other)/ 2000"),
+            Some("not with its key"),
+        ),
+    ] {
+        w.create(
+            name,
+            wacz(
+                &[("a.warc.gz", &a)],
+                &[
+                    ("indexes/index.cdx.gz", &block),
+                    ("indexes/index.idx", idx.as_bytes()),
+                ],
+            ),
+        );
+        let out = w.run(&["index", "--check", "-q", name], None);
+        let said = String::from_utf8(out.stdout).unwrap();
+        match problem {
+            None => assert_eq!(out.status.code(), Some(0), "{name}: {said}"),
+            Some(p) => {
+                assert_eq!(out.status.code(), Some(1), "{name}: {said}");
+                assert!(
+                    said.contains(&format!("{name}: indexes/index.idx line 2: ")),
+                    "{said}"
+                );
+                assert!(said.contains(p), "{name}: {said}");
+            }
+        }
+    }
+}
