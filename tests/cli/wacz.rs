@@ -439,3 +439,19 @@ fn index_check_holds_a_zipnum_idx_to_its_blocks() {
         }
     }
 }
+
+/// `compare` reads a WACZ's WARC files as the other subcommands do.
+#[test]
+fn compare_reads_the_warc_files_of_a_wacz() {
+    let a = std::fs::read(common::crawl_samples_dir().join("pywb/iana.warc.gz")).unwrap();
+    let w = Workdir::new();
+    w.create("a.warc.gz", &a);
+    w.create("x.wacz", wacz(&[("a.warc.gz", &a)], &[]));
+    let args = ["compare", "--parsers", "rust-url", "--rounds", "0", "-q"];
+    let want = w.stdout(&[&args[..], &["a.warc.gz"]].concat());
+    assert!(want.contains("urlsift"), "{want}");
+    let got = w.stdout(&[&args[..], &["x.wacz"]].concat());
+    // The same, the input named with its entry.
+    assert_eq!(got.replace("x.wacz#archive/a.warc.gz", "a.warc.gz"), want);
+    assert!(got.contains("from x.wacz#archive/a.warc.gz;"), "{got}");
+}

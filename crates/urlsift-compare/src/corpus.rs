@@ -199,8 +199,10 @@ pub fn load(load: &Load) -> Result<Corpus, Error> {
     }
     let max_line = load.max_line;
     let chunk_size = load.chunk_size.max(1);
-    let mut reader = ChunkReader::new(
-        files,
+    // A WACZ is read as the WARC files inside it, as the engine reads it.
+    let inputs = input::wacz::expand(&files, input::wacz::Part::Archive).map_err(Error::Input)?;
+    let mut reader = ChunkReader::of(
+        inputs,
         Settings {
             chunk_size,
             max_record: max_line,
