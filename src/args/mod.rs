@@ -141,6 +141,7 @@ Fields: line, input, href, protocol, username, password, host, hostname,
 port, pathname, search, hash, origin; site, public_suffix, subdomain,
 domain, is_private (from the Public Suffix List: --psl FILE,
 --icann-only); surt (the key web archives index by, as `normalize --surt`
+writes it); ssurt (urlcanon's SSURT form, as `normalize --surt=ssurt`
 writes it); sb_expressions (Safe Browsing's lookup expressions: a JSON
 array with --jsonl, space-separated otherwise); pattern (the key of
 `dedup --key pattern`: e.com/user/{n}?id&tab, as the --pattern-* flags

@@ -275,6 +275,18 @@ fn ssurt_form_after_the_query_steps() {
         out.lines().next(),
         Some("org,example,foo,//81:http@user:/path?b=2&a=1")
     );
+    // extract's `ssurt` field is the same form.
+    let field = w.stdout(&[
+        "extract",
+        "--fields",
+        "ssurt",
+        "--no-header",
+        "--tsv",
+        "-q",
+        "u.txt",
+    ]);
+    let normal = w.stdout(&["normalize", "--surt=ssurt", "-q", "u.txt"]);
+    assert_eq!(field, normal);
     let out = w.run(
         &["normalize", "--surt=ssurt", "--surt-keep-www", "u.txt"],
         None,

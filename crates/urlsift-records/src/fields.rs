@@ -46,6 +46,9 @@ pub enum Field {
     Site(Part),
     /// The SURT key web archives index by ([`urlsift::surt`]).
     Surt,
+    /// urlcanon's SSURT form (`normalize --surt=ssurt`,
+    /// [`urlsift::profile::SurtForm::Ssurt`]).
+    Ssurt,
     /// `true` when the public suffix came from the list's private section
     /// (`github.io`), `false` from its ICANN section or the implicit rule.
     IsPrivate,
@@ -63,8 +66,9 @@ pub enum Field {
 /// The fields besides the getters and site parts, before and after them
 /// in the list of names.
 const BEFORE: [(&str, Field); 2] = [("line", Field::Line), ("input", Field::Input)];
-const AFTER: [(&str, Field); 4] = [
+const AFTER: [(&str, Field); 5] = [
     ("surt", Field::Surt),
+    ("ssurt", Field::Ssurt),
     ("is_private", Field::IsPrivate),
     ("sb_expressions", Field::SbExpressions),
     (
@@ -175,6 +179,11 @@ impl Field {
             Field::Surt => {
                 let options = urlsift::surt::SurtOptions::default();
                 return Some(Cow::Owned(urlsift::surt::key(url, &options)));
+            }
+            Field::Ssurt => {
+                let ssurt = urlsift::profile::Profile::new()
+                    .surt_form(Some(urlsift::profile::SurtForm::Ssurt));
+                return Some(Cow::Owned(ssurt.apply_to_string(url)));
             }
             Field::Input => input,
             Field::Pattern(options) => {
