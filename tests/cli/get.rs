@@ -21,6 +21,24 @@ fn members(gz: &[u8]) -> Vec<(usize, Vec<u8>)> {
     out
 }
 
+/// The records of a `.warc.gz` of a member per record, and a zstd
+/// dictionary trained on them (their first 4 KiB as samples).
+fn records_and_dictionary(gz: &[u8]) -> (Vec<Vec<u8>>, Vec<u8>) {
+    let records: Vec<Vec<u8>> = members(gz)
+        .into_iter()
+        .map(|(_, m)| {
+            let mut r = Vec::new();
+            flate2::read::GzDecoder::new(&m[..])
+                .read_to_end(&mut r)
+                .unwrap();
+            r
+        })
+        .collect();
+    let samples: Vec<&[u8]> = records.iter().map(|r| &r[..r.len().min(4096)]).collect();
+    let dict = zstd::dict::from_samples(&samples, 8 << 10).unwrap();
+    (records, dict)
+}
+
 #[test]
 fn get_copies_the_indexed_members_in_index_order() {
     let gz = std::fs::read(common::crawl_samples_dir().join("pywb/iana.warc.gz")).unwrap();
@@ -187,18 +205,7 @@ fn each_line_that_does_not_find_its_record_is_a_reject_with_its_reason() {
 #[test]
 fn warc_zst_frames_are_copied_after_their_dictionary_frame() {
     let gz = std::fs::read(common::crawl_samples_dir().join("pywb/iana.warc.gz")).unwrap();
-    let records: Vec<Vec<u8>> = members(&gz)
-        .into_iter()
-        .map(|(_, m)| {
-            let mut r = Vec::new();
-            flate2::read::GzDecoder::new(&m[..])
-                .read_to_end(&mut r)
-                .unwrap();
-            r
-        })
-        .collect();
-    let samples: Vec<&[u8]> = records.iter().map(|r| &r[..r.len().min(4096)]).collect();
-    let dict = zstd::dict::from_samples(&samples, 8 << 10).unwrap();
+    let (records, dict) = records_and_dictionary(&gz);
     let mut file = 0x184D_2A5Du32.to_le_bytes().to_vec();
     file.extend((dict.len() as u32).to_le_bytes());
     file.extend(&dict);
@@ -321,18 +328,7 @@ fn a_given_or_trained_dictionary_compresses_the_output() {
     w.create("all.cdxj", w.stdout(&["index", "-q", "iana.warc.gz"]));
     w.stdout(&["get", "-q", "all.cdxj", "-o", "plain.warc"]);
     let want = w.stdout(&["extract", "--fields", "href,@WARC-Type", "-q", "plain.warc"]);
-    let records: Vec<Vec<u8>> = members(&gz)
-        .into_iter()
-        .map(|(_, m)| {
-            let mut r = Vec::new();
-            flate2::read::GzDecoder::new(&m[..])
-                .read_to_end(&mut r)
-                .unwrap();
-            r
-        })
-        .collect();
-    let samples: Vec<&[u8]> = records.iter().map(|r| &r[..r.len().min(4096)]).collect();
-    w.create("dict", zstd::dict::from_samples(&samples, 8 << 10).unwrap());
+    w.create("dict", records_and_dictionary(&gz).1);
     let dict_path = w.path("dict").display().to_string();
     w.stdout(&[
         "get",
