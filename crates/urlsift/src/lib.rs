@@ -17,6 +17,7 @@
 //! `u32::MAX` bytes (4 GiB) fails with [`ParseError::TooLong`].
 
 pub mod batch;
+pub mod canon;
 mod components;
 pub mod edit;
 pub mod error;

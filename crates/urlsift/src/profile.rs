@@ -54,15 +54,36 @@ pub struct Profile {
 pub enum Canonical {
     /// Google Safe Browsing's canonical form ([`crate::safe_browsing`]).
     SafeBrowsing,
+    /// w3lib's `canonicalize_url`, Scrapy's request fingerprint
+    /// ([`crate::canon::w3lib`]), with its options. It reads the raw text
+    /// ([`Profile::apply_text`]), not the parsed URL.
+    W3lib(crate::canon::w3lib::Options),
 }
 
 impl Canonical {
-    /// The form named `name` (`safe-browsing`).
+    /// The form named `name` (`safe-browsing`, `w3lib` with w3lib's
+    /// default options).
+    ///
+    /// ```
+    /// use urlsift::profile::Canonical;
+    /// assert_eq!(Canonical::from_name("safe-browsing"), Some(Canonical::SafeBrowsing));
+    /// assert!(Canonical::from_name("w3lib").is_some_and(|c| c.reads_text()));
+    /// ```
     pub fn from_name(name: &str) -> Option<Canonical> {
         match name {
             "safe-browsing" => Some(Canonical::SafeBrowsing),
+            "w3lib" => Some(Canonical::W3lib(Default::default())),
             _ => None,
         }
+    }
+
+    /// The names [`Canonical::from_name`] knows.
+    pub const NAMES: &[&str] = &["safe-browsing", "w3lib"];
+
+    /// True for a form that reads the raw text as its tool does, not the
+    /// URL the standard parses: a text the standard rejects still has one.
+    pub fn reads_text(self) -> bool {
+        matches!(self, Canonical::W3lib(_))
     }
 }
 
@@ -187,6 +208,37 @@ impl Profile {
         self.surt.is_some() || self.canonical.is_some()
     }
 
+    /// True when the output is a form read from the raw text
+    /// ([`Canonical::reads_text`]): use [`Profile::apply_text`].
+    pub fn reads_text(&self) -> bool {
+        self.canonical.is_some_and(Canonical::reads_text)
+    }
+
+    /// True when this profile has steps besides its canonical form (query
+    /// and fragment steps), which a form read from the raw text does not
+    /// take.
+    pub fn has_steps(&self) -> bool {
+        self.strip_fragment || !self.plain_query()
+    }
+
+    /// The form of the raw `text` for a profile that reads text
+    /// ([`Profile::reads_text`]), or an error when the form's tool refuses
+    /// it; `None` for the other profiles.
+    ///
+    /// ```
+    /// use urlsift::profile::{Canonical, Profile};
+    /// let scrapy = Profile::new().canonical(Canonical::from_name("w3lib"));
+    /// let key = scrapy.apply_text("http://Example.com/b c?z=1&a=2#top");
+    /// assert_eq!(key.unwrap().unwrap(), "http://example.com/b%20c?a=2&z=1");
+    /// assert!(Profile::new().apply_text("http://example.com/").is_none());
+    /// ```
+    pub fn apply_text(&self, text: &str) -> Option<Result<String, crate::canon::Refused>> {
+        match self.canonical? {
+            Canonical::W3lib(options) => Some(crate::canon::w3lib::canonicalize(text, options)),
+            Canonical::SafeBrowsing => None,
+        }
+    }
+
     /// True when the output is the plain href.
     #[inline]
     pub fn is_identity(&self) -> bool {
@@ -287,6 +339,12 @@ impl Profile {
         if self.canonical == Some(Canonical::SafeBrowsing) {
             let query = self.kept_query(url);
             crate::safe_browsing::write_canonical(url, query.as_deref(), out);
+            return;
+        }
+        if let Some(Ok(form)) = self.apply_text(url.href()) {
+            // A form of the raw text, given the href (what callers with
+            // only the parsed URL have).
+            out.extend_from_slice(form.as_bytes());
             return;
         }
         if let Some(SurtForm::Archive(options)) = &self.surt {
