@@ -24,7 +24,7 @@ use std::sync::Mutex;
 
 use urlsift::Url;
 use urlsift_records::Job;
-use urlsift_records::dedup::{Keying, Keys, Seen};
+use urlsift_records::dedup::{Key, Keying, Keys, Seen};
 use urlsift_records::format::frame::Frames;
 use urlsift_records::parquet::{ParquetLayout, Rows};
 
@@ -55,6 +55,14 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
     let writes_records = setup.writes_records;
     let (files, settings) = (setup.engine.files().len(), setup.report);
     let key = a.key().map_err(CliError::Usage)?;
+    if profile.reads_text() {
+        crate::normalize::text_form_usage(base.as_ref(), &stage)?;
+        if !matches!(key, Key::Href | Key::NoFragment) || a.with_key {
+            return Err(CliError::Usage(
+                "with --canonical w3lib, dedup keys by the form itself (--key href or no-fragment), without --with-key".into(),
+            ));
+        }
+    }
     if a.with_key && a.policy.keep_invalid {
         return Err(CliError::Usage(
             "--with-key writes each record after its URL's key; records passed through by \

@@ -20,6 +20,23 @@ pub fn run(a: NormalizeArgs) -> Result<ExitCode, CliError> {
     let profile = a.profile.profile()?;
     let base = a.input.base()?;
     let stage = a.input.stage(Some(&a.filters), Some(&a.edits))?;
+    if profile.reads_text() {
+        text_form_usage(base.as_ref(), &stage)?;
+        let filters = stage.filters().then_some(&stage);
+        let terminator = setup.terminator;
+        return setup.run_records(true, |job, chunk| {
+            let texts = Texts {
+                profile: &profile,
+                filters,
+                terminator,
+            };
+            if filters.is_some() {
+                return job.run_viewed(chunk, base.as_ref(), (), texts);
+            }
+            // No filter: the text alone, never parsed by the standard.
+            job.run_with(chunk, (), |p, rec, text| texts.write(p, rec, text))
+        });
+    }
     if !profile.needs_url() && !stage.has_edits() {
         // Filters alone read the URL where it lies: the href path.
         let filters = stage.filters().then_some(&stage);
@@ -58,6 +75,23 @@ pub fn run(a: NormalizeArgs) -> Result<ExitCode, CliError> {
             Ok(())
         })
     })
+}
+
+/// Refuses what a form read from the raw text (`--canonical w3lib`)
+/// cannot take: a base (it resolves by the URL Standard) and edits (they
+/// change the parsed URL).
+pub fn text_form_usage(base: Option<&Url>, stage: &Stage) -> Result<(), CliError> {
+    if base.is_some() {
+        return Err(CliError::Usage(
+            "--base resolves by the URL Standard; --canonical w3lib reads each text as w3lib does, unresolved".into(),
+        ));
+    }
+    if stage.has_edits() {
+        return Err(CliError::Usage(
+            "--canonical w3lib reads each URL's text as w3lib does; the edits (--set, --clear, ...) change the parsed URL: use one or the other".into(),
+        ));
+    }
+    Ok(())
 }
 
 /// Writes each URL in `profile`'s form (not SURT, which needs the parsed
@@ -120,6 +154,51 @@ impl<const FILTERED: bool> OnView<()> for Hrefs<'_, FILTERED> {
         }
         let href = url.map(|v| v.href());
         write_href(p, rec, self.profile, self.terminator, text, href)
+    }
+}
+
+/// `normalize` with a form read from the raw text (`--canonical w3lib`):
+/// each record's text in that form, filters (if any) judging the URL the
+/// standard parses from it.
+struct Texts<'a> {
+    profile: &'a Profile,
+    filters: Option<&'a Stage>,
+    terminator: u8,
+}
+
+impl OnView<()> for Texts<'_> {
+    fn view(
+        &mut self,
+        p: &mut Processed<()>,
+        rec: &Rec<'_>,
+        text: &str,
+        url: Result<UrlRef<'_>, ParseError>,
+    ) -> Result<(), Reason> {
+        if let Some(stage) = self.filters
+            && stage.filter(url.map_err(Reason::Url)?, &mut p.tally) == Verdict::Drop
+        {
+            return Ok(());
+        }
+        self.write(p, rec, text)
+    }
+}
+
+impl Texts<'_> {
+    /// Writes `rec` with its URL `text` in the profile's form.
+    fn write(&self, p: &mut Processed<()>, rec: &Rec<'_>, text: &str) -> Result<(), Reason> {
+        let form = self
+            .profile
+            .apply_text(text)
+            .expect("a profile that reads text")
+            .map_err(Reason::Canonical)?;
+        if Rec::is_own_text(&form, text)
+            && let Some(run) = rec.unchanged_run(self.terminator)
+        {
+            p.copy_input(run);
+            return Ok(());
+        }
+        rec.write_url(p.append(), &form, self.terminator);
+        Ok(())
     }
 }
 

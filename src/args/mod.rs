@@ -105,6 +105,7 @@ pub enum Command {
   urlsift normalize --surt --surt-scheme --surt-trailing-comma urls.txt
   urlsift normalize --surt=plain urls.txt
   urlsift normalize --canonical safe-browsing phishing-feed.txt
+  urlsift normalize --canonical w3lib scrapy-requests.txt
   urlsift normalize --base https://example.com/ request-paths.log
   urlsift normalize --field link export.csv > clean.csv
   urlsift normalize --field request.url events.jsonl.zst
@@ -116,6 +117,7 @@ pub enum Command {
   urlsift dedup urls.txt
   urlsift dedup --key origin urls.txt
   urlsift dedup --key pattern --count urls.txt
+  urlsift dedup --canonical w3lib scrapy-requests.txt
   urlsift dedup --key pattern --count --with-key urls.txt | sort -rn | head
   urlsift dedup --key pattern --pattern-scheme --pattern-ignore-trailing-slash urls.txt
   urlsift dedup --key pattern --pattern-exact-path --samples 3 endpoints.txt

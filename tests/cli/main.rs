@@ -3,6 +3,7 @@
 //! binary, checking stdout, stderr, exit status and files left behind.
 
 mod arc;
+mod canonical;
 #[path = "../../crates/urlsift/tests/common/mod.rs"]
 mod common;
 mod compare;

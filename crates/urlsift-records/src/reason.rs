@@ -84,6 +84,9 @@ pub enum Reason {
     BadXml,
     /// A `javascript:` link (links leave them out unless `--javascript`).
     JavascriptUrl,
+    /// A text the canonical form's tool refuses (`--canonical w3lib`:
+    /// w3lib raises on it), so it has no such form.
+    Canonical(urlsift::canon::Refused),
 }
 
 impl Reason {
@@ -123,6 +126,7 @@ impl Reason {
             Reason::BadWatJson => "bad-wat-json",
             Reason::BadXml => "bad-xml",
             Reason::JavascriptUrl => "javascript-url",
+            Reason::Canonical(_) => "refused-by-canonical-form",
         }
     }
 }
@@ -175,6 +179,7 @@ impl fmt::Display for Reason {
             Reason::BadWatJson => f.write_str("WAT record whose JSON cannot be read"),
             Reason::BadXml => f.write_str("not well-formed XML"),
             Reason::JavascriptUrl => f.write_str("javascript: link"),
+            Reason::Canonical(why) => why.fmt(f),
         }
     }
 }

@@ -53,6 +53,8 @@ pub use seen::Seen;
 pub(crate) use spill::spill_dir;
 pub use spill::{Spill, merge};
 
+use std::borrow::Cow;
+
 use xxhash_rust::xxh3::xxh3_64;
 
 use urlsift::profile::Profile;
@@ -99,7 +101,7 @@ impl Keying<'_> {
     ) -> Processed<Keys> {
         let href_keys = matches!(self.key, Key::Href | Key::NoFragment)
             && !self.with_key
-            && !self.profile.needs_url()
+            && (!self.profile.needs_url() || self.profile.reads_text())
             && !self.stage.has_edits();
         if href_keys {
             let href_keys = HrefKeys {
@@ -195,14 +197,25 @@ impl OnView<Keys> for HrefKeys<'_> {
         text: &str,
         url: Result<UrlRef<'_>, ParseError>,
     ) -> Result<(), Reason> {
-        let url = url.map_err(Reason::Url)?;
-        if self.stage.filter(url, &mut p.tally) == Verdict::Drop {
-            return Ok(());
-        }
-        let form = self
-            .profile
-            .apply_href(url.href())
-            .expect("not a SURT profile");
+        let form = if let Some(form) = self.profile.apply_text(text) {
+            // A form of the raw text (`--canonical w3lib`): the standard's
+            // parse matters only to the filters.
+            if self.stage.filters() {
+                let url = url.map_err(Reason::Url)?;
+                if self.stage.filter(url, &mut p.tally) == Verdict::Drop {
+                    return Ok(());
+                }
+            }
+            Cow::Owned(form.map_err(Reason::Canonical)?)
+        } else {
+            let url = url.map_err(Reason::Url)?;
+            if self.stage.filter(url, &mut p.tally) == Verdict::Drop {
+                return Ok(());
+            }
+            self.profile
+                .apply_href(url.href())
+                .expect("not a SURT profile")
+        };
         let at = p.out.len();
         let line = &rec.data[rec.start..rec.end];
         if rec.shape == Shape::Line

@@ -1,0 +1,106 @@
+"""`normalize --canonical w3lib` against w3lib 2.5.0's `canonicalize_url`
+(pinned in requirements-dev.txt: Scrapy's request fingerprint), on every
+line of the shared corpora and on every input of the URL Standard's and
+urlcanon's test data, with w3lib's options.
+
+A line w3lib raises on must be a reject of reason
+`refused-by-canonical-form`; every other line must give w3lib's string,
+byte for byte. There is no listed exception: the test fails on the first
+difference class it finds, naming up to 20 lines."""
+
+import json
+import pathlib
+
+import pytest
+from w3lib.url import canonicalize_url
+
+from conftest import REPO, read_lines, run_cli
+
+SHARED = pathlib.Path(REPO.parent / "shared")
+
+OPTIONS = {
+    (): {},
+    ("--w3lib-keep-fragments", "--w3lib-drop-blank-values"): {"keep_fragments": True, "keep_blank_values": False},
+}
+
+
+def ours(cli, tmp_path, lines, flags):
+    """urlsift's form of each line, or None for a line it rejects."""
+    source = tmp_path / "in.txt"
+    source.write_bytes("".join(line + "\n" for line in lines).encode())
+    rejects = tmp_path / "rejects.tsv"
+    out = run_cli(cli, "normalize", "--canonical", "w3lib", *flags, "--rejects", rejects, source)
+    written = out.decode().split("\n")[:-1]
+    refused = {}
+    for row in rejects.read_text().splitlines():
+        _, number, _, reason, _ = row.split("\t", 4)
+        refused[int(number) - 1] = reason
+    assert len(written) + len(refused) == len(lines)
+    forms = iter(written)
+    return [None if i in refused else next(forms) for i in range(len(lines))], refused
+
+
+def theirs(line, options):
+    try:
+        return canonicalize_url(line, **options)
+    except ValueError:
+        return None
+
+
+def compare(cli, tmp_path, lines, flags, options):
+    forms, refused = ours(cli, tmp_path, lines, flags)
+    differ = []
+    for i, (line, form) in enumerate(zip(lines, forms)):
+        expected = theirs(line, options)
+        if form != expected:
+            differ.append((line, form, expected, refused.get(i)))
+    assert not differ, f"{len(differ)} of {len(lines)} lines differ from w3lib:\n" + "\n".join(
+        f"  {line!r}\n    urlsift {form!r} {why or ''}\n    w3lib   {expected!r}" for line, form, expected, why in differ[:20]
+    )
+    return sum(form is None for form in forms)
+
+
+@pytest.mark.parametrize("flags", OPTIONS, ids=["defaults", "keep-fragments,drop-blank"])
+def test_w3lib_form_equals_w3lib_on_every_corpus_line(cli, tmp_path, corpora_dir, flags):
+    lines = [line for path in sorted(corpora_dir.glob("*.txt")) for line in read_lines(path)]
+    assert len(lines) > 900_000, len(lines)
+    compare(cli, tmp_path, lines, flags, OPTIONS[flags])
+
+
+def test_w3lib_form_equals_w3lib_on_the_standards_test_inputs(cli, tmp_path):
+    """Every input string of WPT's URL data and urlcanon's vectors: the
+    hard cases (brackets, ports, IDNA, backslashes, controls). Lines with a
+    line break (as Python's splitlines reads the rejects file) or NUL are
+    left out: the command reads lines, and a NUL is binary data to it; so
+    is the empty line, which the command counts as empty and skips, as in
+    every job (w3lib gives it `/`)."""
+    inputs = set()
+
+    def walk(x, keys):
+        if isinstance(x, dict):
+            for k, v in x.items():
+                if keys is None:
+                    inputs.add(k)
+                elif k in keys and isinstance(v, str):
+                    inputs.add(v)
+                walk(v, keys)
+        elif isinstance(x, list):
+            for v in x:
+                if isinstance(v, str) and keys is None:
+                    inputs.add(v)
+                walk(v, keys)
+
+    wpt = sorted((SHARED / "wpt").glob("*.json"))
+    canon = sorted((SHARED / "canon" / "urlcanon").glob("*.json"))
+    assert wpt and canon, "../shared/wpt and ../shared/canon/urlcanon are needed"
+    for path in wpt:
+        walk(json.loads(path.read_text()), {"input", "href", "base"})
+    for path in canon:
+        walk(json.loads(path.read_text()), None)
+    breaks = "\n\r\x00\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+    lines = sorted(
+        s for s in inputs if s and not any(c in breaks for c in s) and not any(0xD800 <= ord(c) <= 0xDFFF for c in s)
+    )
+    assert len(lines) > 4000, len(lines)
+    refused = compare(cli, tmp_path, lines, (), {})
+    assert refused > 20, "w3lib raises on some of these inputs; none refused means the check did not run"

@@ -1,0 +1,147 @@
+//! `--canonical w3lib`: w3lib's form of each line's raw text (a line the
+//! URL Standard rejects still has one), a text w3lib refuses a reject of
+//! its own reason, the options only with it, and dedup keyed by the form.
+//! python/tests/test_canonical.py holds the forms to w3lib itself.
+
+use crate::workdir::{Workdir, stderr};
+
+const LINES: &str = "http://www.example.com/do?c=3&b=5&b=2&a=50\n\
+    HTTP://Example.COM:8080/a b?q=a+b&p#frag\n\
+    http://a.com:99999/\n\
+    foo.com/a b\n";
+
+#[test]
+fn w3lib_form_of_each_text_and_refusals_as_rejects() {
+    let wd = Workdir::new();
+    wd.create("u.txt", LINES);
+    let out = wd.run(
+        &[
+            "normalize",
+            "--canonical",
+            "w3lib",
+            "--rejects",
+            "bad.tsv",
+            "u.txt",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "http://www.example.com/do?a=50&b=2&b=5&c=3\n\
+         http://example.com:8080/a%20b?p=&q=a+b\n\
+         foo.com/a%20b\n"
+    );
+    let rejects = std::fs::read_to_string(wd.path("bad.tsv")).unwrap();
+    assert!(
+        rejects.contains("\t3\t") && rejects.contains("refuses its port\thttp://a.com:99999/"),
+        "{rejects}"
+    );
+    let options = wd.stdout(&[
+        "normalize",
+        "--canonical",
+        "w3lib",
+        "--w3lib-keep-fragments",
+        "--w3lib-drop-blank-values",
+        "u.txt",
+    ]);
+    assert_eq!(
+        options.lines().nth(1),
+        Some("http://example.com:8080/a%20b?q=a+b#frag")
+    );
+}
+
+#[test]
+fn w3lib_form_in_a_csv_field_and_with_filters() {
+    let wd = Workdir::new();
+    wd.create(
+        "u.csv",
+        "id,url\n1,http://a.com/?b=1&a=2\n2,http://b.org/x?z\n3,nota url\n",
+    );
+    let csv = wd.stdout(&["normalize", "--canonical", "w3lib", "u.csv"]);
+    assert_eq!(
+        csv,
+        "id,url\n1,http://a.com/?a=2&b=1\n2,http://b.org/x?z=\n3,nota%20url\n"
+    );
+    // A filter judges the URL the standard parses: a text it rejects is bad.
+    let out = wd.run(
+        &[
+            "normalize",
+            "--canonical",
+            "w3lib",
+            "--site",
+            "a.com",
+            "u.csv",
+        ],
+        None,
+    );
+    assert_eq!(
+        String::from_utf8(out.stdout.clone()).unwrap(),
+        "id,url\n1,http://a.com/?a=2&b=1\n"
+    );
+    assert!(stderr(&out).contains("1 bad"), "{}", stderr(&out));
+}
+
+#[test]
+fn dedup_keys_by_the_w3lib_form() {
+    let wd = Workdir::new();
+    wd.create(
+        "d.txt",
+        "http://a.com/?b=1&a=2\nhttp://a.com/?a=2&b=1#x\nfoo.com/a b\nfoo.com/a%20b\nhttp://a.com:x/\n",
+    );
+    let counted = wd.stdout(&["dedup", "--canonical", "w3lib", "--count", "d.txt"]);
+    assert_eq!(
+        counted,
+        "      2 http://a.com/?a=2&b=1\n      2 foo.com/a%20b\n"
+    );
+}
+
+#[test]
+fn usage_errors_name_what_does_not_go_with_w3lib() {
+    let wd = Workdir::new();
+    wd.create("u.txt", LINES);
+    for (args, says) in [
+        (
+            &["normalize", "--canonical", "w3lib", "--sort-query", "u.txt"][..],
+            "takes none of",
+        ),
+        (
+            &["normalize", "--w3lib-keep-fragments", "u.txt"][..],
+            "options of --canonical w3lib",
+        ),
+        (
+            &[
+                "normalize",
+                "--canonical",
+                "w3lib",
+                "--base",
+                "http://e.com/",
+                "u.txt",
+            ][..],
+            "--base",
+        ),
+        (
+            &[
+                "normalize",
+                "--canonical",
+                "w3lib",
+                "--set",
+                "port=1",
+                "u.txt",
+            ][..],
+            "edits",
+        ),
+        (
+            &["dedup", "--canonical", "w3lib", "--key", "host", "u.txt"][..],
+            "--key href",
+        ),
+        (
+            &["dedup", "--canonical", "w3lib", "--with-key", "u.txt"][..],
+            "--with-key",
+        ),
+    ] {
+        let out = wd.run(args, None);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&out).contains(says), "{args:?}: {}", stderr(&out));
+    }
+}
