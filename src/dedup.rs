@@ -12,8 +12,10 @@
 //!
 //! Keys: `href` (the line as `normalize` prints it, profiles included),
 //! `no-fragment`, `origin`, `host`, `pattern` (read as the `--pattern-*`
-//! flags say) and `site` (the registrable
-//! domain; a host without one, such as an IP address, is its own site). A URL without a host (or
+//! flags say), `site` (the registrable
+//! domain; a host without one, such as an IP address, is its own site) and
+//! `canonical` (the `--canonical` form or `--surt` key, the record written
+//! as it came). A URL without a host (or
 //! with an opaque origin) is keyed by its whole href, so such URLs are only
 //! merged with identical ones. Lines passed through by `--keep-invalid` are
 //! keyed by their raw bytes, in a namespace of their own. `--samples N`
@@ -55,11 +57,16 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
     let writes_records = setup.writes_records;
     let (files, settings) = (setup.engine.files().len(), setup.report);
     let key = a.key().map_err(CliError::Usage)?;
+    if key == Key::Canonical && !profile.needs_url() {
+        return Err(CliError::Usage(
+            "--key canonical keys by a --canonical form (safe-browsing, w3lib) or --surt key: name one".into(),
+        ));
+    }
     if profile.reads_text() {
         crate::normalize::text_form_usage(base.as_ref(), &stage)?;
-        if !matches!(key, Key::Href | Key::NoFragment) || a.with_key {
+        if !matches!(key, Key::Href | Key::NoFragment | Key::Canonical) || a.with_key {
             return Err(CliError::Usage(
-                "with --canonical w3lib, dedup keys by the form itself (--key href or no-fragment), without --with-key".into(),
+                "with --canonical w3lib, dedup keys by the form itself (--key href, no-fragment or canonical), without --with-key".into(),
             ));
         }
     }

@@ -15,6 +15,7 @@
 
 use std::process::ExitCode;
 
+use urlsift::profile::{Canonical, Profile};
 use urlsift_records::Format as RecordFormat;
 use urlsift_records::dedup::PatternOptions;
 use urlsift_records::fields::{Asked, Context, Field};
@@ -103,6 +104,27 @@ enum Format {
     Parquet,
 }
 
+/// The profile of the `canonical` field (`--canonical FORM`), which goes
+/// with that field only.
+fn canonical_profile<'f>(
+    a: &ExtractArgs,
+    mut fields: impl Iterator<Item = &'f Field>,
+    in_template: bool,
+) -> Result<Option<Profile>, CliError> {
+    let form = a.canonical.form()?;
+    let asked = in_template || fields.any(|f| matches!(f, Field::Canonical));
+    match (form, asked) {
+        (None, true) => Err(CliError::Usage(format!(
+            "the canonical field is the URL in the form --canonical names: one of {}",
+            Canonical::NAMES.join(", ")
+        ))),
+        (Some(_), false) => Err(CliError::Usage(
+            "--canonical gives the canonical field: name it in --fields (or the template)".into(),
+        )),
+        (form, _) => Ok(form.map(|form| Profile::new().canonical(Some(form)))),
+    }
+}
+
 pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
     if a.policy.keep_invalid && !a.append {
         return Err(CliError::Usage(
@@ -146,8 +168,19 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
         )?,
         _ => set_pattern(fields.iter_mut(), options)?,
     }
+    let in_template = match &format {
+        Format::Template(pieces) => pieces
+            .iter()
+            .filter_map(|p| match p {
+                Piece::Field(f) => Some(f),
+                Piece::Text(_) => None,
+            })
+            .any(|f| matches!(f, Field::Canonical)),
+        _ => false,
+    };
+    let canonical = canonical_profile(&a, fields.iter(), in_template)?;
     if format == Format::Parquet {
-        return parquet(a, &fields);
+        return parquet(a, &fields, canonical.as_ref());
     }
     a.output.no_compression(
         "extract writes text (name a .parquet file with -o, or say --output-format parquet)",
@@ -211,7 +244,7 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
     let mut job = setup.job(a.append);
     job.write_heads = false;
     let code = setup.run_chunks(|chunk| {
-        let source = &Context::of(chunk, &stage.list);
+        let source = &Context::of(chunk, &stage.list).with_canonical(canonical.as_ref());
         let mut p = job.run_parsed(chunk, base.as_ref(), (), |p, rec, text, parser| {
             let url = parser.last_mut().expect("parsed");
             if stage.apply(url, &mut p.tally) == Verdict::Drop {
@@ -294,7 +327,11 @@ fn warn_unseen(asked: &Asked) {
 
 /// `extract` to a Parquet file: a row per valid URL, the fields typed
 /// columns (see `urlsift_records::parquet::Extracted`).
-fn parquet(a: ExtractArgs, fields: &[Field]) -> Result<ExitCode, CliError> {
+fn parquet(
+    a: ExtractArgs,
+    fields: &[Field],
+    canonical: Option<&Profile>,
+) -> Result<ExitCode, CliError> {
     parquet_out::check_target(a.output.output.as_deref())?;
     if a.output.null {
         return Err(CliError::Usage(
@@ -329,7 +366,7 @@ fn parquet(a: ExtractArgs, fields: &[Field]) -> Result<ExitCode, CliError> {
     let job = setup.job(false);
     let (files, settings) = (setup.engine.files().len(), setup.report);
     let work = |chunk: &_| {
-        let source = &Context::of(chunk, &stage.list);
+        let source = &Context::of(chunk, &stage.list).with_canonical(canonical);
         job.run_parsed(chunk, base.as_ref(), (), |p, rec, text, parser| {
             let url = parser.last_mut().expect("parsed");
             if stage.apply(url, &mut p.tally) == Verdict::Drop {

@@ -119,6 +119,13 @@ impl Reader {
             .map(|f| Field::parse(f))
             .collect::<Result<Vec<_>, _>>()
             .map_err(value_error)?;
+        if fields.contains(&Field::Canonical) {
+            return Err(value_error(
+                "the canonical field needs a canonical form, which urlsift.read does not take yet \
+                 (the command's `extract --canonical FORM --fields canonical` gives it)"
+                    .into(),
+            ));
+        }
         let base = crate::url::parse_base(base)?;
         let profile = Profile::new()
             .strip_fragment(strip_fragment)

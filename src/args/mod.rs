@@ -10,7 +10,8 @@ use urlsift_records::dedup::{Key, PatternOptions};
 mod shared;
 
 pub use shared::{
-    EditArgs, FilterArgs, InputArgs, OutputArgs, PolicyArgs, ProfileArgs, SiteArgs, parse_size,
+    CanonicalArgs, EditArgs, FilterArgs, InputArgs, OutputArgs, PolicyArgs, ProfileArgs, SiteArgs,
+    parse_size,
 };
 
 const EXAMPLES: &str = "\
@@ -138,13 +139,16 @@ pub enum Command {
   urlsift extract --fields site,subdomain,public_suffix urls.txt
   urlsift extract --site bbc.co.uk --ext pdf --fields href urls.txt
   urlsift extract --fields href,pattern --pattern-ignore-trailing-slash urls.txt
+  urlsift extract --fields href,canonical --canonical w3lib urls.txt
 
 Fields: line, input, href, protocol, username, password, host, hostname,
 port, pathname, search, hash, origin; site, public_suffix, subdomain,
 domain, is_private (from the Public Suffix List: --psl FILE,
 --icann-only); surt (the key web archives index by, as `normalize --surt`
 writes it); ssurt (urlcanon's SSURT form, as `normalize --surt=ssurt`
-writes it); sb_expressions (Safe Browsing's lookup expressions: a JSON
+writes it); canonical (the URL in the form --canonical FORM names, as
+`normalize --canonical FORM` writes it; w3lib's of the input text, empty
+where w3lib refuses it); sb_expressions (Safe Browsing's lookup expressions: a JSON
 array with --jsonl, space-separated otherwise); pattern (the key of
 `dedup --key pattern`: e.com/user/{n}?id&tab, as the --pattern-* flags
 say); and @NAME, a field of the input record: a CSV/TSV column (name or
@@ -517,6 +521,8 @@ pub struct ExtractArgs {
     pub output: OutputArgs,
     #[command(flatten)]
     pub policy: PolicyArgs,
+    #[command(flatten)]
+    pub canonical: CanonicalArgs,
     /// Comma-separated fields to print.
     #[arg(
         long,

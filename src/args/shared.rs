@@ -219,24 +219,8 @@ pub struct ProfileArgs {
         default_missing_value = "archive"
     )]
     pub surt: Option<SurtArg>,
-    /// Print each URL in a canonical form other than its href:
-    /// `safe-browsing`, Google Safe Browsing's (userinfo, port and fragment
-    /// dropped, every part percent-decoded until it stays the same, dots
-    /// and slashes collapsed, escaped once), e.g. --canonical safe-browsing;
-    /// `w3lib`, Scrapy's request fingerprint, byte for byte w3lib 2.5.0's
-    /// canonicalize_url (query pairs sorted and re-encoded, `+` a space,
-    /// the fragment dropped; each line's text read as w3lib reads it, so a
-    /// line the URL Standard rejects still has one), e.g. urlsift normalize
-    /// --canonical w3lib requests.txt. See docs/canonical.md.
-    #[arg(long, value_name = "FORM", value_enum, conflicts_with = "surt")]
-    pub canonical: Option<CanonicalArg>,
-    /// With --canonical w3lib: keep the fragment (w3lib's keep_fragments).
-    #[arg(long)]
-    pub w3lib_keep_fragments: bool,
-    /// With --canonical w3lib: drop query pairs with an empty value or no
-    /// `=` (w3lib's keep_blank_values=False).
-    #[arg(long)]
-    pub w3lib_drop_blank_values: bool,
+    #[command(flatten)]
+    pub canonical: CanonicalArgs,
     /// With --surt: the scheme in front, `https://(com,example)/`.
     #[arg(long, requires = "surt")]
     pub surt_scheme: bool,
@@ -252,6 +236,49 @@ pub struct ProfileArgs {
     /// With --surt: the query's parameters in their order.
     #[arg(long, requires = "surt")]
     pub surt_keep_query_order: bool,
+}
+
+/// `--canonical FORM` and the options of its forms.
+#[derive(Args, Debug, Clone, Default)]
+pub struct CanonicalArgs {
+    /// A canonical form other than the href (normalize and dedup write each
+    /// URL in it; extract gives it as the `canonical` field):
+    /// `safe-browsing`, Google Safe Browsing's (userinfo, port and fragment
+    /// dropped, every part percent-decoded until it stays the same, dots
+    /// and slashes collapsed, escaped once), e.g. --canonical safe-browsing;
+    /// `w3lib`, Scrapy's request fingerprint, byte for byte w3lib 2.5.0's
+    /// canonicalize_url (query pairs sorted and re-encoded, `+` a space,
+    /// the fragment dropped; each line's text read as w3lib reads it, so a
+    /// line the URL Standard rejects still has one), e.g. urlsift normalize
+    /// --canonical w3lib requests.txt. See docs/canonical.md.
+    #[arg(long, value_name = "FORM", value_enum)]
+    pub canonical: Option<CanonicalArg>,
+    /// With --canonical w3lib: keep the fragment (w3lib's keep_fragments).
+    #[arg(long)]
+    pub w3lib_keep_fragments: bool,
+    /// With --canonical w3lib: drop query pairs with an empty value or no
+    /// `=` (w3lib's keep_blank_values=False).
+    #[arg(long)]
+    pub w3lib_drop_blank_values: bool,
+}
+
+impl CanonicalArgs {
+    /// The form these flags choose, validated.
+    pub fn form(&self) -> Result<Option<Canonical>, CliError> {
+        let w3lib_options = self.w3lib_keep_fragments || self.w3lib_drop_blank_values;
+        if w3lib_options && self.canonical != Some(CanonicalArg::W3lib) {
+            return Err(CliError::Usage(
+                "--w3lib-keep-fragments and --w3lib-drop-blank-values are options of --canonical w3lib".into(),
+            ));
+        }
+        Ok(self.canonical.map(|c| match c {
+            CanonicalArg::SafeBrowsing => Canonical::SafeBrowsing,
+            CanonicalArg::W3lib => Canonical::W3lib(w3lib::Options {
+                keep_blank_values: !self.w3lib_drop_blank_values,
+                keep_fragments: self.w3lib_keep_fragments,
+            }),
+        }))
+    }
 }
 
 /// `--canonical`'s values.
@@ -300,25 +327,18 @@ impl ProfileArgs {
                 )));
             }
         };
-        let w3lib_options = self.w3lib_keep_fragments || self.w3lib_drop_blank_values;
-        if w3lib_options && self.canonical != Some(CanonicalArg::W3lib) {
+        let canonical = self.canonical.form()?;
+        if canonical.is_some() && self.surt.is_some() {
             return Err(CliError::Usage(
-                "--w3lib-keep-fragments and --w3lib-drop-blank-values are options of --canonical w3lib".into(),
+                "--canonical and --surt each give a form: use one".into(),
             ));
         }
         let w3lib_steps = self.strip_fragment || self.sort_query || self.strip_params.is_some();
-        if self.canonical == Some(CanonicalArg::W3lib) && w3lib_steps {
+        if canonical.is_some_and(Canonical::reads_text) && w3lib_steps {
             return Err(CliError::Usage(
                 "--canonical w3lib is w3lib's form as it is: it takes none of --strip-fragment, --sort-query, --strip-params (w3lib sorts the query itself; --w3lib-keep-fragments and --w3lib-drop-blank-values are its options)".into(),
             ));
         }
-        let canonical = self.canonical.map(|c| match c {
-            CanonicalArg::SafeBrowsing => Canonical::SafeBrowsing,
-            CanonicalArg::W3lib => Canonical::W3lib(w3lib::Options {
-                keep_blank_values: !self.w3lib_drop_blank_values,
-                keep_fragments: self.w3lib_keep_fragments,
-            }),
-        });
         let mut p = Profile::new()
             .strip_fragment(self.strip_fragment)
             .sort_query(self.sort_query)

@@ -145,3 +145,100 @@ fn usage_errors_name_what_does_not_go_with_w3lib() {
         assert!(stderr(&out).contains(says), "{args:?}: {}", stderr(&out));
     }
 }
+
+/// `dedup --key canonical`: keyed by the form, each record as it came
+/// (Scrapy's fingerprint dedup), for a form of the text and of the URL.
+#[test]
+fn dedup_key_canonical_keeps_records_as_they_came() {
+    let wd = Workdir::new();
+    wd.create(
+        "d.csv",
+        "id,url\n1,http://A.com/?b=1&a=2\n2,http://a.com/?a=2&b=1\n\
+         3,http://www.google.com:8080/x\n4,http://www.GOOGLE.com/x\n",
+    );
+    let w3lib = wd.stdout(&[
+        "dedup",
+        "-q",
+        "--canonical",
+        "w3lib",
+        "--key",
+        "canonical",
+        "d.csv",
+    ]);
+    assert_eq!(
+        w3lib,
+        "id,url\n1,http://A.com/?b=1&a=2\n3,http://www.google.com:8080/x\n4,http://www.GOOGLE.com/x\n"
+    );
+    let sb = wd.stdout(&[
+        "dedup",
+        "-q",
+        "--canonical",
+        "safe-browsing",
+        "--key",
+        "canonical",
+        "d.csv",
+    ]);
+    assert_eq!(
+        sb,
+        "id,url\n1,http://A.com/?b=1&a=2\n2,http://a.com/?a=2&b=1\n3,http://www.google.com:8080/x\n"
+    );
+    let out = wd.run(&["dedup", "--key", "canonical", "d.csv"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("name one"), "{}", stderr(&out));
+}
+
+/// `extract --canonical FORM --fields canonical`: the form beside the
+/// href; each flag without the other is a usage error naming the forms.
+#[test]
+fn extract_canonical_field() {
+    let wd = Workdir::new();
+    wd.create(
+        "e.txt",
+        "http://a.com/?b=1&a=2#f\nhttp://www.GOOgle.com:8080/x\n",
+    );
+    let csv = wd.stdout(&[
+        "extract",
+        "-q",
+        "--fields",
+        "href,canonical",
+        "--canonical",
+        "w3lib",
+        "e.txt",
+    ]);
+    assert_eq!(
+        csv,
+        "href,canonical\nhttp://a.com/?b=1&a=2#f,http://a.com/?a=2&b=1\n\
+         http://www.google.com:8080/x,http://www.google.com:8080/x\n"
+    );
+    let sb = wd.stdout(&[
+        "extract",
+        "-q",
+        "--format",
+        "{canonical}",
+        "--canonical",
+        "safe-browsing",
+        "e.txt",
+    ]);
+    assert_eq!(sb, "http://a.com/?b=1&a=2\nhttp://www.google.com/x\n");
+    for (args, says) in [
+        (
+            &["extract", "--fields", "canonical", "e.txt"][..],
+            "safe-browsing, w3lib",
+        ),
+        (
+            &[
+                "extract",
+                "--fields",
+                "href",
+                "--canonical",
+                "w3lib",
+                "e.txt",
+            ][..],
+            "name it in --fields",
+        ),
+    ] {
+        let out = wd.run(args, None);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&out).contains(says), "{args:?}: {}", stderr(&out));
+    }
+}

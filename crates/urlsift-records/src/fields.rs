@@ -49,6 +49,11 @@ pub enum Field {
     /// urlcanon's SSURT form (`normalize --surt=ssurt`,
     /// [`urlsift::profile::SurtForm::Ssurt`]).
     Ssurt,
+    /// The URL in the run's canonical form ([`Context::canonical`]: the
+    /// command's `extract --canonical FORM`); a form read from the raw
+    /// text (`w3lib`) is of the input text, and empty where the form's
+    /// tool refuses it.
+    Canonical,
     /// `true` when the public suffix came from the list's private section
     /// (`github.io`), `false` from its ICANN section or the implicit rule.
     IsPrivate,
@@ -66,9 +71,10 @@ pub enum Field {
 /// The fields besides the getters and site parts, before and after them
 /// in the list of names.
 const BEFORE: [(&str, Field); 2] = [("line", Field::Line), ("input", Field::Input)];
-const AFTER: [(&str, Field); 5] = [
+const AFTER: [(&str, Field); 6] = [
     ("surt", Field::Surt),
     ("ssurt", Field::Ssurt),
+    ("canonical", Field::Canonical),
     ("is_private", Field::IsPrivate),
     ("sb_expressions", Field::SbExpressions),
     (
@@ -185,6 +191,13 @@ impl Field {
                     .surt_form(Some(urlsift::profile::SurtForm::Ssurt));
                 return Some(Cow::Owned(ssurt.apply_to_string(url)));
             }
+            Field::Canonical => {
+                let profile = cx.canonical?;
+                return match profile.apply_text(input) {
+                    Some(form) => form.ok().map(Cow::Owned),
+                    None => Some(Cow::Owned(profile.apply_to_string(url))),
+                };
+            }
             Field::Input => input,
             Field::Pattern(options) => {
                 let mut out = Vec::new();
@@ -274,6 +287,8 @@ pub struct Context<'a> {
     /// Fields the record's chunk holds outside its bytes (a Parquet row's
     /// other columns), for `@NAME` fields.
     pub rows: Option<&'a dyn RowFields>,
+    /// The profile of the `canonical` field, if the run has one.
+    pub canonical: Option<&'a urlsift::profile::Profile>,
 }
 
 impl<'a> Context<'a> {
@@ -289,7 +304,14 @@ impl<'a> Context<'a> {
             format: &chunk.source.format,
             list,
             rows,
+            canonical: None,
         }
+    }
+
+    /// This context with `profile` giving the `canonical` field.
+    pub fn with_canonical(mut self, profile: Option<&'a urlsift::profile::Profile>) -> Context<'a> {
+        self.canonical = profile;
+        self
     }
 }
 

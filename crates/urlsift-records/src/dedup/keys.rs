@@ -39,12 +39,15 @@ pub enum Key {
     /// The site: the registrable domain (eTLD+1, from the Public Suffix
     /// List); a host without one is its own site.
     Site,
+    /// The URL in the profile's canonical form (or SURT key), while the
+    /// record is written as it came: Scrapy's fingerprint dedup.
+    Canonical,
 }
 
 impl Key {
     /// Every key, in the order `--help` lists them (`pattern` with the
     /// default options).
-    pub const ALL: [Key; 6] = [
+    pub const ALL: [Key; 7] = [
         Key::Href,
         Key::NoFragment,
         Key::Origin,
@@ -55,6 +58,7 @@ impl Key {
             exact_path: false,
         }),
         Key::Site,
+        Key::Canonical,
     ];
 
     /// The name `--key` takes.
@@ -73,6 +77,7 @@ impl Key {
             Key::Host => "host",
             Key::Pattern(_) => "pattern",
             Key::Site => "site",
+            Key::Canonical => "canonical",
         }
     }
 
@@ -93,6 +98,10 @@ impl Key {
                  names (the --pattern-* flags change it)"
             }
             Key::Site => "The site: the registrable domain (eTLD+1, from the Public Suffix List)",
+            Key::Canonical => {
+                "The URL in the --canonical form (or --surt key), the record written as it came \
+                 (e.g. --canonical w3lib --key canonical: Scrapy's fingerprint)"
+            }
         }
     }
 }
@@ -265,7 +274,7 @@ pub fn write_key(
 ) {
     let whole = |out: &mut Vec<u8>| out.extend_from_slice(url.href().as_bytes());
     match kind {
-        Key::Href | Key::NoFragment => {
+        Key::Href | Key::NoFragment | Key::Canonical => {
             out.extend_from_slice(&line[..href_key_len(kind, line)]);
         }
         Key::Origin => {

@@ -99,7 +99,7 @@ impl Keying<'_> {
         base: Option<&Url>,
         keys: Keys,
     ) -> Processed<Keys> {
-        let href_keys = matches!(self.key, Key::Href | Key::NoFragment)
+        let href_keys = matches!(self.key, Key::Href | Key::NoFragment | Key::Canonical)
             && !self.with_key
             && (!self.profile.needs_url() || self.profile.reads_text())
             && !self.stage.has_edits();
@@ -126,7 +126,19 @@ impl Keying<'_> {
             p.flush();
             let start = p.out.len();
             let key_start = p.extra.keys.len();
-            if with_key {
+            if key_kind == Key::Canonical {
+                // Keyed by the form, the record written as it came (after
+                // the key and a tab with --with-key).
+                form.clear();
+                profile.apply(url, &mut form);
+                let keys = &mut p.extra.keys;
+                write_key(key_kind, url, &form, keys, &mut p.extra.names, &stage.list);
+                if with_key {
+                    p.out.extend_from_slice(&p.extra.keys[key_start..]);
+                    p.out.push(b'\t');
+                }
+                rec.write_unchanged(&mut p.out, term);
+            } else if with_key {
                 // The key first, then the record (either shape).
                 form.clear();
                 profile.apply(url, &mut form);
@@ -233,7 +245,12 @@ impl OnView<Keys> for HrefKeys<'_> {
             return Ok(());
         }
         p.flush();
-        rec.write_url(&mut p.out, &form, self.terminator);
+        if self.kind == Key::Canonical {
+            // Keyed by the form, written as it came.
+            rec.write_unchanged(&mut p.out, self.terminator);
+        } else {
+            rec.write_url(&mut p.out, &form, self.terminator);
+        }
         let key_start = p.extra.keys.len();
         let key = &form.as_bytes()[..href_key_len(self.kind, form.as_bytes())];
         p.extra.keys.extend_from_slice(key);
