@@ -235,6 +235,30 @@ fn run_range(
                 continue;
             }
         };
+        if let [Output::Profile(profile)] = outputs
+            && profile.reads_text()
+        {
+            // A form of the raw text (`canonical="w3lib"`): the standard's
+            // parse plays no part; a text the form's tool refuses is null,
+            // with why.
+            match profile
+                .apply_text(input)
+                .expect("a profile that reads text")
+            {
+                Ok(form) => {
+                    out.columns[0].push_str(&form);
+                    out.reasons.push_null();
+                    out.valid.push(Some(true));
+                }
+                Err(e) => {
+                    out.null_row();
+                    write!(out.reasons.data(), "{e}").expect("writing to a Vec");
+                    out.reasons.commit();
+                    out.valid.push(Some(false));
+                }
+            }
+            continue;
+        }
         match parser.parse(input, base) {
             Ok(url) => {
                 for (output, column) in outputs.iter().zip(&mut out.columns) {

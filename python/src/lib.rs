@@ -65,6 +65,14 @@ fn columns<'py>(
             "safe-browsing" => Ok(Output::Profile(
                 profile.clone().canonical(Some(Canonical::SafeBrowsing)),
             )),
+            // A form of the raw text goes alone (the kernel reads no URL
+            // for it), and takes no profile step.
+            "w3lib" if outputs.len() == 1 && profile == Profile::new() => Ok(Output::Profile(
+                Profile::new().canonical(Canonical::from_name("w3lib")),
+            )),
+            "w3lib" => Err(PyValueError::new_err(
+                "the w3lib form goes alone, without strip_fragment, sort_query or strip_params",
+            )),
             "pattern" => Ok(Output::Pattern),
             _ => Output::getter(name)
                 .or_else(|| Output::site(name, &list))

@@ -11,8 +11,11 @@ difference class it finds, naming up to 20 lines."""
 import json
 import pathlib
 
+import pyarrow as pa
 import pytest
 from w3lib.url import canonicalize_url
+
+import urlsift
 
 from conftest import REPO, read_lines, run_cli
 
@@ -104,3 +107,15 @@ def test_w3lib_form_equals_w3lib_on_the_standards_test_inputs(cli, tmp_path):
     assert len(lines) > 4000, len(lines)
     refused = compare(cli, tmp_path, lines, (), {})
     assert refused > 20, "w3lib raises on some of these inputs; none refused means the check did not run"
+
+
+def test_python_normalize_gives_the_w3lib_form(cli, tmp_path, corpora_dir):
+    """`urlsift.normalize(canonical="w3lib")` equals the command's form of
+    every corpus line and of the hard inputs above, null where the command
+    rejects."""
+    lines = [line for path in sorted(corpora_dir.glob("*.txt")) for line in read_lines(path)]
+    lines += ["http://a.com:99999/", "http://[1.2.3.4]/", "foo.com/a b", " http://A.com/?b&a=1 "]
+    forms, _ = ours(cli, tmp_path, lines, ())
+    assert urlsift.normalize(pa.array(lines), canonical="w3lib").to_pylist() == forms
+    with pytest.raises(ValueError, match="goes alone"):
+        urlsift.normalize(pa.array(lines[:1]), canonical="w3lib", sort_query=True)

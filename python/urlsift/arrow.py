@@ -204,14 +204,20 @@ def normalize(
     """Each URL's href, in the normalization profile the flags name
     (``urlsift normalize --strip-fragment --sort-query --strip-params``);
     ``canonical="safe-browsing"`` gives Google Safe Browsing's canonical
-    form instead (``urlsift normalize --canonical safe-browsing``).
+    form instead (``urlsift normalize --canonical safe-browsing``), and
+    ``canonical="w3lib"`` w3lib's ``canonicalize_url`` of each text, as
+    Scrapy fingerprints requests (``urlsift normalize --canonical w3lib``:
+    read from the raw text, so a text the URL Standard rejects has one;
+    null where w3lib raises; no profile flag goes with it).
 
     >>> import pyarrow as pa, urlsift
     >>> urlsift.normalize(pa.array(["http://www.GOOgle.com:8080/a/%2525#f"]), canonical="safe-browsing").to_pylist()
     ['http://www.google.com/a/%25']
+    >>> urlsift.normalize(pa.array(["foo.com/a b?z=1&a=2", "http://e.com:x/"]), canonical="w3lib").to_pylist()
+    ['foo.com/a%20b?a=2&z=1', None]
     """
-    if canonical not in (None, "safe-browsing"):
-        raise ValueError(f"canonical: {canonical!r} is not a form (known: 'safe-browsing')")
+    if canonical not in (None, "safe-browsing", "w3lib"):
+        raise ValueError(f"canonical: {canonical!r} is not a form (known: 'safe-browsing', 'w3lib')")
     profile = dict(strip_fragment=strip_fragment, sort_query=sort_query, strip_params=strip_params)
     output = "normalized" if canonical is None else canonical
     return _one(array, output, base, with_reasons, threads=threads, **profile)

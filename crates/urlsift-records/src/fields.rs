@@ -13,7 +13,7 @@
 //! let rec = Rec { data, start: 0, end: data.len(), next: data.len(), line: 1, offset: 0, field: (0, data.len()), shape: Shape::Line };
 //! let url = urlsift::Url::parse("https://news.bbc.co.uk:8080/a?b")?;
 //! let list = List::builtin();
-//! let cx = Context { format: &Format::Lines, list: &list, rows: None };
+//! let cx = Context { format: &Format::Lines, list: &list, rows: None, canonical: None };
 //! let value = |name: &str| Field::parse(name).unwrap().value(&url, "", &rec, &cx).into_owned();
 //! assert_eq!((value("hostname"), value("port"), value("site")), ("news.bbc.co.uk".into(), "8080".into(), "bbc.co.uk".into()));
 //! assert!(Field::parse("nope").is_err());
