@@ -66,7 +66,7 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
         crate::normalize::text_form_usage(base.as_ref(), &stage)?;
         if !matches!(key, Key::Href | Key::NoFragment | Key::Canonical) || a.with_key {
             return Err(CliError::Usage(
-                "with --canonical w3lib, dedup keys by the form itself (--key href, no-fragment or canonical), without --with-key".into(),
+                "with --canonical w3lib or urlcanon-*, dedup keys by the form itself (--key href, no-fragment or canonical), without --with-key".into(),
             ));
         }
     }

@@ -77,18 +77,19 @@ pub fn run(a: NormalizeArgs) -> Result<ExitCode, CliError> {
     })
 }
 
-/// Refuses what a form read from the raw text (`--canonical w3lib`)
+/// Refuses what a form read from the raw text (`--canonical w3lib`,
+/// `urlcanon-*`)
 /// cannot take: a base (it resolves by the URL Standard) and edits (they
 /// change the parsed URL).
 pub fn text_form_usage(base: Option<&Url>, stage: &Stage) -> Result<(), CliError> {
     if base.is_some() {
         return Err(CliError::Usage(
-            "--base resolves by the URL Standard; --canonical w3lib reads each text as w3lib does, unresolved".into(),
+            "--base resolves by the URL Standard; --canonical w3lib and urlcanon-* read each text as their tool does, unresolved".into(),
         ));
     }
     if stage.has_edits() {
         return Err(CliError::Usage(
-            "--canonical w3lib reads each URL's text as w3lib does; the edits (--set, --clear, ...) change the parsed URL: use one or the other".into(),
+            "--canonical w3lib and urlcanon-* read each URL's text as their tool does; the edits (--set, --clear, ...) change the parsed URL: use one or the other".into(),
         ));
     }
     Ok(())

@@ -67,12 +67,17 @@ fn columns<'py>(
             )),
             // A form of the raw text goes alone (the kernel reads no URL
             // for it), and takes no profile step.
-            "w3lib" if outputs.len() == 1 && profile == Profile::new() => Ok(Output::Profile(
-                Profile::new().canonical(Canonical::from_name("w3lib")),
-            )),
-            "w3lib" => Err(PyValueError::new_err(
-                "the w3lib form goes alone, without strip_fragment, sort_query or strip_params",
-            )),
+            name if Canonical::from_name(name).is_some_and(Canonical::reads_text) => {
+                if outputs.len() == 1 && profile == Profile::new() {
+                    Ok(Output::Profile(
+                        Profile::new().canonical(Canonical::from_name(name)),
+                    ))
+                } else {
+                    Err(PyValueError::new_err(format!(
+                        "the {name} form goes alone, without strip_fragment, sort_query or strip_params"
+                    )))
+                }
+            }
             "pattern" => Ok(Output::Pattern),
             _ => Output::getter(name)
                 .or_else(|| Output::site(name, &list))

@@ -119,3 +119,37 @@ def test_python_normalize_gives_the_w3lib_form(cli, tmp_path, corpora_dir):
     assert urlsift.normalize(pa.array(lines), canonical="w3lib").to_pylist() == forms
     with pytest.raises(ValueError, match="goes alone"):
         urlsift.normalize(pa.array(lines[:1]), canonical="w3lib", sort_query=True)
+
+
+URLCANON = {
+    "urlcanon-semantic-precise": "semantic_precise",
+    "urlcanon-semantic": "semantic",
+    "urlcanon-aggressive": "aggressive",
+}
+
+
+@pytest.mark.parametrize("form", URLCANON)
+def test_urlcanon_forms_equal_urlcanon_on_the_corpora(cli, tmp_path, corpora_dir, form):
+    """The IIPC urlcanon 0.3.1 (pinned) on a seeded tenth of the corpus
+    lines (every line with URLSIFT_CANON_FULL=1; scripts/bench/canonical
+    runs every line too): each form is urlcanon's, byte for byte, no
+    listed exception (urlcanon raises on no corpus line)."""
+    import os
+    import random
+
+    import urlcanon
+
+    lines = [line for path in sorted(corpora_dir.glob("*.txt")) for line in read_lines(path)]
+    if os.environ.get("URLSIFT_CANON_FULL") != "1":
+        pick = random.Random(52)
+        lines = [line for line in lines if pick.random() < 0.1]
+    assert len(lines) > 90_000, len(lines)
+    canon = getattr(urlcanon, URLCANON[form])
+    source = tmp_path / "in.txt"
+    source.write_bytes("".join(line + "\n" for line in lines).encode())
+    written = run_cli(cli, "normalize", "--canonical", form, source).decode().split("\n")[:-1]
+    assert len(written) == len(lines)
+    differ = [(line, ours) for line, ours in zip(lines, written) if str(canon(line)) != ours]
+    assert not differ, f"{len(differ)} of {len(lines)} differ from urlcanon:\n" + "\n".join(
+        f"  {line!r}\n    urlsift  {ours!r}\n    urlcanon {str(canon(line))!r}" for line, ours in differ[:20]
+    )

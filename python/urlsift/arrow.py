@@ -190,6 +190,11 @@ def _one(array, output, base, with_reasons, **options):
     return (out, reasons) if with_reasons else out
 
 
+#: The names ``normalize(canonical=...)`` takes (``urlsift normalize
+#: --canonical``'s).
+_CANONICAL_FORMS = ("safe-browsing", "w3lib", "urlcanon-semantic-precise", "urlcanon-semantic", "urlcanon-aggressive")
+
+
 def normalize(
     array,
     base: Base = None,
@@ -208,7 +213,9 @@ def normalize(
     ``canonical="w3lib"`` w3lib's ``canonicalize_url`` of each text, as
     Scrapy fingerprints requests (``urlsift normalize --canonical w3lib``:
     read from the raw text, so a text the URL Standard rejects has one;
-    null where w3lib raises; no profile flag goes with it).
+    null where w3lib raises; no profile flag goes with it);
+    ``canonical="urlcanon-semantic-precise"``, ``"urlcanon-semantic"`` and
+    ``"urlcanon-aggressive"`` the IIPC urlcanon's forms, read the same way.
 
     >>> import pyarrow as pa, urlsift
     >>> urlsift.normalize(pa.array(["http://www.GOOgle.com:8080/a/%2525#f"]), canonical="safe-browsing").to_pylist()
@@ -216,8 +223,8 @@ def normalize(
     >>> urlsift.normalize(pa.array(["foo.com/a b?z=1&a=2", "http://e.com:x/"]), canonical="w3lib").to_pylist()
     ['foo.com/a%20b?a=2&z=1', None]
     """
-    if canonical not in (None, "safe-browsing", "w3lib"):
-        raise ValueError(f"canonical: {canonical!r} is not a form (known: 'safe-browsing', 'w3lib')")
+    if canonical is not None and canonical not in _CANONICAL_FORMS:
+        raise ValueError(f"canonical: {canonical!r} is not a form (known: {', '.join(_CANONICAL_FORMS)})")
     profile = dict(strip_fragment=strip_fragment, sort_query=sort_query, strip_params=strip_params)
     output = "normalized" if canonical is None else canonical
     return _one(array, output, base, with_reasons, threads=threads, **profile)

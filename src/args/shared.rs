@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use urlsift::Url;
+use urlsift::canon::urlcanon::Canonicalizer as Urlcanon;
 use urlsift::canon::w3lib;
 use urlsift::profile::{Canonical, Profile, SurtForm};
 use urlsift::site::List;
@@ -250,7 +251,10 @@ pub struct CanonicalArgs {
     /// canonicalize_url (query pairs sorted and re-encoded, `+` a space,
     /// the fragment dropped; each line's text read as w3lib reads it, so a
     /// line the URL Standard rejects still has one), e.g. urlsift normalize
-    /// --canonical w3lib requests.txt. See docs/canonical.md.
+    /// --canonical w3lib requests.txt; `urlcanon-semantic-precise`,
+    /// `urlcanon-semantic`, `urlcanon-aggressive`, the IIPC urlcanon's
+    /// (warcprox, brozzler dedup), byte for byte, also read from the raw
+    /// text. See docs/canonical.md.
     #[arg(long, value_name = "FORM", value_enum)]
     pub canonical: Option<CanonicalArg>,
     /// With --canonical w3lib: keep the fragment (w3lib's keep_fragments).
@@ -277,6 +281,9 @@ impl CanonicalArgs {
                 keep_blank_values: !self.w3lib_drop_blank_values,
                 keep_fragments: self.w3lib_keep_fragments,
             }),
+            CanonicalArg::UrlcanonSemanticPrecise => Canonical::Urlcanon(Urlcanon::SemanticPrecise),
+            CanonicalArg::UrlcanonSemantic => Canonical::Urlcanon(Urlcanon::Semantic),
+            CanonicalArg::UrlcanonAggressive => Canonical::Urlcanon(Urlcanon::Aggressive),
         }))
     }
 }
@@ -288,6 +295,13 @@ pub enum CanonicalArg {
     SafeBrowsing,
     /// w3lib 2.5.0's canonicalize_url (Scrapy's request fingerprint).
     W3lib,
+    /// urlcanon 0.3.1's semantic_precise (warcprox, brozzler).
+    UrlcanonSemanticPrecise,
+    /// urlcanon 0.3.1's semantic: semantic_precise less the fragment.
+    UrlcanonSemantic,
+    /// urlcanon 0.3.1's aggressive: https as http, www and session ids
+    /// dropped, path and query lower-cased.
+    UrlcanonAggressive,
 }
 
 /// `--surt`'s values.
@@ -336,7 +350,7 @@ impl ProfileArgs {
         let w3lib_steps = self.strip_fragment || self.sort_query || self.strip_params.is_some();
         if canonical.is_some_and(Canonical::reads_text) && w3lib_steps {
             return Err(CliError::Usage(
-                "--canonical w3lib is w3lib's form as it is: it takes none of --strip-fragment, --sort-query, --strip-params (w3lib sorts the query itself; --w3lib-keep-fragments and --w3lib-drop-blank-values are its options)".into(),
+                "--canonical w3lib and urlcanon-* are their tool's forms as they are: they take none of --strip-fragment, --sort-query, --strip-params (the tools sort the query themselves; --w3lib-keep-fragments and --w3lib-drop-blank-values are w3lib's options)".into(),
             ));
         }
         let mut p = Profile::new()

@@ -103,7 +103,7 @@ fn usage_errors_name_what_does_not_go_with_w3lib() {
     for (args, says) in [
         (
             &["normalize", "--canonical", "w3lib", "--sort-query", "u.txt"][..],
-            "takes none of",
+            "take none of",
         ),
         (
             &["normalize", "--w3lib-keep-fragments", "u.txt"][..],
@@ -241,4 +241,29 @@ fn extract_canonical_field() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(stderr(&out).contains(says), "{args:?}: {}", stderr(&out));
     }
+}
+
+/// `--canonical urlcanon-*`: urlcanon's forms of the raw text, a scheme
+/// and all (urlcanon's own vectors are a test suite of the library).
+#[test]
+fn urlcanon_forms() {
+    let wd = Workdir::new();
+    wd.create(
+        "u.txt",
+        "  https://www.google.com/  \nHTTP://user@Example.com:80/a/./b/../c?b=2&a=1#f\n\
+         www.foo.com/a?JSESSIONID=0123456789abcdef\n",
+    );
+    let form = |name: &str| wd.stdout(&["normalize", "-q", "--canonical", name, "u.txt"]);
+    assert_eq!(
+        form("urlcanon-semantic-precise"),
+        "https://www.google.com/\nhttp://example.com/a/c?a=1&b=2#f\nhttp://www.foo.com/a?JSESSIONID=0123456789abcdef\n"
+    );
+    assert_eq!(
+        form("urlcanon-semantic"),
+        "https://www.google.com/\nhttp://example.com/a/c?a=1&b=2\nhttp://www.foo.com/a?JSESSIONID=0123456789abcdef\n"
+    );
+    assert_eq!(
+        form("urlcanon-aggressive"),
+        "http://google.com/\nhttp://example.com/a/c?a=1&b=2\nhttp://foo.com/a\n"
+    );
 }

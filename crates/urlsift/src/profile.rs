@@ -35,6 +35,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
+use crate::canon::urlcanon::Canonicalizer as Urlcanon;
 use crate::surt::SurtOptions;
 use crate::{HostKind, Url};
 
@@ -58,6 +59,9 @@ pub enum Canonical {
     /// ([`crate::canon::w3lib`]), with its options. It reads the raw text
     /// ([`Profile::apply_text`]), not the parsed URL.
     W3lib(crate::canon::w3lib::Options),
+    /// One of the IIPC urlcanon's canonicalizers, as warcprox and brozzler
+    /// dedup by ([`crate::canon::urlcanon`]). It reads the raw text.
+    Urlcanon(crate::canon::urlcanon::Canonicalizer),
 }
 
 impl Canonical {
@@ -73,17 +77,26 @@ impl Canonical {
         match name {
             "safe-browsing" => Some(Canonical::SafeBrowsing),
             "w3lib" => Some(Canonical::W3lib(Default::default())),
+            "urlcanon-semantic-precise" => Some(Canonical::Urlcanon(Urlcanon::SemanticPrecise)),
+            "urlcanon-semantic" => Some(Canonical::Urlcanon(Urlcanon::Semantic)),
+            "urlcanon-aggressive" => Some(Canonical::Urlcanon(Urlcanon::Aggressive)),
             _ => None,
         }
     }
 
     /// The names [`Canonical::from_name`] knows.
-    pub const NAMES: &[&str] = &["safe-browsing", "w3lib"];
+    pub const NAMES: &[&str] = &[
+        "safe-browsing",
+        "w3lib",
+        "urlcanon-semantic-precise",
+        "urlcanon-semantic",
+        "urlcanon-aggressive",
+    ];
 
     /// True for a form that reads the raw text as its tool does, not the
     /// URL the standard parses: a text the standard rejects still has one.
     pub fn reads_text(self) -> bool {
-        matches!(self, Canonical::W3lib(_))
+        matches!(self, Canonical::W3lib(_) | Canonical::Urlcanon(_))
     }
 }
 
@@ -235,6 +248,9 @@ impl Profile {
     pub fn apply_text(&self, text: &str) -> Option<Result<String, crate::canon::Refused>> {
         match self.canonical? {
             Canonical::W3lib(options) => Some(crate::canon::w3lib::canonicalize(text, options)),
+            Canonical::Urlcanon(profile) => {
+                Some(crate::canon::urlcanon::canonicalize(text, profile))
+            }
             Canonical::SafeBrowsing => None,
         }
     }

@@ -6,7 +6,9 @@
 //! parse), so a line the standard rejects still gets the tool's answer,
 //! and a line the tool refuses gets an error here:
 //! - [`w3lib`]: Scrapy's request fingerprint and dedup key, w3lib 2.5.0's
-//!   `canonicalize_url`.
+//!   `canonicalize_url`;
+//! - [`urlcanon`]: the IIPC urlcanon 0.3.1's `semantic_precise`,
+//!   `semantic` and `aggressive` (warcprox's and brozzler's dedup keys).
 //!
 //! The pieces of Python's standard library those tools stand on (the
 //! `idna` codec's IDNA 2003, `ipaddress`'s IPv6 text, `urllib`'s scheme
@@ -19,6 +21,7 @@
 //! ```
 
 pub mod python;
+pub mod urlcanon;
 pub mod w3lib;
 
 use std::fmt;
@@ -34,6 +37,9 @@ pub enum Refused {
     Port,
     /// A host whose NFKC form holds `/`, `?`, `#`, `@`, `:` or `\`.
     Nfkc,
+    /// A host read as a negative IPv4 number (urlcanon reads `-1` so, and
+    /// then cannot write it).
+    Host,
 }
 
 impl fmt::Display for Refused {
@@ -43,6 +49,9 @@ impl fmt::Display for Refused {
             Refused::Port => "the canonical form's tool refuses its port",
             Refused::Nfkc => {
                 "the canonical form's tool refuses a host whose NFKC form holds a delimiter"
+            }
+            Refused::Host => {
+                "the canonical form's tool refuses its host (an IPv4 number it cannot write)"
             }
         })
     }

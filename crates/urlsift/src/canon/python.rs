@@ -350,7 +350,13 @@ fn checked(label: String) -> Result<String, IdnaError> {
     }
 }
 
-/// RFC 3490's ToASCII of one label, as the `idna` codec does it.
+/// RFC 3490's ToASCII of one label, as the `idna` codec does it
+/// (`encodings.idna.ToASCII`): an empty label, or one of 64 bytes or
+/// more, is an error.
+pub fn label_to_ascii(label: &str) -> Result<String, IdnaError> {
+    to_ascii(label)
+}
+
 fn to_ascii(label: &str) -> Result<String, IdnaError> {
     if label.is_ascii() {
         return checked(label.to_string());

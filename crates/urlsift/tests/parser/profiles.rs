@@ -182,3 +182,31 @@ fn ssurt_form_equals_urlcanons_vectors() {
         );
     }
 }
+
+/// urlcanon's own vectors for its `semantic_precise` and `aggressive`
+/// canonicalizers: every one. Their keys are bytes written as Latin-1
+/// characters (as urlcanon's tests read them).
+#[test]
+fn urlcanon_vectors_of_its_profiles() {
+    use urlsift::canon::urlcanon::{Canonicalizer as Urlcanon, canonicalize_bytes};
+    for (file, profile, at_least) in [
+        ("semantic_precise.json", Urlcanon::SemanticPrecise, 250),
+        ("aggressive.json", Urlcanon::Aggressive, 40),
+    ] {
+        let path = common::canon_dir().join("urlcanon").join(file);
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let vectors: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_str(&text).unwrap();
+        assert!(vectors.len() >= at_least, "{file}: {} cases", vectors.len());
+        for (input, want) in &vectors {
+            let bytes: Vec<u8> = input
+                .chars()
+                .map(|c| u8::try_from(u32::from(c)).expect("a Latin-1 character"))
+                .collect();
+            let got = canonicalize_bytes(&bytes, profile)
+                .unwrap_or_else(|e| panic!("{file}: {input:?}: {e}"));
+            assert_eq!(got, want.as_str().unwrap(), "{file}: {input:?}");
+        }
+    }
+}
