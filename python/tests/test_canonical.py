@@ -122,6 +122,8 @@ def test_python_normalize_gives_the_w3lib_form(cli, tmp_path, corpora_dir):
 
 
 URLCANON = {
+    "urlcanon-whatwg": "whatwg",
+    "urlcanon-google": "google",
     "urlcanon-semantic-precise": "semantic_precise",
     "urlcanon-semantic": "semantic",
     "urlcanon-aggressive": "aggressive",

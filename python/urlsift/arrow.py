@@ -192,7 +192,15 @@ def _one(array, output, base, with_reasons, **options):
 
 #: The names ``normalize(canonical=...)`` takes (``urlsift normalize
 #: --canonical``'s).
-_CANONICAL_FORMS = ("safe-browsing", "w3lib", "urlcanon-semantic-precise", "urlcanon-semantic", "urlcanon-aggressive")
+_CANONICAL_FORMS = (
+    "safe-browsing",
+    "w3lib",
+    "urlcanon-whatwg",
+    "urlcanon-google",
+    "urlcanon-semantic-precise",
+    "urlcanon-semantic",
+    "urlcanon-aggressive",
+)
 
 
 def normalize(
@@ -214,7 +222,8 @@ def normalize(
     Scrapy fingerprints requests (``urlsift normalize --canonical w3lib``:
     read from the raw text, so a text the URL Standard rejects has one;
     null where w3lib raises; no profile flag goes with it);
-    ``canonical="urlcanon-semantic-precise"``, ``"urlcanon-semantic"`` and
+    ``canonical="urlcanon-whatwg"``, ``"urlcanon-google"``,
+    ``"urlcanon-semantic-precise"``, ``"urlcanon-semantic"`` and
     ``"urlcanon-aggressive"`` the IIPC urlcanon's forms, read the same way.
 
     >>> import pyarrow as pa, urlsift

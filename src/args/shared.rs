@@ -251,8 +251,9 @@ pub struct CanonicalArgs {
     /// canonicalize_url (query pairs sorted and re-encoded, `+` a space,
     /// the fragment dropped; each line's text read as w3lib reads it, so a
     /// line the URL Standard rejects still has one), e.g. urlsift normalize
-    /// --canonical w3lib requests.txt; `urlcanon-semantic-precise`,
-    /// `urlcanon-semantic`, `urlcanon-aggressive`, the IIPC urlcanon's
+    /// --canonical w3lib requests.txt; `urlcanon-whatwg`, `urlcanon-google`,
+    /// `urlcanon-semantic-precise`, `urlcanon-semantic`,
+    /// `urlcanon-aggressive`, the IIPC urlcanon's
     /// (warcprox, brozzler dedup), byte for byte, also read from the raw
     /// text. See docs/canonical.md.
     #[arg(long, value_name = "FORM", value_enum)]
@@ -281,6 +282,8 @@ impl CanonicalArgs {
                 keep_blank_values: !self.w3lib_drop_blank_values,
                 keep_fragments: self.w3lib_keep_fragments,
             }),
+            CanonicalArg::UrlcanonWhatwg => Canonical::Urlcanon(Urlcanon::Whatwg),
+            CanonicalArg::UrlcanonGoogle => Canonical::Urlcanon(Urlcanon::Google),
             CanonicalArg::UrlcanonSemanticPrecise => Canonical::Urlcanon(Urlcanon::SemanticPrecise),
             CanonicalArg::UrlcanonSemantic => Canonical::Urlcanon(Urlcanon::Semantic),
             CanonicalArg::UrlcanonAggressive => Canonical::Urlcanon(Urlcanon::Aggressive),
@@ -295,6 +298,11 @@ pub enum CanonicalArg {
     SafeBrowsing,
     /// w3lib 2.5.0's canonicalize_url (Scrapy's request fingerprint).
     W3lib,
+    /// urlcanon 0.3.1's whatwg (its own parser, the URL Standard's
+    /// serialization).
+    UrlcanonWhatwg,
+    /// urlcanon 0.3.1's google (Safe Browsing's rules, the port kept).
+    UrlcanonGoogle,
     /// urlcanon 0.3.1's semantic_precise (warcprox, brozzler).
     UrlcanonSemanticPrecise,
     /// urlcanon 0.3.1's semantic: semantic_precise less the fragment.

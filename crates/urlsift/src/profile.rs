@@ -77,6 +77,8 @@ impl Canonical {
         match name {
             "safe-browsing" => Some(Canonical::SafeBrowsing),
             "w3lib" => Some(Canonical::W3lib(Default::default())),
+            "urlcanon-whatwg" => Some(Canonical::Urlcanon(Urlcanon::Whatwg)),
+            "urlcanon-google" => Some(Canonical::Urlcanon(Urlcanon::Google)),
             "urlcanon-semantic-precise" => Some(Canonical::Urlcanon(Urlcanon::SemanticPrecise)),
             "urlcanon-semantic" => Some(Canonical::Urlcanon(Urlcanon::Semantic)),
             "urlcanon-aggressive" => Some(Canonical::Urlcanon(Urlcanon::Aggressive)),
@@ -88,6 +90,8 @@ impl Canonical {
     pub const NAMES: &[&str] = &[
         "safe-browsing",
         "w3lib",
+        "urlcanon-whatwg",
+        "urlcanon-google",
         "urlcanon-semantic-precise",
         "urlcanon-semantic",
         "urlcanon-aggressive",

@@ -7,8 +7,9 @@
 //! and a line the tool refuses gets an error here:
 //! - [`w3lib`]: Scrapy's request fingerprint and dedup key, w3lib 2.5.0's
 //!   `canonicalize_url`;
-//! - [`urlcanon`]: the IIPC urlcanon 0.3.1's `semantic_precise`,
-//!   `semantic` and `aggressive` (warcprox's and brozzler's dedup keys).
+//! - [`urlcanon`]: the IIPC urlcanon 0.3.1's `whatwg`, `google`,
+//!   `semantic_precise`, `semantic` and `aggressive` (warcprox's and
+//!   brozzler's dedup keys).
 //!
 //! The pieces of Python's standard library those tools stand on (the
 //! `idna` codec's IDNA 2003, `ipaddress`'s IPv6 text, `urllib`'s scheme

@@ -1,5 +1,7 @@
-//! The IIPC urlcanon's (0.3.1) canonicalizers `semantic_precise`,
-//! `semantic` and `aggressive`: the forms warcprox and brozzler dedup by.
+//! The IIPC urlcanon's (0.3.1) canonicalizers `whatwg`, `google`,
+//! `semantic_precise`, `semantic` and `aggressive`: the forms warcprox and
+//! brozzler dedup by (`whatwg` and `google` run their own step lists,
+//! from the same steps).
 //!
 //! urlcanon reads text with its own lenient parser (every byte kept in
 //! some part: a scheme is whatever precedes the first `:` after a letter,
@@ -33,6 +35,12 @@ use super::python::{self, IpAddress};
 /// Which of urlcanon's canonicalizers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Canonicalizer {
+    /// `urlcanon.whatwg`: urlcanon's reading of the URL Standard's
+    /// serialization (its parser, not the standard's: no text fails).
+    Whatwg,
+    /// `urlcanon.google`: Google Safe Browsing's rules as urlcanon has
+    /// them (the port kept, unlike `--canonical safe-browsing`).
+    Google,
     /// `urlcanon.semantic_precise`.
     SemanticPrecise,
     /// `urlcanon.semantic`: `semantic_precise` less the fragment.
@@ -642,119 +650,339 @@ pub fn canonicalize(text: &str, profile: Canonicalizer) -> Result<String, Refuse
 /// ```
 pub fn canonicalize_bytes(text: &[u8], profile: Canonicalizer) -> Result<String, Refused> {
     let mut url = parse(text);
-    // default_scheme_http
-    if url.scheme.is_empty() {
-        url.scheme = b"http".to_vec();
-        url.colon_after_scheme = b":".to_vec();
-        if !url.path.is_empty() {
-            let path = std::mem::take(&mut url.path);
-            parse_pathish(&mut url, &path);
+    let steps: &[Step] = match profile {
+        Canonicalizer::Whatwg => WHATWG,
+        Canonicalizer::Google => GOOGLE,
+        Canonicalizer::SemanticPrecise | Canonicalizer::Semantic | Canonicalizer::Aggressive => {
+            SEMANTIC_PRECISE
         }
+    };
+    for &step in steps {
+        apply(step, &mut url)?;
     }
-    // remove_tabs_and_newlines
-    for part in [
-        &mut url.scheme,
-        &mut url.colon_after_scheme,
-        &mut url.slashes,
-        &mut url.username,
-        &mut url.colon_before_password,
-        &mut url.password,
-        &mut url.at_sign,
-        &mut url.host,
-        &mut url.colon_before_port,
-        &mut url.port,
-        &mut url.path,
-        &mut url.question_mark,
-        &mut url.query,
-        &mut url.hash_sign,
-        &mut url.fragment,
-    ] {
-        if part.iter().any(is_tab_or_newline) {
-            *part = without_tabs(part);
-        }
-    }
-    url.scheme.make_ascii_lowercase();
-    // elide_default_port
-    if let Some(Some(default)) = special(&url.scheme)
-        && url.port == default
-    {
-        url.colon_before_port.clear();
-        url.port.clear();
-    }
-    // clean_up_userinfo
-    if url.password.is_empty() {
-        url.colon_before_password.clear();
-        if url.username.is_empty() {
-            url.at_sign.clear();
-        }
-    }
-    // two_slashes
-    if !url.slashes.is_empty() || !url.authority_empty() || url.scheme == b"file" {
-        url.slashes = b"//".to_vec();
-    }
-    // pct_decode_repeatedly_except_query
-    for part in [
-        &mut url.scheme,
-        &mut url.username,
-        &mut url.password,
-        &mut url.host,
-        &mut url.port,
-        &mut url.path,
-        &mut url.fragment,
-    ] {
-        pct_decode_repeatedly(part);
-    }
-    normalize_ip_address(&mut url)?;
-    fix_host_dots(&mut url.host);
-    if !url.host.is_empty() && url.is_special() {
-        url.host = punycode_host(&url.host);
-    }
-    // remove_userinfo
-    url.username.clear();
-    url.colon_before_password.clear();
-    url.password.clear();
-    url.at_sign.clear();
-    // less_dumb_pct_encode
-    url.scheme = pct_encode(&url.scheme, google_set);
-    url.host = pct_encode(&url.host, google_set);
-    url.port = pct_encode(&url.port, google_set);
-    url.path = pct_encode(&url.path, |b| google_set(b) || b == b'?');
-    url.fragment = pct_encode(&url.fragment, google_set);
-    if !url.query.is_empty() {
-        url.query = recode_query(&url.query);
-    }
-    let special = url.is_special();
-    // fix_backslashes
-    if special {
-        url.slashes = vec![b'/'; url.slashes.len()];
-        for b in &mut url.path {
-            if *b == b'\\' {
-                *b = b'/';
-            }
-        }
-    }
-    // leading_slash
-    if special && url.path.first() != Some(&b'/') {
-        url.path.insert(0, b'/');
-    }
-    url.path = resolve_path_dots(&url.path, special);
-    // collapse_consecutive_slashes
-    if special {
-        url.path.dedup_by(|b, a| *a == b'/' && *b == b'/');
-    }
-    // empty_path_to_slash
-    if url.path.is_empty() && !url.authority_empty() && special {
-        url.path = b"/".to_vec();
-    }
-    sort_query(&mut url.query);
-    if profile != Canonicalizer::SemanticPrecise {
-        url.hash_sign.clear();
-        url.fragment.clear();
+    if matches!(profile, Canonicalizer::Semantic | Canonicalizer::Aggressive) {
+        apply(Step::RemoveFragment, &mut url)?;
     }
     if profile == Canonicalizer::Aggressive {
         aggressive(&mut url);
     }
     Ok(String::from_utf8(url.text()).expect("every byte past ASCII is percent-encoded"))
+}
+
+/// One of urlcanon's steps (its functions of the same names).
+#[derive(Clone, Copy, Debug)]
+enum Step {
+    DefaultSchemeHttp,
+    RemoveTabsAndNewlines,
+    LowercaseScheme,
+    ElideDefaultPort,
+    CleanUpUserinfo,
+    TwoSlashes,
+    PctDecodeHost,
+    PctDecodeRepeatedly,
+    PctDecodeRepeatedlyExceptQuery,
+    ReparseAndNormalizeIpAddress,
+    FixHostDots,
+    PunycodeSpecialHost,
+    PctEncodeHost,
+    FixBackslashes,
+    PctEncodePath,
+    LeadingSlash,
+    NormalizePathDots,
+    CollapseConsecutiveSlashes,
+    EmptyPathToSlash,
+    PctEncodeUserinfo,
+    PctEncodeQuery,
+    PctEncodeFragment,
+    RemoveFragment,
+    RemoveUserinfo,
+    GooglePctEncode,
+    LessDumbPctEncode,
+    LessDumbPctRecodeQuery,
+    AlphaReorderQuery,
+}
+
+use Step::*;
+
+/// `urlcanon.whatwg` (after removing the leading and trailing junk).
+const WHATWG: &[Step] = &[
+    RemoveTabsAndNewlines,
+    LowercaseScheme,
+    ElideDefaultPort,
+    CleanUpUserinfo,
+    TwoSlashes,
+    PctDecodeHost,
+    ReparseAndNormalizeIpAddress,
+    PunycodeSpecialHost,
+    PctEncodeHost,
+    FixBackslashes,
+    PctEncodePath,
+    LeadingSlash,
+    NormalizePathDots,
+    EmptyPathToSlash,
+    PctEncodeUserinfo,
+    PctEncodeQuery,
+    PctEncodeFragment,
+];
+
+/// `urlcanon.google`.
+const GOOGLE: &[Step] = &[
+    DefaultSchemeHttp,
+    RemoveTabsAndNewlines,
+    LowercaseScheme,
+    FixBackslashes,
+    PctEncodePath,
+    EmptyPathToSlash,
+    ElideDefaultPort,
+    CleanUpUserinfo,
+    LeadingSlash,
+    TwoSlashes,
+    RemoveFragment,
+    PctDecodeRepeatedly,
+    NormalizePathDots,
+    FixHostDots,
+    CollapseConsecutiveSlashes,
+    PunycodeSpecialHost,
+    ReparseAndNormalizeIpAddress,
+    GooglePctEncode,
+];
+
+/// `urlcanon.semantic_precise`.
+const SEMANTIC_PRECISE: &[Step] = &[
+    DefaultSchemeHttp,
+    RemoveTabsAndNewlines,
+    LowercaseScheme,
+    ElideDefaultPort,
+    CleanUpUserinfo,
+    TwoSlashes,
+    PctDecodeRepeatedlyExceptQuery,
+    ReparseAndNormalizeIpAddress,
+    FixHostDots,
+    PunycodeSpecialHost,
+    RemoveUserinfo,
+    LessDumbPctEncode,
+    LessDumbPctRecodeQuery,
+    FixBackslashes,
+    LeadingSlash,
+    NormalizePathDots,
+    CollapseConsecutiveSlashes,
+    EmptyPathToSlash,
+    AlphaReorderQuery,
+];
+
+/// The WHATWG-style percent-encode sets urlcanon writes.
+fn c0_set(b: u8) -> bool {
+    b <= 0x1f || b >= 0x7f
+}
+
+fn path_set(b: u8) -> bool {
+    b <= 0x20 || b >= 0x7f || b"\"#<>?`{}".contains(&b)
+}
+
+fn query_set(b: u8) -> bool {
+    b <= 0x20 || b >= 0x7f || matches!(b, b'"' | b'#' | b'<' | b'>')
+}
+
+fn userinfo_set(b: u8) -> bool {
+    path_set(b) || b"/:;=@[\\]^|".contains(&b)
+}
+
+/// `pct_encode_query`: each name and value of the `&`-separated pairs
+/// encoded by `set` (`=` and `&` kept).
+fn pct_encode_query(query: &[u8], set: fn(u8) -> bool) -> Vec<u8> {
+    let mut out = Vec::with_capacity(query.len());
+    for (i, part) in query.split(|&b| b == b'&').enumerate() {
+        if i > 0 {
+            out.push(b'&');
+        }
+        let (key, value) = match memchr::memchr(b'=', part) {
+            Some(e) => (&part[..e], Some(&part[e + 1..])),
+            None => (part, None),
+        };
+        out.extend(pct_encode(key, set));
+        if let Some(value) = value {
+            out.push(b'=');
+            out.extend(pct_encode(value, set));
+        }
+    }
+    out
+}
+
+fn apply(step: Step, url: &mut Parsed) -> Result<(), Refused> {
+    let is_special = url.is_special();
+    match step {
+        DefaultSchemeHttp => {
+            if url.scheme.is_empty() {
+                url.scheme = b"http".to_vec();
+                url.colon_after_scheme = b":".to_vec();
+                if !url.path.is_empty() {
+                    let path = std::mem::take(&mut url.path);
+                    parse_pathish(url, &path);
+                }
+            }
+        }
+        RemoveTabsAndNewlines => {
+            for part in [
+                &mut url.scheme,
+                &mut url.colon_after_scheme,
+                &mut url.slashes,
+                &mut url.username,
+                &mut url.colon_before_password,
+                &mut url.password,
+                &mut url.at_sign,
+                &mut url.host,
+                &mut url.colon_before_port,
+                &mut url.port,
+                &mut url.path,
+                &mut url.question_mark,
+                &mut url.query,
+                &mut url.hash_sign,
+                &mut url.fragment,
+            ] {
+                if part.iter().any(is_tab_or_newline) {
+                    *part = without_tabs(part);
+                }
+            }
+        }
+        LowercaseScheme => url.scheme.make_ascii_lowercase(),
+        ElideDefaultPort => {
+            if let Some(Some(default)) = special(&url.scheme)
+                && url.port == default
+            {
+                url.colon_before_port.clear();
+                url.port.clear();
+            }
+        }
+        CleanUpUserinfo => {
+            if url.password.is_empty() {
+                url.colon_before_password.clear();
+                if url.username.is_empty() {
+                    url.at_sign.clear();
+                }
+            }
+        }
+        TwoSlashes => {
+            if !url.slashes.is_empty() || !url.authority_empty() || url.scheme == b"file" {
+                url.slashes = b"//".to_vec();
+            }
+        }
+        PctDecodeHost => {
+            if !url.host.is_empty() && is_special {
+                url.host = python::unquote(&url.host, false);
+            }
+        }
+        PctDecodeRepeatedly | PctDecodeRepeatedlyExceptQuery => {
+            for part in [
+                &mut url.scheme,
+                &mut url.username,
+                &mut url.password,
+                &mut url.host,
+                &mut url.port,
+                &mut url.path,
+            ] {
+                pct_decode_repeatedly(part);
+            }
+            if matches!(step, PctDecodeRepeatedly) {
+                pct_decode_repeatedly(&mut url.query);
+            }
+            pct_decode_repeatedly(&mut url.fragment);
+        }
+        ReparseAndNormalizeIpAddress => normalize_ip_address(url)?,
+        FixHostDots => fix_host_dots(&mut url.host),
+        PunycodeSpecialHost => {
+            if !url.host.is_empty() && is_special {
+                url.host = punycode_host(&url.host);
+            }
+        }
+        PctEncodeHost => url.host = pct_encode(&url.host, |b| b <= 0x20 || b >= 0x7f),
+        FixBackslashes => {
+            if is_special {
+                url.slashes = vec![b'/'; url.slashes.len()];
+                for b in &mut url.path {
+                    if *b == b'\\' {
+                        *b = b'/';
+                    }
+                }
+            }
+        }
+        PctEncodePath => {
+            let set = if url.path.first() == Some(&b'/') || is_special {
+                path_set
+            } else {
+                c0_set
+            };
+            url.path = pct_encode(&url.path, set);
+        }
+        LeadingSlash => {
+            if is_special && url.path.first() != Some(&b'/') {
+                url.path.insert(0, b'/');
+            }
+        }
+        NormalizePathDots => url.path = resolve_path_dots(&url.path, is_special),
+        CollapseConsecutiveSlashes => {
+            if is_special {
+                url.path.dedup_by(|b, a| *a == b'/' && *b == b'/');
+            }
+        }
+        EmptyPathToSlash => {
+            if url.path.is_empty() && !url.authority_empty() && is_special {
+                url.path = b"/".to_vec();
+            }
+        }
+        PctEncodeUserinfo => {
+            url.username = pct_encode(&url.username, userinfo_set);
+            url.password = pct_encode(&url.password, userinfo_set);
+        }
+        PctEncodeQuery => {
+            if !url.query.is_empty() {
+                url.query = pct_encode_query(&url.query, query_set);
+            }
+        }
+        PctEncodeFragment => url.fragment = pct_encode(&url.fragment, c0_set),
+        RemoveFragment => {
+            url.hash_sign.clear();
+            url.fragment.clear();
+        }
+        RemoveUserinfo => {
+            url.username.clear();
+            url.colon_before_password.clear();
+            url.password.clear();
+            url.at_sign.clear();
+        }
+        GooglePctEncode => {
+            for part in [
+                &mut url.scheme,
+                &mut url.username,
+                &mut url.password,
+                &mut url.host,
+                &mut url.port,
+                &mut url.path,
+            ] {
+                *part = pct_encode(part, google_set);
+            }
+            if !url.query.is_empty() {
+                url.query = pct_encode_query(&url.query, google_set);
+            }
+            url.fragment = pct_encode(&url.fragment, google_set);
+        }
+        LessDumbPctEncode => {
+            url.scheme = pct_encode(&url.scheme, google_set);
+            let userinfo = |b| google_set(b) || b == b':' || b == b'@';
+            url.username = pct_encode(&url.username, userinfo);
+            url.password = pct_encode(&url.password, userinfo);
+            url.host = pct_encode(&url.host, google_set);
+            url.port = pct_encode(&url.port, google_set);
+            url.path = pct_encode(&url.path, |b| google_set(b) || b == b'?');
+            url.fragment = pct_encode(&url.fragment, google_set);
+        }
+        LessDumbPctRecodeQuery => {
+            if !url.query.is_empty() {
+                url.query = recode_query(&url.query);
+            }
+        }
+        AlphaReorderQuery => sort_query(&mut url.query),
+    }
+    Ok(())
 }
 
 /// The steps `aggressive` adds to `semantic`.
