@@ -25,6 +25,8 @@ pub mod form;
 mod getter;
 pub mod host;
 mod parser;
+#[cfg(feature = "urlpattern")]
+pub mod pattern;
 pub mod percent;
 pub mod profile;
 pub mod safe_browsing;
