@@ -106,23 +106,12 @@ impl Url {
 
     /// The [username](https://url.spec.whatwg.org/#dom-url-username).
     pub fn username(&self) -> &str {
-        if self.c.host_kind.is_none() {
-            return "";
-        }
-        self.slice(self.c.scheme_end + 3, self.c.username_end)
+        self.view().username()
     }
 
     /// The [password](https://url.spec.whatwg.org/#dom-url-password).
     pub fn password(&self) -> &str {
-        let c = &self.c;
-        if c.host_kind.is_some()
-            && c.username_end < c.host_start
-            && self.serialization.as_bytes()[c.username_end as usize] == b':'
-        {
-            self.slice(c.username_end + 1, c.host_start - 1)
-        } else {
-            ""
-        }
+        self.view().password()
     }
 
     /// Whether the URL [includes credentials](https://url.spec.whatwg.org/#include-credentials).
@@ -154,10 +143,7 @@ impl Url {
 
     /// The [port](https://url.spec.whatwg.org/#dom-url-port) as text; empty for none or the default.
     pub fn port(&self) -> &str {
-        if self.c.port.is_none() {
-            return "";
-        }
-        self.slice(self.c.host_end + 1, self.c.path_start)
+        self.view().port()
     }
 
     /// The port as a number; `None` for none or the scheme's default.
@@ -210,7 +196,7 @@ impl Url {
 
     /// The [fragment](https://url.spec.whatwg.org/#concept-url-fragment), without '#'; `None` when null.
     pub fn fragment(&self) -> Option<&str> {
-        self.c.fragment_start.map(|f| self.slice(f + 1, self.len()))
+        self.view().fragment()
     }
 
     /// The URL's [origin](https://url.spec.whatwg.org/#concept-url-origin).
@@ -348,6 +334,44 @@ impl<'a> UrlRef<'a> {
         self.c
             .query_start
             .map(|q| self.slice(q + 1, self.c.query_end(self.len())))
+    }
+
+    /// [`Url::username`].
+    #[inline]
+    pub fn username(&self) -> &'a str {
+        if self.c.host_kind.is_none() {
+            return "";
+        }
+        self.slice(self.c.scheme_end + 3, self.c.username_end)
+    }
+
+    /// [`Url::password`].
+    #[inline]
+    pub fn password(&self) -> &'a str {
+        let c = &self.c;
+        if c.host_kind.is_some()
+            && c.username_end < c.host_start
+            && self.serialization.as_bytes()[c.username_end as usize] == b':'
+        {
+            self.slice(c.username_end + 1, c.host_start - 1)
+        } else {
+            ""
+        }
+    }
+
+    /// [`Url::port`].
+    #[inline]
+    pub fn port(&self) -> &'a str {
+        if self.c.port.is_none() {
+            return "";
+        }
+        self.slice(self.c.host_end + 1, self.c.path_start)
+    }
+
+    /// [`Url::fragment`].
+    #[inline]
+    pub fn fragment(&self) -> Option<&'a str> {
+        self.c.fragment_start.map(|f| self.slice(f + 1, self.len()))
     }
 }
 

@@ -29,6 +29,21 @@ impl Compiled {
             .any(|s| self.regex.is_match(s))
     }
 
+    /// The text the component must be, when its pattern is plain text
+    /// matched with regard to case.
+    pub(super) fn exact(&self) -> Option<&str> {
+        match self.parts.as_slice() {
+            [] if !self.options.ignore_case => Some(""),
+            [p] if p.kind == PartKind::FixedText
+                && p.modifier == Modifier::None
+                && !self.options.ignore_case =>
+            {
+                Some(&p.value)
+            }
+            _ => None,
+        }
+    }
+
     pub(super) fn is_match(&self, value: &str) -> bool {
         self.matches_all || self.regex.is_match(value)
     }

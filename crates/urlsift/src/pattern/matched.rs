@@ -61,4 +61,18 @@ impl PatternMatch {
     pub fn get(&self, component: PatternComponent) -> &ComponentMatch {
         &self.components[component as usize]
     }
+
+    /// The value of the group `name` in the first component, in URL order,
+    /// whose pattern names it and where it matched.
+    ///
+    /// ```
+    /// use urlsift::pattern::{PatternOptions, UrlPattern};
+    /// let p = UrlPattern::parse("https://:sub.e.com/:id", None, PatternOptions::default())?;
+    /// let m = p.exec("https://api.e.com/7", None)?.unwrap();
+    /// assert_eq!((m.group("sub"), m.group("id"), m.group("x")), (Some("api"), Some("7"), None));
+    /// # Ok::<(), urlsift::pattern::PatternError>(())
+    /// ```
+    pub fn group(&self, name: &str) -> Option<&str> {
+        self.components.iter().find_map(|c| c.group(name))
+    }
 }

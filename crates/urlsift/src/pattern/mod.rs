@@ -34,6 +34,7 @@ mod compiled;
 mod constructor;
 mod error;
 mod init;
+mod list;
 mod matched;
 mod parts;
 mod regexp;
@@ -41,13 +42,14 @@ mod tokenize;
 
 use std::cmp::Ordering;
 
-use crate::url::Url;
+use crate::url::{Url, UrlRef};
 use canon::InitType;
 use compiled::{Compiled, Encode, compile_component};
 use parts::{Modifier, Options, Part, PartKind};
 
 pub use error::PatternError;
 pub use init::{Init, PatternComponent, PatternOptions};
+pub use list::PatternList;
 pub use matched::{ComponentMatch, Input, PatternMatch};
 
 /// A compiled [URL pattern](https://urlpattern.spec.whatwg.org/#url-pattern).
@@ -277,7 +279,21 @@ impl UrlPattern {
     /// # Ok::<(), urlsift::pattern::PatternError>(())
     /// ```
     pub fn test_url(&self, url: &Url) -> bool {
-        let values = url_values(url);
+        self.test_view(url.view())
+    }
+
+    /// [`UrlPattern::test_url`] on a borrowed URL (what the batch parser's
+    /// views and the record engine give).
+    ///
+    /// ```
+    /// # use urlsift::pattern::{PatternOptions, UrlPattern};
+    /// let p = UrlPattern::parse("https://e.com/a/*", None, PatternOptions::default())?;
+    /// let url = urlsift::Url::parse("https://e.com/a/b").unwrap();
+    /// assert!(p.test_view(url.view()));
+    /// # Ok::<(), urlsift::pattern::PatternError>(())
+    /// ```
+    pub fn test_view(&self, url: UrlRef<'_>) -> bool {
+        let values = url_ref_values(url);
         self.components
             .iter()
             .zip(values)
@@ -294,7 +310,20 @@ impl UrlPattern {
     /// # Ok::<(), urlsift::pattern::PatternError>(())
     /// ```
     pub fn exec_url(&self, url: &Url) -> Option<PatternMatch> {
-        self.exec_values(url_values(url))
+        self.exec_view(url.view())
+    }
+
+    /// [`UrlPattern::exec_url`] on a borrowed URL.
+    ///
+    /// ```
+    /// # use urlsift::pattern::{PatternOptions, UrlPattern};
+    /// let p = UrlPattern::parse("https://e.com/:a", None, PatternOptions::default())?;
+    /// let url = urlsift::Url::parse("https://e.com/b").unwrap();
+    /// assert_eq!(p.exec_view(url.view()).unwrap().group("a"), Some("b"));
+    /// # Ok::<(), urlsift::pattern::PatternError>(())
+    /// ```
+    pub fn exec_view(&self, url: UrlRef<'_>) -> Option<PatternMatch> {
+        self.exec_values(url_ref_values(url))
     }
 
     /// The standard's `test(input, baseURL)`: an input that does not parse
@@ -517,7 +546,7 @@ fn is_ipv6_pattern(input: &str) -> bool {
 }
 
 /// A URL's eight component values as [match](https://urlpattern.spec.whatwg.org/#url-pattern-match) reads them.
-fn url_values(url: &Url) -> [&str; 8] {
+fn url_ref_values(url: UrlRef<'_>) -> [&str; 8] {
     [
         url.scheme(),
         url.username(),

@@ -346,3 +346,51 @@ fn wpt_compare_component() {
         failures.join("\n")
     );
 }
+
+/// Every pattern WPT's data constructs from arguments urlsift can take
+/// (constructor strings and inits, with their options), in file order.
+fn wpt_patterns() -> Vec<UrlPattern> {
+    let data = common::wpt_json("urlpatterntestdata.json");
+    let cases = data.as_array().expect("an array of cases");
+    cases
+        .iter()
+        .filter_map(|case| construct(case["pattern"].as_array()?).ok())
+        .collect()
+}
+
+/// `PatternList::first_match` is the first pattern whose own `test_url`
+/// holds, on WPT's patterns (each as a list of one, and all ~350 as one
+/// list) over the inputs of WPT's cases and the corpora's first lines.
+#[test]
+fn pattern_list_is_the_first_pattern_that_matches() {
+    let patterns = wpt_patterns();
+    assert!(patterns.len() > 300, "{} patterns", patterns.len());
+    let mut inputs: Vec<urlsift::Url> = Vec::new();
+    let data = common::wpt_json("urlpatterntestdata.json");
+    for case in data.as_array().expect("cases") {
+        if let Some(Value::String(s)) = case.get("inputs").and_then(|i| i.get(0))
+            && let Ok(url) = urlsift::Url::parse(s)
+        {
+            inputs.push(url);
+        }
+    }
+    for file in common::corpus_files() {
+        let text = std::fs::read_to_string(&file).expect("a corpus file");
+        inputs.extend(text.lines().take(2_000).filter_map(|l| urlsift::Url::parse(l).ok()));
+    }
+    assert!(inputs.len() > 10_000, "{} inputs", inputs.len());
+    let all = urlsift::pattern::PatternList::new(patterns.clone()).expect("the list compiles");
+    let mut matched = 0;
+    for url in &inputs {
+        let expected = patterns.iter().position(|p| p.test_url(url));
+        assert_eq!(all.first_match(url.view()), expected, "{}", url.href());
+        matched += usize::from(expected.is_some());
+    }
+    assert!(matched > 1_000, "only {matched} inputs match a pattern: a weak check");
+    for pattern in patterns.iter().take(120) {
+        let one = urlsift::pattern::PatternList::new(vec![pattern.clone()]).expect("compiles");
+        for url in inputs.iter().step_by(7) {
+            assert_eq!(one.is_match(url.view()), pattern.test_url(url), "{}", url.href());
+        }
+    }
+}
