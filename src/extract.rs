@@ -125,6 +125,22 @@ fn canonical_profile<'f>(
     }
 }
 
+/// `match_line` and `match:NAME` tell which `--match` pattern matched:
+/// without one they could only be empty.
+fn check_match_fields<'f>(
+    mut fields: impl Iterator<Item = &'f Field>,
+    stage: &urlsift_records::stage::Stage,
+) -> Result<(), CliError> {
+    let asked = fields.find(|f| matches!(f, Field::MatchLine | Field::Match(_)));
+    match (asked, stage.matching()) {
+        (Some(f), None) => Err(CliError::Usage(format!(
+            "the {} field tells which URL pattern matched: give --match PATTERN or --match-file FILE",
+            f.name()
+        ))),
+        _ => Ok(()),
+    }
+}
+
 pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
     if a.policy.keep_invalid && !a.append {
         return Err(CliError::Usage(
@@ -226,6 +242,8 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
         }
     }
     let base = a.input.base()?;
+    let stage = a.input.stage(Some(&a.filters), Some(&a.edits))?;
+    check_match_fields(fields.iter().chain(&template), &stage)?;
     let term = setup.terminator;
     if !a.append && !a.input.no_header && matches!(format, Format::Csv | Format::Tsv) {
         let mut head = Vec::new();
@@ -237,14 +255,15 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
         setup.put(&head)?;
     }
     let names: Vec<String> = fields.iter().map(|f| format!("url_{}", f.name())).collect();
-    let stage = a.input.stage(Some(&a.filters), Some(&a.edits))?;
     // With --append the records go back out: under --keep-invalid, empty
     // ones too (a row whose URL cell is empty, a blank line), as normalize
     // passes them, so every input record has its output record.
     let mut job = setup.job(a.append);
     job.write_heads = false;
     let code = setup.run_chunks(|chunk| {
-        let source = &Context::of(chunk, &stage.list).with_canonical(canonical.as_ref());
+        let source = &Context::of(chunk, &stage.list)
+            .with_canonical(canonical.as_ref())
+            .with_matching(stage.matching());
         let mut p = job.run_parsed(chunk, base.as_ref(), (), |p, rec, text, parser| {
             let url = parser.last_mut().expect("parsed");
             if stage.apply(url, &mut p.tally) == Verdict::Drop {
@@ -363,10 +382,13 @@ fn parquet(
     let columns = out.columns();
     let base = a.input.base()?;
     let stage = a.input.stage(Some(&a.filters), Some(&a.edits))?;
+    check_match_fields(fields.iter(), &stage)?;
     let job = setup.job(false);
     let (files, settings) = (setup.engine.files().len(), setup.report);
     let work = |chunk: &_| {
-        let source = &Context::of(chunk, &stage.list).with_canonical(canonical);
+        let source = &Context::of(chunk, &stage.list)
+            .with_canonical(canonical)
+            .with_matching(stage.matching());
         job.run_parsed(chunk, base.as_ref(), (), |p, rec, text, parser| {
             let url = parser.last_mut().expect("parsed");
             if stage.apply(url, &mut p.tally) == Verdict::Drop {

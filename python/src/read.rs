@@ -119,6 +119,16 @@ impl Reader {
             .map(|f| Field::parse(f))
             .collect::<Result<Vec<_>, _>>()
             .map_err(value_error)?;
+        if let Some(f) = fields
+            .iter()
+            .find(|f| matches!(f, Field::MatchLine | Field::Match(_)))
+        {
+            return Err(value_error(format!(
+                "the {} field tells which --match pattern matched; urlsift.read takes no patterns \
+                 (urlsift.url_match and urlsift.url_match_groups match URLs in Python)",
+                f.name()
+            )));
+        }
         if fields.contains(&Field::Canonical) {
             return Err(value_error(
                 "the canonical field needs a canonical form, which urlsift.read does not take yet \

@@ -107,6 +107,8 @@ pub enum Command {
   urlsift normalize --surt=plain urls.txt
   urlsift normalize --canonical safe-browsing phishing-feed.txt
   urlsift normalize --canonical w3lib scrapy-requests.txt
+  urlsift normalize --match 'https://*.example.com/docs/*' --not-match '*://*/*.pdf' urls.txt
+  urlsift normalize --match '/api/:version/*' --match-base https://example.com urls.txt
   urlsift normalize --base https://example.com/ request-paths.log
   urlsift normalize --field link export.csv > clean.csv
   urlsift normalize --field request.url events.jsonl.zst
@@ -124,6 +126,7 @@ pub enum Command {
   urlsift dedup --key pattern --pattern-exact-path --samples 3 endpoints.txt
   urlsift dedup --memory 64M --tmp-dir /var/tmp huge.txt.zst -o unique.txt
   urlsift dedup --key host crawl.csv
+  urlsift dedup --match 'https://*.example.com/products/:id' urls.txt
   urlsift dedup CC-MAIN-index.cdxj.gz")]
     Dedup(DedupArgs),
     /// Print URL components as CSV (default), TSV, JSON Lines or a template.
@@ -140,6 +143,7 @@ pub enum Command {
   urlsift extract --site bbc.co.uk --ext pdf --fields href urls.txt
   urlsift extract --fields href,pattern --pattern-ignore-trailing-slash urls.txt
   urlsift extract --fields href,canonical --canonical w3lib urls.txt
+  urlsift extract --match-file scope.txt --fields href,match_line,match:id urls.txt
 
 Fields: line, input, href, protocol, username, password, host, hostname,
 port, pathname, search, hash, origin; site, public_suffix, subdomain,
@@ -151,7 +155,10 @@ writes it); canonical (the URL in the form --canonical FORM names, as
 where w3lib refuses it); sb_expressions (Safe Browsing's lookup expressions: a JSON
 array with --jsonl, space-separated otherwise); pattern (the key of
 `dedup --key pattern`: e.com/user/{n}?id&tab, as the --pattern-* flags
-say); and @NAME, a field of the input record: a CSV/TSV column (name or
+say); match_line (the --match-file line of the first URL pattern the URL
+matches, empty for a --match flag's) and match:NAME (that pattern's group
+NAME: match:id of https://e.com/products/:id, match:0 of a `*`); and
+@NAME, a field of the input record: a CSV/TSV column (name or
 number), a JSON key or dotted path, a WARC header, or a log field (remote,
 ident, user, time, request, method, target, protocol, status, bytes,
 referer, user_agent). An @NAME the input cannot have (not in a CSV header
@@ -168,6 +175,7 @@ JSON, CDXJ or WARC record had is named in a warning at the end.")]
     #[command(after_help = "Examples:
   urlsift stats urls.txt
   urlsift stats --json --top 20 crawl.txt.gz
+  urlsift stats --match-file scope.txt crawl.txt.gz
   urlsift stats CC-MAIN-00000.warc.gz")]
     Stats(StatsArgs),
     /// The links inside crawled pages: HTML in WARC response and resource
@@ -182,6 +190,7 @@ JSON, CDXJ or WARC record had is named in a warning at the end.")]
   urlsift links --kinds all --rejects bad-links.tsv crawl.warc.gz
   urlsift links --external --strip-fragment --fields from,to crawl.warc.gz
   urlsift links --same-site --not-ext jpg,png,css,js CC-MAIN-00000.warc.gz
+  urlsift links --match 'https://*.gov/*' --not-match '*://*/*.pdf' crawl.warc.gz
   urlsift links sitemap.xml.gz
   urlsift links --fields from,to,tag CC-MAIN-00000.warc.wat.gz
   urlsift links --fields from,to,kind,rel -o links.parquet CC-MAIN-00000.warc.gz

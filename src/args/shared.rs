@@ -447,6 +447,31 @@ pub struct FilterArgs {
     /// Drop URLs with a query parameter whose name matches one of these globs.
     #[arg(long, value_name = "GLOBS")]
     pub lacks_param: Vec<String>,
+    /// Keep only URLs that match a URL pattern (the URL Pattern standard:
+    /// `https://*.example.com/products/:id`; repeatable, never
+    /// comma-split; a URL is kept if it matches any --match or
+    /// --match-file pattern).
+    #[arg(long = "match", value_name = "PATTERN")]
+    pub matches: Vec<String>,
+    /// Keep only URLs that match a pattern of FILE (one per line; blank
+    /// lines and `#` comments skipped; the first that matches is the one
+    /// `extract --fields match_line,match:NAME` tells).
+    #[arg(long, value_name = "FILE")]
+    pub match_file: Option<PathBuf>,
+    /// Drop URLs that match a URL pattern (repeatable).
+    #[arg(long = "not-match", value_name = "PATTERN")]
+    pub not_matches: Vec<String>,
+    /// Drop URLs that match a pattern of FILE.
+    #[arg(long, value_name = "FILE")]
+    pub not_match_file: Option<PathBuf>,
+    /// The base URL of relative patterns (`--match '/docs/*' --match-base
+    /// https://example.com`).
+    #[arg(long, value_name = "URL")]
+    pub match_base: Option<String>,
+    /// Match the patterns' pathname, search and hash without regard to
+    /// case (URL Pattern's ignoreCase).
+    #[arg(long)]
+    pub match_ignore_case: bool,
 }
 
 /// Edits, applied before keys, filters and output.
@@ -524,6 +549,12 @@ impl FilterArgs {
             not_ext: self.not_ext.clone(),
             has_param: self.has_param.clone(),
             lacks_param: self.lacks_param.clone(),
+            matches: self.matches.clone(),
+            match_file: self.match_file.clone(),
+            not_matches: self.not_matches.clone(),
+            not_match_file: self.not_match_file.clone(),
+            match_base: self.match_base.clone(),
+            match_ignore_case: self.match_ignore_case,
         }
     }
 }

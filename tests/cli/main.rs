@@ -28,6 +28,7 @@ mod reports;
 mod several_inputs;
 mod silent;
 mod sites;
+mod url_pattern;
 mod wacz;
 mod warc_zst;
 mod workdir;

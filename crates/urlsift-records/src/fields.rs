@@ -13,7 +13,7 @@
 //! let rec = Rec { data, start: 0, end: data.len(), next: data.len(), line: 1, offset: 0, field: (0, data.len()), shape: Shape::Line };
 //! let url = urlsift::Url::parse("https://news.bbc.co.uk:8080/a?b")?;
 //! let list = List::builtin();
-//! let cx = Context { format: &Format::Lines, list: &list, rows: None, canonical: None };
+//! let cx = Context { format: &Format::Lines, list: &list, rows: None, canonical: None, matching: None };
 //! let value = |name: &str| Field::parse(name).unwrap().value(&url, "", &rec, &cx).into_owned();
 //! assert_eq!((value("hostname"), value("port"), value("site")), ("news.bbc.co.uk".into(), "8080".into(), "bbc.co.uk".into()));
 //! assert!(Field::parse("nope").is_err());
@@ -66,12 +66,20 @@ pub enum Field {
     /// (`e.com/user/{n}?id&tab`; see [`write_pattern_key`]); the whole href
     /// for a URL without a host.
     Pattern(PatternOptions),
+    /// The `--match-file` line of the first URL pattern the URL matches
+    /// ([`Context::matching`]); empty when a `--match` flag's pattern did.
+    MatchLine,
+    /// `match:NAME` (held whole): the group `NAME` of the first URL
+    /// pattern the URL matches (`match:id` of `/products/:id`, `match:0`
+    /// of a `*`), from the first component, in URL order, where it
+    /// matched a non-empty value.
+    Match(String),
 }
 
 /// The fields besides the getters and site parts, before and after them
 /// in the list of names.
 const BEFORE: [(&str, Field); 2] = [("line", Field::Line), ("input", Field::Input)];
-const AFTER: [(&str, Field); 6] = [
+const AFTER: [(&str, Field); 7] = [
     ("surt", Field::Surt),
     ("ssurt", Field::Ssurt),
     ("canonical", Field::Canonical),
@@ -85,6 +93,7 @@ const AFTER: [(&str, Field); 6] = [
             exact_path: false,
         }),
     ),
+    ("match_line", Field::MatchLine),
 ];
 
 /// Every field's name, in order: `line`, `input`, the getters, the site
@@ -110,6 +119,12 @@ impl Field {
             }
             return Ok(Field::Record(record.to_string()));
         }
+        if let Some(group) = name.strip_prefix("match:") {
+            if group.is_empty() {
+                return Err("'match:' needs a group name: match:NAME takes a group of the matching --match pattern".into());
+            }
+            return Ok(Field::Match(name.to_string()));
+        }
         let listed = BEFORE.iter().chain(&AFTER).find(|(n, _)| *n == name);
         listed
             .map(|(_, f)| f.clone())
@@ -118,7 +133,7 @@ impl Field {
             .ok_or_else(|| {
                 let known: Vec<&str> = names().collect();
                 format!(
-                    "unknown field {name:?} (known: {}, and @NAME for a field of the input record)",
+                    "unknown field {name:?} (known: {}, match:NAME for a group of the matching --match pattern, and @NAME for a field of the input record)",
                     known.join(", ")
                 )
             })
@@ -131,6 +146,7 @@ impl Field {
             Field::Url(getter) => getter.name(),
             Field::Site(part) => part.name(),
             Field::Pattern(_) => "pattern",
+            Field::Match(name) => name,
             _ => {
                 BEFORE
                     .iter()
@@ -199,6 +215,17 @@ impl Field {
                 };
             }
             Field::Input => input,
+            Field::MatchLine => {
+                let matching = cx.matching?;
+                let line = matching.line(matching.first(url.view())?)?;
+                return Some(Cow::Owned(line.to_string()));
+            }
+            Field::Match(name) => {
+                let matching = cx.matching?;
+                let first = matching.first(url.view())?;
+                let group = name.strip_prefix("match:").unwrap_or(name);
+                return matching.group(first, url.view(), group).map(Cow::Owned);
+            }
             Field::Pattern(options) => {
                 let mut out = Vec::new();
                 write_pattern_key(url, *options, &mut out, &mut Vec::new());
@@ -289,6 +316,9 @@ pub struct Context<'a> {
     pub rows: Option<&'a dyn RowFields>,
     /// The profile of the `canonical` field, if the run has one.
     pub canonical: Option<&'a urlsift::profile::Profile>,
+    /// The URL patterns of the `match_line` and `match:NAME` fields (the
+    /// stage's `--match`, `--match-file`), if the run has them.
+    pub matching: Option<&'a urlsift::stage::Matching>,
 }
 
 impl<'a> Context<'a> {
@@ -305,12 +335,20 @@ impl<'a> Context<'a> {
             list,
             rows,
             canonical: None,
+            matching: None,
         }
     }
 
     /// This context with `profile` giving the `canonical` field.
     pub fn with_canonical(mut self, profile: Option<&'a urlsift::profile::Profile>) -> Context<'a> {
         self.canonical = profile;
+        self
+    }
+
+    /// This context with `matching` giving the `match_line` and
+    /// `match:NAME` fields.
+    pub fn with_matching(mut self, matching: Option<&'a urlsift::stage::Matching>) -> Context<'a> {
+        self.matching = matching;
         self
     }
 }

@@ -89,6 +89,26 @@ pub struct Filters {
     pub has_param: Vec<String>,
     /// Drop URLs with a query parameter whose name matches one of these.
     pub lacks_param: Vec<String>,
+    /// Keep only URLs that match one of these URL patterns (constructor
+    /// strings such as `https://*.example.com/:id`; never comma-split).
+    #[cfg(feature = "urlpattern")]
+    pub matches: Vec<String>,
+    /// Keep only URLs that match a pattern of this file (one per line;
+    /// blank lines and `#` comments skipped), after [`Filters::matches`].
+    #[cfg(feature = "urlpattern")]
+    pub match_file: Option<PathBuf>,
+    /// Drop URLs that match one of these URL patterns.
+    #[cfg(feature = "urlpattern")]
+    pub not_matches: Vec<String>,
+    /// Drop URLs that match a pattern of this file.
+    #[cfg(feature = "urlpattern")]
+    pub not_match_file: Option<PathBuf>,
+    /// The base URL of relative patterns (`/docs/*`).
+    #[cfg(feature = "urlpattern")]
+    pub match_base: Option<String>,
+    /// Match patterns' pathname, search and hash without regard to case.
+    #[cfg(feature = "urlpattern")]
+    pub match_ignore_case: bool,
 }
 
 /// Edits, applied before filters, keys and output, as the command's flags
@@ -142,6 +162,10 @@ pub struct Stage {
     not_ext: Vec<String>,
     has_param: Vec<ParamGlob>,
     lacks_param: Vec<ParamGlob>,
+    #[cfg(feature = "urlpattern")]
+    matching: Option<Matching>,
+    #[cfg(feature = "urlpattern")]
+    not_matching: Option<Matching>,
     /// Whether any filter above is set (decided once: it is asked per URL).
     any_filter: bool,
 }
@@ -178,6 +202,18 @@ impl Stage {
                 .map(|e| e.trim_start_matches('.').to_ascii_lowercase())
                 .collect()
         };
+        #[cfg(feature = "urlpattern")]
+        {
+            let no_patterns = f.matches.is_empty()
+                && f.match_file.is_none()
+                && f.not_matches.is_empty()
+                && f.not_match_file.is_none();
+            if no_patterns && (f.match_base.is_some() || f.match_ignore_case) {
+                return Err(
+                    "--match-base and --match-ignore-case apply to URL patterns: give --match, --match-file, --not-match or --not-match-file too".into(),
+                );
+            }
+        }
         let mut stage = Stage {
             list,
             edits: all_edits,
@@ -201,6 +237,15 @@ impl Stage {
             not_ext: ext(&f.not_ext),
             has_param: items(&f.has_param).map(ParamGlob::new).collect(),
             lacks_param: items(&f.lacks_param).map(ParamGlob::new).collect(),
+            #[cfg(feature = "urlpattern")]
+            matching: Matching::of(f, &f.matches, f.match_file.as_ref(), "--match")?,
+            #[cfg(feature = "urlpattern")]
+            not_matching: Matching::of(
+                f,
+                &f.not_matches,
+                f.not_match_file.as_ref(),
+                "--not-match",
+            )?,
             any_filter: false,
         };
         stage.any_filter = stage.sites.is_some()
@@ -214,6 +259,10 @@ impl Stage {
             || !stage.not_ext.is_empty()
             || !stage.has_param.is_empty()
             || !stage.lacks_param.is_empty();
+        #[cfg(feature = "urlpattern")]
+        {
+            stage.any_filter |= stage.matching.is_some() || stage.not_matching.is_some();
+        }
         Ok(stage)
     }
 
@@ -251,6 +300,13 @@ impl Stage {
             return Verdict::Drop;
         }
         Verdict::Keep
+    }
+
+    /// The patterns URLs must match (`--match`, `--match-file`), if any:
+    /// the fields that tell which pattern matched read them.
+    #[cfg(feature = "urlpattern")]
+    pub fn matching(&self) -> Option<&Matching> {
+        self.matching.as_ref()
     }
 
     /// Whether `url` passes every filter.
@@ -317,7 +373,110 @@ impl Stage {
                 return false;
             }
         }
+        #[cfg(feature = "urlpattern")]
+        {
+            if self
+                .matching
+                .as_ref()
+                .is_some_and(|m| m.first(url).is_none())
+                || self
+                    .not_matching
+                    .as_ref()
+                    .is_some_and(|m| m.first(url).is_some())
+            {
+                return false;
+            }
+        }
         true
+    }
+}
+
+/// URL patterns from flags and a file, in that order, and each one's line
+/// in the file (`None` for a flag's).
+///
+/// ```
+/// use urlsift::site::List;
+/// use urlsift::stage::{Edits, Filters, Stage};
+///
+/// let filters = Filters { matches: vec!["https://*.example.com/:section/*".into()], ..Filters::default() };
+/// let stage = Stage::new(List::builtin(), &filters, &Edits::default())?;
+/// let url = urlsift::Url::parse("https://www.example.com/news/today").unwrap();
+/// let matching = stage.matching().unwrap();
+/// let first = matching.first(url.view()).unwrap();
+/// assert_eq!(matching.line(first), None);
+/// assert_eq!(matching.group(first, url.view(), "section").as_deref(), Some("news"));
+/// # Ok::<(), String>(())
+/// ```
+#[cfg(feature = "urlpattern")]
+#[derive(Clone, Debug)]
+pub struct Matching {
+    list: crate::pattern::PatternList,
+    lines: Vec<Option<usize>>,
+}
+
+#[cfg(feature = "urlpattern")]
+impl Matching {
+    /// The patterns of `flags` then `file`'s lines, or `None` for none;
+    /// an error names the flag (or file and line) and why.
+    fn of(
+        f: &Filters,
+        flags: &[String],
+        file: Option<&PathBuf>,
+        flag: &str,
+    ) -> Result<Option<Matching>, String> {
+        use crate::pattern::{PatternList, PatternOptions, UrlPattern};
+        if flags.is_empty() && file.is_none() {
+            return Ok(None);
+        }
+        let options = PatternOptions {
+            ignore_case: f.match_ignore_case,
+        };
+        let base = f.match_base.as_deref();
+        let mut patterns = Vec::new();
+        let mut lines = Vec::new();
+        for text in flags {
+            let pattern = UrlPattern::parse(text, base, options)
+                .map_err(|e| format!("{flag} {text:?}: {e}"))?;
+            patterns.push(pattern);
+            lines.push(None);
+        }
+        if let Some(path) = file {
+            let where_ = format!("{flag}-file {}", path.display());
+            let text = std::fs::read_to_string(path).map_err(|e| format!("{where_}: {e}"))?;
+            for (i, line) in text.lines().enumerate() {
+                let line_text = line.trim();
+                if line_text.is_empty() || line_text.starts_with('#') {
+                    continue;
+                }
+                let pattern = UrlPattern::parse(line_text, base, options)
+                    .map_err(|e| format!("{where_}:{}: {line_text:?}: {e}", i + 1))?;
+                patterns.push(pattern);
+                lines.push(Some(i + 1));
+            }
+            if lines.iter().all(Option::is_none) {
+                return Err(format!("{where_}: no pattern in the file"));
+            }
+        }
+        let list = PatternList::new(patterns).map_err(|e| format!("{flag}: {e}"))?;
+        Ok(Some(Matching { list, lines }))
+    }
+
+    /// The index of the first pattern `url` matches.
+    pub fn first(&self, url: UrlRef<'_>) -> Option<usize> {
+        self.list.first_match(url)
+    }
+
+    /// The file line of pattern `index`; `None` for a flag's pattern.
+    pub fn line(&self, index: usize) -> Option<usize> {
+        self.lines.get(index).copied().flatten()
+    }
+
+    /// The value pattern `index` gives its group `name` on `url` (the
+    /// first component, in URL order, where it matched a non-empty value:
+    /// [`PatternMatch::group`](crate::pattern::PatternMatch::group)).
+    pub fn group(&self, index: usize, url: UrlRef<'_>, name: &str) -> Option<String> {
+        let found = self.list.patterns().get(index)?.exec_view(url)?;
+        found.group(name).map(str::to_string)
     }
 }
 

@@ -9,11 +9,15 @@ use std::fmt;
 pub enum PatternError {
     /// A code point the pattern syntax does not allow there.
     Tokenize {
+        /// The component's pattern string.
+        pattern: String,
         /// Its code point index in the pattern string.
         index: usize,
     },
     /// A token where the pattern syntax wants another.
     Syntax {
+        /// The component's pattern string.
+        pattern: String,
         /// Its code point index in the pattern string.
         index: usize,
         /// The token's text.
@@ -45,13 +49,20 @@ pub enum PatternError {
 impl fmt::Display for PatternError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PatternError::Tokenize { index } => {
-                write!(f, "invalid pattern syntax at code point {index}")
-            }
-            PatternError::Syntax { index, found } => {
+            PatternError::Tokenize { pattern, index } => {
                 write!(
                     f,
-                    "unexpected {found:?} at code point {index} of the pattern"
+                    "invalid pattern syntax at code point {index} of {pattern:?}"
+                )
+            }
+            PatternError::Syntax {
+                pattern,
+                index,
+                found,
+            } => {
+                write!(
+                    f,
+                    "unexpected {found:?} at code point {index} of {pattern:?}"
                 )
             }
             PatternError::DuplicateName(name) => write!(f, "the group name {name:?} is used twice"),

@@ -63,16 +63,23 @@ impl PatternMatch {
     }
 
     /// The value of the group `name` in the first component, in URL order,
-    /// whose pattern names it and where it matched.
+    /// where it matched something: unnamed groups (`"0"`) are numbered per
+    /// component, and a constructor string's implicit `*` (the username of
+    /// `https://*`) matches the empty string, so the first non-empty value
+    /// is the one meant.
     ///
     /// ```
     /// use urlsift::pattern::{PatternOptions, UrlPattern};
     /// let p = UrlPattern::parse("https://:sub.e.com/:id", None, PatternOptions::default())?;
     /// let m = p.exec("https://api.e.com/7", None)?.unwrap();
     /// assert_eq!((m.group("sub"), m.group("id"), m.group("x")), (Some("api"), Some("7"), None));
+    /// let any = UrlPattern::parse("https://*", None, PatternOptions::default())?;
+    /// assert_eq!(any.exec("https://e.com/", None)?.unwrap().group("0"), Some("e.com"));
     /// # Ok::<(), urlsift::pattern::PatternError>(())
     /// ```
     pub fn group(&self, name: &str) -> Option<&str> {
-        self.components.iter().find_map(|c| c.group(name))
+        self.components
+            .iter()
+            .find_map(|c| c.group(name).filter(|v| !v.is_empty()))
     }
 }

@@ -96,6 +96,7 @@ impl Options {
 pub(super) type Encode<'a> = &'a dyn Fn(&str) -> Result<String, PatternError>;
 
 struct Parser<'a> {
+    input: &'a str,
     tokens: Vec<Token>,
     encode: Encode<'a>,
     segment_wildcard: String,
@@ -132,6 +133,7 @@ impl Parser<'_> {
         self.try_consume(kind).ok_or_else(|| {
             let token = &self.tokens[self.index];
             PatternError::Syntax {
+                pattern: self.input.to_string(),
                 index: token.index,
                 found: token.value.clone(),
             }
@@ -246,6 +248,7 @@ pub(super) fn parse_pattern_string(
     let chars: Vec<char> = input.chars().collect();
     let tokens = tokenize(&chars, Policy::Strict)?;
     let mut p = Parser {
+        input,
         tokens,
         encode,
         segment_wildcard: segment_wildcard(options),

@@ -81,7 +81,10 @@ impl Tokenizer<'_> {
 
     fn error(&mut self, next: usize, value_start: usize) -> Result<(), PatternError> {
         if self.policy == Policy::Strict {
-            return Err(PatternError::Tokenize { index: self.index });
+            return Err(PatternError::Tokenize {
+                pattern: self.input.iter().collect(),
+                index: self.index,
+            });
         }
         self.add_token_with_default_length(TokenKind::InvalidChar, next, value_start);
         Ok(())

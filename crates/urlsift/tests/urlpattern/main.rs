@@ -376,7 +376,11 @@ fn pattern_list_is_the_first_pattern_that_matches() {
     }
     for file in common::corpus_files() {
         let text = std::fs::read_to_string(&file).expect("a corpus file");
-        inputs.extend(text.lines().take(2_000).filter_map(|l| urlsift::Url::parse(l).ok()));
+        inputs.extend(
+            text.lines()
+                .take(2_000)
+                .filter_map(|l| urlsift::Url::parse(l).ok()),
+        );
     }
     assert!(inputs.len() > 10_000, "{} inputs", inputs.len());
     let all = urlsift::pattern::PatternList::new(patterns.clone()).expect("the list compiles");
@@ -386,11 +390,19 @@ fn pattern_list_is_the_first_pattern_that_matches() {
         assert_eq!(all.first_match(url.view()), expected, "{}", url.href());
         matched += usize::from(expected.is_some());
     }
-    assert!(matched > 1_000, "only {matched} inputs match a pattern: a weak check");
+    assert!(
+        matched > 1_000,
+        "only {matched} inputs match a pattern: a weak check"
+    );
     for pattern in patterns.iter().take(120) {
         let one = urlsift::pattern::PatternList::new(vec![pattern.clone()]).expect("compiles");
         for url in inputs.iter().step_by(7) {
-            assert_eq!(one.is_match(url.view()), pattern.test_url(url), "{}", url.href());
+            assert_eq!(
+                one.is_match(url.view()),
+                pattern.test_url(url),
+                "{}",
+                url.href()
+            );
         }
     }
 }
