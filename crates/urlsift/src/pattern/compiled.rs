@@ -20,6 +20,82 @@ pub(super) struct Compiled {
     pub encode: Encode,
     /// The pattern is `*`: every value matches, its one group is the value.
     pub matches_all: bool,
+    /// The text every matching value starts with and ends with (the fixed
+    /// text at either end of the pattern; empty where there is none or the
+    /// pattern ignores case): checked before the expression runs.
+    pub literal_prefix: String,
+    pub literal_suffix: String,
+    /// The fewest bytes a matching value has (its required fixed text and
+    /// segments): an empty query skips a `*utm_source=*` search's
+    /// expression.
+    pub min_len: usize,
+}
+
+/// The fewest bytes a value the part list matches can have: fixed text
+/// and group prefixes and suffixes that must appear, and a byte for each
+/// required segment wildcard or `+` group.
+fn min_len(parts: &[Part]) -> usize {
+    parts
+        .iter()
+        .filter(|p| matches!(p.modifier, Modifier::None | Modifier::OneOrMore))
+        .map(|p| match p.kind {
+            PartKind::FixedText => p.value.len(),
+            PartKind::SegmentWildcard => p.prefix.len() + p.suffix.len() + 1,
+            _ => p.prefix.len() + p.suffix.len(),
+        })
+        .sum()
+}
+
+/// `value.starts_with(prefix)` as an inline loop: the prefilters compare
+/// a few bytes per pattern and URL, where a call to `memcmp` costs more
+/// than the comparison.
+#[inline]
+fn starts_with(value: &str, prefix: &str) -> bool {
+    let (v, p) = (value.as_bytes(), prefix.as_bytes());
+    v.len() >= p.len() && v.iter().zip(p).all(|(a, b)| a == b)
+}
+
+/// `value.ends_with(suffix)` as an inline loop, from the last byte (where
+/// hosts differ most).
+#[inline]
+fn ends_with(value: &str, suffix: &str) -> bool {
+    let (v, s) = (value.as_bytes(), suffix.as_bytes());
+    v.len() >= s.len() && v.iter().rev().zip(s.iter().rev()).all(|(a, b)| a == b)
+}
+
+/// The fixed text every value a part list matches starts with: fixed
+/// parts without a modifier, then a group's prefix if the group has none.
+fn required_prefix(parts: &[Part]) -> String {
+    let mut out = String::new();
+    for part in parts {
+        if part.modifier != Modifier::None {
+            break;
+        }
+        if part.kind == PartKind::FixedText {
+            out.push_str(&part.value);
+        } else {
+            out.push_str(&part.prefix);
+            break;
+        }
+    }
+    out
+}
+
+/// The fixed text every value a part list matches ends with.
+fn required_suffix(parts: &[Part]) -> String {
+    let mut pieces = Vec::new();
+    for part in parts.iter().rev() {
+        if part.modifier != Modifier::None {
+            break;
+        }
+        if part.kind == PartKind::FixedText {
+            pieces.push(part.value.as_str());
+        } else {
+            pieces.push(part.suffix.as_str());
+            break;
+        }
+    }
+    pieces.iter().rev().copied().collect()
 }
 
 impl Compiled {
@@ -44,8 +120,21 @@ impl Compiled {
         }
     }
 
+    #[inline]
     pub(super) fn is_match(&self, value: &str) -> bool {
-        self.matches_all || self.regex.is_match(value)
+        if self.matches_all {
+            return true;
+        }
+        if value.len() < self.min_len
+            || !starts_with(value, &self.literal_prefix)
+            || !ends_with(value, &self.literal_suffix)
+        {
+            return false;
+        }
+        match self.exact() {
+            Some(text) => value.len() == text.len() && starts_with(value, text),
+            None => self.regex.is_match(value),
+        }
     }
 
     pub(super) fn exec(&self, value: &str) -> Option<ComponentMatch> {
@@ -81,6 +170,15 @@ pub(super) fn compile_component(
     let has_regexp_groups = parts.iter().any(|p| p.kind == PartKind::Regexp);
     let matches_all = matches!(parts.as_slice(), [p] if p.kind == PartKind::FullWildcard
         && p.modifier == Modifier::None && p.prefix.is_empty() && p.suffix.is_empty());
+    let shortest = if options.ignore_case {
+        0
+    } else {
+        min_len(&parts)
+    };
+    let (literal_prefix, literal_suffix) = match options.ignore_case {
+        true => (String::new(), String::new()),
+        false => (required_prefix(&parts), required_suffix(&parts)),
+    };
     Ok(Compiled {
         pattern,
         regex,
@@ -90,5 +188,8 @@ pub(super) fn compile_component(
         options,
         encode,
         matches_all,
+        min_len: shortest,
+        literal_prefix,
+        literal_suffix,
     })
 }

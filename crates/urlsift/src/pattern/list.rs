@@ -1,12 +1,15 @@
 //! Many patterns matched at once (the command's `--match` and
 //! `--match-file`): the first pattern, in order, that a URL matches.
 //!
-//! Each component's expressions over all patterns form one
-//! [`RegexSet`], searched once per URL component, so the cost grows with
-//! the components a URL has, not with the number of patterns; a component
-//! that is `*` in a pattern never excludes it, and one whose pattern is
-//! plain text (`example.com`) is compared as a string before any
-//! expression runs.
+//! The host narrows the list first: patterns whose hostname is plain
+//! text (`example.com`) are found by one hash lookup, `*` ones are kept,
+//! and the rest are tried (or, past a few dozen, searched as one
+//! [`RegexSet`]). While many patterns are left the other components narrow
+//! the same way; then each candidate is checked in order, component by
+//! component, each component's prefilters first: its fixed text at either
+//! end (`/wp-admin/` of `/wp-admin/*`, `.pdf` of `/*.pdf`) and the fewest
+//! bytes it can match, so the expression runs only on values that could
+//! match.
 //!
 //! ```
 //! use urlsift::pattern::{PatternList, PatternOptions};
@@ -61,9 +64,46 @@ struct ComponentSet {
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Bits(Vec<u64>);
 
+/// Up to this many patterns left, each is checked on its own rather
+/// than through a component's set.
+const FEW: usize = 32;
+
 impl Bits {
     fn new(n: usize) -> Bits {
         Bits(vec![0; n.div_ceil(64)])
+    }
+
+    /// Sets bits `0..n`.
+    fn fill(&mut self, n: usize) {
+        for (w, word) in self.0.iter_mut().enumerate() {
+            let left = n.saturating_sub(w * 64);
+            *word = if left >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << left) - 1
+            };
+        }
+    }
+
+    fn has(&self, i: usize) -> bool {
+        self.0[i / 64] & (1 << (i % 64)) != 0
+    }
+
+    fn count(&self) -> usize {
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    fn ones(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().enumerate().flat_map(|(w, &word)| {
+            let mut bits = word;
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let i = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    w * 64 + i
+                })
+            })
+        })
     }
 
     fn set(&mut self, i: usize) {
@@ -76,6 +116,38 @@ impl Bits {
             .enumerate()
             .find(|(_, w)| **w != 0)
             .map(|(i, w)| i * 64 + w.trailing_zeros() as usize)
+    }
+}
+
+impl ComponentSet {
+    /// Clears the candidates whose component does not match `value`;
+    /// false when none is left.
+    fn narrow(&self, value: &str, patterns: &[UrlPattern], candidates: &mut Bits) -> bool {
+        let mut here = self.always.clone();
+        if let Some(indices) = self.exact.get(value) {
+            indices.iter().for_each(|&i| here.set(i));
+        }
+        let live = || self.members.iter().copied().filter(|&i| candidates.has(i));
+        match &self.set {
+            Some(regexes) if live().nth(FEW).is_some() => {
+                for k in regexes.matches(value).iter() {
+                    here.set(self.members[k]);
+                }
+            }
+            _ => {
+                for i in live() {
+                    if patterns[i].components[self.component as usize].is_match(value) {
+                        here.set(i);
+                    }
+                }
+            }
+        }
+        let mut any = false;
+        for (c, h) in candidates.0.iter_mut().zip(&here.0) {
+            *c &= h;
+            any |= *c != 0;
+        }
+        any
     }
 }
 
@@ -212,38 +284,31 @@ impl PatternList {
         }
         let values = url_ref_values(url);
         let n = self.patterns.len();
-        let mut candidates = Bits(vec![u64::MAX; n.div_ceil(64)]);
-        if !n.is_multiple_of(64) {
-            *candidates.0.last_mut().expect("one word") = (1u64 << (n % 64)) - 1;
-        }
+        let mut candidates = Bits::new(n);
+        candidates.fill(n);
+        let mut narrowed = Vec::with_capacity(self.sets.len());
         for set in &self.sets {
-            let value = values[set.component as usize];
-            let mut here = set.always.clone();
-            if let Some(indices) = set.exact.get(value) {
-                indices.iter().for_each(|&i| here.set(i));
+            // The host narrows first; the other components' sets run only
+            // while many patterns are left, then each candidate is checked
+            // in order, its prefilters first.
+            if set.component != PatternComponent::Hostname && candidates.count() <= FEW {
+                break;
             }
-            if let Some(regexes) = &set.set {
-                // Only run the expressions when a candidate needs them.
-                let needed = set
-                    .members
-                    .iter()
-                    .any(|&i| candidates.0[i / 64] & (1 << (i % 64)) != 0);
-                if needed {
-                    for k in regexes.matches(value).iter() {
-                        here.set(set.members[k]);
-                    }
-                }
-            }
-            let mut any = false;
-            for (c, h) in candidates.0.iter_mut().zip(&here.0) {
-                *c &= h;
-                any |= *c != 0;
-            }
-            if !any {
+            if !set.narrow(
+                values[set.component as usize],
+                &self.patterns,
+                &mut candidates,
+            ) {
                 return None;
             }
+            narrowed.push(set.component);
         }
-        candidates.first()
+        candidates.ones().find(|&i| {
+            let pattern = &self.patterns[i];
+            ORDER.iter().all(|&c| {
+                narrowed.contains(&c) || pattern.components[c as usize].is_match(values[c as usize])
+            })
+        })
     }
 
     /// Whether `url` matches any pattern.
