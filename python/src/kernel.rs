@@ -19,6 +19,7 @@ use std::sync::{Arc, Mutex};
 
 use rayon::ThreadPool;
 use rayon::prelude::*;
+use urlsift::pattern::PatternList;
 use urlsift::profile::Profile;
 use urlsift::site::{List, Part};
 use urlsift::{BatchParser, Getter, Url};
@@ -43,6 +44,12 @@ pub enum Output {
     /// with numbers, hex and UUIDs collapsed, sorted parameter names); the
     /// whole href for a URL without a host.
     Pattern,
+    /// The index of the first URL pattern the URL matches (`match_index`),
+    /// null where none does.
+    MatchIndex(Arc<PatternList>),
+    /// The group `NAME` of the first URL pattern the URL matches
+    /// (`match:NAME`), null where none does or the group has no value.
+    MatchGroup(Arc<PatternList>, String),
 }
 
 impl Output {
@@ -76,6 +83,17 @@ impl Output {
                 write_pattern_key(url, PatternOptions::default(), out.data(), &mut Vec::new());
                 out.commit();
             }
+            Output::MatchIndex(list) => match list.first_match(url.view()) {
+                Some(i) => {
+                    write!(out.data(), "{i}").expect("writing to a Vec");
+                    out.commit();
+                }
+                None => out.push_null(),
+            },
+            Output::MatchGroup(list, name) => match list.group(url.view(), name) {
+                Some(value) => out.push_str(&value),
+                None => out.push_null(),
+            },
             Output::Site(list, part) => match list.url_parts(url).as_ref().and_then(|p| part.of(p))
             {
                 Some(s) => out.push_str(s),

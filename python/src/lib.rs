@@ -12,6 +12,9 @@ mod url;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
+use std::sync::Arc;
+
+use urlsift::pattern::{PatternList, PatternOptions, UrlPattern};
 use urlsift::profile::{Canonical, Profile};
 use urlsift::site::List;
 
@@ -31,7 +34,7 @@ use crate::url::BaseArg;
 /// its private rules when `icann_only`. The GIL is released while Rust
 /// works.
 #[pyfunction]
-#[pyo3(signature = (column, outputs, base=None, strip_fragment=false, sort_query=false, strip_params=None, threads=None, suffix_list=None, icann_only=false))]
+#[pyo3(signature = (column, outputs, base=None, strip_fragment=false, sort_query=false, strip_params=None, threads=None, suffix_list=None, icann_only=false, patterns=None))]
 #[allow(clippy::too_many_arguments)]
 fn columns<'py>(
     py: Python<'py>,
@@ -44,8 +47,18 @@ fn columns<'py>(
     threads: Option<usize>,
     suffix_list: Option<std::path::PathBuf>,
     icann_only: bool,
+    patterns: Option<PatternsArg>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let column = Column::new(column)?;
+    let patterns = patterns
+        .map(PatternsArg::compile)
+        .transpose()?
+        .map(Arc::new);
+    let need_patterns = || {
+        patterns
+            .clone()
+            .ok_or_else(|| PyValueError::new_err("match_index and match:NAME need patterns"))
+    };
     let base = url::parse_base(base)?;
     let profile = Profile::new()
         .strip_fragment(strip_fragment)
@@ -79,6 +92,11 @@ fn columns<'py>(
                 }
             }
             "pattern" => Ok(Output::Pattern),
+            "match_index" => Ok(Output::MatchIndex(need_patterns()?)),
+            name if name.starts_with("match:") => Ok(Output::MatchGroup(
+                need_patterns()?,
+                name["match:".len()..].to_string(),
+            )),
             _ => Output::getter(name)
                 .or_else(|| Output::site(name, &list))
                 .ok_or_else(|| PyValueError::new_err(format!("unknown field {name:?}"))),
@@ -101,6 +119,35 @@ fn columns<'py>(
         .map(Bound::into_any)
 }
 
+/// URL patterns as Python hands them over: `(patterns, base, ignore_case)`.
+#[derive(FromPyObject)]
+struct PatternsArg(Vec<String>, Option<String>, bool);
+
+impl PatternsArg {
+    /// The list, or a `ValueError` naming the pattern and why.
+    fn compile(self) -> PyResult<PatternList> {
+        let PatternsArg(patterns, base, ignore_case) = self;
+        let options = PatternOptions { ignore_case };
+        let compiled = patterns
+            .iter()
+            .map(|p| {
+                UrlPattern::parse(p, base.as_deref(), options)
+                    .map_err(|e| PyValueError::new_err(format!("URL pattern {p:?}: {e}")))
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        PatternList::new(compiled).map_err(|e| PyValueError::new_err(e.to_string()))
+    }
+}
+
+/// The group names of `patterns` (`(patterns, base, ignore_case)`), each
+/// once, in pattern order; a `ValueError` for a pattern that does not
+/// compile.
+#[pyfunction]
+fn pattern_group_names(patterns: PatternsArg) -> PyResult<Vec<String>> {
+    let list = patterns.compile()?;
+    Ok(list.group_names().into_iter().map(str::to_string).collect())
+}
+
 /// How many rayon pools `columns` has built in this process: one per
 /// distinct `threads` value (for the tests of pool reuse).
 #[pyfunction]
@@ -117,6 +164,7 @@ fn _urlsift(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(url::parse, m)?)?;
     m.add_function(wrap_pyfunction!(url::can_parse, m)?)?;
     m.add_function(wrap_pyfunction!(columns, m)?)?;
+    m.add_function(wrap_pyfunction!(pattern_group_names, m)?)?;
     m.add_function(wrap_pyfunction!(_pools_built, m)?)?;
     Ok(())
 }

@@ -96,3 +96,26 @@ def test_read_records_reads_each_file_in_a_task(spark, corpora_dir, tmp_path):
     # A WARC file read in an executor, its headers as columns.
     warc = read_records(spark, str(REPO / "corpora" / "examples" / "capture.warc.gz"), fields=["href", "@WARC-Date"])
     assert warc.collect()[0]["WARC-Date"] == "2024-01-01T00:00:01Z"
+
+
+def test_match_columns_equal_the_command(spark, cli, corpora_dir, tmp_path):
+    """`patterns` and `match_groups` add the index of the first URL pattern
+    each row matches and its groups, as `extract --match-file` tells them."""
+    from test_url_pattern import PATTERNS, command
+
+    corpus = corpora_dir / "linklist_free_programming_books.txt"
+    lines, df = corpus_frame(spark, corpus)
+    want = command(cli, tmp_path, corpus)
+    assert len(want) > 100
+    out = with_url_columns(df, "url", normalize=False, surt=False, patterns=PATTERNS, match_groups=["owner", "repo"])
+    assert out.columns == ["line", "url", "url_match_index", "url_match_owner", "url_match_repo", "url_error"]
+    got = out.toPandas().sort_values("line")
+    for line, index, owner, repo in zip(got["line"], got["url_match_index"], got["url_match_owner"], got["url_match_repo"]):
+        if line in want:
+            expected_index, groups = want[line]
+            assert int(index) == expected_index, line
+            assert (owner, repo) == (groups.get("owner"), groups.get("repo")), line
+        else:
+            assert index is None, line
+    with pytest.raises(ValueError, match="give patterns too"):
+        UrlColumns("url", match_groups=["owner"])

@@ -9,7 +9,8 @@ One URL at a time::
     ('https://example.com/c?q#f', '/c')
 
 Whole Arrow columns at a time (``urlsift.arrow``, re-exported here):
-``normalize``, ``surt``, ``components``, ``is_valid``. Whole files at a
+``normalize``, ``surt``, ``components``, ``is_valid``, ``url_match`` and
+``url_match_groups`` (URL Pattern, as ``--match``). Whole files at a
 time, in any format the command reads: ``read`` (``urlsift.read``, a
 ``pyarrow.RecordBatchReader``), and the links inside crawl files, HTML
 files, sitemaps and feeds: ``links``. Spark helpers live in ``urlsift.spark``,
@@ -18,7 +19,18 @@ DuckDB functions in ``urlsift.duckdb``, a Polars namespace in
 """
 
 from ._urlsift import URL, ParseError, can_parse, parse
-from .arrow import FIELDS, KEY_FIELDS, SITE_FIELDS, components, is_valid, normalize, pattern, surt
+from .arrow import (
+    FIELDS,
+    KEY_FIELDS,
+    SITE_FIELDS,
+    components,
+    is_valid,
+    normalize,
+    pattern,
+    surt,
+    url_match,
+    url_match_groups,
+)
 from .records import links, read
 
 __all__ = [
@@ -34,6 +46,8 @@ __all__ = [
     "components",
     "pattern",
     "is_valid",
+    "url_match",
+    "url_match_groups",
     "read",
     "links",
 ]

@@ -55,6 +55,9 @@ KEY_FIELDS = ("pattern",)
 
 Base = Union[str, "_urlsift.URL", None]
 Globs = Union[str, Iterable[str], None]
+#: URL patterns: one constructor string (``"https://*.example.com/:id"``)
+#: or several, tried in order.
+Patterns = Union[str, Iterable[str]]
 
 
 def _strings(array) -> Union[pa.Array, pa.ChunkedArray]:
@@ -128,13 +131,17 @@ def run(
     threads: Optional[int] = None,
     suffix_list: Optional[str] = None,
     icann_only: bool = False,
+    patterns: Optional[tuple] = None,
 ):
     """Parses each row once and returns ``(columns, reasons, valid)``.
 
     ``columns`` holds one string array per name in ``outputs``: the
     getters in ``FIELDS``, the ``SITE_FIELDS`` (by ``suffix_list`` and
     ``icann_only``), ``"normalized"`` (the profile the flags give)
-    and ``"surt"`` (the SURT key under the same query flags). ``reasons``
+    and ``"surt"`` (the SURT key under the same query flags);
+    ``"match_index"`` (the first of ``patterns`` that matches, as text)
+    and ``"match:NAME"`` (that pattern's group), ``patterns`` being
+    ``(list of constructor strings, base URL or None, ignore_case)``. ``reasons``
     is null except where a row failed to parse; ``valid`` is a boolean
     array (null for null rows). The other functions are views of this one.
     """
@@ -151,6 +158,7 @@ def run(
                 threads=threads,
                 suffix_list=suffix_list,
                 icann_only=icann_only,
+                patterns=patterns,
             )
             for chunk in array.chunks
         ]
@@ -169,6 +177,7 @@ def run(
         threads,
         None if suffix_list is None else str(suffix_list),
         icann_only,
+        patterns,
     )
     return (
         [_string_array(c) for c in columns],
@@ -307,3 +316,92 @@ def is_valid(array, base: Base = None, *, threads: Optional[int] = None):
     """True where the row is a URL, false where not, null where null."""
     _, _, valid = run(array, [], base, threads=threads)
     return valid
+
+
+def _patterns(patterns: Patterns, pattern_base: Optional[str], ignore_case: bool) -> tuple:
+    """The ``patterns`` argument of ``run``: a ValueError names a pattern
+    that does not compile."""
+    items = [patterns] if isinstance(patterns, str) else list(patterns)
+    if not items:
+        raise ValueError("no URL pattern given")
+    spec = (items, None if pattern_base is None else str(pattern_base), bool(ignore_case))
+    _urlsift.pattern_group_names(spec)
+    return spec
+
+
+def url_match(
+    array,
+    patterns: Patterns,
+    base: Base = None,
+    *,
+    pattern_base: Optional[str] = None,
+    ignore_case: bool = False,
+    threads: Optional[int] = None,
+):
+    """Whether each URL matches one of ``patterns`` (the URL Pattern
+    standard's constructor strings, as ``urlsift normalize --match`` keeps
+    them; relative ones against ``pattern_base``; ``ignore_case`` is
+    URLPattern's ``ignoreCase``): null for a null row, false for a row that
+    is not a URL.
+
+    >>> import pyarrow as pa
+    >>> urls = pa.array(["https://shop.example.com/products/42", "https://example.org/", None, "nope"])
+    >>> url_match(urls, "https://*.example.com/products/:id").to_pylist()
+    [True, False, None, False]
+    """
+    spec = _patterns(patterns, pattern_base, ignore_case)
+    (index,), _, valid = run(array, ["match_index"], base, threads=threads, patterns=spec)
+    return pc.if_else(valid, pc.is_valid(index), valid)
+
+
+def url_match_groups(
+    array,
+    patterns: Patterns,
+    base: Base = None,
+    *,
+    pattern_base: Optional[str] = None,
+    ignore_case: bool = False,
+    threads: Optional[int] = None,
+):
+    """The named groups of the first of ``patterns`` each URL matches, as a
+    ``map<string, string>`` array (``extract --fields match:NAME``): one
+    entry per group name of the patterns, in order of first appearance
+    (``"0"`` first: a constructor string's username is ``*``), each the
+    first non-empty value a component gives it, else null; the row is null
+    where no pattern matches (or the row is null or not a URL).
+
+    >>> import pyarrow as pa
+    >>> urls = pa.array(["https://api.example.com/v2/users", "https://e.org/"])
+    >>> url_match_groups(urls, "https://:sub.example.com/:version/*").to_pylist()
+    [[('0', 'users'), ('sub', 'api'), ('version', 'v2')], None]
+    """
+    spec = _patterns(patterns, pattern_base, ignore_case)
+    names = _urlsift.pattern_group_names(spec)
+    outputs = ["match_index"] + [f"match:{n}" for n in names]
+    columns, _, _ = run(array, outputs, base, threads=threads, patterns=spec)
+    if isinstance(columns[0], pa.ChunkedArray):
+        chunks = [
+            _map(columns[0].chunk(i), [c.chunk(i) for c in columns[1:]], names)
+            for i in range(columns[0].num_chunks)
+        ]
+        return pa.chunked_array(chunks, type=pa.map_(pa.string(), pa.string()))
+    return _map(columns[0], columns[1:], names)
+
+
+def _map(index: pa.Array, groups: list, names: list) -> pa.MapArray:
+    """Rows of ``names`` -> the group columns' values, null where ``index``
+    (the matching pattern) is."""
+    import numpy as np
+
+    matched = index.is_valid().to_numpy(zero_copy_only=False)
+    rows = np.nonzero(matched)[0]
+    n, k = len(index), len(names)
+    offsets = np.concatenate([[0], np.cumsum(np.where(matched, k, 0))]).astype(np.int32)
+    if k and len(rows):
+        values = pa.concat_arrays([g.cast(pa.string()) for g in groups])
+        positions = np.tile(np.arange(k), len(rows)) * n + np.repeat(rows, k)
+        items = values.take(pa.array(positions))
+    else:
+        items = pa.array([], type=pa.string())
+    keys = pa.array(list(names) * len(rows), type=pa.string())
+    return pa.MapArray.from_arrays(pa.array(offsets), keys, items, mask=pa.array(~matched))

@@ -22,6 +22,11 @@ urlsift's parser, so SQL gets the same answers as the ``urlsift`` command.
 ``url_pattern(url)``                            the key of ``dedup --key pattern``
                                                 (``e.com/user/{n}?id&tab``)
 ``url_surt(url)``                               the SURT key (``--surt``)
+``url_match(url, pattern)``                     whether the URL matches the URL
+                                                pattern (``--match``)
+``url_match_groups(url, pattern)``              the pattern's groups (MAP of
+                                                VARCHAR to VARCHAR), NULL where
+                                                it does not match
 ==============================================  ==============================
 
 A row that is not a URL gives NULL (``url_valid``: false); NULL gives NULL.
@@ -34,6 +39,8 @@ parses them in Rust with the GIL released.
 >>> urlsift.duckdb.register(con)
 >>> con.sql("SELECT url_normalize('HTTP://Example.COM/a/../b'), url_site('https://news.bbc.co.uk/')").fetchall()
 [('http://example.com/b', 'bbc.co.uk')]
+>>> con.sql("SELECT url_match('https://e.com/docs/a', 'https://e.com/docs/*'), url_match_groups('https://e.com/p/7', 'https://e.com/p/:id')['id']").fetchall()
+[(True, '7')]
 """
 
 from __future__ import annotations
@@ -58,6 +65,8 @@ FUNCTIONS = {
     "url_pattern": ["VARCHAR"],
     "url_public_suffix": ["VARCHAR"],
     "url_surt": ["VARCHAR"],
+    "url_match": ["VARCHAR", "VARCHAR"],
+    "url_match_groups": ["VARCHAR", "VARCHAR"],
 }
 
 
@@ -82,7 +91,7 @@ def _profile(text: Optional[str]) -> dict:
     return options
 
 
-def _grouped(values: pa.Array, keys: list, each) -> pa.Array:
+def _grouped(values: pa.Array, keys: list, each, kind: pa.DataType = pa.string()) -> pa.Array:
     """``each(rows, *key)`` for the rows of each distinct key, put back in
     row order (a SQL argument is usually one value for all rows)."""
     distinct = list(dict.fromkeys(keys))
@@ -94,7 +103,7 @@ def _grouped(values: pa.Array, keys: list, each) -> pa.Array:
         part = each(values.take(pa.array(at)), *key).to_pylist()
         for i, v in zip(at, part):
             out[i] = v
-    return pa.array(out, type=pa.string())
+    return pa.array(out, type=kind)
 
 
 def register(
@@ -148,6 +157,24 @@ def register(
         options = dict(sort_query=sort_query, strip_params=strip_params)
         return arrow.surt(urls, base, threads=threads, **options)
 
+    def match(urls, patterns):
+        def each(rows, pattern):
+            if pattern is None:
+                return pa.nulls(len(rows), pa.bool_())
+            return arrow.url_match(rows, pattern, base, threads=threads)
+
+        return _grouped(urls, [(p,) for p in patterns.to_pylist()], each, pa.bool_())
+
+    def match_groups(urls, patterns):
+        kind = pa.map_(pa.string(), pa.string())
+
+        def each(rows, pattern):
+            if pattern is None:
+                return pa.nulls(len(rows), kind)
+            return arrow.url_match_groups(rows, pattern, base, threads=threads)
+
+        return _grouped(urls, [(p,) for p in patterns.to_pylist()], each, kind)
+
     functions = {
         "url_normalize": (normalize, "VARCHAR"),
         "url_normalize_with": (normalize_with, "VARCHAR"),
@@ -158,6 +185,8 @@ def register(
         "url_pattern": (field("pattern"), "VARCHAR"),
         "url_public_suffix": (field("public_suffix"), "VARCHAR"),
         "url_surt": (surt, "VARCHAR"),
+        "url_match": (match, "BOOLEAN"),
+        "url_match_groups": (match_groups, "MAP(VARCHAR, VARCHAR)"),
     }
     for name, (function, returns) in functions.items():
         con.create_function(

@@ -11,7 +11,11 @@
   hostname;
 - ``.urlsift.surt(base=None, *, sort_query=False, strip_params=None)``: the
   SURT key;
-- ``.urlsift.is_valid(base=None)``: whether the row is a URL.
+- ``.urlsift.is_valid(base=None)``: whether the row is a URL;
+- ``.urlsift.matches(patterns, base=None, *, pattern_base=None,
+  ignore_case=False)``: whether the URL matches one of the URL patterns
+  (``--match``); ``.urlsift.match_groups(...)``: the groups of the first
+  that matches, as a list of ``{key, value}`` structs.
 
 A row that is not a URL gives null (``is_valid``: false); null gives null.
 Each call hands Polars' column to Rust as Arrow, a batch at a time.
@@ -21,6 +25,8 @@ Each call hands Polars' column to Rust as Arrow, a batch at a time.
 >>> df = pl.DataFrame({"url": ["HTTP://News.BBC.co.uk/a/../b", "nope"]})
 >>> df.select(pl.col("url").urlsift.normalize(), pl.col("url").urlsift.site().alias("site")).rows()
 [('http://news.bbc.co.uk/b', 'bbc.co.uk'), (None, None)]
+>>> df.select(pl.col("url").urlsift.matches("http://*.bbc.co.uk/*")).to_series().to_list()
+[True, False]
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ import polars as pl
 import pyarrow as pa
 
 from . import arrow
-from .arrow import Base, Globs
+from .arrow import Base, Globs, Patterns
 
 __all__ = ["UrlNamespace"]
 
@@ -104,3 +110,39 @@ class UrlNamespace:
         return self._expr.map_batches(
             lambda s: _series(s.name, arrow.is_valid(_arrow(s), base)), return_dtype=pl.Boolean
         )
+
+    def matches(
+        self,
+        patterns: Patterns,
+        base: Base = None,
+        *,
+        pattern_base: Optional[str] = None,
+        ignore_case: bool = False,
+    ) -> pl.Expr:
+        """Whether each URL matches one of the URL patterns (``--match``;
+        null for null, false for a row that is not a URL)."""
+        options = dict(pattern_base=pattern_base, ignore_case=ignore_case)
+        return self._expr.map_batches(
+            lambda s: _series(s.name, arrow.url_match(_arrow(s), patterns, base, **options)),
+            return_dtype=pl.Boolean,
+        )
+
+    def match_groups(
+        self,
+        patterns: Patterns,
+        base: Base = None,
+        *,
+        pattern_base: Optional[str] = None,
+        ignore_case: bool = False,
+    ) -> pl.Expr:
+        """The groups of the first URL pattern each URL matches, as a list
+        of ``{key, value}`` structs (``urlsift.url_match_groups``; null
+        where none matches)."""
+        options = dict(pattern_base=pattern_base, ignore_case=ignore_case)
+        entry = pl.Struct({"key": pl.String, "value": pl.String})
+
+        def groups(s: pl.Series) -> pl.Series:
+            found = arrow.url_match_groups(_arrow(s), patterns, base, **options)
+            return pl.Series(s.name, found).cast(pl.List(entry))
+
+        return self._expr.map_batches(groups, return_dtype=pl.List(entry))

@@ -55,7 +55,12 @@ class UrlColumns:
     site field in ``fields`` (see ``urlsift.FIELDS`` and
     ``urlsift.SITE_FIELDS``; sites by the compiled-in list) and ``<prefix>error`` (the reason a
     row is not a URL, else null); ``prefix`` defaults to ``column + "_"``.
-    ``base`` resolves relative rows. The helpers take these as keywords.
+    ``base`` resolves relative rows. With ``patterns`` (URL Pattern
+    constructor strings, tried in order; ``pattern_base`` for relative
+    ones, ``pattern_ignore_case``), ``<prefix>match_index`` is the index of
+    the first that matches (null where none does: filter on it as
+    ``--match`` would) and ``<prefix>match_<NAME>`` that pattern's group
+    NAME for each of ``match_groups``. The helpers take these as keywords.
 
     Built on the driver and pickled to the executors, where ``batches``
     (for ``mapInArrow``) or ``frame`` (for a pandas UDF) does the work.
@@ -74,17 +79,25 @@ class UrlColumns:
         strip_fragment: bool = False,
         sort_query: bool = False,
         strip_params=None,
+        patterns=None,
+        pattern_base: Optional[str] = None,
+        pattern_ignore_case: bool = False,
+        match_groups: Sequence[str] = (),
     ):
         known = arrow.FIELDS + arrow.SITE_FIELDS + arrow.KEY_FIELDS
         unknown = [f for f in fields if f not in known]
         if unknown:
             raise ValueError(f"unknown fields {unknown} (known: {', '.join(known)})")
+        if match_groups and patterns is None:
+            raise ValueError("match_groups names groups of patterns: give patterns too")
         self.column = column
-        self.outputs = (["normalized"] if normalize else []) + (["surt"] if surt else []) + list(fields)
+        self.patterns = None if patterns is None else arrow._patterns(patterns, pattern_base, pattern_ignore_case)
+        matching = ([] if patterns is None else ["match_index"]) + [f"match:{g}" for g in match_groups]
+        self.outputs = (["normalized"] if normalize else []) + (["surt"] if surt else []) + list(fields) + matching
         self.error = error
         prefix = f"{column}_" if prefix is None else prefix
         #: The added columns' names, in order.
-        self.names = [prefix + o for o in self.outputs] + ([prefix + "error"] if error else [])
+        self.names = [prefix + o.replace(":", "_") for o in self.outputs] + ([prefix + "error"] if error else [])
         self.base = base
         self.profile = dict(
             strip_fragment=strip_fragment,
@@ -102,7 +115,7 @@ class UrlColumns:
         return self
 
     def arrays(self, urls) -> List[pa.Array]:
-        columns, reasons, _ = arrow.run(urls, self.outputs, self.base, **self.profile)
+        columns, reasons, _ = arrow.run(urls, self.outputs, self.base, patterns=self.patterns, **self.profile)
         return columns + ([reasons] if self.error else [])
 
     def batches(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:

@@ -269,6 +269,41 @@ impl PatternList {
         &self.patterns
     }
 
+    /// The group names of all the patterns, each once, in pattern order.
+    ///
+    /// ```
+    /// # use urlsift::pattern::{PatternList, PatternOptions};
+    /// let list = PatternList::parse_all(["https://e.com/:a", "https://:b.e.com/:a"], None, PatternOptions::default())?;
+    /// assert_eq!(list.group_names(), ["a", "0", "b"]);
+    /// # Ok::<(), urlsift::pattern::PatternError>(())
+    /// ```
+    pub fn group_names(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = Vec::new();
+        for name in self.patterns.iter().flat_map(UrlPattern::group_names) {
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+        names
+    }
+
+    /// The group `name` of the first pattern `url` matches (as
+    /// [`PatternMatch::group`](super::PatternMatch::group) gives it); `None`
+    /// where no pattern matches or the group has no value.
+    ///
+    /// ```
+    /// # use urlsift::pattern::{PatternList, PatternOptions};
+    /// let list = PatternList::parse_all(["https://e.com/:a"], None, PatternOptions::default())?;
+    /// let url = urlsift::Url::parse("https://e.com/x").unwrap();
+    /// assert_eq!(list.group(url.view(), "a").as_deref(), Some("x"));
+    /// # Ok::<(), urlsift::pattern::PatternError>(())
+    /// ```
+    pub fn group(&self, url: UrlRef<'_>, name: &str) -> Option<String> {
+        let first = self.first_match(url)?;
+        let found = self.patterns[first].exec_view(url)?;
+        found.group(name).map(str::to_string)
+    }
+
     /// The index of the first pattern `url` matches.
     ///
     /// ```

@@ -257,6 +257,25 @@ impl UrlPattern {
         self.component(PatternComponent::Hash)
     }
 
+    /// The names of the pattern's groups, each once, in URL order (what
+    /// [`PatternMatch::group`] can be asked for).
+    ///
+    /// ```
+    /// # use urlsift::pattern::{PatternOptions, UrlPattern};
+    /// let p = UrlPattern::parse("https://:sub.e.com/:id/*", None, PatternOptions::default())?;
+    /// assert_eq!(p.group_names(), ["0", "sub", "id"]);
+    /// # Ok::<(), urlsift::pattern::PatternError>(())
+    /// ```
+    pub fn group_names(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = Vec::new();
+        for name in self.components.iter().flat_map(|c| &c.names) {
+            if !names.contains(&name.as_str()) {
+                names.push(name);
+            }
+        }
+        names
+    }
+
     /// Whether any component uses a custom regular expression group.
     ///
     /// ```
