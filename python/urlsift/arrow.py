@@ -390,18 +390,21 @@ def url_match_groups(
 
 def _map(index: pa.Array, groups: list, names: list) -> pa.MapArray:
     """Rows of ``names`` -> the group columns' values, null where ``index``
-    (the matching pattern) is."""
-    import numpy as np
-
-    matched = index.is_valid().to_numpy(zero_copy_only=False)
-    rows = np.nonzero(matched)[0]
-    n, k = len(index), len(names)
-    offsets = np.concatenate([[0], np.cumsum(np.where(matched, k, 0))]).astype(np.int32)
-    if k and len(rows):
-        values = pa.concat_arrays([g.cast(pa.string()) for g in groups])
-        positions = np.tile(np.arange(k), len(rows)) * n + np.repeat(rows, k)
-        items = values.take(pa.array(positions))
+    (the matching pattern) is; Arrow compute only (numpy is not a
+    dependency)."""
+    matched = pc.is_valid(index)
+    rows = pc.indices_nonzero(matched).cast(pa.int64())
+    n, m, k = len(index), len(rows), len(names)
+    counts = pc.if_else(matched, pa.scalar(k, pa.int32()), pa.scalar(0, pa.int32()))
+    offsets = pa.concat_arrays([pa.array([0], pa.int32()), pc.cumulative_sum(counts)]) if n else pa.array([0], pa.int32())
+    if k and m:
+        # The groups taken row by row: entry i is row i // k's group i % k.
+        values = pa.concat_arrays([g.cast(pa.string()).take(rows) for g in groups])
+        entry = pa.array(range(k * m), type=pa.int64())
+        row = pc.divide(entry, k)
+        group = pc.subtract(entry, pc.multiply(row, k))
+        items = values.take(pc.add(pc.multiply(group, m), row))
+        keys = pa.array(names, type=pa.string()).take(group)
     else:
-        items = pa.array([], type=pa.string())
-    keys = pa.array(list(names) * len(rows), type=pa.string())
-    return pa.MapArray.from_arrays(pa.array(offsets), keys, items, mask=pa.array(~matched))
+        items = keys = pa.array([], type=pa.string())
+    return pa.MapArray.from_arrays(offsets, keys, items, mask=pc.invert(matched))
