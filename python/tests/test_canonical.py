@@ -27,12 +27,12 @@ OPTIONS = {
 }
 
 
-def ours(cli, tmp_path, lines, flags):
+def ours(cli, tmp_path, lines, flags, form="w3lib"):
     """urlsift's form of each line, or None for a line it rejects."""
     source = tmp_path / "in.txt"
     source.write_bytes("".join(line + "\n" for line in lines).encode())
     rejects = tmp_path / "rejects.tsv"
-    out = run_cli(cli, "normalize", "--canonical", "w3lib", *flags, "--rejects", rejects, source)
+    out = run_cli(cli, "normalize", "--canonical", form, *flags, "--rejects", rejects, source)
     written = out.decode().split("\n")[:-1]
     refused = {}
     for row in rejects.read_text().splitlines():
@@ -50,15 +50,18 @@ def theirs(line, options):
         return None
 
 
-def compare(cli, tmp_path, lines, flags, options):
-    forms, refused = ours(cli, tmp_path, lines, flags)
+def compare(cli, tmp_path, lines, flags, options, form="w3lib", tool=None):
+    """The forms of `form` against `tool(line)` (w3lib's with `options` by
+    default), None where the tool raises ValueError; returns how many
+    lines the tool refused."""
+    forms, refused = ours(cli, tmp_path, lines, flags, form)
     differ = []
     for i, (line, form) in enumerate(zip(lines, forms)):
-        expected = theirs(line, options)
+        expected = theirs(line, options) if tool is None else tool(line)
         if form != expected:
             differ.append((line, form, expected, refused.get(i)))
-    assert not differ, f"{len(differ)} of {len(lines)} lines differ from w3lib:\n" + "\n".join(
-        f"  {line!r}\n    urlsift {form!r} {why or ''}\n    w3lib   {expected!r}" for line, form, expected, why in differ[:20]
+    assert not differ, f"{len(differ)} of {len(lines)} lines differ from the tool:\n" + "\n".join(
+        f"  {line!r}\n    urlsift {form!r} {why or ''}\n    tool    {expected!r}" for line, form, expected, why in differ[:20]
     )
     return sum(form is None for form in forms)
 
@@ -70,7 +73,7 @@ def test_w3lib_form_equals_w3lib_on_every_corpus_line(cli, tmp_path, corpora_dir
     compare(cli, tmp_path, lines, flags, OPTIONS[flags])
 
 
-def test_w3lib_form_equals_w3lib_on_the_standards_test_inputs(cli, tmp_path):
+def hard_inputs():
     """Every input string of WPT's URL data and urlcanon's vectors: the
     hard cases (brackets, ports, IDNA, backslashes, controls). Lines with a
     line break (as Python's splitlines reads the rejects file) or NUL are
@@ -105,7 +108,11 @@ def test_w3lib_form_equals_w3lib_on_the_standards_test_inputs(cli, tmp_path):
         s for s in inputs if s and not any(c in breaks for c in s) and not any(0xD800 <= ord(c) <= 0xDFFF for c in s)
     )
     assert len(lines) > 4000, len(lines)
-    refused = compare(cli, tmp_path, lines, (), {})
+    return lines
+
+
+def test_w3lib_form_equals_w3lib_on_the_standards_test_inputs(cli, tmp_path):
+    refused = compare(cli, tmp_path, hard_inputs(), (), {})
     assert refused > 20, "w3lib raises on some of these inputs; none refused means the check did not run"
 
 
@@ -155,3 +162,34 @@ def test_urlcanon_forms_equal_urlcanon_on_the_corpora(cli, tmp_path, corpora_dir
     assert not differ, f"{len(differ)} of {len(lines)} differ from urlcanon:\n" + "\n".join(
         f"  {line!r}\n    urlsift  {ours!r}\n    urlcanon {str(canon(line))!r}" for line, ours in differ[:20]
     )
+
+
+def courlan_form(strict):
+    """courlan 1.4.0's normalize_url (pinned), None where it raises."""
+    from courlan import normalize_url
+
+    def form(line):
+        try:
+            return normalize_url(line, strict=strict)
+        except ValueError:
+            return None
+
+    return form
+
+
+COURLAN = {"courlan": False, "courlan-strict": True}
+
+
+@pytest.mark.parametrize("form", COURLAN)
+def test_courlan_forms_equal_courlan_on_every_corpus_line(cli, tmp_path, corpora_dir, form):
+    """courlan's normalize_url (trafilatura's crawler), plain and strict, on
+    every corpus line: byte for byte, no listed exception."""
+    lines = [line for path in sorted(corpora_dir.glob("*.txt")) for line in read_lines(path)]
+    assert len(lines) > 900_000, len(lines)
+    compare(cli, tmp_path, lines, (), {}, form=form, tool=courlan_form(COURLAN[form]))
+
+
+@pytest.mark.parametrize("form", COURLAN)
+def test_courlan_forms_equal_courlan_on_the_standards_test_inputs(cli, tmp_path, form):
+    refused = compare(cli, tmp_path, hard_inputs(), (), {}, form=form, tool=courlan_form(COURLAN[form]))
+    assert refused > 5, "courlan raises on some of these inputs; none refused means the check did not run"

@@ -209,6 +209,8 @@ _CANONICAL_FORMS = (
     "urlcanon-semantic-precise",
     "urlcanon-semantic",
     "urlcanon-aggressive",
+    "courlan",
+    "courlan-strict",
 )
 
 
@@ -233,7 +235,9 @@ def normalize(
     null where w3lib raises; no profile flag goes with it);
     ``canonical="urlcanon-whatwg"``, ``"urlcanon-google"``,
     ``"urlcanon-semantic-precise"``, ``"urlcanon-semantic"`` and
-    ``"urlcanon-aggressive"`` the IIPC urlcanon's forms, read the same way.
+    ``"urlcanon-aggressive"`` the IIPC urlcanon's forms, and ``"courlan"``
+    and ``"courlan-strict"`` courlan's ``normalize_url`` (trafilatura),
+    read the same way.
 
     >>> import pyarrow as pa, urlsift
     >>> urlsift.normalize(pa.array(["http://www.GOOgle.com:8080/a/%2525#f"]), canonical="safe-browsing").to_pylist()

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 use urlsift::Url;
 use urlsift::canon::urlcanon::Canonicalizer as Urlcanon;
-use urlsift::canon::w3lib;
+use urlsift::canon::{courlan, w3lib};
 use urlsift::profile::{Canonical, Profile, SurtForm};
 use urlsift::site::List;
 use urlsift::surt::SurtOptions;
@@ -255,7 +255,10 @@ pub struct CanonicalArgs {
     /// `urlcanon-semantic-precise`, `urlcanon-semantic`,
     /// `urlcanon-aggressive`, the IIPC urlcanon's
     /// (warcprox, brozzler dedup), byte for byte, also read from the raw
-    /// text. See docs/canonical.md.
+    /// text; `courlan`, `courlan-strict`, courlan 1.4.0's normalize_url
+    /// (trafilatura's crawler: trackers and blank values dropped, names
+    /// sorted, punycode decoded), e.g. urlsift dedup --canonical courlan
+    /// links.txt. See docs/canonical.md.
     #[arg(long, value_name = "FORM", value_enum)]
     pub canonical: Option<CanonicalArg>,
     /// With --canonical w3lib: keep the fragment (w3lib's keep_fragments).
@@ -287,6 +290,10 @@ impl CanonicalArgs {
             CanonicalArg::UrlcanonSemanticPrecise => Canonical::Urlcanon(Urlcanon::SemanticPrecise),
             CanonicalArg::UrlcanonSemantic => Canonical::Urlcanon(Urlcanon::Semantic),
             CanonicalArg::UrlcanonAggressive => Canonical::Urlcanon(Urlcanon::Aggressive),
+            CanonicalArg::Courlan => Canonical::Courlan(courlan::CourlanOptions { strict: false }),
+            CanonicalArg::CourlanStrict => {
+                Canonical::Courlan(courlan::CourlanOptions { strict: true })
+            }
         }))
     }
 }
@@ -310,6 +317,13 @@ pub enum CanonicalArg {
     /// urlcanon 0.3.1's aggressive: https as http, www and session ids
     /// dropped, path and query lower-cased.
     UrlcanonAggressive,
+    /// courlan 1.4.0's normalize_url (trafilatura): punycode decoded,
+    /// default ports, blank values and tracker parameters dropped, query
+    /// names sorted.
+    Courlan,
+    /// courlan's normalize_url(strict=True): only id, page and language
+    /// parameters kept, the fragment dropped.
+    CourlanStrict,
 }
 
 /// `--surt`'s values.

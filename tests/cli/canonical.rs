@@ -267,3 +267,57 @@ fn urlcanon_forms() {
         "http://google.com/\nhttp://example.com/a/c?a=1&b=2\nhttp://foo.com/a\n"
     );
 }
+
+#[test]
+fn courlan_forms_and_a_refusal() {
+    let wd = Workdir::new();
+    wd.create(
+        "u.txt",
+        "HTTPS://WWW.Example.org:443//a/b?utm_source=x&b=2&a=&id=7#frag\n\
+         http://xn--bcher-kva.ch/?page=2&amp;q=x#top\n\
+         http://[1.2.3.4]/\n",
+    );
+    let out = wd.run(
+        &[
+            "normalize",
+            "--canonical",
+            "courlan",
+            "--rejects",
+            "bad.tsv",
+            "u.txt",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "https://www.example.org/a/b?b=2&id=7#frag\nhttp://bücher.ch/?page=2&q=x#top\n"
+    );
+    let rejects = std::fs::read_to_string(wd.path("bad.tsv")).unwrap();
+    assert!(
+        rejects.contains("refuses the brackets") && rejects.contains("http://[1.2.3.4]/"),
+        "{rejects}"
+    );
+    let strict = wd.stdout(&["normalize", "-q", "--canonical", "courlan-strict", "u.txt"]);
+    assert_eq!(
+        strict,
+        "https://www.example.org/a/b?id=7\nhttp://bücher.ch/?page=2\n"
+    );
+    // Trackers gone, the rest sorted: the same key, one record.
+    wd.create(
+        "d.txt",
+        "http://e.com/p?b=1&a=2&fbclid=x\nhttp://e.com/p?a=2&b=1\n",
+    );
+    assert_eq!(
+        wd.stdout(&[
+            "dedup",
+            "-q",
+            "--key",
+            "canonical",
+            "--canonical",
+            "courlan",
+            "d.txt"
+        ]),
+        "http://e.com/p?b=1&a=2&fbclid=x\n"
+    );
+}

@@ -62,6 +62,9 @@ pub enum Canonical {
     /// One of the IIPC urlcanon's canonicalizers, as warcprox and brozzler
     /// dedup by ([`crate::canon::urlcanon`]). It reads the raw text.
     Urlcanon(crate::canon::urlcanon::Canonicalizer),
+    /// courlan's `normalize_url`, trafilatura's crawler
+    /// ([`crate::canon::courlan`]), plain or strict. It reads the raw text.
+    Courlan(crate::canon::courlan::CourlanOptions),
 }
 
 impl Canonical {
@@ -82,6 +85,10 @@ impl Canonical {
             "urlcanon-semantic-precise" => Some(Canonical::Urlcanon(Urlcanon::SemanticPrecise)),
             "urlcanon-semantic" => Some(Canonical::Urlcanon(Urlcanon::Semantic)),
             "urlcanon-aggressive" => Some(Canonical::Urlcanon(Urlcanon::Aggressive)),
+            "courlan" => Some(Canonical::Courlan(Default::default())),
+            "courlan-strict" => Some(Canonical::Courlan(crate::canon::courlan::CourlanOptions {
+                strict: true,
+            })),
             _ => None,
         }
     }
@@ -95,12 +102,17 @@ impl Canonical {
         "urlcanon-semantic-precise",
         "urlcanon-semantic",
         "urlcanon-aggressive",
+        "courlan",
+        "courlan-strict",
     ];
 
     /// True for a form that reads the raw text as its tool does, not the
     /// URL the standard parses: a text the standard rejects still has one.
     pub fn reads_text(self) -> bool {
-        matches!(self, Canonical::W3lib(_) | Canonical::Urlcanon(_))
+        matches!(
+            self,
+            Canonical::W3lib(_) | Canonical::Urlcanon(_) | Canonical::Courlan(_)
+        )
     }
 }
 
@@ -254,6 +266,9 @@ impl Profile {
             Canonical::W3lib(options) => Some(crate::canon::w3lib::canonicalize(text, options)),
             Canonical::Urlcanon(profile) => {
                 Some(crate::canon::urlcanon::canonicalize(text, profile))
+            }
+            Canonical::Courlan(options) => {
+                Some(crate::canon::courlan::normalize_url(text, options))
             }
             Canonical::SafeBrowsing => None,
         }

@@ -9,11 +9,14 @@
 //!   `canonicalize_url`;
 //! - [`urlcanon`]: the IIPC urlcanon 0.3.1's `whatwg`, `google`,
 //!   `semantic_precise`, `semantic` and `aggressive` (warcprox's and
-//!   brozzler's dedup keys).
+//!   brozzler's dedup keys);
+//! - [`courlan`]: courlan 1.4.0's `normalize_url` (trafilatura's
+//!   crawler), and its `strict` form.
 //!
 //! The pieces of Python's standard library those tools stand on (the
-//! `idna` codec's IDNA 2003, `ipaddress`'s IPv6 text, `urllib`'s scheme
-//! lists) are in [`python`], written from their documented behavior.
+//! `idna` codec's IDNA 2003, `ipaddress`'s IPv6 text, `urllib.parse`,
+//! `html.unescape`) are in [`python`], written from their documented
+//! behavior.
 //!
 //! ```
 //! use urlsift::canon::w3lib::{canonicalize, Options};
@@ -21,6 +24,7 @@
 //! assert_eq!(key.unwrap(), "http://www.example.com/do?a=50&b=2&b=5&c=3");
 //! ```
 
+pub mod courlan;
 pub mod python;
 pub mod urlcanon;
 pub mod w3lib;

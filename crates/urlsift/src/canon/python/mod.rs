@@ -12,6 +12,12 @@
 //! assert_eq!(ipv6_text(&v6), "2001:db8::1");
 //! ```
 
+mod html;
+mod urllib;
+
+pub use html::html_unescape;
+pub use urllib::{SplitResult, parse_qs, quote, unquote_str, urlencode, urlsplit, urlunsplit};
+
 use unicode_normalization::UnicodeNormalization;
 
 /// A set of bytes quoting leaves as they are: RFC 3986's unreserved
@@ -297,6 +303,97 @@ pub fn ipv6_text(address: &Ipv6<'_>) -> String {
     text
 }
 
+/// The `idna` codec's ToUnicode of one label given as UTF-8 bytes, as
+/// `label.encode("utf8").decode("idna")` runs it: a label without the
+/// `xn--` prefix comes back as it is; one with it is punycode-decoded, and
+/// the result must encode back (ToASCII) to the label, lower-cased.
+///
+/// ```
+/// use urlsift::canon::python::idna_label_to_unicode;
+/// assert_eq!(idna_label_to_unicode("xn--bcher-kva").unwrap(), "bücher");
+/// assert!(idna_label_to_unicode("xn--abc-").is_err()); // "abc" encodes to "abc"
+/// assert!(idna_label_to_unicode("xn--ab c").is_err());
+/// ```
+pub fn idna_label_to_unicode(label: &str) -> Result<String, IdnaError> {
+    if label.len() > 1024 {
+        return Err(IdnaError);
+    }
+    let Some(encoded) = label.strip_prefix("xn--") else {
+        return Ok(label.to_string());
+    };
+    let decoded = punycode_decode(encoded)?;
+    let again = to_ascii(&decoded)?;
+    if label.to_ascii_lowercase() != again {
+        return Err(IdnaError);
+    }
+    Ok(decoded)
+}
+
+/// Python's `punycode` codec, strict: the basic code points before the
+/// last `-`, then the deltas in either case; any error (a digit that is
+/// not one, a number cut short, a code point past U+10FFFF) refuses it.
+fn punycode_decode(text: &str) -> Result<String, IdnaError> {
+    if !text.is_ascii() {
+        return Err(IdnaError);
+    }
+    let (base, extended) = match text.rfind('-') {
+        Some(pos) => (&text[..pos], &text[pos + 1..]),
+        None => ("", text),
+    };
+    let mut out: Vec<u32> = base.chars().map(u32::from).collect();
+    let (mut code, mut pos, mut bias) = (0x80u64, -1i64, 72u64);
+    let digits = extended.as_bytes();
+    let mut at = 0;
+    let mut first = true;
+    while at < digits.len() {
+        // A generalized variable-length integer.
+        let (mut delta, mut w, mut j) = (0u64, 1u64, 0u64);
+        loop {
+            let c = *digits.get(at).ok_or(IdnaError)?;
+            at += 1;
+            let digit = match c.to_ascii_uppercase() {
+                d @ b'A'..=b'Z' => u64::from(d - b'A'),
+                d @ b'0'..=b'9' => u64::from(d) - 22,
+                _ => return Err(IdnaError),
+            };
+            let t = (36 * (j + 1)).saturating_sub(bias).clamp(1, 26);
+            delta = digit
+                .checked_mul(w)
+                .and_then(|d| d.checked_add(delta))
+                .ok_or(IdnaError)?;
+            if digit < t {
+                break;
+            }
+            w = w.checked_mul(36 - t).ok_or(IdnaError)?;
+            j += 1;
+        }
+        pos = pos
+            .checked_add(i64::try_from(delta).map_err(|_| IdnaError)? + 1)
+            .ok_or(IdnaError)?;
+        let len = out.len() as i64 + 1;
+        code = code.checked_add((pos / len) as u64).ok_or(IdnaError)?;
+        if code > 0x10FFFF {
+            return Err(IdnaError);
+        }
+        pos %= len;
+        out.insert(pos as usize, code as u32);
+        // adapt(delta, first, len(base))
+        let mut d = if first { delta / 700 } else { delta / 2 };
+        d += d / out.len() as u64;
+        let mut k = 0;
+        while d > 455 {
+            d /= 35;
+            k += 36;
+        }
+        bias = k + 36 * d / (d + 38);
+        first = false;
+    }
+    // A surrogate decodes in Python and fails nameprep after: refused too.
+    out.into_iter()
+        .map(|c| char::from_u32(c).ok_or(IdnaError))
+        .collect()
+}
+
 /// Unicode NFKC, as `unicodedata.normalize("NFKC", text)`.
 pub fn nfkc(text: &str) -> String {
     text.nfkc().collect()
@@ -372,17 +469,61 @@ fn to_ascii(label: &str) -> Result<String, IdnaError> {
     checked(format!("xn--{encoded}"))
 }
 
+/// Table B.2 as Python's `stringprep.map_table_b2` computes it: from the
+/// exceptions and `str.lower()` of Python's own Unicode version, so a
+/// character cased since Unicode 3.2 (Cherokee, Georgian capitals, any
+/// character then unassigned) is lower-cased where RFC 3454's table
+/// leaves it.
+fn map_b2(c: char, out: &mut String) {
+    use stringprep::tables as t;
+    let lower = || c.to_lowercase();
+    if t::unassigned_code_point(c) {
+        out.extend(lower());
+        return;
+    }
+    let mut folded = t::case_fold_for_nfkc(c).peekable();
+    let first = folded.next();
+    if first == Some(c) && folded.peek().is_none() && lower().ne([c]) {
+        out.extend(lower());
+    } else {
+        out.extend(first.into_iter().chain(folded));
+    }
+}
+
+/// NFKC as Unicode 3.2 has it (`unicodedata.ucd_3_2_0`, what the `idna`
+/// codec normalizes by): a character unassigned in 3.2 is left as it is
+/// (and, a starter with nothing to compose, splits the text), the rest
+/// normalized (decompositions of assigned characters are stable).
+fn nfkc_3_2(text: &str) -> String {
+    use stringprep::tables as t;
+    if !text.chars().any(t::unassigned_code_point) {
+        return nfkc(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut piece = String::new();
+    for c in text.chars() {
+        if t::unassigned_code_point(c) {
+            out.push_str(&nfkc(&piece));
+            piece.clear();
+            out.push(c);
+        } else {
+            piece.push(c);
+        }
+    }
+    out.push_str(&nfkc(&piece));
+    out
+}
+
 /// RFC 3491 nameprep as the `idna` codec runs it: mapped (B.1, B.2),
 /// NFKC, prohibited output (C.1.2, C.2.2, C.3 to C.9) and the bidi rule
 /// checked; unassigned code points allowed.
 fn nameprep(label: &str) -> Result<String, IdnaError> {
     use stringprep::tables as t;
-    let mapped: String = label
-        .chars()
-        .filter(|&c| !t::commonly_mapped_to_nothing(c))
-        .flat_map(t::case_fold_for_nfkc)
-        .collect();
-    let label = nfkc(&mapped);
+    let mut mapped = String::with_capacity(label.len());
+    for c in label.chars().filter(|&c| !t::commonly_mapped_to_nothing(c)) {
+        map_b2(c, &mut mapped);
+    }
+    let label = nfkc_3_2(&mapped);
     let prohibited = |c: char| {
         t::non_ascii_space_character(c)
             || t::non_ascii_control_character(c)
