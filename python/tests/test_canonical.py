@@ -193,3 +193,28 @@ def test_courlan_forms_equal_courlan_on_every_corpus_line(cli, tmp_path, corpora
 def test_courlan_forms_equal_courlan_on_the_standards_test_inputs(cli, tmp_path, form):
     refused = compare(cli, tmp_path, hard_inputs(), (), {}, form=form, tool=courlan_form(COURLAN[form]))
     assert refused > 5, "courlan raises on some of these inputs; none refused means the check did not run"
+
+
+@pytest.mark.parametrize("form", ["urlcanon-semantic-precise", "urlcanon-aggressive"])
+def test_urlcanon_ssurt_equals_urlcanon_on_the_corpora(cli, tmp_path, corpora_dir, form):
+    """`--canonical urlcanon-FORM --surt=ssurt` is urlcanon's
+    `FORM(text).ssurt()` on a seeded tenth of the corpus lines (every line
+    with URLSIFT_CANON_FULL=1)."""
+    import os
+    import random
+
+    import urlcanon
+
+    lines = [line for path in sorted(corpora_dir.glob("*.txt")) for line in read_lines(path)]
+    if os.environ.get("URLSIFT_CANON_FULL") != "1":
+        pick = random.Random(57)
+        lines = [line for line in lines if pick.random() < 0.1]
+    canon = getattr(urlcanon, URLCANON[form])
+    source = tmp_path / "in.txt"
+    source.write_bytes("".join(line + "\n" for line in lines).encode())
+    written = run_cli(cli, "normalize", "--canonical", form, "--surt=ssurt", source).decode().split("\n")[:-1]
+    assert len(written) == len(lines)
+    differ = [(line, ours) for line, ours in zip(lines, written) if canon(line).ssurt().decode() != ours]
+    assert not differ, f"{len(differ)} of {len(lines)} differ from urlcanon:\n" + "\n".join(
+        f"  {line!r}\n    urlsift  {ours!r}\n    urlcanon {canon(line).ssurt().decode()!r}" for line, ours in differ[:20]
+    )

@@ -210,7 +210,9 @@ pub struct ProfileArgs {
     /// the URL Standard writes them). `--surt=ssurt`: the IIPC urlcanon's
     /// SSURT form, as warcprox and brozzler key by it
     /// (org,example,foo,//81:http@user:/path?query#frag), e.g. urlsift
-    /// normalize --surt=ssurt urls.txt
+    /// normalize --surt=ssurt urls.txt; with --canonical urlcanon-FORM, the
+    /// SSURT of urlcanon's form of the text (urlcanon.FORM(url).ssurt()),
+    /// e.g. urlsift dedup --canonical urlcanon-semantic --surt=ssurt urls.txt
     #[arg(
         long,
         value_name = "FORM",
@@ -364,15 +366,17 @@ impl ProfileArgs {
             }
         };
         let canonical = self.canonical.form()?;
-        if canonical.is_some() && self.surt.is_some() {
+        let urlcanon_ssurt =
+            matches!(canonical, Some(Canonical::Urlcanon(_))) && self.surt == Some(SurtArg::Ssurt);
+        if canonical.is_some() && self.surt.is_some() && !urlcanon_ssurt {
             return Err(CliError::Usage(
-                "--canonical and --surt each give a form: use one".into(),
+                "--canonical and --surt each give a form: use one (but --surt=ssurt with a urlcanon-* form, urlcanon's SSURT of it)".into(),
             ));
         }
         let w3lib_steps = self.strip_fragment || self.sort_query || self.strip_params.is_some();
         if canonical.is_some_and(Canonical::reads_text) && w3lib_steps {
             return Err(CliError::Usage(
-                "--canonical w3lib and urlcanon-* are their tool's forms as they are: they take none of --strip-fragment, --sort-query, --strip-params (the tools sort the query themselves; --w3lib-keep-fragments and --w3lib-drop-blank-values are w3lib's options)".into(),
+                "--canonical w3lib, urlcanon-* and courlan are their tool's forms as they are: they take none of --strip-fragment, --sort-query, --strip-params (the tools sort the query themselves; --w3lib-keep-fragments and --w3lib-drop-blank-values are w3lib's options)".into(),
             ));
         }
         let mut p = Profile::new()

@@ -321,3 +321,40 @@ fn courlan_forms_and_a_refusal() {
         "http://e.com/p?b=1&a=2&fbclid=x\n"
     );
 }
+
+#[test]
+fn ssurt_of_a_urlcanon_form() {
+    let wd = Workdir::new();
+    wd.create(
+        "u.txt",
+        "HTTP://www.Example.com:8080/a/../b?z=1&a=2#f\nhttp://0.0.0.0/\n",
+    );
+    let key = |form: &str| {
+        wd.stdout(&[
+            "normalize",
+            "-q",
+            "--canonical",
+            form,
+            "--surt=ssurt",
+            "u.txt",
+        ])
+    };
+    assert_eq!(
+        key("urlcanon-semantic"),
+        "com,example,www,//8080:http:/b?a=2&z=1\n0,0,0,0,//http:/\n"
+    );
+    assert_eq!(
+        key("urlcanon-aggressive"),
+        "com,example,//8080:http:/b?a=2&z=1\n0,0,0,0,//http:/\n"
+    );
+    let other = wd.run(
+        &["normalize", "--canonical", "w3lib", "--surt=ssurt", "u.txt"],
+        None,
+    );
+    assert_eq!(other.status.code(), Some(2));
+    assert!(
+        stderr(&other).contains("--canonical and --surt each give a form"),
+        "{}",
+        stderr(&other)
+    );
+}

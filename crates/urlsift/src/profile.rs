@@ -204,13 +204,30 @@ impl Profile {
     }
 
     /// Give this SURT key instead of a URL (`None`: the URL); it takes
-    /// the place of a [`Profile::canonical`] form.
+    /// the place of a [`Profile::canonical`] form, but for
+    /// [`SurtForm::Ssurt`] with a urlcanon form, which gives urlcanon's
+    /// SSURT of that form.
+    ///
+    /// ```
+    /// use urlsift::canon::urlcanon::Canonicalizer;
+    /// use urlsift::profile::{Canonical, Profile, SurtForm};
+    /// let p = Profile::new()
+    ///     .canonical(Some(Canonical::Urlcanon(Canonicalizer::Semantic)))
+    ///     .surt_form(Some(SurtForm::Ssurt));
+    /// let key = p.apply_text("http://www.Example.com/a/../b?z&a#f").unwrap().unwrap();
+    /// assert_eq!(key, "com,example,www,//http:/b?a&z");
+    /// ```
     pub fn surt_form(mut self, form: Option<SurtForm>) -> Profile {
         self.surt = form;
-        if form.is_some() {
+        if form.is_some() && !self.urlcanon_ssurt() {
             self.canonical = None;
         }
         self
+    }
+
+    /// Whether this is `--surt=ssurt` with a urlcanon form.
+    fn urlcanon_ssurt(&self) -> bool {
+        self.surt == Some(SurtForm::Ssurt) && matches!(self.canonical, Some(Canonical::Urlcanon(_)))
     }
 
     /// Give this canonical form instead of the href (`None`: the href),
@@ -224,7 +241,7 @@ impl Profile {
     /// ```
     pub fn canonical(mut self, form: Option<Canonical>) -> Profile {
         self.canonical = form;
-        if form.is_some() {
+        if form.is_some() && !self.urlcanon_ssurt() {
             self.surt = None;
         }
         self
@@ -264,6 +281,10 @@ impl Profile {
     pub fn apply_text(&self, text: &str) -> Option<Result<String, crate::canon::Refused>> {
         match self.canonical? {
             Canonical::W3lib(options) => Some(crate::canon::w3lib::canonicalize(text, options)),
+            // `--surt=ssurt` with a urlcanon form: urlcanon's SSURT of it.
+            Canonical::Urlcanon(profile) if self.surt == Some(SurtForm::Ssurt) => {
+                Some(crate::canon::urlcanon::ssurt(text, profile))
+            }
             Canonical::Urlcanon(profile) => {
                 Some(crate::canon::urlcanon::canonicalize(text, profile))
             }

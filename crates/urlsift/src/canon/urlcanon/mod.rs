@@ -234,6 +234,56 @@ pub fn canonicalize(text: &str, profile: Canonicalizer) -> Result<String, Refuse
 /// assert_eq!(canonicalize_bytes(b"http://example.com/\xff", Canonicalizer::Semantic).unwrap(), "http://example.com/%FF");
 /// ```
 pub fn canonicalize_bytes(text: &[u8], profile: Canonicalizer) -> Result<String, Refused> {
+    let url = canonical_parse(text, profile)?;
+    Ok(String::from_utf8(url.text()).expect("every byte past ASCII is percent-encoded"))
+}
+
+/// urlcanon's SSURT form (`ParsedUrl.ssurt()`) of `text` canonicalized by
+/// `profile`: the host reversed (unless an IP address), `//`, the port
+/// and `:`, the scheme, `@` and the userinfo, `:`, then path, query and
+/// fragment (`urlcanon.semantic(text).ssurt()`).
+///
+/// ```
+/// use urlsift::canon::urlcanon::{ssurt, Canonicalizer};
+/// let key = ssurt("HTTP://www.Example.com:8080/a/../b?z=1&a=2#f", Canonicalizer::Semantic).unwrap();
+/// assert_eq!(key, "com,example,www,//8080:http:/b?a=2&z=1");
+/// ```
+pub fn ssurt(text: &str, profile: Canonicalizer) -> Result<String, Refused> {
+    let url = canonical_parse(text.as_bytes(), profile)?;
+    let host: &[u8] = &url.host;
+    let numeric = parse::parse_ipv4(host).is_some_and(|n| n != 0);
+    let mut out = Vec::with_capacity(url.text().len() + 8);
+    if host.is_empty() || host.starts_with(b"[") || numeric {
+        out.extend_from_slice(host);
+    } else {
+        for label in host.rsplit(|&b| b == b'.') {
+            out.extend(label.iter().map(|&b| if b == b',' { b'.' } else { b }));
+            out.push(b',');
+        }
+    }
+    for part in [
+        &url.slashes,
+        &url.port,
+        &url.colon_before_port,
+        &url.scheme,
+        &url.at_sign,
+        &url.username,
+        &url.colon_before_password,
+        &url.password,
+        &url.colon_after_scheme,
+        &url.path,
+        &url.question_mark,
+        &url.query,
+        &url.hash_sign,
+        &url.fragment,
+    ] {
+        out.extend_from_slice(part);
+    }
+    Ok(String::from_utf8(out).expect("every byte past ASCII is percent-encoded"))
+}
+
+/// `text` parsed and canonicalized by `profile`.
+fn canonical_parse(text: &[u8], profile: Canonicalizer) -> Result<Parsed, Refused> {
     let mut url = parse(text);
     let steps: &[Step] = match profile {
         Canonicalizer::Whatwg => WHATWG,
@@ -251,7 +301,7 @@ pub fn canonicalize_bytes(text: &[u8], profile: Canonicalizer) -> Result<String,
     if profile == Canonicalizer::Aggressive {
         aggressive(&mut url);
     }
-    Ok(String::from_utf8(url.text()).expect("every byte past ASCII is percent-encoded"))
+    Ok(url)
 }
 
 /// One of urlcanon's steps (its functions of the same names).
