@@ -112,7 +112,11 @@ fn canonical_profile<'f>(
     in_template: bool,
 ) -> Result<Option<Profile>, CliError> {
     let form = a.canonical.form()?;
-    let asked = in_template || fields.any(|f| matches!(f, Field::Canonical));
+    // The canonical field, or the ssurt field with a urlcanon form (its
+    // SSURT of that form).
+    let urlcanon = matches!(form, Some(Canonical::Urlcanon(_)));
+    let asked = in_template
+        || fields.any(|f| matches!(f, Field::Canonical) || (urlcanon && matches!(f, Field::Ssurt)));
     match (form, asked) {
         (None, true) => Err(CliError::Usage(format!(
             "the canonical field is the URL in the form --canonical names: one of {}",

@@ -218,3 +218,27 @@ def test_urlcanon_ssurt_equals_urlcanon_on_the_corpora(cli, tmp_path, corpora_di
     assert not differ, f"{len(differ)} of {len(lines)} differ from urlcanon:\n" + "\n".join(
         f"  {line!r}\n    urlsift  {ours!r}\n    urlcanon {canon(line).ssurt().decode()!r}" for line, ours in differ[:20]
     )
+
+
+def test_canonical_forms_in_duckdb_and_polars(corpora_dir):
+    """DuckDB's `url_canonical(url, form)` and Polars' `normalize(canonical=)`
+    give `urlsift.normalize(canonical=form)` (held to the command above)
+    on a whole corpus, for a form of each tool."""
+    import duckdb
+    import polars as pl
+
+    import urlsift.duckdb
+    import urlsift.polars
+
+    lines = read_lines(corpora_dir / "iscx_url2016_malicious.txt")
+    con = duckdb.connect()
+    urlsift.duckdb.register(con)
+    con.register("urls", pa.table({"url": pa.array(lines)}))
+    frame = pl.DataFrame({"url": lines})
+    for form in ["w3lib", "courlan-strict", "urlcanon-semantic", "safe-browsing"]:
+        want = urlsift.normalize(pa.array(lines), canonical=form).to_pylist()
+        assert sum(w is not None for w in want) > 20_000
+        sql = [r[0] for r in con.sql(f"SELECT url_canonical(url, '{form}') FROM urls").fetchall()]
+        assert sql == want, form
+        assert frame.select(pl.col("url").urlsift.normalize(canonical=form)).to_series().to_list() == want, form
+    assert con.sql("SELECT url_canonical('http://e.com/', NULL)").fetchall() == [(None,)]

@@ -3,6 +3,7 @@ pandas UDF variant over whole corpus files, every row equal to the `urlsift`
 command's result, and the dedup job's count equal to `urlsift dedup`'s."""
 
 import pandas as pd
+import pyarrow as pa
 import pytest
 
 import urlsift
@@ -119,3 +120,17 @@ def test_match_columns_equal_the_command(spark, cli, corpora_dir, tmp_path):
             assert index is None, line
     with pytest.raises(ValueError, match="give patterns too"):
         UrlColumns("url", match_groups=["owner"])
+
+
+def test_canonical_column_equals_urlsift_normalize(spark, corpora_dir):
+    """`canonical=FORM` adds `<prefix>canonical`: `urlsift.normalize(canonical=FORM)`
+    of each row (held to the command in test_canonical.py)."""
+    corpus = corpora_dir / "iscx_url2016_malicious.txt"
+    lines, df = corpus_frame(spark, corpus)
+    out = with_url_columns(df, "url", normalize=False, surt=False, canonical="courlan")
+    assert out.columns == ["line", "url", "url_canonical", "url_error"]
+    got = out.toPandas().sort_values("line")
+    want = urlsift.normalize(pa.array(lines), canonical="courlan").to_pylist()
+    assert [None if pd.isna(v) else v for v in got["url_canonical"]] == want
+    with pytest.raises(ValueError, match="is not a form"):
+        UrlColumns("url", canonical="nope")

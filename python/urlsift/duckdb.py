@@ -22,6 +22,10 @@ urlsift's parser, so SQL gets the same answers as the ``urlsift`` command.
 ``url_pattern(url)``                            the key of ``dedup --key pattern``
                                                 (``e.com/user/{n}?id&tab``)
 ``url_surt(url)``                               the SURT key (``--surt``)
+``url_canonical(url, form)``                    the URL in a canonical form
+                                                (``--canonical``: ``'w3lib'``,
+                                                ``'courlan'``, ``'urlcanon-semantic'``,
+                                                ...), NULL where its tool refuses
 ``url_match(url, pattern)``                     whether the URL matches the URL
                                                 pattern (``--match``)
 ``url_match_groups(url, pattern)``              the pattern's groups (MAP of
@@ -65,6 +69,7 @@ FUNCTIONS = {
     "url_pattern": ["VARCHAR"],
     "url_public_suffix": ["VARCHAR"],
     "url_surt": ["VARCHAR"],
+    "url_canonical": ["VARCHAR", "VARCHAR"],
     "url_match": ["VARCHAR", "VARCHAR"],
     "url_match_groups": ["VARCHAR", "VARCHAR"],
 }
@@ -157,6 +162,14 @@ def register(
         options = dict(sort_query=sort_query, strip_params=strip_params)
         return arrow.surt(urls, base, threads=threads, **options)
 
+    def canonical(urls, forms):
+        def each(rows, form):
+            if form is None:
+                return pa.nulls(len(rows), pa.string())
+            return arrow.normalize(rows, base, threads=threads, canonical=form)
+
+        return _grouped(urls, [(f,) for f in forms.to_pylist()], each)
+
     def match(urls, patterns):
         def each(rows, pattern):
             if pattern is None:
@@ -185,6 +198,7 @@ def register(
         "url_pattern": (field("pattern"), "VARCHAR"),
         "url_public_suffix": (field("public_suffix"), "VARCHAR"),
         "url_surt": (surt, "VARCHAR"),
+        "url_canonical": (canonical, "VARCHAR"),
         "url_match": (match, "BOOLEAN"),
         "url_match_groups": (match_groups, "MAP(VARCHAR, VARCHAR)"),
     }

@@ -3,7 +3,8 @@
 ``urlsift.arrow`` (the same parser and profiles as the command):
 
 - ``.urlsift.normalize(base=None, *, strip_fragment=False, sort_query=False,
-  strip_params=None)``: the href in that profile;
+  strip_params=None, canonical=None)``: the href in that profile, or in a
+  canonical form (``"w3lib"``, ``"courlan"``, ``"urlcanon-semantic"``, ...);
 - ``.urlsift.component(name, base=None)``: a getter (``hostname``,
   ``port``, ``pathname``, ...) or site field (``site``, ``public_suffix``,
   ``subdomain``, ``domain``);
@@ -76,9 +77,13 @@ class UrlNamespace:
         strip_fragment: bool = False,
         sort_query: bool = False,
         strip_params: Globs = None,
+        canonical: Optional[str] = None,
     ) -> pl.Expr:
-        """Each URL's href in the profile the flags name."""
+        """Each URL's href in the profile the flags name, or in the
+        canonical form ``canonical`` names (``urlsift.normalize``'s)."""
         options = dict(strip_fragment=strip_fragment, sort_query=sort_query, strip_params=strip_params)
+        if canonical is not None:
+            options["canonical"] = canonical
         return self._strings(lambda a: arrow.normalize(a, base, **options))
 
     def component(self, name: str, base: Base = None) -> pl.Expr:

@@ -60,7 +60,10 @@ class UrlColumns:
     ones, ``pattern_ignore_case``), ``<prefix>match_index`` is the index of
     the first that matches (null where none does: filter on it as
     ``--match`` would) and ``<prefix>match_<NAME>`` that pattern's group
-    NAME for each of ``match_groups``. The helpers take these as keywords.
+    NAME for each of ``match_groups``. ``canonical`` (a form of
+    ``urlsift.normalize(canonical=...)``: ``"w3lib"``, ``"courlan"``,
+    ``"urlcanon-semantic"``, ...) adds ``<prefix>canonical``, null where
+    the form's tool refuses the text. The helpers take these as keywords.
 
     Built on the driver and pickled to the executors, where ``batches``
     (for ``mapInArrow``) or ``frame`` (for a pandas UDF) does the work.
@@ -83,6 +86,7 @@ class UrlColumns:
         pattern_base: Optional[str] = None,
         pattern_ignore_case: bool = False,
         match_groups: Sequence[str] = (),
+        canonical: Optional[str] = None,
     ):
         known = arrow.FIELDS + arrow.SITE_FIELDS + arrow.KEY_FIELDS
         unknown = [f for f in fields if f not in known]
@@ -93,11 +97,17 @@ class UrlColumns:
         self.column = column
         self.patterns = None if patterns is None else arrow._patterns(patterns, pattern_base, pattern_ignore_case)
         matching = ([] if patterns is None else ["match_index"]) + [f"match:{g}" for g in match_groups]
+        if canonical is not None and canonical not in arrow._CANONICAL_FORMS:
+            raise ValueError(f"canonical: {canonical!r} is not a form (known: {', '.join(arrow._CANONICAL_FORMS)})")
+        self.canonical = canonical
         self.outputs = (["normalized"] if normalize else []) + (["surt"] if surt else []) + list(fields) + matching
         self.error = error
         prefix = f"{column}_" if prefix is None else prefix
         #: The added columns' names, in order.
-        self.names = [prefix + o.replace(":", "_") for o in self.outputs] + ([prefix + "error"] if error else [])
+        canonical_name = [] if canonical is None else [prefix + "canonical"]
+        self.names = (
+            [prefix + o.replace(":", "_") for o in self.outputs] + canonical_name + ([prefix + "error"] if error else [])
+        )
         self.base = base
         self.profile = dict(
             strip_fragment=strip_fragment,
@@ -116,6 +126,9 @@ class UrlColumns:
 
     def arrays(self, urls) -> List[pa.Array]:
         columns, reasons, _ = arrow.run(urls, self.outputs, self.base, patterns=self.patterns, **self.profile)
+        if self.canonical is not None:
+            # A form of the raw text goes alone through the kernel.
+            columns.append(arrow.normalize(urls, self.base, canonical=self.canonical))
         return columns + ([reasons] if self.error else [])
 
     def batches(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:

@@ -150,7 +150,7 @@ port, pathname, search, hash, origin; site, public_suffix, subdomain,
 domain, is_private (from the Public Suffix List: --psl FILE,
 --icann-only); surt (the key web archives index by, as `normalize --surt`
 writes it); ssurt (urlcanon's SSURT form, as `normalize --surt=ssurt`
-writes it); canonical (the URL in the form --canonical FORM names, as
+writes it; with --canonical urlcanon-FORM, the SSURT of that form); canonical (the URL in the form --canonical FORM names, as
 `normalize --canonical FORM` writes it; w3lib's of the input text, empty
 where w3lib refuses it); sb_expressions (Safe Browsing's lookup expressions: a JSON
 array with --jsonl, space-separated otherwise); pattern (the key of

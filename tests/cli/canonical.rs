@@ -347,6 +347,20 @@ fn ssurt_of_a_urlcanon_form() {
         key("urlcanon-aggressive"),
         "com,example,//8080:http:/b?a=2&z=1\n0,0,0,0,//http:/\n"
     );
+    let fields = wd.stdout(&[
+        "extract",
+        "-q",
+        "--canonical",
+        "urlcanon-semantic",
+        "--fields",
+        "href,ssurt",
+        "u.txt",
+    ]);
+    assert_eq!(
+        fields,
+        "href,ssurt\nhttp://www.example.com:8080/b?z=1&a=2#f,\"com,example,www,//8080:http:/b?a=2&z=1\"\n\
+         http://0.0.0.0/,\"0,0,0,0,//http:/\"\n"
+    );
     let other = wd.run(
         &["normalize", "--canonical", "w3lib", "--surt=ssurt", "u.txt"],
         None,

@@ -47,7 +47,9 @@ pub enum Field {
     /// The SURT key web archives index by ([`urlsift::surt`]).
     Surt,
     /// urlcanon's SSURT form (`normalize --surt=ssurt`,
-    /// [`urlsift::profile::SurtForm::Ssurt`]).
+    /// [`urlsift::profile::SurtForm::Ssurt`]); with a urlcanon form as
+    /// [`Context::canonical`], urlcanon's SSURT of that form of the input
+    /// text (empty where urlcanon refuses it).
     Ssurt,
     /// The URL in the run's canonical form ([`Context::canonical`]: the
     /// command's `extract --canonical FORM`); a form read from the raw
@@ -203,9 +205,15 @@ impl Field {
                 return Some(Cow::Owned(urlsift::surt::key(url, &options)));
             }
             Field::Ssurt => {
-                let ssurt = urlsift::profile::Profile::new()
-                    .surt_form(Some(urlsift::profile::SurtForm::Ssurt));
-                return Some(Cow::Owned(ssurt.apply_to_string(url)));
+                let ssurt = Some(urlsift::profile::SurtForm::Ssurt);
+                // With a urlcanon form: urlcanon's SSURT of the input text.
+                if let Some(profile) = cx.canonical
+                    && let Some(form) = profile.clone().surt_form(ssurt).apply_text(input)
+                {
+                    return form.ok().map(Cow::Owned);
+                }
+                let plain = urlsift::profile::Profile::new().surt_form(ssurt);
+                return Some(Cow::Owned(plain.apply_to_string(url)));
             }
             Field::Canonical => {
                 let profile = cx.canonical?;
