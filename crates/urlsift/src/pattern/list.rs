@@ -274,7 +274,7 @@ impl PatternList {
     /// ```
     /// # use urlsift::pattern::{PatternList, PatternOptions};
     /// let list = PatternList::parse_all(["https://e.com/:a", "https://:b.e.com/:a"], None, PatternOptions::default())?;
-    /// assert_eq!(list.group_names(), ["a", "0", "b"]);
+    /// assert_eq!(list.group_names(), ["0", "a", "b"]); // "0": the username's implicit `*`
     /// # Ok::<(), urlsift::pattern::PatternError>(())
     /// ```
     pub fn group_names(&self) -> Vec<&str> {
