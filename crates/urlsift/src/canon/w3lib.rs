@@ -228,31 +228,13 @@ fn check_bracketed_netloc(netloc: &str) -> Result<(), Refused> {
             .split_once(':')
             .map_or(host_and_port, |(h, _)| h),
     };
-    if host.starts_with(['v', 'V']) {
-        // IPvFuture: `v` HEXDIG+ `.` and more.
-        let rest = host.strip_prefix('v').ok_or(Refused::Brackets)?;
-        let digits = rest.bytes().take_while(u8::is_ascii_hexdigit).count();
-        let ok = digits > 0 && rest[digits..].starts_with('.') && rest.len() > digits + 1;
-        return if ok { Ok(()) } else { Err(Refused::Brackets) };
-    }
-    match IpAddress::parse(host) {
-        Some(IpAddress::V6(_)) => Ok(()),
-        _ => Err(Refused::Brackets),
-    }
+    python::check_bracketed_host(host)
 }
 
 /// `_checknetloc`: a non-ASCII authority must not gain a delimiter under
 /// NFKC.
 fn check_netloc(netloc: &str) -> Result<(), Refused> {
-    if netloc.is_ascii() {
-        return Ok(());
-    }
-    let cleaned: String = netloc.chars().filter(|c| !"@:#?".contains(*c)).collect();
-    let normalized = python::nfkc(&cleaned);
-    if cleaned != normalized && normalized.contains(['/', '?', '#', '@', ':', '\\']) {
-        return Err(Refused::Nfkc);
-    }
-    Ok(())
+    python::check_netloc(netloc, &['/', '?', '#', '@', ':', '\\'])
 }
 
 /// w3lib's `_idna_bytes`, less its fallback: the host IDNA 2003-encoded

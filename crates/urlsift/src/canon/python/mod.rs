@@ -17,6 +17,7 @@ mod urllib;
 
 pub use html::html_unescape;
 pub use urllib::{SplitResult, parse_qs, quote, unquote_str, urlencode, urlsplit, urlunsplit};
+pub(crate) use urllib::{check_bracketed_host, check_netloc};
 
 use unicode_normalization::UnicodeNormalization;
 

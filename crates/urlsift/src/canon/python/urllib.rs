@@ -59,6 +59,9 @@ impl SplitResult {
     }
 }
 
+/// The delimiters CPython's `_checknetloc` refuses a host to gain.
+pub(crate) const NFKC_DELIMITERS: &[char] = &['/', '?', '#', '@', ':'];
+
 /// `urllib.parse.urlsplit(url)` (no default scheme, fragments allowed).
 ///
 /// ```
@@ -110,14 +113,14 @@ pub fn urlsplit(url: &str) -> Result<SplitResult, Refused> {
         split.query = url[question + 1..].to_string();
         url = &url[..question];
     }
-    check_netloc(&split.netloc)?;
+    check_netloc(&split.netloc, NFKC_DELIMITERS)?;
     split.path = url.to_string();
     Ok(split)
 }
 
 /// `_check_bracketed_host`: an IPvFuture (`v` hex digits `.` more) or an
-/// IPv6 address.
-fn check_bracketed_host(host: &str) -> Result<(), Refused> {
+/// IPv6 address (w3lib's own `urlsplit` checks its hosts the same way).
+pub(crate) fn check_bracketed_host(host: &str) -> Result<(), Refused> {
     if let Some(rest) = host.strip_prefix('v') {
         let digits = rest.bytes().take_while(u8::is_ascii_hexdigit).count();
         let ok = digits > 0
@@ -132,8 +135,10 @@ fn check_bracketed_host(host: &str) -> Result<(), Refused> {
     }
 }
 
-/// `_checknetloc`: a non-ASCII authority must not gain `/?#@:` under NFKC.
-fn check_netloc(netloc: &str) -> Result<(), Refused> {
+/// `_checknetloc`: a non-ASCII authority must not gain one of
+/// `delimiters` under NFKC (CPython's are [`NFKC_DELIMITERS`]; w3lib adds
+/// `\`).
+pub(crate) fn check_netloc(netloc: &str, delimiters: &[char]) -> Result<(), Refused> {
     if netloc.is_ascii() {
         return Ok(());
     }
@@ -142,7 +147,7 @@ fn check_netloc(netloc: &str) -> Result<(), Refused> {
         .filter(|c| !matches!(c, '@' | ':' | '#' | '?'))
         .collect();
     let normalized = nfkc(&n);
-    if n != normalized && normalized.contains(['/', '?', '#', '@', ':']) {
+    if n != normalized && normalized.contains(delimiters) {
         return Err(Refused::Nfkc);
     }
     Ok(())
