@@ -17,9 +17,9 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 use serde_json::Value;
-use urlsift_records::format::warc::fields;
 use urlsift_records::input::wacz::is_wacz;
 use urlsift_records::input::{self, InputError, decode, zip};
+use urlsift_warc::fields;
 
 use crate::args::{GetArgs, WarcOut};
 use crate::error::CliError;

@@ -1,5 +1,5 @@
 //! `urlsift index`: CDXJ index lines of WARC files (the library's
-//! `urlsift_records::index`), the files indexed on every core, the lines sorted by
+//! `urlsift_warc::index`), the files indexed on every core, the lines sorted by
 //! bytes in memory up to `--memory` and in runs on disk past it. A WACZ is
 //! indexed as the WARC files inside it; `--check` compares those lines
 //! with the WACZ's own index (`index_check.rs`).
@@ -8,9 +8,9 @@ use std::process::ExitCode;
 use std::sync::mpsc;
 
 use rayon::prelude::*;
-use urlsift_records::index::{SortedLines, entries};
 use urlsift_records::input::wacz::{self, Part};
 use urlsift_records::input::{self, InputError, Location, zip};
+use urlsift_warc::index::{SortedLines, entries};
 
 use crate::args::IndexArgs;
 use crate::error::CliError;

@@ -29,7 +29,6 @@
 
 pub mod encoding;
 pub mod html;
-pub mod http;
 pub mod pages;
 pub mod rows;
 pub mod wat;
@@ -38,6 +37,7 @@ pub mod xml;
 use urlsift::percent::{SPECIAL_QUERY, push_encoded_byte};
 use urlsift::{ParseError, Url};
 use urlsift_records::Reason;
+use urlsift_warc::http;
 
 /// What kind of reference a link is (`--kinds`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -273,7 +273,7 @@ impl Page {
     /// assert_eq!(page.resolve().next().unwrap().to.unwrap().href(), "http://e.com/a/b");
     /// let image = b"HTTP/1.1 200 OK\r\nContent-Type: image/png\r\n\r\n\x89PNG";
     /// assert!(Page::from_block(image, "http://e.com/i.png", true, 1 << 20, &Kinds::default()).unwrap().is_none());
-    /// assert_eq!(Page::from_block(b"junk", "http://e.com/", true, 1 << 20, &Kinds::default()).unwrap_err(), urlsift_records::Reason::BadHttpResponse);
+    /// assert_eq!(Page::from_block(b"junk", "http://e.com/", true, 1 << 20, &Kinds::default()).unwrap_err(), urlsift_records::Reason::Http(urlsift_warc::http::HttpError::BadHttp));
     /// ```
     pub fn from_block(
         block: &[u8],
@@ -288,13 +288,13 @@ impl Page {
             }
             return Ok(Some(Page::from_html(block, url, None, kinds)));
         }
-        let head = http::Response::parse_head(block).map_err(|e| e.reason())?;
+        let head = http::Response::parse_head(block).map_err(Reason::from)?;
         // A stylesheet or an image is not a page, however its body is
         // coded: it is not decoded.
         if head.is_declared_not_html() {
             return Ok(None);
         }
-        let response = head.decode(max).map_err(|e| e.reason())?;
+        let response = head.decode(max).map_err(Reason::from)?;
         if !response.is_html() {
             return Ok(None);
         }

@@ -29,10 +29,9 @@ use std::io::{self, Read};
 use std::sync::Arc;
 
 use super::{Kinds, wat};
-use urlsift_records::entry::{Body, Entry};
-use urlsift_records::format::warc::{Block, Dialect, Keeping, Record, Records, arc, fields};
 use urlsift_records::input::mmap::Map;
 use urlsift_records::{Chunk, Format, Reason};
+use urlsift_warc::{Block, Body, Dialect, Entry, Fault, Keeping, Record, Records, arc, fields};
 
 /// A record to take links from.
 #[derive(Debug)]
@@ -250,7 +249,7 @@ impl<R: Read> Pages<R> {
             Block::Kept(block) => Kept::Block(Cow::Owned(block)),
         };
         let misplaced = std::mem::take(&mut self.misplaced);
-        if record.bad == Some(Reason::WarcBadLength) && misplaced {
+        if record.bad == Some(Fault::WarcBadLength) && misplaced {
             return None;
         }
         self.misplaced = record.bad.is_none() && matches!(block, Kept::Misplaced);
@@ -259,7 +258,7 @@ impl<R: Read> Pages<R> {
             dialect,
             &record.header,
             record.offset,
-            record.bad,
+            record.bad.map(Reason::from),
             block,
         ))
     }
@@ -363,7 +362,7 @@ fn item<'a>(
         (Some(reason), _) => reason,
         (None, Kept::Skipped) => return Item::Other,
         (None, Kept::TooLarge) => Reason::PageTooLarge,
-        (None, Kept::Misplaced) => Reason::WarcBadLength,
+        (None, Kept::Misplaced) => Fault::WarcBadLength.into(),
         (None, Kept::Block(block)) => {
             return match Fields::of(dialect, header) {
                 Some(fields) => Item::Page(PageRecord {
@@ -446,7 +445,7 @@ pub fn items(chunk: &Chunk) -> impl Iterator<Item = Item<'_>> {
             && e.body != Body::None
             && index
                 .get(i)
-                .is_some_and(|next| next.bad == Some(Reason::WarcBadLength));
+                .is_some_and(|next| next.bad == Some(Fault::WarcBadLength));
         let block = if misplaced {
             // Its payload, the stretch that follows, is counted with it.
             i += 1;
@@ -458,7 +457,13 @@ pub fn items(chunk: &Chunk) -> impl Iterator<Item = Item<'_>> {
                 Body::Kept { start, end } => Kept::Block(Cow::Borrowed(&data[start..end])),
             }
         };
-        Some(item(dialect, header, e.offset, e.bad, block))
+        Some(item(
+            dialect,
+            header,
+            e.offset,
+            e.bad.map(Reason::from),
+            block,
+        ))
     })
 }
 

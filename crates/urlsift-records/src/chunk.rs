@@ -22,11 +22,11 @@ use std::sync::{Arc, Mutex};
 
 use urlsift_simd::{Kernel, Runtime};
 
-use super::entry::Entry;
 use super::format::Format;
 use super::input::mmap::MapSlice;
-use super::line_ends::LineEnds;
 use super::reason::Reason;
+use urlsift_simd::LineEnds;
+use urlsift_warc::Entry;
 
 /// Where a chunk's records came from, as shown in messages, and their format.
 #[derive(Debug)]

@@ -117,7 +117,7 @@ pub struct EngineBuilder {
     files: Vec<PathBuf>,
     options: Options,
     count_lines: bool,
-    keep: Option<crate::format::warc::Keeping>,
+    keep: Option<urlsift_warc::Keeping>,
     writes_records: bool,
     named: Option<Vec<String>>,
     chunk_memory: Option<u64>,
@@ -141,7 +141,7 @@ impl EngineBuilder {
 
     /// WARC and ARC input: keep the blocks `keep` names beside the header
     /// blocks (the records' pages, for links).
-    pub fn keep(mut self, keep: crate::format::warc::Keeping) -> EngineBuilder {
+    pub fn keep(mut self, keep: urlsift_warc::Keeping) -> EngineBuilder {
         self.keep = Some(keep);
         self
     }
@@ -634,9 +634,9 @@ fn archive_kind(path: &std::path::Path) -> Option<Kind> {
         _ => chained.take(11).read_to_end(&mut start),
     };
     read.ok()?;
-    match crate::format::warc::archive_start(&start)? {
-        crate::format::warc::Dialect::Warc => Some(Kind::Warc),
-        crate::format::warc::Dialect::Arc => Some(Kind::Arc),
+    match urlsift_warc::archive_start(&start)? {
+        urlsift_warc::Dialect::Warc => Some(Kind::Warc),
+        urlsift_warc::Dialect::Arc => Some(Kind::Arc),
     }
 }
 

@@ -69,13 +69,10 @@
 pub mod chunk;
 pub mod dedup;
 mod engine;
-pub mod entry;
 mod error;
 pub mod fields;
 pub mod format;
-pub mod index;
 mod ledger;
-mod line_ends;
 #[cfg(feature = "parquet")]
 pub mod parquet;
 mod policy;
@@ -93,7 +90,6 @@ pub use format::quote::write_escaped;
 pub use format::{Format, Found, Kind, Rec, Shape, Spec};
 pub use input::InputError;
 pub use ledger::{Ledger, LineBase, write_pieces, write_reject, write_reject_line};
-pub use line_ends::LineEnds;
 pub use policy::{Keep, Policy};
 pub use processed::{Processed, Rejected};
 pub use reason::Reason;

@@ -14,6 +14,8 @@
 use std::fmt;
 
 use urlsift::ParseError;
+use urlsift_warc::Fault;
+use urlsift_warc::http::HttpError;
 
 /// Why a line is bad. Bad lines are never parsed further and never lost:
 /// they are counted, and rejected, kept or fatal according to the policy.
@@ -44,18 +46,9 @@ pub enum Reason {
     NotAString,
     /// A CDXJ line without `SURT TIMESTAMP {json}`.
     NotCdxj,
-    /// Not a WARC record header, or one without a usable Content-Length.
-    BadWarcHeader,
-    /// A WARC record whose Content-Length runs past the end of the input.
-    WarcTruncated,
-    /// The payload of a WARC record whose Content-Length does not end it
-    /// (a damaged length): read up to the next record header instead.
-    WarcBadLength,
-    /// Not an ARC record header line (`URL IP-address Archive-date
-    /// Content-type Archive-length`).
-    BadArcHeader,
-    /// An ARC record whose Archive-length runs past the end of the input.
-    ArcTruncated,
+    /// A WARC or ARC record the archive reader found bad (its header, or
+    /// its length).
+    Archive(Fault),
     /// Not a common or combined log format line.
     NotALogLine,
     /// A log line whose request line has no target.
@@ -69,15 +62,10 @@ pub enum Reason {
     /// A page (a record's block, or its decoded body) larger than the
     /// limit (`links --max-page-size`): skipped, unread.
     PageTooLarge,
-    /// A WARC response whose block is not an HTTP response (no status
-    /// line, or headers without their end).
-    BadHttpResponse,
-    /// A chunked body whose chunk sizes do not add up.
-    BadChunkedBody,
-    /// A gzip, deflate or brotli body that does not decode.
-    BadContentCoding,
-    /// A content coding other than gzip, deflate, br or identity.
-    UnknownContentCoding,
+    /// A WARC response whose block cannot be read as HTTP (no status
+    /// line, a chunked body that does not add up, a content coding that
+    /// does not decode or is unknown).
+    Http(HttpError),
     /// A WAT record whose JSON cannot be read.
     BadWatJson,
     /// A sitemap or feed that is not well-formed XML.
@@ -101,28 +89,21 @@ impl Reason {
                 Some(v) => v.name(),
                 None => "URL-too-long",
             },
-            Reason::Truncated => "truncated-input",
-            Reason::Damaged => "damaged-input",
+            Reason::Truncated => Fault::Truncated.key(),
+            Reason::Damaged => Fault::Damaged.key(),
             Reason::MissingField => "missing-field",
             Reason::BadQuote => "bad-CSV-quote",
             Reason::InvalidJson => "invalid-JSON",
             Reason::NotAnObject => "not-a-JSON-object",
             Reason::NotAString => "field-not-a-string",
             Reason::NotCdxj => "not-a-CDXJ-line",
-            Reason::BadWarcHeader => "bad-WARC-header",
-            Reason::WarcTruncated => "WARC-record-truncated",
-            Reason::WarcBadLength => "bad-WARC-length",
-            Reason::BadArcHeader => "bad-ARC-header",
-            Reason::ArcTruncated => "ARC-record-truncated",
+            Reason::Archive(fault) => fault.key(),
             Reason::NotALogLine => "not-a-log-line",
             Reason::NoRequestTarget => "no-request-target",
             Reason::AsteriskForm => "asterisk-form-target",
             Reason::BadConnectTarget => "bad-CONNECT-target",
-            Reason::PageTooLarge => "page-too-large",
-            Reason::BadHttpResponse => "bad-http-response",
-            Reason::BadChunkedBody => "bad-chunked-body",
-            Reason::BadContentCoding => "bad-content-coding",
-            Reason::UnknownContentCoding => "unknown-content-coding",
+            Reason::PageTooLarge => HttpError::TooLarge.key(),
+            Reason::Http(e) => e.key(),
             Reason::BadWatJson => "bad-wat-json",
             Reason::BadXml => "bad-xml",
             Reason::JavascriptUrl => "javascript-url",
@@ -138,29 +119,15 @@ impl fmt::Display for Reason {
             Reason::NulByte => f.write_str("NUL byte"),
             Reason::TooLong => f.write_str("line longer than --max-line-bytes"),
             Reason::Url(e) => e.fmt(f),
-            Reason::Truncated => f.write_str("cut off by a read error (the input ended, or decoding skipped damaged data there)"),
-            Reason::Damaged => f.write_str(
-                "decoded from a damaged gzip member or zstd frame (its check failed): set aside, not read",
-            ),
+            Reason::Truncated => Fault::Truncated.fmt(f),
+            Reason::Damaged => Fault::Damaged.fmt(f),
             Reason::MissingField => f.write_str("the row has no URL column"),
             Reason::BadQuote => f.write_str("quote not closed where its field ends"),
             Reason::InvalidJson => f.write_str("not valid JSON"),
             Reason::NotAnObject => f.write_str("not a JSON object"),
             Reason::NotAString => f.write_str("the URL field is not a JSON string"),
             Reason::NotCdxj => f.write_str("not a CDXJ line (SURT TIMESTAMP {json})"),
-            Reason::BadWarcHeader => f.write_str("not a WARC record header (or no Content-Length)"),
-            Reason::WarcTruncated => {
-                f.write_str("WARC record cut short: Content-Length past the end")
-            }
-            Reason::WarcBadLength => f.write_str(
-                "WARC record payload that its Content-Length does not end (read up to the next record)",
-            ),
-            Reason::BadArcHeader => f.write_str(
-                "not an ARC record header line (URL IP-address Archive-date Content-type Archive-length)",
-            ),
-            Reason::ArcTruncated => {
-                f.write_str("ARC record cut short: Archive-length past the end")
-            }
+            Reason::Archive(fault) => fault.fmt(f),
             Reason::NotALogLine => f.write_str("not a common or combined log format line"),
             Reason::NoRequestTarget => f.write_str("no request target in the request line"),
             Reason::AsteriskForm => {
@@ -169,17 +136,35 @@ impl fmt::Display for Reason {
             Reason::BadConnectTarget => {
                 f.write_str("CONNECT request whose target is not host:port")
             }
-            Reason::PageTooLarge => f.write_str("page larger than the limit (--max-page-size)"),
-            Reason::BadHttpResponse => f.write_str("not an HTTP response (status line and headers)"),
-            Reason::BadChunkedBody => f.write_str("chunked body whose chunk sizes do not add up"),
-            Reason::BadContentCoding => f.write_str("gzip, deflate or br body that does not decode"),
-            Reason::UnknownContentCoding => {
-                f.write_str("content coding other than gzip, deflate, br or identity")
-            }
+            Reason::PageTooLarge => HttpError::TooLarge.fmt(f),
+            Reason::Http(e) => e.fmt(f),
             Reason::BadWatJson => f.write_str("WAT record whose JSON cannot be read"),
             Reason::BadXml => f.write_str("not well-formed XML"),
             Reason::JavascriptUrl => f.write_str("javascript: link"),
             Reason::Canonical(why) => why.fmt(f),
+        }
+    }
+}
+
+/// An archive record's fault is a bad record's reason; a read error or
+/// damage inside a record is the reason it is for every format.
+impl From<Fault> for Reason {
+    fn from(fault: Fault) -> Reason {
+        match fault {
+            Fault::Truncated => Reason::Truncated,
+            Fault::Damaged => Reason::Damaged,
+            other => Reason::Archive(other),
+        }
+    }
+}
+
+/// A page whose HTTP message cannot be read is a bad record; one too
+/// large is [`Reason::PageTooLarge`], as a block too large is.
+impl From<HttpError> for Reason {
+    fn from(e: HttpError) -> Reason {
+        match e {
+            HttpError::TooLarge => Reason::PageTooLarge,
+            other => Reason::Http(other),
         }
     }
 }

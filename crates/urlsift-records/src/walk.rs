@@ -344,7 +344,7 @@ impl Job {
                         shape: Shape::ReadOnly,
                     };
                     let found = match e.bad {
-                        Some(reason) => Found::Bad(reason),
+                        Some(fault) => Found::Bad(fault.into()),
                         None => match text.and_then(|t| t.get(e.start..e.end)) {
                             Some(header) => warc::find_in(k, field, header),
                             None => warc::find(k, field, rec.raw()),

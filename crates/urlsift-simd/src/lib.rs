@@ -24,6 +24,7 @@
 //! println!("backend: {}", backend().name());
 //! ```
 
+mod line_ends;
 pub mod scalar;
 
 #[cfg(target_arch = "aarch64")]
@@ -32,6 +33,8 @@ mod aarch64;
 mod x86_64;
 
 use std::sync::atomic::{AtomicU8, Ordering};
+
+pub use line_ends::LineEnds;
 
 /// A set of bytes, given as an allowed inclusive range plus up to 16 extra
 /// bytes inside it that are also in the set: byte `b` is in the set when

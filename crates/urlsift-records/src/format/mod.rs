@@ -281,7 +281,7 @@ pub enum Format {
     /// CDXJ: the URL field's path in the JSON block.
     Cdxj(json::Path),
     /// WARC: the header that holds the URL.
-    Warc(warc::WarcField),
+    Warc(urlsift_warc::WarcField),
     /// Access logs: the field that holds the URL.
     Log(log::LogField),
     /// Parquet: the URL column, the schema and what is kept when rows are
@@ -299,7 +299,7 @@ impl Format {
             Format::Csv(_) => Kind::Csv,
             Format::Jsonl(_) => Kind::Jsonl,
             Format::Cdxj(_) => Kind::Cdxj,
-            Format::Warc(f) if f.dialect() == warc::Dialect::Arc => Kind::Arc,
+            Format::Warc(f) if f.dialect() == urlsift_warc::Dialect::Arc => Kind::Arc,
             Format::Warc(_) => Kind::Warc,
             Format::Log(_) => Kind::Log,
             #[cfg(feature = "parquet")]

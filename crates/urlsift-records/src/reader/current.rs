@@ -5,9 +5,10 @@ use std::io::{self, Read};
 use std::sync::Arc;
 
 use crate::chunk::{BufPool, Chunk, Data, Source};
-use crate::format::{Kind, Spec, warc};
+use crate::format::{Kind, Spec};
 use crate::input::mmap::{Map, MapSlice};
 use crate::input::{InputError, Location, Opened, decode};
+use urlsift_warc as warc;
 
 /// How the reader cuts and checks its sources.
 #[derive(Clone, Debug)]

@@ -10,10 +10,10 @@ use std::sync::Arc;
 
 use super::current::{Current, Failure, Gap};
 use crate::chunk::{BufPool, Chunk, Source};
-use crate::entry::{Body, Entry};
-use crate::format::{Format, warc};
+use crate::format::Format;
 use crate::input::decode;
 use crate::reason::Reason;
+use urlsift_warc::{self as warc, Body, Entry, Fault};
 
 impl Current {
     /// The chunk read before a read error (if any) and the error. When
@@ -197,7 +197,7 @@ pub(super) fn warc_set_aside(source: Arc<Source>, bytes: &[u8], offset: u64) -> 
         start: 0,
         end: data.len(),
         offset,
-        bad: Some(Reason::Damaged),
+        bad: Some(Fault::Damaged),
         body: Body::None,
     }];
     let chunk = Chunk {

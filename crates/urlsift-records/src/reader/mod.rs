@@ -53,9 +53,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::chunk::{BufPool, Chunk, Data, Oversize};
-use crate::format::{Format, Kind, csv, warc};
+use crate::format::{Format, Kind, csv};
 use crate::input::{InputError, Location, decode};
 use crate::reason::Reason;
+use urlsift_warc as warc;
 
 mod ahead;
 mod current;
@@ -291,7 +292,7 @@ impl Current {
                     pool.put(spare);
                     read
                 }
-                None => warc.read_chunk(reader, size, max, &mut data, &mut index, None),
+                None => warc.read_chunk(reader, size, max, &mut data, &mut index),
             };
             let chunk = (!index.is_empty()).then(|| Chunk {
                 index,

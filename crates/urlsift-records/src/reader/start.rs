@@ -5,7 +5,8 @@ use std::sync::Arc;
 
 use super::current::{Current, Failure, Settings};
 use crate::chunk::Source;
-use crate::format::{Format, Kind, csv, json, log, warc};
+use crate::format::{Format, Kind, csv, json, log};
+use urlsift_warc as warc;
 
 /// The most of a `.log` file's start read to judge it by (see
 /// [`sniff_log`]).

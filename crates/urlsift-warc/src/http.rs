@@ -4,7 +4,7 @@
 //! limit of decoded bytes.
 //!
 //! ```
-//! use urlsift_links::http::Response;
+//! use urlsift_warc::http::Response;
 //!
 //! let raw = b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=ISO-8859-1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n<p>hi\r\n0\r\n\r\n";
 //! let r = Response::parse(raw, 1 << 20).unwrap();
@@ -16,8 +16,6 @@
 
 use std::borrow::Cow;
 use std::io::Read;
-
-use urlsift_records::Reason;
 
 /// A parsed response.
 #[derive(Debug)]
@@ -59,7 +57,7 @@ impl Notice {
 }
 
 /// Why a response cannot be read; each is a bad record's reason.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum HttpError {
     /// No `HTTP/x.y NNN` status line, or headers without their end.
     BadHttp,
@@ -74,15 +72,29 @@ pub enum HttpError {
 }
 
 impl HttpError {
-    /// The bad record's reason.
-    pub fn reason(self) -> Reason {
+    /// A short stable key for tables and JSON.
+    pub fn key(self) -> &'static str {
         match self {
-            HttpError::BadHttp => Reason::BadHttpResponse,
-            HttpError::BadChunked => Reason::BadChunkedBody,
-            HttpError::BadContentCoding => Reason::BadContentCoding,
-            HttpError::UnknownContentCoding => Reason::UnknownContentCoding,
-            HttpError::TooLarge => Reason::PageTooLarge,
+            HttpError::BadHttp => "bad-http-response",
+            HttpError::BadChunked => "bad-chunked-body",
+            HttpError::BadContentCoding => "bad-content-coding",
+            HttpError::UnknownContentCoding => "unknown-content-coding",
+            HttpError::TooLarge => "page-too-large",
         }
+    }
+}
+
+impl std::fmt::Display for HttpError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            HttpError::BadHttp => "not an HTTP response (status line and headers)",
+            HttpError::BadChunked => "chunked body whose chunk sizes do not add up",
+            HttpError::BadContentCoding => "gzip, deflate or br body that does not decode",
+            HttpError::UnknownContentCoding => {
+                "content coding other than gzip, deflate, br or identity"
+            }
+            HttpError::TooLarge => "page larger than the limit (--max-page-size)",
+        })
     }
 }
 
@@ -92,7 +104,7 @@ impl<'a> Response<'a> {
     /// ends at its first empty line, CRLF or LF.
     ///
     /// ```
-    /// use urlsift_links::http::Response;
+    /// use urlsift_warc::http::Response;
     ///
     /// let r = Response::parse_head(b"HTTP/1.1 200 OK\nContent-Type: text/html\n\n<p>").unwrap();
     /// assert_eq!((r.status, r.header("content-type"), &r.body[..]), (200, Some("text/html"), &b"<p>"[..]));
@@ -273,8 +285,8 @@ impl<'a> Response<'a> {
 /// The `charset` parameter of a `Content-Type` value.
 ///
 /// ```
-/// assert_eq!(urlsift_links::http::charset("text/html; Charset=\"utf-8\""), Some("utf-8"));
-/// assert_eq!(urlsift_links::http::charset("text/html"), None);
+/// assert_eq!(urlsift_warc::http::charset("text/html; Charset=\"utf-8\""), Some("utf-8"));
+/// assert_eq!(urlsift_warc::http::charset("text/html"), None);
 /// ```
 pub fn charset(content_type: &str) -> Option<&str> {
     content_type.split(';').skip(1).find_map(|p| {
@@ -290,8 +302,8 @@ pub fn charset(content_type: &str) -> Option<&str> {
 /// MIME sniffing standard's HTML patterns do.
 ///
 /// ```
-/// assert!(urlsift_links::http::looks_like_html(b"\n <!DOCTYPE html><p>"));
-/// assert!(!urlsift_links::http::looks_like_html(b"{\"a\": 1}"));
+/// assert!(urlsift_warc::http::looks_like_html(b"\n <!DOCTYPE html><p>"));
+/// assert!(!urlsift_warc::http::looks_like_html(b"{\"a\": 1}"));
 /// ```
 pub fn looks_like_html(body: &[u8]) -> bool {
     let start = body

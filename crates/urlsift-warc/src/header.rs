@@ -3,17 +3,13 @@
 
 use std::borrow::Cow;
 
-use super::{Dialect, WarcField, arc};
-use crate::format::record::Found;
-use crate::line_ends::LineEnds;
-use crate::reason::Reason;
-use urlsift_simd::{self as simd, Kernel, Runtime, WithKernel};
+use urlsift_simd::{self as simd, Kernel, LineEnds, Runtime, WithKernel};
 
 /// Where a header block ends: just past its first empty line ("\n\n" or
 /// "\n\r\n"), found in one pass over the line ends (stopping there, not
 /// searching the whole read-ahead window per record), or `None` if no
 /// such line ends in `window` (or one may, at its very end).
-pub(super) struct BlockEnd<'a>(pub(super) &'a [u8]);
+pub(crate) struct BlockEnd<'a>(pub(crate) &'a [u8]);
 
 impl WithKernel for BlockEnd<'_> {
     type Output = Option<usize>;
@@ -46,7 +42,7 @@ impl WithKernel for BlockEnd<'_> {
 /// Whether `after`, the bytes after a payload's claimed end (as far as
 /// they are at hand), shows a record's end there: blank lines, then the
 /// next record's `WARC/` or nothing.
-pub(super) fn ends_a_record(after: &[u8]) -> bool {
+pub(crate) fn ends_a_record(after: &[u8]) -> bool {
     let blank = after
         .iter()
         .take_while(|b| matches!(b, b'\r' | b'\n'))
@@ -57,13 +53,13 @@ pub(super) fn ends_a_record(after: &[u8]) -> bool {
 /// Whether `window` (from a line start, at most a header block's limit
 /// long) begins a whole record header: a block, through its blank line,
 /// with a Content-Length.
-pub(super) fn starts_a_header(window: &[u8]) -> bool {
+pub(crate) fn starts_a_header(window: &[u8]) -> bool {
     simd::with_kernel(BlockEnd(window))
         .is_some_and(|block| content_length(&window[..block]).is_some())
 }
 
 /// The header block's Content-Length.
-pub(super) fn content_length(header: &[u8]) -> Option<u64> {
+pub(crate) fn content_length(header: &[u8]) -> Option<u64> {
     let v = simd::with_kernel(HeaderValue {
         text: simdutf8::basic::from_utf8(header).ok()?,
         name: "Content-Length",
@@ -88,14 +84,14 @@ impl<'a> WithKernel for HeaderValue<'a, '_> {
 
 /// The value of header `name` (case-insensitive) in a header block, with
 /// surrounding space removed; `None` if the block is not UTF-8.
-pub(super) fn header_value<'a>(header: &'a [u8], name: &str) -> Option<&'a str> {
+pub(crate) fn header_value<'a>(header: &'a [u8], name: &str) -> Option<&'a str> {
     header_value_in(Runtime, simdutf8::basic::from_utf8(header).ok()?, name)
 }
 
 /// [`header_value`] of a block known to be text: the first line after the
 /// first whose key (before its first ':', trimmed) is `name`.
 #[inline(always)]
-pub(super) fn header_value_in<'a, K: Kernel>(k: K, text: &'a str, name: &str) -> Option<&'a str> {
+pub(crate) fn header_value_in<'a, K: Kernel>(k: K, text: &'a str, name: &str) -> Option<&'a str> {
     let bytes = text.as_bytes();
     let n = name.as_bytes();
     let mut ends = LineEnds::new(k, bytes);
@@ -136,51 +132,6 @@ fn trim_blanks(s: &str) -> &str {
     &s[start..end]
 }
 
-/// The URL field of the record whose header block is `header`: empty
-/// when the record has no such header (a `warcinfo` record, say).
-#[inline(always)]
-pub fn find<'a, K: Kernel>(k: K, field: &WarcField, header: &'a [u8]) -> Found<'a> {
-    match simdutf8::basic::from_utf8(header) {
-        Ok(text) => find_in(k, field, text),
-        Err(_) => Found::Bad(Reason::InvalidUtf8),
-    }
-}
-
-/// [`find`] in a header block already known to be text.
-#[inline(always)]
-pub fn find_in<'a, K: Kernel>(k: K, field: &WarcField, text: &'a str) -> Found<'a> {
-    if field.dialect == Dialect::Arc {
-        return find_arc(field, text);
-    }
-    match header_value_in(k, text, &field.name) {
-        None | Some("") => Found::Empty,
-        // WARC 1.0 examples wrap the URI in angle brackets.
-        Some(v) => Found::Url(Cow::Borrowed(
-            v.strip_prefix('<')
-                .and_then(|v| v.strip_suffix('>'))
-                .unwrap_or(v),
-        )),
-    }
-}
-
-/// [`find_in`] of an ARC record: its header line's field (the URL by
-/// default); the file's `filedesc://` record holds none.
-fn find_arc<'a>(field: &WarcField, text: &'a str) -> Found<'a> {
-    let Some(header) = arc::Header::parse(text.as_bytes()) else {
-        return Found::Bad(Reason::BadArcHeader);
-    };
-    if header.is_filedesc() && field.name.eq_ignore_ascii_case("url") {
-        return Found::Empty;
-    }
-    match header.field(&field.name) {
-        None | Some([]) | Some(b"-") => Found::Empty,
-        // The line is text, and the field lies between its spaces.
-        Some(v) => Found::Url(Cow::Borrowed(
-            std::str::from_utf8(v).expect("a slice of text at spaces"),
-        )),
-    }
-}
-
 /// Header `name` of a record (`extract --fields @WARC-Date`).
 pub fn named<'a>(header: &'a [u8], name: &str) -> Option<Cow<'a, str>> {
     header_value(header, name).map(Cow::Borrowed)
@@ -192,7 +143,7 @@ pub fn named<'a>(header: &'a [u8], name: &str) -> Option<Cow<'a, str>> {
 /// passed over. Bytes, as written: a reader that needs text decodes them.
 ///
 /// ```
-/// use urlsift_records::format::warc::fields;
+/// use urlsift_warc::fields;
 ///
 /// let header = b"WARC/1.1\r\nWARC-Type: response\r\nno colon\r\nContent-Length:  5 \r\n\r\n";
 /// let read: Vec<_> = fields(header).collect();

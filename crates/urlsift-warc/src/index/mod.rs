@@ -31,7 +31,7 @@
 //! in file order (`urlsift index` sorts them, as the archives do, by bytes).
 //!
 //! ```
-//! use urlsift_records::index::entries;
+//! use urlsift_warc::index::entries;
 //!
 //! let warc = b"WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://www.Example.com/a/\r\nWARC-Date: 2024-01-02T03:04:05Z\r\nWARC-Payload-Digest: sha1:AAAA\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: 47\r\n\r\nHTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\nhi\n\r\n\r\n";
 //! let mut lines = Vec::new();
@@ -43,9 +43,7 @@ use std::io::{self, BufRead, Read};
 
 use sha1::{Digest, Sha1};
 
-use crate::format::warc::{Block, Blocks, Dialect, Records, arc, fields};
-use crate::input::decode::{DICTIONARY_MAX, dictionary_of};
-use crate::reason::Reason;
+use crate::{Block, Blocks, Dialect, Fault, Records, arc, fields};
 use urlsift::Url;
 use urlsift::surt::{SurtOptions, key};
 
@@ -155,173 +153,6 @@ pub fn entries(
     Ok(indexed)
 }
 
-/// A zstd frame's magic number.
-const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
-/// A `.warc.zst` file's dictionary frame's magic number.
-const DICTIONARY_MAGIC: [u8; 4] = [0x5d, 0x2a, 0x4d, 0x18];
-
-/// [`entries`] of a `.warc.zst` file: the records of its frames (decoded
-/// with the dictionary of its dictionary frame, if it starts with one),
-/// each placed at its first frame, through its last.
-fn zstd_entries(
-    mut input: Counted<impl BufRead>,
-    filename: &str,
-    mut give: impl FnMut(Option<Result<Vec<u8>, ()>>),
-) -> io::Result<()> {
-    let invalid = |m: String| io::Error::new(io::ErrorKind::InvalidData, m);
-    let mut decoder = zstd::stream::raw::Decoder::new()?;
-    if input.fill_buf()?.starts_with(&DICTIONARY_MAGIC) {
-        let mut head = [0u8; 8];
-        input.read_exact(&mut head)?;
-        let len = u32::from_le_bytes(head[4..].try_into().expect("4 bytes")) as usize;
-        if len > DICTIONARY_MAX {
-            return Err(invalid(format!(
-                "a dictionary frame of {len} bytes (at most {DICTIONARY_MAX} are read)"
-            )));
-        }
-        let mut data = vec![0; len];
-        input.read_exact(&mut data)?;
-        let data = dictionary_of(data).map_err(invalid)?;
-        decoder = zstd::stream::raw::Decoder::with_dictionary(&data).map_err(|e| {
-            invalid(format!(
-                "the dictionary frame's dictionary does not load: {e}"
-            ))
-        })?;
-    }
-    let frames = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
-    let reader = Frames {
-        input,
-        decoder,
-        frames: std::rc::Rc::clone(&frames),
-        frame: None,
-        decoded: 0,
-        out: vec![0; 1 << 17],
-        ready: 0..0,
-    };
-    // Records read, waiting for the frame they end in to end.
-    let mut waiting: std::collections::VecDeque<(Record, u64, u64)> = Default::default();
-    let mut place = |waiting: &mut std::collections::VecDeque<(Record, u64, u64)>,
-                     all: bool|
-     -> io::Result<()> {
-        let frames = frames.borrow();
-        let done = frames.last().map_or(0, |f: &Frame| f.decoded.end);
-        while let Some((_, offset, length)) = waiting.front() {
-            let end = offset + length;
-            if end > done && !all {
-                break;
-            }
-            let (record, offset, _) = waiting.pop_front().expect("one is there");
-            let of = |at: u64| frames.partition_point(|f| f.decoded.end <= at);
-            let (first, last) = (of(offset), of(end - 1));
-            let Some(first_frame) = frames.get(first) else {
-                return Err(invalid(format!(
-                    "the record at decoded byte {offset} has no frame"
-                )));
-            };
-            if first_frame.decoded.start != offset {
-                return Err(invalid(format!(
-                    "the zstd frame at byte {} holds more than one record: \
-                     recompress the file with frames of one record each",
-                    first_frame.file.start
-                )));
-            }
-            let end = frames
-                .get(last)
-                .map_or(first_frame.file.end, |f| f.file.end);
-            give(record.line(
-                first_frame.file.start,
-                end - first_frame.file.start,
-                filename,
-            ));
-        }
-        Ok(())
-    };
-    let mut reading = Reading::default();
-    let mut failed = None;
-    let read = read_records(
-        reader,
-        &mut reading,
-        Vec::new(),
-        |record, offset, length| {
-            waiting.push_back((record, offset, length));
-            if failed.is_none() {
-                failed = place(&mut waiting, false).err();
-            }
-        },
-    );
-    if let Some(e) = failed {
-        return Err(e);
-    }
-    read.map_err(|(at, e)| invalid(format!("at decoded byte {at}: {e}")))?;
-    place(&mut waiting, true)
-}
-
-/// A zstd frame that decoded to some bytes: where it lies in the file
-/// and in the decoded bytes.
-struct Frame {
-    file: std::ops::Range<u64>,
-    decoded: std::ops::Range<u64>,
-}
-
-/// A zstd file's frames decoded one after another (skippable frames
-/// skipped), each frame's place recorded in `frames` as it ends.
-struct Frames<R> {
-    input: Counted<R>,
-    decoder: zstd::stream::raw::Decoder<'static>,
-    frames: std::rc::Rc<std::cell::RefCell<Vec<Frame>>>,
-    /// The frame being decoded: where it started in the file and in the
-    /// decoded bytes.
-    frame: Option<(u64, u64)>,
-    /// Bytes decoded so far.
-    decoded: u64,
-    out: Vec<u8>,
-    /// `out`'s bytes not yet read.
-    ready: std::ops::Range<usize>,
-}
-
-impl<R: BufRead> Read for Frames<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        use zstd::stream::raw::{InBuffer, Operation, OutBuffer};
-        loop {
-            if !self.ready.is_empty() {
-                let n = self.ready.len().min(buf.len());
-                buf[..n].copy_from_slice(&self.out[self.ready.start..self.ready.start + n]);
-                self.ready.start += n;
-                return Ok(n);
-            }
-            let (start, pos) = (self.input.pos, self.decoded);
-            let input = self.input.inner.fill_buf()?;
-            if input.is_empty() {
-                return match self.frame {
-                    Some((at, _)) => Err(io::Error::new(
-                        io::ErrorKind::UnexpectedEof,
-                        format!("the zstd frame at byte {at} is cut short"),
-                    )),
-                    None => Ok(0),
-                };
-            }
-            let frame = *self.frame.get_or_insert((start, pos));
-            let mut inb = InBuffer::around(input);
-            let mut outb = OutBuffer::around(&mut self.out[..]);
-            let hint = self.decoder.run(&mut inb, &mut outb)?;
-            let (taken, made) = (inb.pos(), outb.pos());
-            self.input.consume(taken);
-            self.decoded += made as u64;
-            self.ready = 0..made;
-            if hint == 0 {
-                // The frame has ended (and its checksum passed).
-                if self.decoded > frame.1 {
-                    self.frames.borrow_mut().push(Frame {
-                        file: frame.0..self.input.pos,
-                        decoded: frame.1..self.decoded,
-                    });
-                }
-                self.frame = None;
-            }
-        }
-    }
-}
-
 /// Reads the records of `input` (WARC, or ARC), giving each with where it
 /// starts and its length (through its block: the blank lines after it are
 /// not counted, as warcio counts), read into `buffer` (given back). An
@@ -338,7 +169,7 @@ fn read_records(
     while let Some(read) = records.next_into(reading) {
         let bad = match (read.bad, &read.block) {
             (Some(reason), _) => Some(reason),
-            (None, Block::Misplaced) => Some(Reason::WarcBadLength),
+            (None, Block::Misplaced) => Some(Fault::WarcBadLength),
             (None, _) => None,
         };
         if let Some(reason) = bad {
@@ -750,126 +581,11 @@ fn json_string(value: &str, out: &mut Vec<u8>) {
     out.push(b'"');
 }
 
-/// Index lines sorted by their bytes, as the archives sort CDXJ (`LC_ALL=C
-/// sort`), in memory up to a budget and in sorted runs on disk past it,
-/// merged at the end: a day's crawl can be indexed in bounded memory.
-///
-/// ```
-/// use urlsift_records::index::SortedLines;
-///
-/// let dir = tempfile::tempdir().unwrap();
-/// let mut lines = SortedLines::new(16, dir.path().to_path_buf());
-/// for line in ["org,b)/ 2", "com,a)/ 1", "net,c)/ 3", "com,a)/ 0"] {
-///     lines.push(line.as_bytes().to_vec()).unwrap();
-/// }
-/// let mut out = Vec::new();
-/// lines.write_to(&mut out).unwrap();
-/// assert_eq!(out, b"com,a)/ 0\ncom,a)/ 1\nnet,c)/ 3\norg,b)/ 2\n");
-/// ```
-pub struct SortedLines {
-    lines: Vec<Vec<u8>>,
-    bytes: usize,
-    budget: usize,
-    dir: std::path::PathBuf,
-    runs: Vec<std::path::PathBuf>,
-}
+mod sorted;
+mod zstd;
 
-impl SortedLines {
-    /// Lines held up to `budget` bytes, runs written in `dir`.
-    pub fn new(budget: usize, dir: std::path::PathBuf) -> SortedLines {
-        SortedLines {
-            lines: Vec::new(),
-            bytes: 0,
-            budget: budget.max(1),
-            dir,
-            runs: Vec::new(),
-        }
-    }
-
-    /// Adds a line (without its line end).
-    pub fn push(&mut self, line: Vec<u8>) -> io::Result<()> {
-        self.bytes += line.len() + 32;
-        self.lines.push(line);
-        if self.bytes > self.budget {
-            self.spill()?;
-        }
-        Ok(())
-    }
-
-    /// How many runs went to disk.
-    pub fn runs(&self) -> usize {
-        self.runs.len()
-    }
-
-    fn spill(&mut self) -> io::Result<()> {
-        self.lines.sort_unstable();
-        let path = self.dir.join(format!("run-{}", self.runs.len()));
-        let mut w = io::BufWriter::new(std::fs::File::create(&path)?);
-        for line in self.lines.drain(..) {
-            io::Write::write_all(&mut w, &line)?;
-            io::Write::write_all(&mut w, b"\n")?;
-        }
-        io::Write::flush(&mut w)?;
-        self.runs.push(path);
-        self.bytes = 0;
-        Ok(())
-    }
-
-    /// Writes every line, in byte order, each ended by `\n`.
-    pub fn write_to(mut self, out: &mut impl io::Write) -> io::Result<()> {
-        self.lines.sort_unstable();
-        if self.runs.is_empty() {
-            for line in &self.lines {
-                out.write_all(line)?;
-                out.write_all(b"\n")?;
-            }
-            return Ok(());
-        }
-        // A k-way merge of the runs and what is in memory.
-        use std::cmp::Reverse;
-        use std::collections::BinaryHeap;
-        let mut readers = Vec::new();
-        for path in &self.runs {
-            readers.push(io::BufReader::with_capacity(
-                1 << 16,
-                std::fs::File::open(path)?,
-            ));
-        }
-        let mut memory = self.lines.into_iter();
-        let mut heap = BinaryHeap::new();
-        let next = |r: &mut io::BufReader<std::fs::File>| -> io::Result<Option<Vec<u8>>> {
-            let mut line = Vec::new();
-            match r.read_until(b'\n', &mut line)? {
-                0 => Ok(None),
-                _ => {
-                    line.pop();
-                    Ok(Some(line))
-                }
-            }
-        };
-        for (i, r) in readers.iter_mut().enumerate() {
-            if let Some(line) = next(r)? {
-                heap.push(Reverse((line, i)));
-            }
-        }
-        let from_memory = readers.len();
-        if let Some(line) = memory.next() {
-            heap.push(Reverse((line, from_memory)));
-        }
-        while let Some(Reverse((line, i))) = heap.pop() {
-            out.write_all(&line)?;
-            out.write_all(b"\n")?;
-            let more = match i == from_memory {
-                true => memory.next(),
-                false => next(&mut readers[i])?,
-            };
-            if let Some(line) = more {
-                heap.push(Reverse((line, i)));
-            }
-        }
-        Ok(())
-    }
-}
+pub use sorted::SortedLines;
+use zstd::{ZSTD_MAGIC, zstd_entries};
 
 #[cfg(test)]
 mod tests {

@@ -1,10 +1,9 @@
 //! The positions of `\n` in a byte string, 64 bytes at a time: the line
-//! split under URL lines ([`Chunk::lines`](super::chunk::Chunk::lines)) and
-//! WARC header blocks.
+//! split under URL lines (the record engine's chunks) and WARC header
+//! blocks.
 //!
 //! ```
-//! use urlsift_records::LineEnds;
-//! use urlsift_simd::Runtime;
+//! use urlsift_simd::{LineEnds, Runtime};
 //!
 //! let text = "a\nbb\n".repeat(30);
 //! let ends: Vec<usize> = LineEnds::new(Runtime, text.as_bytes()).collect();
@@ -12,7 +11,7 @@
 //! assert_eq!(&ends[..3], [1, 4, 6]);
 //! ```
 
-use urlsift_simd::Kernel;
+use crate::Kernel;
 
 /// The positions of `\n` in a byte string, found 64 bytes at a time as a
 /// position mask: one SIMD pass per block rather than one search call per

@@ -1,10 +1,9 @@
-//! Where a record lies in a chunk whose records are not one per line (a
-//! WARC or ARC chunk: header blocks, and the blocks a reader keeps), for
-//! the chunk ([`Chunk::index`](crate::Chunk::index)) and the readers that
-//! fill it, neither knowing the other.
+//! Where a record lies in a run of records the [`Reader`](crate::Reader)
+//! read (header blocks, and the blocks a reader keeps): the record
+//! engine's chunks of WARC and ARC input hold these as their index.
 //!
 //! ```
-//! use urlsift_records::entry::{Body, Entry};
+//! use urlsift_warc::{Body, Entry};
 //!
 //! let data = b"WARC/1.1\r\n\r\nhi";
 //! let e = Entry { start: 0, end: 12, offset: 0, bad: None, body: Body::Kept { start: 12, end: 14 } };
@@ -12,7 +11,7 @@
 //! assert!(matches!(e.body, Body::Kept { start, end } if &data[start..end] == b"hi"));
 //! ```
 
-use crate::reason::Reason;
+use crate::Fault;
 
 /// One record of a chunk: its header's place in the chunk's data, where
 /// the record starts in the (decompressed) input, why it is bad, if it
@@ -26,9 +25,9 @@ pub struct Entry {
     /// Where the record starts in its source.
     pub offset: u64,
     /// Why the record is bad, if it is.
-    pub bad: Option<Reason>,
+    pub bad: Option<Fault>,
     /// What the chunk holds of the record's block (only a reader keeping
-    /// blocks holds any: [`Keeping`](crate::format::warc::Keeping)).
+    /// blocks holds any: [`Keeping`](crate::Keeping)).
     pub body: Body,
 }
 

@@ -1,11 +1,12 @@
 //! The WARC record reader's tests: header lookup, payloads skipped, and
 //! damaged lengths and stretches that lose no record after them.
 
+use std::io;
+
 use super::header::header_value_in;
 use super::*;
-use crate::format::record::Found;
 use proptest::prelude::*;
-use urlsift_simd::Runtime;
+use urlsift_simd::{self as simd, Runtime};
 
 /// The plain reading of a header block that `header_value_in` must
 /// agree with: every line after the first, split at its first ':',
@@ -75,20 +76,20 @@ fn record(uri: Option<&str>, payload: &[u8]) -> Vec<u8> {
     r
 }
 
-fn read_all(input: &[u8], chunk: usize) -> Vec<(Option<String>, u64, Option<Reason>)> {
+fn read_all(input: &[u8], chunk: usize) -> Vec<(Option<String>, u64, Option<Fault>)> {
     let mut reader = Reader::new(Vec::new(), 0);
     let mut src = input;
     let mut out = Vec::new();
     loop {
         let (mut data, mut index) = (Vec::new(), Vec::new());
         let done = reader
-            .read_chunk(&mut src, chunk, 1 << 20, &mut data, &mut index, None)
+            .read_chunk(&mut src, chunk, 1 << 20, &mut data, &mut index)
             .unwrap();
         for e in index {
-            let url = match find(Runtime, &WarcField::new(None), &data[e.start..e.end]) {
-                Found::Url(u) => Some(u.into_owned()),
-                _ => None,
-            };
+            let text = std::str::from_utf8(&data[e.start..e.end]).ok();
+            let url = text
+                .and_then(|t| WarcField::new(None).value_in(Runtime, t).ok().flatten())
+                .map(str::to_string);
             out.push((url, e.offset, e.bad));
         }
         if done {
@@ -123,7 +124,7 @@ fn a_wrong_content_length_loses_no_following_record() {
                 vec![
                     (Some("http://a.example/".into()), 0, None),
                     (Some("http://b.example/".into()), b_at, None),
-                    (None, b_at + header as u64, Some(Reason::WarcBadLength)),
+                    (None, b_at + header as u64, Some(Fault::WarcBadLength)),
                     (Some("http://c.example/".into()), c_at, None),
                 ],
                 "Content-Length {wrong}, chunk {chunk}"
@@ -145,7 +146,7 @@ fn a_wrong_content_length_loses_no_following_record() {
         vec![
             (Some("http://a.example/".into()), 0, None),
             (Some("http://b.example/".into()), b_at, None),
-            (None, b_at + header as u64 + 2, Some(Reason::BadWarcHeader)),
+            (None, b_at + header as u64 + 2, Some(Fault::BadWarcHeader)),
             (Some("http://c.example/".into()), c_at, None),
         ]
     );
@@ -174,7 +175,7 @@ fn a_wrong_long_content_length_in_read_input_loses_no_record() {
         let mut want = vec![
             (Some("http://a.example/".into()), 0, None),
             (Some("http://b.example/".into()), b_at, None),
-            (None, b_at + header as u64, Some(Reason::WarcBadLength)),
+            (None, b_at + header as u64, Some(Fault::WarcBadLength)),
         ];
         let mut at = (a.len() + b.len()) as u64;
         for (i, f) in filler.iter().enumerate() {
@@ -215,7 +216,7 @@ fn a_wrong_long_content_length_in_read_input_loses_no_record() {
         read[1],
         (Some("http://big.example/".into()), a.len() as u64, None)
     );
-    assert_eq!(read[2].2, Some(Reason::WarcBadLength));
+    assert_eq!(read[2].2, Some(Fault::WarcBadLength));
     assert_eq!(read[3].0.as_deref(), Some("http://inner.example/"));
 }
 
@@ -242,12 +243,12 @@ fn records_payloads_skipped_and_bad_stretches() {
             vec![
                 (None, 0, None),
                 (Some("http://a.example/".into()), second, None),
-                (None, third, Some(Reason::BadWarcHeader)),
+                (None, third, Some(Fault::BadWarcHeader)),
                 (Some("http://b.example/".into()), fourth, None),
                 (
                     Some("http://c.example/".into()),
                     fifth,
-                    Some(Reason::WarcTruncated)
+                    Some(Fault::WarcTruncated)
                 ),
             ],
             "chunk {chunk}"

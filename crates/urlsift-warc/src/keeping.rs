@@ -5,10 +5,10 @@
 
 use std::io::{self, Read};
 
-use super::{Blocks, Body, Dialect, Entry, Keep, Reader};
+use crate::{Blocks, Body, Dialect, Entry, Keep, Reader};
 
 /// Which records' blocks a chunk reader keeps beside their header blocks
-/// (the engine's [`Settings::keep`](crate::reader::Settings::keep)): those
+/// (the record engine's `Settings::keep`): those
 /// `wants` names from their header block (of the dialect given), of at
 /// most `max` bytes. `urlsift links` reads its pages so.
 #[derive(Clone, Copy, Debug)]
@@ -63,7 +63,7 @@ impl Reader {
     /// and block are. After a read error too, what was read before it is
     /// in place. Gives back the buffer not kept, emptied.
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn read_chunk_keeping(
+    pub fn read_chunk_keeping(
         &mut self,
         r: &mut dyn Read,
         chunk_size: usize,
@@ -83,7 +83,7 @@ impl Reader {
             misplaced: false,
             started: Vec::new(),
         };
-        let read = self.read_chunk(r, chunk_size, max_header, data, index, Some(&mut keep));
+        let read = self.read_records(r, chunk_size, max_header, data, index, Some(&mut keep));
         let started = keep.started;
         let mut blocks = sink.bytes;
         // Where the blocks start in the data made of both.

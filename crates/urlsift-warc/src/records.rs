@@ -7,7 +7,7 @@
 //! memory stays at the limit whatever the input holds.
 //!
 //! ```
-//! use urlsift_records::format::warc::{Block, Dialect, Records, named};
+//! use urlsift_warc::{Block, Dialect, Records, named};
 //!
 //! let warc = b"WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: http://e.com/\r\nContent-Length: 5\r\n\r\nHELLO\r\n\r\n\
 //!              WARC/1.1\r\nWARC-Type: request\r\nContent-Length: 2\r\n\r\nGE\r\n\r\n";
@@ -24,9 +24,9 @@ use std::collections::VecDeque;
 use std::io::{self, Read};
 use std::sync::Arc;
 
-use super::{Blocks, Dialect, Entry, Keep, Reader, arc};
-use crate::input::mmap::Map;
-use crate::reason::Reason;
+use urlsift_input::mmap::Map;
+
+use crate::{Blocks, Dialect, Entry, Fault, Keep, Reader, arc};
 
 /// The longest header block read (a longer one is a bad record).
 const MAX_HEADER: usize = 16 << 20;
@@ -59,7 +59,7 @@ pub struct Record {
     /// the first bytes of the stretch (what `--rejects` shows).
     pub header: Vec<u8>,
     /// Why the record is bad, if it is.
-    pub bad: Option<Reason>,
+    pub bad: Option<Fault>,
     /// What was kept of its block.
     pub block: Block,
 }
@@ -158,8 +158,8 @@ impl<R: Read> Records<R> {
     /// and the wanted blocks are copied out).
     ///
     /// ```
-    /// use urlsift_records::format::warc::{Block, Records};
-    /// use urlsift_records::input::mmap::Map;
+    /// use urlsift_warc::{Block, Records};
+    /// use urlsift_input::mmap::Map;
     ///
     /// # let tmp = tempfile::Builder::new().prefix("urlsift-doc-records-").tempdir().unwrap();
     /// # let dir = tmp.path();
@@ -197,7 +197,7 @@ impl<R: Read> Records<R> {
     /// The buffer the records were read into, for [`Records::reusing`].
     ///
     /// ```
-    /// use urlsift_records::format::warc::Records;
+    /// use urlsift_warc::Records;
     ///
     /// let member = b"WARC/1.1\r\nWARC-Type: resource\r\nContent-Length: 2\r\n\r\nhi\r\n\r\n";
     /// let mut buffer = Vec::new();
@@ -249,7 +249,7 @@ impl<R: Read> Records<R> {
         };
         self.data.clear();
         self.index.clear();
-        let read = self.reader.read_chunk(
+        let read = self.reader.read_records(
             input,
             1,
             MAX_HEADER,
@@ -347,9 +347,9 @@ fn dialect_of(head: &[u8]) -> Dialect {
 
 #[cfg(test)]
 mod tests {
-    use super::super::header::content_length;
     use super::*;
-    use crate::input::test_io::{Dribble, FailsAfter};
+    use crate::header::content_length;
+    use urlsift_input::test_io::{Dribble, FailsAfter};
 
     fn record(uri: &str, payload: &[u8]) -> Vec<u8> {
         let mut r = format!(
@@ -363,14 +363,14 @@ mod tests {
     }
 
     /// The records `read_chunk` (the engine's reading) finds in `input`.
-    fn engine(input: &[u8], dialect: Dialect) -> Vec<(u64, Option<Reason>, Vec<u8>)> {
+    fn engine(input: &[u8], dialect: Dialect) -> Vec<(u64, Option<Fault>, Vec<u8>)> {
         let mut reader = Reader::new(Vec::new(), 0).dialect(dialect);
         let mut src = input;
         let mut out = Vec::new();
         loop {
             let (mut data, mut index) = (Vec::new(), Vec::new());
             let done = reader
-                .read_chunk(&mut src, 1 << 20, MAX_HEADER, &mut data, &mut index, None)
+                .read_chunk(&mut src, 1 << 20, MAX_HEADER, &mut data, &mut index)
                 .unwrap();
             out.extend(
                 index
@@ -387,7 +387,7 @@ mod tests {
     /// engine's records, each whole one's block its payload as its length
     /// claims (too large past `max`; misplaced where a `bad-WARC-length`
     /// stretch follows it).
-    fn expected(input: &[u8], dialect: Dialect, max: usize) -> Vec<(u64, Option<Reason>, Block)> {
+    fn expected(input: &[u8], dialect: Dialect, max: usize) -> Vec<(u64, Option<Fault>, Block)> {
         let found = engine(input, dialect);
         let mut out = Vec::new();
         for (i, (offset, bad, header)) in found.iter().enumerate() {
@@ -395,7 +395,7 @@ mod tests {
                 Block::Skipped
             } else if found
                 .get(i + 1)
-                .is_some_and(|n| n.1 == Some(Reason::WarcBadLength))
+                .is_some_and(|n| n.1 == Some(Fault::WarcBadLength))
             {
                 Block::Misplaced
             } else {
@@ -415,7 +415,7 @@ mod tests {
         out
     }
 
-    fn got<R: Read>(records: Records<R>) -> Vec<(u64, Option<Reason>, Block)> {
+    fn got<R: Read>(records: Records<R>) -> Vec<(u64, Option<Fault>, Block)> {
         records.map(|r| (r.offset, r.bad, r.block)).collect()
     }
 

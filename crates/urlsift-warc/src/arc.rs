@@ -6,7 +6,7 @@
 //! description, which holds no URL (like a WARC `warcinfo` record).
 //!
 //! ```
-//! use urlsift_records::format::warc::arc;
+//! use urlsift_warc::arc;
 //!
 //! let line = b"http://e.com/ 93.184.216.119 20140216050221 text/html 1591\n";
 //! let h = arc::Header::parse(line).unwrap();
