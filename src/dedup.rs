@@ -122,7 +122,7 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
             .and_then(|mut k| k.pop())
             .unwrap_or_default();
         let mut p = keying.chunk(&job, chunk, base.as_ref(), keys);
-        p.extra.deal(&p.out, &p.kept, partitions);
+        p.extra.deal(&p.out, &p.passed_through, partitions);
         p
     };
     let mut done = setup.run(work, |ledger, chunk, p| {

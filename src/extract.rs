@@ -326,7 +326,7 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
             let header = appended_header(&chunk.data[..chunk.head], &names, source.format);
             let shift = header.len();
             p.out.splice(0..0, header);
-            for k in &mut p.kept {
+            for k in &mut p.passed_through {
                 *k = (k.0 + shift, k.1 + shift);
             }
         }

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use arrow_array::{ArrayRef, RecordBatch, StringArray, UInt64Array};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use urlsift_links::Kinds;
-use urlsift_links::rows::{self, Field as LinkField, Format, Rows, Settings, Tally};
+use urlsift_links::rows::{self, LinkField, LinkRows, LinkSettings, LinkTally, RowFormat};
 use urlsift_records::dedup::Seen;
 use urlsift_records::input;
 use urlsift_records::parquet::Writer;
@@ -41,7 +41,7 @@ struct Output {
 
 impl Output {
     /// Writes one record's links.
-    fn put(&mut self, d: &Rows, fields: &[LinkField]) -> Result<(), CliError> {
+    fn put(&mut self, d: &LinkRows, fields: &[LinkField]) -> Result<(), CliError> {
         let Some((writer, schema)) = &mut self.parquet else {
             return self.sink.put(&d.out);
         };
@@ -75,14 +75,14 @@ impl Output {
     /// (the others as duplicates).
     fn held(
         &mut self,
-        format: Format,
+        format: RowFormat,
         fields: &[LinkField],
-        tally: &mut Tally,
+        tally: &mut LinkTally,
     ) -> Result<(), CliError> {
         let Some((seen, held)) = self.seen.take() else {
             return Ok(());
         };
-        let mut rows = Rows::default();
+        let mut rows = LinkRows::default();
         let mut written = 0;
         // An output error, kept whole (the seen-set's callback gives its
         // own error type).
@@ -186,7 +186,7 @@ pub fn run(args: LinksArgs) -> Result<ExitCode, CliError> {
         }
         None
     };
-    let settings = Settings {
+    let settings = LinkSettings {
         kinds,
         stage: Some(stage),
         profile: args.profile.profile()?,
@@ -194,10 +194,10 @@ pub fn run(args: LinksArgs) -> Result<ExitCode, CliError> {
         same_site: (args.same_site || args.external).then_some(args.same_site),
         fields: args.fields(),
         format: match args.format() {
-            LinksFormat::Parquet => Format::Columns,
-            LinksFormat::Csv => Format::Csv,
-            LinksFormat::Tsv => Format::Tsv,
-            LinksFormat::Jsonl => Format::Jsonl,
+            LinksFormat::Parquet => RowFormat::Columns,
+            LinksFormat::Csv => RowFormat::Csv,
+            LinksFormat::Tsv => RowFormat::Tsv,
+            LinksFormat::Jsonl => RowFormat::Jsonl,
         },
         javascript: args.javascript,
         max_page: usize::try_from(args.max_page_size).unwrap_or(usize::MAX),
@@ -231,7 +231,7 @@ pub fn run(args: LinksArgs) -> Result<ExitCode, CliError> {
         out.sink
             .put(&rows::header(&settings.fields, settings.format))?;
     }
-    let mut tally = Tally::default();
+    let mut tally = LinkTally::default();
     let errors = rows::read(&args.files, &settings, |mut d| {
         if let Some((seen, held)) = out.seen.as_mut() {
             *held += d.drop_seen(seen)?;

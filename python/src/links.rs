@@ -20,7 +20,7 @@ use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use urlsift_links::Kinds;
-use urlsift_links::rows::{self, Field as LinkField, Format, Rows as LinkRows, Settings, Tally};
+use urlsift_links::rows::{self, LinkField, LinkRows, LinkSettings, LinkTally, RowFormat};
 
 use crate::read::ipc;
 use crate::url::{BaseArg, parse_base};
@@ -40,14 +40,14 @@ enum Message {
 /// inputs that could not be read to their end.
 #[derive(Default)]
 struct Counts {
-    tally: Tally,
+    tally: LinkTally,
     errors: Vec<String>,
 }
 
 /// The settings of a read, as its thread takes them.
 struct Plan {
     paths: Vec<PathBuf>,
-    settings: Settings,
+    settings: LinkSettings,
     batch_rows: usize,
     schema: SchemaRef,
 }
@@ -108,14 +108,14 @@ impl LinksReader {
         ));
         let plan = Plan {
             paths,
-            settings: Settings {
+            settings: LinkSettings {
                 kinds,
                 fields,
-                format: Format::Columns,
+                format: RowFormat::Columns,
                 javascript,
                 max_page: MAX_PAGE,
                 base: parse_base(base)?.map(|b| b.href().to_string()),
-                ..Settings::default()
+                ..LinkSettings::default()
             },
             batch_rows: batch_rows.max(1),
             schema: Arc::clone(&schema),

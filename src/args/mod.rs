@@ -674,7 +674,7 @@ pub struct CompareArgs {
 }
 
 /// `urlsift links`' fields (the links crate's, with clap's `ValueEnum`).
-pub use urlsift_links::rows::Field as LinkField;
+pub use urlsift_links::rows::LinkField;
 
 /// `urlsift links`' output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

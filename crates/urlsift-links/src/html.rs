@@ -3,10 +3,10 @@
 //! references decoded, comments skipped, `<script>`, `<style>` and the
 //! other raw-text elements' content not read as tags, attribute names
 //! lower case, a duplicated attribute's later values dropped), the
-//! URL-valued ones kept with their element, `rel` and [`Kind`].
+//! URL-valued ones kept with their element, `rel` and [`LinkKind`].
 //!
 //! ```
-//! use urlsift_links::{Kind, Kinds, html::extract};
+//! use urlsift_links::{LinkKind, Kinds, html::extract};
 //!
 //! let doc = extract(br#"<A HREF=/x?a=1&amp;b=2 href=/dup rel=next>x</a><!-- <a href=/c> -->
 //! <script>document.write('<a href=/s>')</script><meta http-equiv=refresh content="0; URL='/r'">"#, &Kinds::default());
@@ -20,7 +20,7 @@ use std::convert::Infallible;
 use html5gum::{Emitter, Error, State, Tokenizer, naive_next_state};
 
 use super::encoding::is_space;
-use super::{Kind, Kinds, RawLink};
+use super::{Kinds, LinkKind, RawLink};
 
 /// What [`extract`] finds in a document.
 #[derive(Debug, Default)]
@@ -238,7 +238,7 @@ fn start_tag(name: &[u8], attributes: &[(Vec<u8>, Vec<u8>)], kinds: &Kinds, doc:
             .find(|(n, _)| n == wanted)
             .map(|(_, v)| v.as_slice())
     };
-    let mut push = |attribute: &str, value: &[u8], kind: Kind| {
+    let mut push = |attribute: &str, value: &[u8], kind: LinkKind| {
         if kinds.has(kind) {
             doc.links.push(RawLink {
                 tag: String::from_utf8_lossy(name).into_owned(),
@@ -251,18 +251,18 @@ fn start_tag(name: &[u8], attributes: &[(Vec<u8>, Vec<u8>)], kinds: &Kinds, doc:
     };
     for (attribute, value) in attributes {
         let kind = match (name, attribute.as_slice()) {
-            (b"a" | b"area", b"href") => Kind::A,
-            (b"link", b"href") => Kind::Link,
-            (b"img", b"src") => Kind::Img,
-            (b"script", b"src") => Kind::Script,
-            (b"iframe" | b"frame", b"src") => Kind::Iframe,
-            (b"form", b"action") => Kind::Form,
+            (b"a" | b"area", b"href") => LinkKind::A,
+            (b"link", b"href") => LinkKind::Link,
+            (b"img", b"src") => LinkKind::Img,
+            (b"script", b"src") => LinkKind::Script,
+            (b"iframe" | b"frame", b"src") => LinkKind::Iframe,
+            (b"form", b"action") => LinkKind::Form,
             (b"embed" | b"video" | b"audio" | b"source" | b"track", b"src")
-            | (b"video", b"poster") => Kind::Media,
+            | (b"video", b"poster") => LinkKind::Media,
             (b"img" | b"source", b"srcset") => {
-                if kinds.has(Kind::Srcset) {
+                if kinds.has(LinkKind::Srcset) {
                     for candidate in srcset(value) {
-                        push("srcset", candidate, Kind::Srcset);
+                        push("srcset", candidate, LinkKind::Srcset);
                     }
                 }
                 continue;
@@ -271,7 +271,7 @@ fn start_tag(name: &[u8], attributes: &[(Vec<u8>, Vec<u8>)], kinds: &Kinds, doc:
                 let refresh =
                     get(b"http-equiv").is_some_and(|h| h.eq_ignore_ascii_case(b"refresh"));
                 if let Some(url) = refresh.then(|| refresh_url(value)).flatten() {
-                    push("content", url, Kind::MetaRefresh);
+                    push("content", url, LinkKind::MetaRefresh);
                 }
                 continue;
             }
@@ -282,9 +282,9 @@ fn start_tag(name: &[u8], attributes: &[(Vec<u8>, Vec<u8>)], kinds: &Kinds, doc:
                 continue;
             }
             (_, b"style") => {
-                if kinds.has(Kind::Css) {
+                if kinds.has(LinkKind::Css) {
                     for url in css_urls(value) {
-                        push("style", url, Kind::Css);
+                        push("style", url, LinkKind::Css);
                     }
                 }
                 continue;

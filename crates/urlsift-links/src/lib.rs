@@ -9,7 +9,7 @@
 //! ```
 //!
 //! [`html::extract`] takes a document's bytes and gives its raw links
-//! (tag, attribute, value as the tokenizer decoded it, `rel`, [`Kind`])
+//! (tag, attribute, value as the tokenizer decoded it, `rel`, [`LinkKind`])
 //! and its first `<base href>`; [`Page::resolve`] resolves them against
 //! the document's base URL, encoding queries in the document's encoding
 //! as the URL Standard's parser does when it is given one.
@@ -41,7 +41,7 @@ use urlsift_warc::http;
 
 /// What kind of reference a link is (`--kinds`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Kind {
+pub enum LinkKind {
     /// `a` and `area` `href`.
     A,
     /// `img` `src`.
@@ -70,62 +70,62 @@ pub enum Kind {
     Wat,
 }
 
-impl Kind {
+impl LinkKind {
     /// Every kind, in the order `--help` lists them.
-    pub const ALL: [Kind; 13] = [
-        Kind::A,
-        Kind::Img,
-        Kind::Script,
-        Kind::Link,
-        Kind::Form,
-        Kind::Iframe,
-        Kind::Media,
-        Kind::MetaRefresh,
-        Kind::Srcset,
-        Kind::Css,
-        Kind::Sitemap,
-        Kind::Feed,
-        Kind::Wat,
+    pub const ALL: [LinkKind; 13] = [
+        LinkKind::A,
+        LinkKind::Img,
+        LinkKind::Script,
+        LinkKind::Link,
+        LinkKind::Form,
+        LinkKind::Iframe,
+        LinkKind::Media,
+        LinkKind::MetaRefresh,
+        LinkKind::Srcset,
+        LinkKind::Css,
+        LinkKind::Sitemap,
+        LinkKind::Feed,
+        LinkKind::Wat,
     ];
 
     /// The kind's name in output and in `--kinds`.
     ///
     /// ```
-    /// use urlsift_links::Kind;
-    /// assert_eq!(Kind::MetaRefresh.name(), "meta-refresh");
-    /// assert_eq!(Kind::from_name("srcset"), Some(Kind::Srcset));
+    /// use urlsift_links::LinkKind;
+    /// assert_eq!(LinkKind::MetaRefresh.name(), "meta-refresh");
+    /// assert_eq!(LinkKind::from_name("srcset"), Some(LinkKind::Srcset));
     /// ```
     pub fn name(self) -> &'static str {
         match self {
-            Kind::A => "a",
-            Kind::Img => "img",
-            Kind::Script => "script",
-            Kind::Link => "link",
-            Kind::Form => "form",
-            Kind::Iframe => "iframe",
-            Kind::Media => "media",
-            Kind::MetaRefresh => "meta-refresh",
-            Kind::Srcset => "srcset",
-            Kind::Css => "css",
-            Kind::Sitemap => "sitemap",
-            Kind::Feed => "feed",
-            Kind::Wat => "wat",
+            LinkKind::A => "a",
+            LinkKind::Img => "img",
+            LinkKind::Script => "script",
+            LinkKind::Link => "link",
+            LinkKind::Form => "form",
+            LinkKind::Iframe => "iframe",
+            LinkKind::Media => "media",
+            LinkKind::MetaRefresh => "meta-refresh",
+            LinkKind::Srcset => "srcset",
+            LinkKind::Css => "css",
+            LinkKind::Sitemap => "sitemap",
+            LinkKind::Feed => "feed",
+            LinkKind::Wat => "wat",
         }
     }
 
     /// The kind a name gives.
-    pub fn from_name(name: &str) -> Option<Kind> {
-        Kind::ALL.into_iter().find(|k| k.name() == name)
+    pub fn from_name(name: &str) -> Option<LinkKind> {
+        LinkKind::ALL.into_iter().find(|k| k.name() == name)
     }
 }
 
 /// Which kinds of links to extract: every kind but `css` by default.
 ///
 /// ```
-/// use urlsift_links::{Kind, Kinds};
+/// use urlsift_links::{LinkKind, Kinds};
 /// let kinds = Kinds::parse("a,img").unwrap();
-/// assert!(kinds.has(Kind::A) && !kinds.has(Kind::Script));
-/// assert!(Kinds::default().has(Kind::Srcset) && !Kinds::default().has(Kind::Css));
+/// assert!(kinds.has(LinkKind::A) && !kinds.has(LinkKind::Script));
+/// assert!(Kinds::default().has(LinkKind::Srcset) && !Kinds::default().has(LinkKind::Css));
 /// assert!(Kinds::parse("a,href").unwrap_err().contains("href"));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -134,8 +134,8 @@ pub struct Kinds(u16);
 impl Default for Kinds {
     fn default() -> Kinds {
         let mut k = Kinds(0);
-        for kind in Kind::ALL {
-            if kind != Kind::Css {
+        for kind in LinkKind::ALL {
+            if kind != LinkKind::Css {
                 k.0 |= 1 << kind as u16;
             }
         }
@@ -149,13 +149,13 @@ impl Kinds {
         let mut k = Kinds(0);
         for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
             if name == "all" {
-                Kind::ALL
+                LinkKind::ALL
                     .into_iter()
                     .for_each(|kind| k.0 |= 1 << kind as u16);
                 continue;
             }
-            let kind = Kind::from_name(name).ok_or_else(|| {
-                let names: Vec<&str> = Kind::ALL.iter().map(|k| k.name()).collect();
+            let kind = LinkKind::from_name(name).ok_or_else(|| {
+                let names: Vec<&str> = LinkKind::ALL.iter().map(|k| k.name()).collect();
                 format!(
                     "unknown link kind {name:?} (kinds: {}, all)",
                     names.join(", ")
@@ -168,7 +168,7 @@ impl Kinds {
 
     /// Whether `kind` is chosen.
     #[inline]
-    pub fn has(self, kind: Kind) -> bool {
+    pub fn has(self, kind: LinkKind) -> bool {
         self.0 & (1 << kind as u16) != 0
     }
 }
@@ -186,7 +186,7 @@ pub struct RawLink {
     /// The element's `rel` attribute, when it has one.
     pub rel: Option<String>,
     /// What kind of link it is.
-    pub kind: Kind,
+    pub kind: LinkKind,
 }
 
 /// A link resolved against its document's base URL.
@@ -338,7 +338,10 @@ impl Page {
         let base = self.base();
         self.links.iter().map(move |raw| Link {
             raw,
-            to: match (&self.url, raw.kind == Kind::Form && raw.value.is_empty()) {
+            to: match (
+                &self.url,
+                raw.kind == LinkKind::Form && raw.value.is_empty(),
+            ) {
                 (Some(url), true) => Ok(url.clone()),
                 _ => parse_in(&raw.value, base.as_ref(), self.encoding),
             },

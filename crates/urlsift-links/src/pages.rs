@@ -31,7 +31,9 @@ use std::sync::Arc;
 use super::{Kinds, wat};
 use urlsift_records::input::mmap::Map;
 use urlsift_records::{Chunk, Format, Reason};
-use urlsift_warc::{Block, Body, Dialect, Entry, Fault, Keeping, Record, Records, arc, fields};
+use urlsift_warc::{
+    Block, Body, Dialect, Entry, Keeping, Record, RecordFault, Records, arc, fields,
+};
 
 /// A record to take links from.
 #[derive(Debug)]
@@ -249,7 +251,7 @@ impl<R: Read> Pages<R> {
             Block::Kept(block) => Kept::Block(Cow::Owned(block)),
         };
         let misplaced = std::mem::take(&mut self.misplaced);
-        if record.bad == Some(Fault::WarcBadLength) && misplaced {
+        if record.bad == Some(RecordFault::WarcBadLength) && misplaced {
             return None;
         }
         self.misplaced = record.bad.is_none() && matches!(block, Kept::Misplaced);
@@ -362,7 +364,7 @@ fn item<'a>(
         (Some(reason), _) => reason,
         (None, Kept::Skipped) => return Item::Other,
         (None, Kept::TooLarge) => Reason::PageTooLarge,
-        (None, Kept::Misplaced) => Fault::WarcBadLength.into(),
+        (None, Kept::Misplaced) => RecordFault::WarcBadLength.into(),
         (None, Kept::Block(block)) => {
             return match Fields::of(dialect, header) {
                 Some(fields) => Item::Page(PageRecord {
@@ -445,7 +447,7 @@ pub fn items(chunk: &Chunk) -> impl Iterator<Item = Item<'_>> {
             && e.body != Body::None
             && index
                 .get(i)
-                .is_some_and(|next| next.bad == Some(Fault::WarcBadLength));
+                .is_some_and(|next| next.bad == Some(RecordFault::WarcBadLength));
         let block = if misplaced {
             // Its payload, the stretch that follows, is counted with it.
             i += 1;

@@ -1,28 +1,28 @@
 //! The links of whole inputs as rows: what `urlsift links` and Python's
-//! `urlsift.links` run. An input is read by its shape ([`Shape`]: WARC,
+//! `urlsift.links` run. An input is read by its shape ([`InputShape`]: WARC,
 //! WAT or ARC records, one HTML document, a sitemap or feed); the pages of
 //! records are worked on in parallel (on the record engine), and each record's
-//! [`Rows`] are handed to the caller in input order, with what the record
-//! counts as ([`Tally`]) and its rejects lines. Each link goes through the
+//! [`LinkRows`] are handed to the caller in input order, with what the record
+//! counts as ([`LinkTally`]) and its rejects lines. Each link goes through the
 //! settings' filters and edits ([`Stage`]), `--same-site`/`--external`,
 //! the profile, and, with a dedup key, gets its key for the caller's
-//! seen-set ([`Rows::drop_seen`]).
+//! seen-set ([`LinkRows::drop_seen`]).
 //!
 //! ```
-//! use urlsift_links::rows::{Field, Format, Settings, read};
+//! use urlsift_links::rows::{LinkField, RowFormat, LinkSettings, read};
 //!
 //! # let tmp = tempfile::Builder::new().prefix("urlsift-doc-rows-").tempdir().unwrap();
 //! # let dir = tmp.path();
 //! let page = dir.join("page.html");
 //! std::fs::write(&page, r#"<a href="/a">A</a> <a href="javascript:void(0)">B</a>"#).unwrap();
-//! let settings = Settings {
-//!     fields: vec![Field::From, Field::To],
-//!     format: Format::Csv,
+//! let settings = LinkSettings {
+//!     fields: vec![LinkField::From, LinkField::To],
+//!     format: RowFormat::Csv,
 //!     base: Some("https://example.com/".into()),
-//!     ..Settings::default()
+//!     ..LinkSettings::default()
 //! };
 //! let mut out = Vec::new();
-//! let mut tally = urlsift_links::rows::Tally::default();
+//! let mut tally = urlsift_links::rows::LinkTally::default();
 //! let failed = read(&[page], &settings, |rows| {
 //!     out.extend_from_slice(&rows.out);
 //!     tally.add(&rows.tally);
@@ -59,7 +59,7 @@ const XML_BATCH: usize = 8192;
 /// A field of a link's row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
-pub enum Field {
+pub enum LinkField {
     /// The link, resolved and serialized.
     To,
     /// The page's URL.
@@ -76,40 +76,40 @@ pub enum Field {
     Offset,
 }
 
-impl Field {
+impl LinkField {
     /// Every field, in the order above.
-    pub const ALL: [Field; 7] = [
-        Field::To,
-        Field::From,
-        Field::Tag,
-        Field::Attribute,
-        Field::Rel,
-        Field::Kind,
-        Field::Offset,
+    pub const ALL: [LinkField; 7] = [
+        LinkField::To,
+        LinkField::From,
+        LinkField::Tag,
+        LinkField::Attribute,
+        LinkField::Rel,
+        LinkField::Kind,
+        LinkField::Offset,
     ];
 
     /// The field's name in headers and JSON.
     pub fn name(self) -> &'static str {
         match self {
-            Field::To => "to",
-            Field::From => "from",
-            Field::Tag => "tag",
-            Field::Attribute => "attribute",
-            Field::Rel => "rel",
-            Field::Kind => "kind",
-            Field::Offset => "offset",
+            LinkField::To => "to",
+            LinkField::From => "from",
+            LinkField::Tag => "tag",
+            LinkField::Attribute => "attribute",
+            LinkField::Rel => "rel",
+            LinkField::Kind => "kind",
+            LinkField::Offset => "offset",
         }
     }
 
     /// The field named `name`.
-    pub fn named(name: &str) -> Option<Field> {
-        Field::ALL.into_iter().find(|f| f.name() == name)
+    pub fn named(name: &str) -> Option<LinkField> {
+        LinkField::ALL.into_iter().find(|f| f.name() == name)
     }
 }
 
 /// How rows are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Format {
+pub enum RowFormat {
     /// Tab-separated, tab, CR, LF and backslash escaped (`\t`, `\r`,
     /// `\n`, `\\`), as `extract` writes TSV.
     #[default]
@@ -118,14 +118,14 @@ pub enum Format {
     Csv,
     /// A JSON object per link (`offset` a number, a missing `rel` null).
     Jsonl,
-    /// No text: each field's values in [`Rows::columns`] and the offsets in
-    /// [`Rows::offsets`] (for Arrow and Parquet).
+    /// No text: each field's values in [`LinkRows::columns`] and the offsets in
+    /// [`LinkRows::offsets`] (for Arrow and Parquet).
     Columns,
 }
 
 /// What an input is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Shape {
+pub enum InputShape {
     /// WARC, WAT or ARC records.
     Warc,
     /// One HTML document.
@@ -134,27 +134,27 @@ pub enum Shape {
     Xml,
 }
 
-impl Shape {
+impl InputShape {
     /// The shape of `path` by its extension (after `.gz` or `.zst`):
     /// `.html`, `.htm`, `.xhtml` are documents, `.xml`, `.rss`, `.atom`
     /// sitemaps and feeds, anything else records.
     ///
     /// ```
-    /// use urlsift_links::rows::Shape;
-    /// assert_eq!(Shape::of("a/sitemap.xml.gz".as_ref()), Shape::Xml);
-    /// assert_eq!(Shape::of("crawl.warc.gz".as_ref()), Shape::Warc);
+    /// use urlsift_links::rows::InputShape;
+    /// assert_eq!(InputShape::of("a/sitemap.xml.gz".as_ref()), InputShape::Xml);
+    /// assert_eq!(InputShape::of("crawl.warc.gz".as_ref()), InputShape::Warc);
     /// ```
-    pub fn of(path: &Path) -> Shape {
+    pub fn of(path: &Path) -> InputShape {
         match extension(path).as_deref().unwrap_or("") {
-            "html" | "htm" | "xhtml" => Shape::Html,
-            "xml" | "rss" | "atom" => Shape::Xml,
-            _ => Shape::Warc,
+            "html" | "htm" | "xhtml" => InputShape::Html,
+            "xml" | "rss" | "atom" => InputShape::Xml,
+            _ => InputShape::Warc,
         }
     }
 }
 
 /// What a read does with the links it finds.
-pub struct Settings {
+pub struct LinkSettings {
     /// The kinds of links taken.
     pub kinds: Kinds,
     /// Filters and edits on each link (`None`: every link as it is).
@@ -168,9 +168,9 @@ pub struct Settings {
     /// (`Some(false)`).
     pub same_site: Option<bool>,
     /// The row's fields, in order.
-    pub fields: Vec<Field>,
+    pub fields: Vec<LinkField>,
     /// How rows are written.
-    pub format: Format,
+    pub format: RowFormat,
     /// `javascript:` links are kept (else bad links, `javascript-url`).
     pub javascript: bool,
     /// Blocks (a record's, a document's) larger than this are bad records
@@ -184,16 +184,16 @@ pub struct Settings {
     pub threads: Option<usize>,
 }
 
-impl Default for Settings {
-    fn default() -> Settings {
-        Settings {
+impl Default for LinkSettings {
+    fn default() -> LinkSettings {
+        LinkSettings {
             kinds: Kinds::default(),
             stage: None,
             profile: Profile::new(),
             list: List::builtin(),
             same_site: None,
-            fields: vec![Field::From, Field::To],
-            format: Format::Tsv,
+            fields: vec![LinkField::From, LinkField::To],
+            format: RowFormat::Tsv,
             javascript: false,
             max_page: 32 << 20,
             dedup: None,
@@ -205,7 +205,7 @@ impl Default for Settings {
 
 /// What a read found, beside its links.
 #[derive(Default, Debug, Clone, PartialEq, Eq)]
-pub struct Tally {
+pub struct LinkTally {
     /// Pages whose links were read (a sitemap or feed is one).
     pub pages: u64,
     /// Response records that are not HTML.
@@ -216,7 +216,7 @@ pub struct Tally {
     pub links: u64,
     /// Links left out by filters or same-site/external.
     pub filtered: u64,
-    /// Links left out as duplicates ([`Rows::drop_seen`]).
+    /// Links left out as duplicates ([`LinkRows::drop_seen`]).
     pub duplicates: u64,
     /// Links that are not URLs, by reason.
     pub bad_links: BTreeMap<&'static str, u64>,
@@ -227,9 +227,9 @@ pub struct Tally {
     pub notices: BTreeMap<&'static str, u64>,
 }
 
-impl Tally {
+impl LinkTally {
     /// Adds `other`'s counts.
-    pub fn add(&mut self, other: &Tally) {
+    pub fn add(&mut self, other: &LinkTally) {
         self.pages += other.pages;
         self.not_html += other.not_html;
         self.other_records += other.other_records;
@@ -295,26 +295,26 @@ impl Tally {
 
 /// One record's links (or a batch of a sitemap's), and what it counts as.
 #[derive(Default, Debug)]
-pub struct Rows {
+pub struct LinkRows {
     /// The rows as text (CSV, TSV, JSON lines).
     pub out: Vec<u8>,
     /// With a dedup key: each link's key, and its xxh3-64 hash.
     pub keys: Vec<(u64, Vec<u8>)>,
     /// Where each row ends in `out` (with a dedup key).
     pub ends: Vec<usize>,
-    /// [`Format::Columns`]: each field's values but `offset`'s, in field
+    /// [`RowFormat::Columns`]: each field's values but `offset`'s, in field
     /// order (`None`: no `rel`).
     pub columns: Vec<Vec<Option<String>>>,
-    /// [`Format::Columns`]: the record's offset, once per link.
+    /// [`RowFormat::Columns`]: the record's offset, once per link.
     pub offsets: Vec<u64>,
     /// Reject lines (`NAME\tLINE\tOFFSET\tREASON\tVALUE`) for the bad
     /// records and bad links.
     pub rejects: Vec<u8>,
     /// What the record counts as.
-    pub tally: Tally,
+    pub tally: LinkTally,
 }
 
-impl Rows {
+impl LinkRows {
     /// How many links the rows hold.
     pub fn len(&self) -> usize {
         self.tally.links as usize
@@ -344,7 +344,7 @@ impl Rows {
     /// as duplicates, not links. `seen` is the record engine's seen-set,
     /// as `dedup` holds its keys: past its memory budget, it holds the
     /// links offered on disk with their rows, and hands them back in
-    /// input order when it ends (each read with [`Rows::push_held`]); they
+    /// input order when it ends (each read with [`LinkRows::push_held`]); they
     /// leave these rows, counted neither as links nor as duplicates yet.
     /// Returns how many it holds.
     pub fn drop_seen(&mut self, seen: &mut Seen) -> Result<u64, Error> {
@@ -415,11 +415,11 @@ impl Rows {
         }
     }
 
-    /// Adds a row the seen-set held on disk ([`Rows::drop_seen`]) and
+    /// Adds a row the seen-set held on disk ([`LinkRows::drop_seen`]) and
     /// handed back, in `format`: it counts as a link.
-    pub fn push_held(&mut self, line: &[u8], format: Format) {
+    pub fn push_held(&mut self, line: &[u8], format: RowFormat) {
         self.tally.links += 1;
-        if format != Format::Columns {
+        if format != RowFormat::Columns {
             self.out.extend_from_slice(line);
             return;
         }
@@ -446,9 +446,9 @@ impl Rows {
 
 /// The header row of `fields` in `format` (CSV and TSV; empty for the
 /// others).
-pub fn header(fields: &[Field], format: Format) -> Vec<u8> {
+pub fn header(fields: &[LinkField], format: RowFormat) -> Vec<u8> {
     let mut row = Vec::new();
-    if matches!(format, Format::Csv | Format::Tsv) {
+    if matches!(format, RowFormat::Csv | RowFormat::Tsv) {
         write_row(&mut row, format, fields.iter().map(|f| f.name()));
     }
     row
@@ -457,8 +457,8 @@ pub fn header(fields: &[Field], format: Format) -> Vec<u8> {
 /// One CSV or TSV row: the record engine's row writers, as `extract`
 /// writes its rows (CSV quoted where the csv crate's writer quotes, TSV
 /// with `\t`, `\r`, `\n`, `\\` escaped).
-fn write_row<'v>(out: &mut Vec<u8>, format: Format, values: impl Iterator<Item = &'v str>) {
-    if format == Format::Csv {
+fn write_row<'v>(out: &mut Vec<u8>, format: RowFormat, values: impl Iterator<Item = &'v str>) {
+    if format == RowFormat::Csv {
         quote::write_csv_row(out, values, b'\n');
     } else {
         quote::write_tsv_row(out, values, b'\n');
@@ -476,16 +476,16 @@ fn write_row<'v>(out: &mut Vec<u8>, format: Format, values: impl Iterator<Item =
 /// ends the read.
 pub fn read<E>(
     paths: &[PathBuf],
-    settings: &Settings,
-    mut consume: impl FnMut(Rows) -> Result<(), E>,
+    settings: &LinkSettings,
+    mut consume: impl FnMut(LinkRows) -> Result<(), E>,
 ) -> Result<Vec<InputError>, E> {
     let mut errors = Vec::new();
     let mut rest = paths;
     while let Some(first) = rest.first() {
-        if Shape::of(first) == Shape::Warc {
+        if InputShape::of(first) == InputShape::Warc {
             let n = rest
                 .iter()
-                .take_while(|p| Shape::of(p) == Shape::Warc)
+                .take_while(|p| InputShape::of(p) == InputShape::Warc)
                 .count();
             let (records, after) = rest.split_at(n);
             errors.extend(read_records(records, settings, &mut consume)?);
@@ -521,8 +521,8 @@ impl<E> From<Error> for Stop<E> {
 /// `consume` in input order.
 fn read_records<E>(
     paths: &[PathBuf],
-    settings: &Settings,
-    consume: &mut impl FnMut(Rows) -> Result<(), E>,
+    settings: &LinkSettings,
+    consume: &mut impl FnMut(LinkRows) -> Result<(), E>,
 ) -> Result<Vec<InputError>, E> {
     let options = Options {
         // Read as WARC (or as ARC where a file starts with its
@@ -556,9 +556,9 @@ fn read_records<E>(
             let source = Source {
                 settings,
                 name: &chunk.source.name,
-                shape: Shape::Warc,
+                shape: InputShape::Warc,
             };
-            let mut p: Processed<Vec<Rows>> = Processed::new(chunk);
+            let mut p: Processed<Vec<LinkRows>> = Processed::new(chunk);
             p.extra = pages::items(chunk).map(|item| source.rows(&item)).collect();
             p
         },
@@ -579,8 +579,8 @@ fn read_records<E>(
 /// One HTML document, sitemap or feed.
 fn read_one<E>(
     path: &Path,
-    settings: &Settings,
-    consume: &mut impl FnMut(Rows) -> Result<(), E>,
+    settings: &LinkSettings,
+    consume: &mut impl FnMut(LinkRows) -> Result<(), E>,
 ) -> Result<Option<InputError>, E> {
     let name = input::display_name(path);
     let input_error = |error| InputError {
@@ -595,7 +595,7 @@ fn read_one<E>(
     let source = Source {
         settings,
         name: &name,
-        shape: Shape::of(path),
+        shape: InputShape::of(path),
     };
     // A reader of the input's bytes (a mapped file as a cursor on its map).
     let bytes: Box<dyn Read + Send> = match opened {
@@ -605,7 +605,7 @@ fn read_one<E>(
         }
         Opened::Read(r) => r,
     };
-    if source.shape == Shape::Xml {
+    if source.shape == InputShape::Xml {
         return source.read_xml(bytes, consume);
     }
     let base = settings.base.as_deref().unwrap_or_default();
@@ -618,18 +618,18 @@ fn read_one<E>(
 
 /// One input being read.
 struct Source<'a> {
-    settings: &'a Settings,
+    settings: &'a LinkSettings,
     /// The input's name in rejects.
     name: &'a str,
-    shape: Shape,
+    shape: InputShape,
 }
 
 impl Source<'_> {
     /// The links of one record.
-    fn rows(&self, item: &Item) -> Rows {
+    fn rows(&self, item: &Item) -> LinkRows {
         let s = self.settings;
-        let mut rows = Rows::default();
-        let (page, record) = match item.read(self.shape == Shape::Html, s.max_page, &s.kinds) {
+        let mut rows = LinkRows::default();
+        let (page, record) = match item.read(self.shape == InputShape::Html, s.max_page, &s.kinds) {
             Outcome::Page(page, record) => (page, record),
             Outcome::Other => {
                 rows.tally.other_records += 1;
@@ -658,7 +658,7 @@ impl Source<'_> {
 
     /// Writes `page`'s links (found in the record at `offset`; `url`: the
     /// page's URL as the input gave it).
-    fn write_links(&self, rows: &mut Rows, page: &Page, offset: u64, url: &str) {
+    fn write_links(&self, rows: &mut LinkRows, page: &Page, offset: u64, url: &str) {
         let s = self.settings;
         let from = page
             .url
@@ -706,18 +706,18 @@ impl Source<'_> {
             }
             // A field's value; `None` for a missing rel (null in JSON and
             // columns, empty in CSV and TSV).
-            let value = |f: &Field| match f {
-                Field::To => Some(to.as_str()),
-                Field::From => Some(from.as_str()),
-                Field::Tag => Some(link.raw.tag.as_str()),
-                Field::Attribute => Some(link.raw.attribute.as_str()),
-                Field::Rel => link.raw.rel.as_deref(),
-                Field::Kind => Some(link.raw.kind.name()),
-                Field::Offset => Some(offset_text.as_str()),
+            let value = |f: &LinkField| match f {
+                LinkField::To => Some(to.as_str()),
+                LinkField::From => Some(from.as_str()),
+                LinkField::Tag => Some(link.raw.tag.as_str()),
+                LinkField::Attribute => Some(link.raw.attribute.as_str()),
+                LinkField::Rel => link.raw.rel.as_deref(),
+                LinkField::Kind => Some(link.raw.kind.name()),
+                LinkField::Offset => Some(offset_text.as_str()),
             };
             match s.format {
-                Format::Columns => {
-                    let text = s.fields.iter().filter(|f| **f != Field::Offset);
+                RowFormat::Columns => {
+                    let text = s.fields.iter().filter(|f| **f != LinkField::Offset);
                     if rows.columns.is_empty() {
                         rows.columns = vec![Vec::new(); text.clone().count()];
                     }
@@ -726,10 +726,10 @@ impl Source<'_> {
                     }
                     rows.offsets.push(offset);
                 }
-                Format::Jsonl => {
+                RowFormat::Jsonl => {
                     let members = s.fields.iter().map(|f| {
                         let v = match value(f) {
-                            Some(v) if *f == Field::Offset => Json::Number(v.into()),
+                            Some(v) if *f == LinkField::Offset => Json::Number(v.into()),
                             Some(v) => Json::Str(v.into()),
                             None => Json::Null,
                         };
@@ -754,7 +754,7 @@ impl Source<'_> {
     fn read_xml<E>(
         &self,
         reader: Box<dyn Read + Send>,
-        consume: &mut impl FnMut(Rows) -> Result<(), E>,
+        consume: &mut impl FnMut(LinkRows) -> Result<(), E>,
     ) -> Result<Option<InputError>, E> {
         let s = self.settings;
         let base_text = s.base.as_deref().unwrap_or("");
@@ -763,8 +763,8 @@ impl Source<'_> {
             Vec::new(),
         );
         let mut failed: Result<(), E> = Ok(());
-        let flush = |page: &mut Page, consume: &mut dyn FnMut(Rows) -> Result<(), E>| {
-            let mut rows = Rows::default();
+        let flush = |page: &mut Page, consume: &mut dyn FnMut(LinkRows) -> Result<(), E>| {
+            let mut rows = LinkRows::default();
             self.write_links(&mut rows, page, 0, base_text);
             page.links.clear();
             consume(rows)
@@ -779,7 +779,7 @@ impl Source<'_> {
         });
         failed?;
         flush(&mut page, consume)?;
-        let mut end = Rows::default();
+        let mut end = LinkRows::default();
         end.tally.pages += 1;
         // An input that cannot be read to its end (a cut .xml.gz) is a read
         // error, as for every other input.

@@ -19,7 +19,7 @@
 
 use serde_json::Value;
 
-use super::{Kind, Kinds, Page, RawLink};
+use super::{Kinds, LinkKind, Page, RawLink};
 use urlsift::Url;
 use urlsift_records::Reason;
 
@@ -35,7 +35,7 @@ pub fn page(block: &[u8], kinds: &Kinds) -> Result<Option<Page>, Reason> {
         return Ok(None);
     }
     let mut links = Vec::new();
-    if kinds.has(Kind::Wat) {
+    if kinds.has(LinkKind::Wat) {
         let head = &html["Head"];
         for list in [&head["Link"], &head["Scripts"], &html["Links"]] {
             for link in list.as_array().into_iter().flatten() {
@@ -49,7 +49,7 @@ pub fn page(block: &[u8], kinds: &Kinds) -> Result<Option<Page>, Reason> {
                     attribute: attribute.to_ascii_lowercase(),
                     value: url.to_string(),
                     rel: link["rel"].as_str().map(str::to_string),
-                    kind: Kind::Wat,
+                    kind: LinkKind::Wat,
                 });
             }
         }

@@ -44,7 +44,7 @@ use std::io::BufRead;
 use quick_xml::XmlVersion;
 use quick_xml::events::{BytesStart, Event};
 
-use super::{Kind, Kinds, RawLink};
+use super::{Kinds, LinkKind, RawLink};
 use urlsift::Url;
 
 /// Why an XML document could not be read to its end, and where.
@@ -106,12 +106,12 @@ pub fn links(
     // Each open element's `xml:base`-given base (`None`: none in scope,
     // links are given as written, for the document's base).
     let mut bases: Vec<Option<Url>> = Vec::new();
-    let mut kind: Option<Kind> = None;
+    let mut kind: Option<LinkKind> = None;
     let mut text = String::new();
     let mut collect: Option<(usize, &'static str)> = None;
     let emit = |f: &mut dyn FnMut(RawLink),
                 base: Option<&Url>,
-                kind: Kind,
+                kind: LinkKind,
                 tag: &str,
                 attribute: &str,
                 value: &str,
@@ -153,20 +153,20 @@ pub fn links(
                 };
                 let parent = stack.last().map(String::as_str);
                 let k = *kind.get_or_insert(match name.as_str() {
-                    "urlset" | "sitemapindex" => Kind::Sitemap,
-                    _ => Kind::Feed,
+                    "urlset" | "sitemapindex" => LinkKind::Sitemap,
+                    _ => LinkKind::Feed,
                 });
                 match (k, name.as_str(), parent) {
-                    (Kind::Sitemap, "loc", Some("url" | "sitemap" | "image")) => {
+                    (LinkKind::Sitemap, "loc", Some("url" | "sitemap" | "image")) => {
                         collect = Some((stack.len() + 1, "loc"));
                     }
-                    (Kind::Sitemap, "link", Some("url")) => {
+                    (LinkKind::Sitemap, "link", Some("url")) => {
                         if let Some(href) = attribute(e, "href") {
                             let rel = attribute(e, "rel");
                             emit(&mut f, base.as_ref(), k, "link", "href", &href, rel);
                         }
                     }
-                    (Kind::Feed, "link", _) => {
+                    (LinkKind::Feed, "link", _) => {
                         // Atom's (and atom:link in RSS) carry href; RSS's
                         // link is text.
                         if let Some(href) = attribute(e, "href") {
@@ -176,14 +176,14 @@ pub fn links(
                             collect = Some((stack.len() + 1, "link"));
                         }
                     }
-                    (Kind::Feed, "guid", _) => {
+                    (LinkKind::Feed, "guid", _) => {
                         let permalink =
                             attribute(e, "isPermaLink").is_none_or(|v| v.trim() != "false");
                         if permalink && !empty {
                             collect = Some((stack.len() + 1, "guid"));
                         }
                     }
-                    (Kind::Feed, "enclosure", _) => {
+                    (LinkKind::Feed, "enclosure", _) => {
                         if let Some(url) = attribute(e, "url") {
                             emit(&mut f, base.as_ref(), k, "enclosure", "url", &url, None);
                         }
@@ -199,7 +199,7 @@ pub fn links(
                 if let Some((depth, tag)) = collect
                     && depth == stack.len()
                 {
-                    let k = kind.unwrap_or(Kind::Feed);
+                    let k = kind.unwrap_or(LinkKind::Feed);
                     let base = bases.last().cloned().flatten();
                     emit(&mut f, base.as_ref(), k, tag, "", &text, None);
                     text.clear();

@@ -90,7 +90,7 @@ pub use format::quote::write_escaped;
 pub use format::{Format, Found, Kind, Rec, Shape, Spec};
 pub use input::InputError;
 pub use ledger::{Ledger, LineBase, write_pieces, write_reject, write_reject_line};
-pub use policy::{Keep, Policy};
+pub use policy::{PassThrough, Policy};
 pub use processed::{Processed, Rejected};
 pub use reason::Reason;
 pub use tally::Tally;

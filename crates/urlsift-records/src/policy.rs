@@ -28,13 +28,13 @@ use super::processed::{Processed, Rejected};
 use super::reason::Reason;
 
 /// What `--keep-invalid` passes through for a bad record.
-pub enum Keep<'a> {
+pub enum PassThrough<'a> {
     /// The raw line and the output terminator.
     Raw,
     /// These bytes (the record with its own terminator).
     Bytes(&'a [u8]),
     /// Nothing: read-only formats write URL lines only.
-    No,
+    Nothing,
     /// These bytes, as they are (a Parquet row's frame).
     Exact(&'a [u8]),
 }
@@ -59,7 +59,7 @@ impl Policy {
         &self,
         p: &mut Processed<X>,
         rec: &Rec<'_>,
-        keep: Keep<'_>,
+        pass: PassThrough<'_>,
         reason: Reason,
         terminator: u8,
     ) -> bool {
@@ -77,22 +77,22 @@ impl Policy {
         }
         if self.keep_invalid {
             let start = p.out.len();
-            match keep {
-                Keep::Raw => {
+            match pass {
+                PassThrough::Raw => {
                     p.out.extend_from_slice(raw);
                     p.out.push(terminator);
                 }
-                Keep::Bytes(b) => {
+                PassThrough::Bytes(b) => {
                     p.out.extend_from_slice(b);
                     if !b.ends_with(b"\n") {
                         p.out.push(b'\n');
                     }
                 }
-                Keep::Exact(b) => p.out.extend_from_slice(b),
-                Keep::No => {}
+                PassThrough::Exact(b) => p.out.extend_from_slice(b),
+                PassThrough::Nothing => {}
             }
             if p.out.len() > start {
-                p.kept.push((start, p.out.len()));
+                p.passed_through.push((start, p.out.len()));
             }
         }
         if self.record_rejects {

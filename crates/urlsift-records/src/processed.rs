@@ -36,7 +36,7 @@ pub struct Processed<X> {
     pub stopped: Option<Rejected>,
     /// Under `--keep-invalid`: where each passed-through bad line sits in
     /// `out` (start, end including the terminator).
-    pub kept: Vec<(usize, usize)>,
+    pub passed_through: Vec<(usize, usize)>,
     /// Subcommand-specific results.
     pub extra: X,
     /// Runs of the chunk's input that belong in the output: `(at, range)`
@@ -60,7 +60,7 @@ impl<X: Default> Processed<X> {
             },
             rejects: Vec::new(),
             stopped: None,
-            kept: Vec::new(),
+            passed_through: Vec::new(),
             extra: X::default(),
             input_runs: Vec::new(),
             pending: 0..0,

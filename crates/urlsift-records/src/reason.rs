@@ -14,7 +14,7 @@
 use std::fmt;
 
 use urlsift::ParseError;
-use urlsift_warc::Fault;
+use urlsift_warc::RecordFault;
 use urlsift_warc::http::HttpError;
 
 /// Why a line is bad. Bad lines are never parsed further and never lost:
@@ -48,7 +48,7 @@ pub enum Reason {
     NotCdxj,
     /// A WARC or ARC record the archive reader found bad (its header, or
     /// its length).
-    Archive(Fault),
+    Archive(RecordFault),
     /// Not a common or combined log format line.
     NotALogLine,
     /// A log line whose request line has no target.
@@ -89,8 +89,8 @@ impl Reason {
                 Some(v) => v.name(),
                 None => "URL-too-long",
             },
-            Reason::Truncated => Fault::Truncated.key(),
-            Reason::Damaged => Fault::Damaged.key(),
+            Reason::Truncated => RecordFault::Truncated.key(),
+            Reason::Damaged => RecordFault::Damaged.key(),
             Reason::MissingField => "missing-field",
             Reason::BadQuote => "bad-CSV-quote",
             Reason::InvalidJson => "invalid-JSON",
@@ -119,8 +119,8 @@ impl fmt::Display for Reason {
             Reason::NulByte => f.write_str("NUL byte"),
             Reason::TooLong => f.write_str("line longer than --max-line-bytes"),
             Reason::Url(e) => e.fmt(f),
-            Reason::Truncated => Fault::Truncated.fmt(f),
-            Reason::Damaged => Fault::Damaged.fmt(f),
+            Reason::Truncated => RecordFault::Truncated.fmt(f),
+            Reason::Damaged => RecordFault::Damaged.fmt(f),
             Reason::MissingField => f.write_str("the row has no URL column"),
             Reason::BadQuote => f.write_str("quote not closed where its field ends"),
             Reason::InvalidJson => f.write_str("not valid JSON"),
@@ -148,11 +148,11 @@ impl fmt::Display for Reason {
 
 /// An archive record's fault is a bad record's reason; a read error or
 /// damage inside a record is the reason it is for every format.
-impl From<Fault> for Reason {
-    fn from(fault: Fault) -> Reason {
+impl From<RecordFault> for Reason {
+    fn from(fault: RecordFault) -> Reason {
         match fault {
-            Fault::Truncated => Reason::Truncated,
-            Fault::Damaged => Reason::Damaged,
+            RecordFault::Truncated => Reason::Truncated,
+            RecordFault::Damaged => Reason::Damaged,
             other => Reason::Archive(other),
         }
     }

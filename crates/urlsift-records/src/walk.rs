@@ -30,7 +30,7 @@ use urlsift_simd::{Kernel, Runtime, WithKernel};
 
 use super::chunk::{self, Chunk};
 use super::format::{self, Format, Found, Rec, Shape, warc};
-use super::policy::{Keep, Policy};
+use super::policy::{PassThrough, Policy};
 use super::processed::Processed;
 use super::reason::Reason;
 
@@ -435,9 +435,9 @@ impl Job {
         p.flush();
         f.bad(p, rec, reason);
         let keep = match rec.shape {
-            Shape::ReadOnly => Keep::No,
-            Shape::Row => Keep::Exact(rec.frame()),
-            _ => Keep::Bytes(rec.raw_with_terminator()),
+            Shape::ReadOnly => PassThrough::Nothing,
+            Shape::Row => PassThrough::Exact(rec.frame()),
+            _ => PassThrough::Bytes(rec.raw_with_terminator()),
         };
         self.policy
             .bad_record(p, rec, keep, reason, self.terminator)
@@ -579,7 +579,7 @@ impl Job {
         p.flush();
         f.bad(p, &rec, reason);
         self.policy
-            .bad_record(p, &rec, Keep::Raw, reason, self.terminator)
+            .bad_record(p, &rec, PassThrough::Raw, reason, self.terminator)
     }
 }
 

@@ -11,7 +11,7 @@
 //! assert!(matches!(e.body, Body::Kept { start, end } if &data[start..end] == b"hi"));
 //! ```
 
-use crate::Fault;
+use crate::RecordFault;
 
 /// One record of a chunk: its header's place in the chunk's data, where
 /// the record starts in the (decompressed) input, why it is bad, if it
@@ -25,7 +25,7 @@ pub struct Entry {
     /// Where the record starts in its source.
     pub offset: u64,
     /// Why the record is bad, if it is.
-    pub bad: Option<Fault>,
+    pub bad: Option<RecordFault>,
     /// What the chunk holds of the record's block (only a reader keeping
     /// blocks holds any: [`Keeping`](crate::Keeping)).
     pub body: Body,

@@ -15,7 +15,7 @@
 //! costs no more than a small one). A plain file is mapped, so a payload
 //! is not even read: skipping it is an addition, and only the header
 //! blocks are copied out. A record whose header is not a WARC header, or
-//! has no usable Content-Length, is a bad record ([`Fault`]); reading
+//! has no usable Content-Length, is a bad record ([`RecordFault`]); reading
 //! resumes at the next line that starts a WARC header. A Content-Length
 //! past the end of the input is a bad record too.
 //!
@@ -36,20 +36,20 @@ use urlsift_simd::Kernel;
 
 pub mod arc;
 mod entry;
-mod fault;
 mod header;
 pub mod http;
 pub mod index;
 mod keeping;
 mod reader;
+mod record_fault;
 mod records;
 
 pub use entry::{Body, Entry};
-pub use fault::Fault;
 pub use header::{fields, named};
 pub use keeping::Keeping;
 pub(crate) use reader::Keep;
 pub use reader::Reader;
+pub use record_fault::RecordFault;
 pub use records::{Block, Record, Records};
 
 /// A WARC file's first bytes: its first record's version line.
@@ -107,18 +107,18 @@ pub enum Dialect {
 
 impl Dialect {
     /// The reason for a stretch that is not a record header.
-    fn bad_header(self) -> Fault {
+    fn bad_header(self) -> RecordFault {
         match self {
-            Dialect::Warc => Fault::BadWarcHeader,
-            Dialect::Arc => Fault::BadArcHeader,
+            Dialect::Warc => RecordFault::BadWarcHeader,
+            Dialect::Arc => RecordFault::BadArcHeader,
         }
     }
 
     /// The reason for a record that the input's end cuts.
-    fn truncated(self) -> Fault {
+    fn truncated(self) -> RecordFault {
         match self {
-            Dialect::Warc => Fault::WarcTruncated,
-            Dialect::Arc => Fault::ArcTruncated,
+            Dialect::Warc => RecordFault::WarcTruncated,
+            Dialect::Arc => RecordFault::ArcTruncated,
         }
     }
 
@@ -166,9 +166,13 @@ impl WarcField {
     /// `None` when the record has no such field, or an empty one (a
     /// `warcinfo` record; an ARC file's `filedesc://` record for its
     /// `url`); WARC 1.0's angle brackets around a URI taken off. An ARC
-    /// header line that does not read as one is [`Fault::BadArcHeader`].
+    /// header line that does not read as one is [`RecordFault::BadArcHeader`].
     #[inline(always)]
-    pub fn value_in<'a, K: Kernel>(&self, k: K, text: &'a str) -> Result<Option<&'a str>, Fault> {
+    pub fn value_in<'a, K: Kernel>(
+        &self,
+        k: K,
+        text: &'a str,
+    ) -> Result<Option<&'a str>, RecordFault> {
         if self.dialect == Dialect::Arc {
             return self.arc_value(text);
         }
@@ -185,8 +189,8 @@ impl WarcField {
 
     /// [`WarcField::value_in`] of an ARC record: its header line's field
     /// (the URL by default); the file's `filedesc://` record holds none.
-    fn arc_value<'a>(&self, text: &'a str) -> Result<Option<&'a str>, Fault> {
-        let header = arc::Header::parse(text.as_bytes()).ok_or(Fault::BadArcHeader)?;
+    fn arc_value<'a>(&self, text: &'a str) -> Result<Option<&'a str>, RecordFault> {
+        let header = arc::Header::parse(text.as_bytes()).ok_or(RecordFault::BadArcHeader)?;
         if header.is_filedesc() && self.name.eq_ignore_ascii_case("url") {
             return Ok(None);
         }

@@ -8,8 +8,8 @@ use std::sync::Arc;
 use urlsift_input::mmap::Map;
 
 use crate::entry::{Body, Entry};
-use crate::fault::Fault;
 use crate::header::{BlockEnd, content_length, ends_a_record, starts_a_header};
+use crate::record_fault::RecordFault;
 use crate::{Blocks, Dialect, SHOWN, arc};
 use urlsift_simd as simd;
 
@@ -233,7 +233,7 @@ impl Reader {
     /// whose payload the error cut is marked truncated).
     ///
     /// ```
-    /// use urlsift_warc::{Fault, Reader};
+    /// use urlsift_warc::{RecordFault, Reader};
     ///
     /// let warc = b"WARC/1.1\r\nContent-Length: 2\r\n\r\nhi\r\n\r\nnot a header\r\n";
     /// let (mut data, mut index) = (Vec::new(), Vec::new());
@@ -241,7 +241,7 @@ impl Reader {
     /// assert!(ended.unwrap());
     /// assert_eq!(index.len(), 2);
     /// assert_eq!((index[0].offset, index[0].bad), (0, None));
-    /// assert_eq!(index[1].bad, Some(Fault::BadWarcHeader));
+    /// assert_eq!(index[1].bad, Some(RecordFault::BadWarcHeader));
     /// ```
     pub fn read_chunk(
         &mut self,
@@ -321,7 +321,7 @@ impl Reader {
                 start,
                 end: data.len(),
                 offset,
-                bad: Some(Fault::Truncated),
+                bad: Some(RecordFault::Truncated),
                 body: Body::None,
             });
             if let Some(k) = keep.as_deref_mut() {
@@ -332,7 +332,7 @@ impl Reader {
                 // (An ARC length is trusted: no damage check.)
                 let complete = self.skip_reading(r, length, &mut taken(&mut keep, taking));
                 let entry = index.last_mut().expect("just pushed");
-                entry.bad = (!complete).then_some(Fault::ArcTruncated);
+                entry.bad = (!complete).then_some(RecordFault::ArcTruncated);
                 continue;
             }
             if let Some(next) = self.misplaced_end(r, length, max_header) {
@@ -364,7 +364,7 @@ impl Reader {
                 self.skip(length, &mut taken(&mut keep, taking))
             };
             let entry = index.last_mut().expect("just pushed");
-            entry.bad = (!complete).then_some(Fault::WarcTruncated);
+            entry.bad = (!complete).then_some(RecordFault::WarcTruncated);
         }
         Ok(false)
     }
@@ -384,7 +384,7 @@ impl Reader {
             start,
             end: data.len(),
             offset: payload,
-            bad: Some(Fault::WarcBadLength),
+            bad: Some(RecordFault::WarcBadLength),
             body: Body::None,
         });
     }
@@ -550,7 +550,7 @@ impl Reader {
         &mut self,
         r: &mut dyn Read,
         max_header: usize,
-    ) -> io::Result<Result<usize, Fault>> {
+    ) -> io::Result<Result<usize, RecordFault>> {
         let mut searched: usize = 0;
         loop {
             // A block longer than `max_header` is not one (a mapped file
@@ -583,7 +583,7 @@ impl Reader {
         r: &mut dyn Read,
         max_header: usize,
         offset: u64,
-        reason: Fault,
+        reason: RecordFault,
         data: &mut Vec<u8>,
         index: &mut Vec<Entry>,
     ) -> io::Result<()> {

@@ -26,7 +26,7 @@ use std::sync::Arc;
 
 use urlsift_input::mmap::Map;
 
-use crate::{Blocks, Dialect, Entry, Fault, Keep, Reader, arc};
+use crate::{Blocks, Dialect, Entry, Keep, Reader, RecordFault, arc};
 
 /// The longest header block read (a longer one is a bad record).
 const MAX_HEADER: usize = 16 << 20;
@@ -59,7 +59,7 @@ pub struct Record {
     /// the first bytes of the stretch (what `--rejects` shows).
     pub header: Vec<u8>,
     /// Why the record is bad, if it is.
-    pub bad: Option<Fault>,
+    pub bad: Option<RecordFault>,
     /// What was kept of its block.
     pub block: Block,
 }
@@ -363,7 +363,7 @@ mod tests {
     }
 
     /// The records `read_chunk` (the engine's reading) finds in `input`.
-    fn engine(input: &[u8], dialect: Dialect) -> Vec<(u64, Option<Fault>, Vec<u8>)> {
+    fn engine(input: &[u8], dialect: Dialect) -> Vec<(u64, Option<RecordFault>, Vec<u8>)> {
         let mut reader = Reader::new(Vec::new(), 0).dialect(dialect);
         let mut src = input;
         let mut out = Vec::new();
@@ -387,7 +387,11 @@ mod tests {
     /// engine's records, each whole one's block its payload as its length
     /// claims (too large past `max`; misplaced where a `bad-WARC-length`
     /// stretch follows it).
-    fn expected(input: &[u8], dialect: Dialect, max: usize) -> Vec<(u64, Option<Fault>, Block)> {
+    fn expected(
+        input: &[u8],
+        dialect: Dialect,
+        max: usize,
+    ) -> Vec<(u64, Option<RecordFault>, Block)> {
         let found = engine(input, dialect);
         let mut out = Vec::new();
         for (i, (offset, bad, header)) in found.iter().enumerate() {
@@ -395,7 +399,7 @@ mod tests {
                 Block::Skipped
             } else if found
                 .get(i + 1)
-                .is_some_and(|n| n.1 == Some(Fault::WarcBadLength))
+                .is_some_and(|n| n.1 == Some(RecordFault::WarcBadLength))
             {
                 Block::Misplaced
             } else {
@@ -415,7 +419,7 @@ mod tests {
         out
     }
 
-    fn got<R: Read>(records: Records<R>) -> Vec<(u64, Option<Fault>, Block)> {
+    fn got<R: Read>(records: Records<R>) -> Vec<(u64, Option<RecordFault>, Block)> {
         records.map(|r| (r.offset, r.bad, r.block)).collect()
     }
 

@@ -76,7 +76,7 @@ fn record(uri: Option<&str>, payload: &[u8]) -> Vec<u8> {
     r
 }
 
-fn read_all(input: &[u8], chunk: usize) -> Vec<(Option<String>, u64, Option<Fault>)> {
+fn read_all(input: &[u8], chunk: usize) -> Vec<(Option<String>, u64, Option<RecordFault>)> {
     let mut reader = Reader::new(Vec::new(), 0);
     let mut src = input;
     let mut out = Vec::new();
@@ -124,7 +124,7 @@ fn a_wrong_content_length_loses_no_following_record() {
                 vec![
                     (Some("http://a.example/".into()), 0, None),
                     (Some("http://b.example/".into()), b_at, None),
-                    (None, b_at + header as u64, Some(Fault::WarcBadLength)),
+                    (None, b_at + header as u64, Some(RecordFault::WarcBadLength)),
                     (Some("http://c.example/".into()), c_at, None),
                 ],
                 "Content-Length {wrong}, chunk {chunk}"
@@ -146,7 +146,11 @@ fn a_wrong_content_length_loses_no_following_record() {
         vec![
             (Some("http://a.example/".into()), 0, None),
             (Some("http://b.example/".into()), b_at, None),
-            (None, b_at + header as u64 + 2, Some(Fault::BadWarcHeader)),
+            (
+                None,
+                b_at + header as u64 + 2,
+                Some(RecordFault::BadWarcHeader)
+            ),
             (Some("http://c.example/".into()), c_at, None),
         ]
     );
@@ -175,7 +179,7 @@ fn a_wrong_long_content_length_in_read_input_loses_no_record() {
         let mut want = vec![
             (Some("http://a.example/".into()), 0, None),
             (Some("http://b.example/".into()), b_at, None),
-            (None, b_at + header as u64, Some(Fault::WarcBadLength)),
+            (None, b_at + header as u64, Some(RecordFault::WarcBadLength)),
         ];
         let mut at = (a.len() + b.len()) as u64;
         for (i, f) in filler.iter().enumerate() {
@@ -216,7 +220,7 @@ fn a_wrong_long_content_length_in_read_input_loses_no_record() {
         read[1],
         (Some("http://big.example/".into()), a.len() as u64, None)
     );
-    assert_eq!(read[2].2, Some(Fault::WarcBadLength));
+    assert_eq!(read[2].2, Some(RecordFault::WarcBadLength));
     assert_eq!(read[3].0.as_deref(), Some("http://inner.example/"));
 }
 
@@ -243,12 +247,12 @@ fn records_payloads_skipped_and_bad_stretches() {
             vec![
                 (None, 0, None),
                 (Some("http://a.example/".into()), second, None),
-                (None, third, Some(Fault::BadWarcHeader)),
+                (None, third, Some(RecordFault::BadWarcHeader)),
                 (Some("http://b.example/".into()), fourth, None),
                 (
                     Some("http://c.example/".into()),
                     fifth,
-                    Some(Fault::WarcTruncated)
+                    Some(RecordFault::WarcTruncated)
                 ),
             ],
             "chunk {chunk}"

@@ -6,7 +6,7 @@ use std::fmt;
 use std::io;
 use std::sync::Arc;
 
-use super::format::Format;
+use super::compression::Compression;
 use super::source::Source;
 
 /// What went wrong in a compressed input.
@@ -33,7 +33,7 @@ pub enum Fault {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DecodeError {
     /// The input's compression.
-    pub format: Format,
+    pub format: Compression,
     /// What went wrong.
     pub fault: Fault,
     /// Where, in bytes of the compressed input.
@@ -241,7 +241,7 @@ pub(super) trait Decode: Send {
 /// How a decoder ends after its last member or frame: nothing more,
 /// zero padding (ignored), or trailing garbage (an error). Consumes any
 /// zero bytes.
-pub(super) fn check_end(source: &mut Source, format: Format) -> io::Result<()> {
+pub(super) fn check_end(source: &mut Source, format: Compression) -> io::Result<()> {
     let at = source.offset();
     loop {
         let bytes = source.fill_buf()?;

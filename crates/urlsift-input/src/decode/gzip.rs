@@ -19,8 +19,8 @@ use std::io;
 
 use flate2::{Crc, Decompress, FlushDecompress, Status};
 
+use super::compression::{Compression, GZIP_MAGIC};
 use super::fault::{Decode, DecodeError, Fault, Progress, UnitEnds, check_end, resume};
-use super::format::{Format, GZIP_MAGIC};
 use super::hold::Hold;
 use super::parallel::{Dictionary, Units, next_header};
 use super::source::Source;
@@ -183,7 +183,7 @@ impl Units for Gzip {
 impl Gzip {
     fn fault(&self, fault: Fault, offset: u64) -> io::Error {
         DecodeError {
-            format: Format::Gzip,
+            format: Compression::Gzip,
             fault,
             offset,
             unit: Some((self.member, self.member_start)),
@@ -260,7 +260,7 @@ impl Gzip {
                 if self.source.peek(2)?.starts_with(&GZIP_MAGIC) {
                     self.stage = Stage::Header;
                 } else {
-                    check_end(&mut self.source, Format::Gzip)?;
+                    check_end(&mut self.source, Compression::Gzip)?;
                     self.progress = Progress::Done;
                 }
                 Ok(0)

@@ -42,7 +42,7 @@
 //!
 //! ```
 //! use std::io::{Read, Write};
-//! use urlsift_input::decode::{self, Fault, Format};
+//! use urlsift_input::decode::{self, Fault, Compression};
 //!
 //! # let tmp = tempfile::Builder::new().prefix("urlsift-doc-decode-").tempdir()?;
 //! # let dir = tmp.path();
@@ -52,7 +52,7 @@
 //! let path = dir.join("urls.txt.gz");
 //! std::fs::write(&path, &gz)?;
 //! let input = decode::open(&path)?;
-//! assert_eq!(input.format(), Some(Format::Gzip));
+//! assert_eq!(input.format(), Some(Compression::Gzip));
 //! let mut text = String::new();
 //! input.into_reader().read_to_string(&mut text)?;
 //! assert_eq!(text, "https://e.com/a\nhttps://e.com/b\n");
@@ -67,8 +67,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod compression;
 mod fault;
-mod format;
 mod gzip;
 mod hold;
 mod parallel;
@@ -89,8 +89,8 @@ use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::Path;
 
+pub use compression::Compression;
 pub use fault::{Damaged, DecodeError, Fault, decode_error, is_trailing_garbage, resumes};
-pub use format::Format;
 pub use ring::Decoded;
 use source::Source;
 pub use zstd::{DICTIONARY_MAX, dictionary_of};
@@ -111,7 +111,7 @@ pub enum Input {
 
 impl Input {
     /// The input's compressed format, `None` when it is plain.
-    pub fn format(&self) -> Option<Format> {
+    pub fn format(&self) -> Option<Compression> {
         match self {
             Input::File(_) | Input::Pipe(_) => None,
             Input::Decoded(d) => Some(d.format()),
@@ -154,7 +154,8 @@ pub fn open_with(path: &Path, cores: usize) -> io::Result<Input> {
     // taken as damaged there, not as text: read as text, its compressed
     // bytes would pass for lines (some even for URLs), where decoding
     // reports the bad header and goes on at the next member or frame.
-    let format = Format::detect(&head[..got]).or_else(|| (got > 0).then(|| Format::named(path))?);
+    let format = Compression::detect(&head[..got])
+        .or_else(|| (got > 0).then(|| Compression::named(path))?);
     Ok(match format {
         None => Input::File(file),
         Some(format) => Input::Decoded(Decoded::start(format, Source::new(Box::new(file)), cores)),
@@ -184,7 +185,7 @@ pub fn open_stream(inner: Box<dyn Read + Send>, cores: usize) -> io::Result<Inpu
 fn from_stream(inner: Box<dyn Read + Send>, cores: usize) -> io::Result<Input> {
     let mut source = Source::new(inner);
     let head = source.peek(4)?;
-    Ok(match Format::detect(head) {
+    Ok(match Compression::detect(head) {
         None => Input::Pipe(source.into_reader()),
         Some(format) => Input::Decoded(Decoded::start(format, source, cores)),
     })

@@ -36,8 +36,8 @@ use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender, channel};
 
+use super::compression::GZIP_MAGIC;
 use super::fault::{Decode, UnitEnds};
-use super::format::GZIP_MAGIC;
 use super::source::Source;
 
 /// The most jobs per batch (a job per core up to this; at 8, sixteen

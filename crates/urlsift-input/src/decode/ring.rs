@@ -17,8 +17,8 @@ use std::io::{self, BufRead, Read};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread::{self, JoinHandle};
 
+use super::compression::Compression;
 use super::fault::{Decode, again, resumes};
-use super::format::Format;
 use super::source::Source;
 use super::{gzip, parallel, zstd};
 
@@ -42,7 +42,7 @@ struct Filled {
 
 /// A compressed input's decoded bytes, decoded ahead on a thread of its own.
 pub struct Decoded {
-    format: Format,
+    format: Compression,
     /// The buffer being read: its bytes `current[pos..len]` are unread.
     current: Vec<u8>,
     pos: usize,
@@ -75,7 +75,7 @@ impl Decoded {
     /// Starts decoding `source` as `format` on a new thread, its members
     /// on up to `cores` (or, when the run may use one core, as it is
     /// read).
-    pub(super) fn start(format: Format, source: Source, cores: usize) -> Decoded {
+    pub(super) fn start(format: Compression, source: Source, cores: usize) -> Decoded {
         let decode = decoder(format, source, cores);
         if cores <= 1 {
             return Decoded::new(format, BUF_SIZE, From::Here(decode));
@@ -85,7 +85,7 @@ impl Decoded {
 
     /// Decodes with `decode` through `ring` buffers of `size` bytes.
     pub(super) fn with_ring(
-        format: Format,
+        format: Compression,
         decode: Box<dyn Decode>,
         ring: usize,
         size: usize,
@@ -111,13 +111,13 @@ impl Decoded {
     /// Decodes with `decode` on the reader's thread, `size` bytes at a
     /// time (as [`Decoded::start`] does when the run may use one core).
     #[cfg(test)]
-    pub(super) fn here(format: Format, decode: Box<dyn Decode>, size: usize) -> Decoded {
+    pub(super) fn here(format: Compression, decode: Box<dyn Decode>, size: usize) -> Decoded {
         Decoded::new(format, size, From::Here(decode))
     }
 
     /// Nothing read yet, a buffer of `size` bytes at hand, the next from
     /// `from`.
-    fn new(format: Format, size: usize, from: From) -> Decoded {
+    fn new(format: Compression, size: usize, from: From) -> Decoded {
         Decoded {
             format,
             current: vec![0; size],
@@ -130,7 +130,7 @@ impl Decoded {
     }
 
     /// The compressed format being decoded.
-    pub fn format(&self) -> Format {
+    pub fn format(&self) -> Compression {
         self.format
     }
 
@@ -257,9 +257,9 @@ impl BufRead for Decoded {
 }
 
 /// The decoder for `format` over `source`, on up to `cores` threads.
-pub(super) fn decoder(format: Format, source: Source, cores: usize) -> Box<dyn Decode> {
+pub(super) fn decoder(format: Compression, source: Source, cores: usize) -> Box<dyn Decode> {
     match format {
-        Format::Gzip => parallel::decoder::<gzip::Gzip>(source, cores),
-        Format::Zstd => parallel::decoder::<zstd::Zstd>(source, cores),
+        Compression::Gzip => parallel::decoder::<gzip::Gzip>(source, cores),
+        Compression::Zstd => parallel::decoder::<zstd::Zstd>(source, cores),
     }
 }

@@ -48,10 +48,10 @@ fn big_cut_inputs_agree_with_gzip_and_zstd_tools() {
     let zst = zstd_frame(&data, 3, true);
     let (gzip_all, gzip_lengths) = gzip_eagerly(std::slice::from_ref(&gz));
     let (zstd_all, zstd_lengths) = zstd_eagerly(&zst);
-    for (format, file) in [(Format::Gzip, &gz.bytes), (Format::Zstd, &zst)] {
+    for (format, file) in [(Compression::Gzip, &gz.bytes), (Compression::Zstd, &zst)] {
         let (program, args) = match format {
-            Format::Gzip => ("gzip", ["-dc"]),
-            Format::Zstd => ("zstd", ["-dc"]),
+            Compression::Gzip => ("gzip", ["-dc"]),
+            Compression::Zstd => ("zstd", ["-dc"]),
         };
         for k in 1..=8 {
             let cut = file.len() * k / 9 + k;
@@ -61,8 +61,8 @@ fn big_cut_inputs_agree_with_gzip_and_zstd_tools() {
             let err = decoded.read_to_end(&mut out).expect_err("truncated");
             assert_eq!(decode_error(&err).unwrap().offset, cut as u64);
             let reference = match format {
-                Format::Gzip => &gzip_all[..gzip_lengths[cut]],
-                Format::Zstd => &zstd_all[..zstd_lengths[cut]],
+                Compression::Gzip => &gzip_all[..gzip_lengths[cut]],
+                Compression::Zstd => &zstd_all[..zstd_lengths[cut]],
             };
             assert!(out == reference, "{format:?} cut at {cut}: eager decoder");
             let (by_tool, ok) = tool(program, &args, &file[..cut]);
@@ -81,8 +81,8 @@ fn big_cut_inputs_agree_with_gzip_and_zstd_tools() {
 /// bytes on a thread, or (`ring` 0) on the reader's thread.
 fn ring_or_here(decode: Box<dyn Decode>, ring: usize, size: usize) -> Decoded {
     match ring {
-        0 => Decoded::here(Format::Gzip, decode, size),
-        _ => Decoded::with_ring(Format::Gzip, decode, ring, size),
+        0 => Decoded::here(Compression::Gzip, decode, size),
+        _ => Decoded::with_ring(Compression::Gzip, decode, ring, size),
     }
 }
 
@@ -97,7 +97,7 @@ fn ring_hands_out_every_byte_then_the_fault_again_and_again() {
     for (ring, size) in [(2, 1), (2, 7), (3, 100), (4, 1 << 20), (0, 7), (0, 1 << 20)] {
         let source = Source::with_capacity(Box::new(Cursor::new(file[..cut].to_vec())), 32);
         let mut d = ring_or_here(
-            decoder(Format::Gzip, source, crate::cores::machine()),
+            decoder(Compression::Gzip, source, crate::cores::machine()),
             ring,
             size,
         );
@@ -112,7 +112,7 @@ fn ring_hands_out_every_byte_then_the_fault_again_and_again() {
     }
     // A clean end stays one.
     let source = Source::new(Box::new(Cursor::new(file.clone())));
-    let mut d = Decoded::start(Format::Gzip, source, crate::cores::machine());
+    let mut d = Decoded::start(Compression::Gzip, source, crate::cores::machine());
     let mut out = Vec::new();
     d.read_to_end(&mut out).unwrap();
     assert_eq!(d.read(&mut [0; 10]).unwrap(), 0);
@@ -131,7 +131,7 @@ fn ring_hands_out_a_resumed_fault_once_between_its_bytes() {
     for (ring, size) in [(2, 1), (2, 7), (3, 100), (4, 1 << 20), (0, 7), (0, 1 << 20)] {
         let source = Source::with_capacity(Box::new(Cursor::new(spliced.clone())), 32);
         let mut d = ring_or_here(
-            decoder(Format::Gzip, source, crate::cores::machine()),
+            decoder(Compression::Gzip, source, crate::cores::machine()),
             ring,
             size,
         );
@@ -154,8 +154,8 @@ fn ring_thread_exits_when_the_reader_stops_early() {
     let gz = member(&data, Header::default(), 1).bytes;
     let source = Source::new(Box::new(Cursor::new(gz)));
     let mut d = Decoded::with_ring(
-        Format::Gzip,
-        decoder(Format::Gzip, source, crate::cores::machine()),
+        Compression::Gzip,
+        decoder(Compression::Gzip, source, crate::cores::machine()),
         2,
         4096,
     );
@@ -186,7 +186,7 @@ fn open_tells_plain_files_pipes_and_compressed_input_apart() {
     std::fs::write(&gz, urls_gz(10)).unwrap();
     let zst = dir.path().join("x.zst");
     std::fs::write(&zst, zstd_frame(&urls(10, 7), 3, true)).unwrap();
-    for (path, format) in [(&gz, Format::Gzip), (&zst, Format::Zstd)] {
+    for (path, format) in [(&gz, Compression::Gzip), (&zst, Compression::Zstd)] {
         let input = open(path).unwrap();
         assert_eq!(input.format(), Some(format));
         let mut out = Vec::new();
@@ -207,7 +207,7 @@ fn open_tells_plain_files_pipes_and_compressed_input_apart() {
         assert_eq!(out, data);
     }
     let input = from_stream(Box::new(Cursor::new(urls_gz(10))), crate::cores::machine()).unwrap();
-    assert_eq!(input.format(), Some(Format::Gzip));
+    assert_eq!(input.format(), Some(Compression::Gzip));
     let mut out = Vec::new();
     input.into_reader().read_to_end(&mut out).unwrap();
     assert_eq!(out, urls(10, 7));

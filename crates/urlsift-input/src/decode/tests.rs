@@ -11,7 +11,7 @@
 use std::io::{Cursor, Write};
 use std::ops::Range;
 
-use flate2::{Compression, Crc, Decompress, FlushDecompress};
+use flate2::{Crc, Decompress, FlushDecompress};
 
 use super::*;
 
@@ -51,7 +51,7 @@ pub(super) type Make = fn(Source) -> Box<dyn Decode>;
 pub(super) const GZIP_DECODERS: [(&str, Make); 4] = [
     ("in order", |s| Box::new(gzip::Gzip::new(s))),
     ("the default", |s| {
-        decoder(Format::Gzip, s, crate::cores::machine())
+        decoder(Compression::Gzip, s, crate::cores::machine())
     }),
     ("2 jobs x 64 bytes", |s| {
         Box::new(parallel::Members::<gzip::Gzip>::with_jobs(s, 2, 64))
@@ -77,7 +77,7 @@ pub(super) fn starts(lengths: impl IntoIterator<Item = usize>) -> Vec<usize> {
 }
 
 pub(super) fn decode_with(
-    format: Format,
+    format: Compression,
     data: &[u8],
     cap: usize,
     step: usize,
@@ -138,19 +138,19 @@ pub(super) fn decode_all_placed(
     }
 }
 
-pub(super) fn decode(format: Format, data: &[u8]) -> (Vec<u8>, Option<io::Error>) {
+pub(super) fn decode(format: Compression, data: &[u8]) -> (Vec<u8>, Option<io::Error>) {
     decode_with(format, data, 1 << 16, 1 << 16)
 }
 
-pub(super) fn decode_all(format: Format, data: &[u8]) -> (Vec<u8>, Vec<io::Error>) {
+pub(super) fn decode_all(format: Compression, data: &[u8]) -> (Vec<u8>, Vec<io::Error>) {
     decode_all_by(default_decoder(format), data, 1 << 16, 1 << 16)
 }
 
 /// The decoder a `format` input gets.
-pub(super) fn default_decoder(format: Format) -> Make {
+pub(super) fn default_decoder(format: Compression) -> Make {
     match format {
-        Format::Gzip => |s| decoder(Format::Gzip, s, crate::cores::machine()),
-        Format::Zstd => |s| decoder(Format::Zstd, s, crate::cores::machine()),
+        Compression::Gzip => |s| decoder(Compression::Gzip, s, crate::cores::machine()),
+        Compression::Zstd => |s| decoder(Compression::Zstd, s, crate::cores::machine()),
     }
 }
 
@@ -200,7 +200,8 @@ pub(super) fn member(data: &[u8], header: Header, level: u32) -> Member {
         bytes.extend_from_slice(&(crc.sum() as u16).to_le_bytes());
     }
     let start = bytes.len();
-    let mut deflate = flate2::write::DeflateEncoder::new(&mut bytes, Compression::new(level));
+    let mut deflate =
+        flate2::write::DeflateEncoder::new(&mut bytes, flate2::Compression::new(level));
     deflate.write_all(data).unwrap();
     deflate.finish().unwrap();
     let body = start..bytes.len();
@@ -332,7 +333,7 @@ fn gzip_members_of_every_shape_decode_whole() {
     }
     // A file that is one empty member.
     let empty = member(b"", Header::default(), 6);
-    assert_eq!(decode(Format::Gzip, &empty.bytes).0, b"");
+    assert_eq!(decode(Compression::Gzip, &empty.bytes).0, b"");
 }
 
 /// The flate2 encoders' output (what the command's CLI tests write) decodes too.
@@ -343,13 +344,13 @@ fn gzip_from_flate2_encoders_decodes() {
         .filename("x.txt")
         .comment("c")
         .extra(vec![1, 2, 3])
-        .write(Vec::new(), Compression::best());
+        .write(Vec::new(), flate2::Compression::best());
     gz.write_all(&data).unwrap();
     let mut file = gz.finish().unwrap();
-    let mut second = flate2::write::GzEncoder::new(Vec::new(), Compression::fast());
+    let mut second = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
     second.write_all(&data[..1000]).unwrap();
     file.extend(second.finish().unwrap());
-    let (out, err) = decode(Format::Gzip, &file);
+    let (out, err) = decode(Compression::Gzip, &file);
     assert!(err.is_none(), "{err:?}");
     assert_eq!(out, [&data[..], &data[..1000]].concat());
 }
@@ -367,7 +368,7 @@ fn gzip_cut_anywhere_hands_out_everything_decodable_then_truncation() {
         for cut in (1..=file.len()).step_by(if i < 2 { 1 } else { 7 }) {
             let (out, err) = decode_by(make, &file[..cut], 64, 1000);
             assert_eq!(out, all[..lengths[cut]], "{name}: cut at {cut}");
-            let expected = expected_cut(Format::Gzip, &starts, file.len(), cut);
+            let expected = expected_cut(Compression::Gzip, &starts, file.len(), cut);
             assert_eq!(fault(&err), expected.as_ref(), "{name}: cut at {cut}");
         }
     }
@@ -378,7 +379,7 @@ fn gzip_cut_anywhere_hands_out_everything_decodable_then_truncation() {
 /// garbage inside a later one's magic bytes (a new member or frame starts
 /// with all of them, as `gzip -d` has it), else truncation.
 pub(super) fn expected_cut(
-    format: Format,
+    format: Compression,
     starts: &[usize],
     len: usize,
     cut: usize,
@@ -388,8 +389,8 @@ pub(super) fn expected_cut(
     }
     let k = starts.iter().rposition(|&s| s < cut).unwrap();
     let magic = match format {
-        Format::Gzip => 2,
-        Format::Zstd => 4,
+        Compression::Gzip => 2,
+        Compression::Zstd => 4,
     };
     let (fault, offset, unit) = if k > 0 && cut - starts[k] < magic {
         (Fault::TrailingGarbage, starts[k], None)
@@ -434,10 +435,10 @@ fn gzip_header_faults_are_placed_exactly() {
     for (at, value, reason, offset) in cases {
         let mut bad = file.clone();
         bad[second as usize + at] ^= value.max(1);
-        let (out, err) = decode(Format::Gzip, &bad);
+        let (out, err) = decode(Compression::Gzip, &bad);
         assert_eq!(out, urls(50, 7), "the first member is whole");
         let expected = DecodeError {
-            format: Format::Gzip,
+            format: Compression::Gzip,
             fault: Fault::Corrupt(reason.into()),
             offset: second + offset,
             unit: Some((2, second)),
@@ -477,7 +478,7 @@ fn gzip_damage_sets_aside_what_was_decoded_with_the_fault() {
     for (i, at) in (m.body.start..m.body.end).step_by(197).enumerate() {
         let mut bad = m.bytes.clone();
         bad[at] ^= 1 << (i % 8);
-        let (out, err) = decode(Format::Gzip, &bad);
+        let (out, err) = decode(Compression::Gzip, &bad);
         let (expected, _, inflater_failed) = inflate_eagerly(&bad[m.body.clone()]);
         assert!(
             out.is_empty(),
@@ -524,7 +525,7 @@ fn gzip_members_past_the_hold_limit_stream() {
     let mut bad = m.bytes.clone();
     let at = m.body.end - 200;
     bad[at] ^= 0x55;
-    let (out, err) = decode(Format::Gzip, &bad);
+    let (out, err) = decode(Compression::Gzip, &bad);
     let e = fault(&err).expect("damage is reported");
     let (eager, _, _) = inflate_eagerly(&bad[m.body.clone()]);
     assert!(out.len() > hold::LIMIT, "{} bytes out", out.len());
@@ -535,7 +536,7 @@ fn gzip_members_past_the_hold_limit_stream() {
     // A small member cut short: what was decoded is data.
     let small = member(&urls(500, 10), Header::default(), 6);
     let cut = &small.bytes[..small.body.end - 10];
-    let (out, err) = decode(Format::Gzip, cut);
+    let (out, err) = decode(Compression::Gzip, cut);
     assert_eq!(fault(&err).unwrap().fault, Fault::Truncated);
     let (eager, _, _) = inflate_eagerly(&small.bytes[small.body.start..small.body.end - 10]);
     assert!(out == eager && !out.is_empty());
@@ -553,7 +554,7 @@ fn gzip_trailing_garbage_comes_after_all_members() {
         b"\0\0\0x",
         b"\x00\x1f\x8b",
     ] {
-        let (out, err) = decode(Format::Gzip, &[&file[..], tail].concat());
+        let (out, err) = decode(Compression::Gzip, &[&file[..], tail].concat());
         assert_eq!(out, expected, "tail {tail:?}");
         let err = err.expect("trailing garbage is reported");
         assert!(is_trailing_garbage(&err), "tail {tail:?}: {err}");
@@ -566,10 +567,10 @@ fn gzip_trailing_garbage_comes_after_all_members() {
         );
     }
     // Zero padding is not garbage (gzip ignores it too).
-    let (out, err) = decode(Format::Gzip, &[&file[..], &[0; 5000]].concat());
+    let (out, err) = decode(Compression::Gzip, &[&file[..], &[0; 5000]].concat());
     assert_eq!((out, err.map(|e| e.to_string())), (expected, None));
     // A new member's magic starts a member, which then is truncated.
-    let (_, err) = decode(Format::Gzip, &[&file[..], b"\x1f\x8b"].concat());
+    let (_, err) = decode(Compression::Gzip, &[&file[..], b"\x1f\x8b"].concat());
     assert_eq!(fault(&err).unwrap().fault, Fault::Truncated);
 }
 
@@ -594,7 +595,7 @@ fn gzip_damage_in_one_member_resumes_at_the_next() {
         let mut bad = file.clone();
         bad[at] ^= 1 << (i % 8);
         let (damaged, _, inflater_failed) = inflate_eagerly(&bad[body.start..]);
-        let (out, faults) = decode_all(Format::Gzip, &bad);
+        let (out, faults) = decode_all(Compression::Gzip, &bad);
         let [fault] = &faults[..] else {
             panic!("damage at {at}: {faults:?}")
         };
@@ -641,7 +642,7 @@ fn the_member_after_damage_is_found_whatever_its_os_byte() {
     members[1].bytes[crc_at] ^= 0xff;
     let file: Vec<u8> = members.iter().flat_map(|m| m.bytes.clone()).collect();
     let third = (members[0].bytes.len() + members[1].bytes.len()) as u64;
-    let (out, faults) = decode_all(Format::Gzip, &file);
+    let (out, faults) = decode_all(Compression::Gzip, &file);
     let [fault] = &faults[..] else {
         panic!("{faults:?}")
     };
@@ -665,7 +666,7 @@ fn gzip_garbage_between_members_is_skipped() {
         b"\x1f\x8b\x09",
     ] {
         let spliced = [&file[..first], junk, &file[first..]].concat();
-        let (out, faults) = decode_all(Format::Gzip, &spliced);
+        let (out, faults) = decode_all(Compression::Gzip, &spliced);
         assert!(out == expected, "junk {junk:?}");
         let [fault] = &faults[..] else {
             panic!("junk {junk:?}: {faults:?}")
@@ -681,7 +682,7 @@ fn gzip_garbage_between_members_is_skipped() {
     // A damaged magic number: that member is lost, the rest decode.
     let mut bad = file.clone();
     bad[first] = b'X';
-    let (out, faults) = decode_all(Format::Gzip, &bad);
+    let (out, faults) = decode_all(Compression::Gzip, &bad);
     let second_end = first + members[1].bytes.len();
     let rest: Vec<u8> = members[2..].iter().flat_map(|m| m.data.clone()).collect();
     assert!(out == [&members[0].data[..], &rest].concat());

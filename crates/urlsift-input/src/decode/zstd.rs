@@ -24,8 +24,8 @@ use std::sync::Arc;
 
 use zstd::stream::raw::{Decoder, InBuffer, Operation, OutBuffer};
 
+use super::compression::{Compression, ZSTD_MAGIC, is_skippable_magic};
 use super::fault::{Decode, DecodeError, Fault, Progress, UnitEnds, check_end, resume};
-use super::format::{Format, ZSTD_MAGIC, is_skippable_magic};
 use super::hold::Hold;
 use super::parallel::{Dictionary, Units};
 use super::source::Source;
@@ -239,7 +239,7 @@ impl Units for Zstd {
 impl Zstd {
     fn fault(&self, fault: Fault, offset: u64) -> io::Error {
         DecodeError {
-            format: Format::Zstd,
+            format: Compression::Zstd,
             fault,
             offset,
             unit: Some((self.frame, self.frame_start)),
@@ -323,7 +323,7 @@ impl Zstd {
                         0,
                     ));
                 } else {
-                    check_end(&mut self.source, Format::Zstd)?;
+                    check_end(&mut self.source, Compression::Zstd)?;
                     self.progress = Progress::Done;
                 }
                 Ok(0)

@@ -8,13 +8,13 @@ use std::io::Write;
 use super::tests::{
     decode, decode_all_placed, decode_with, expected_cut, fault, noise, starts, urls,
 };
-use super::{Format, decode_error, decoder, is_trailing_garbage};
+use super::{Compression, decode_error, decoder, is_trailing_garbage};
 
 /// Every frame of `file` decoded in 64 KiB steps, with how many bytes
 /// were out before each fault.
 fn zstd_placed(file: &[u8]) -> (Vec<u8>, Vec<(usize, std::io::Error)>) {
     decode_all_placed(
-        |s| decoder(Format::Zstd, s, crate::cores::machine()),
+        |s| decoder(Compression::Zstd, s, crate::cores::machine()),
         file,
         1 << 16,
         1 << 16,
@@ -91,7 +91,7 @@ fn zstd_frames_of_every_shape_decode_whole() {
     let (frames, expected) = assorted_frames();
     let file = frames.concat();
     for (cap, step) in [(1 << 16, 1 << 16), (16, 100), (1000, 7), (1 << 18, 1 << 20)] {
-        let (out, err) = decode_with(Format::Zstd, &file, cap, step);
+        let (out, err) = decode_with(Compression::Zstd, &file, cap, step);
         assert!(err.is_none(), "cap {cap}, step {step}: {err:?}");
         assert!(out == expected, "cap {cap}, step {step}");
     }
@@ -114,11 +114,11 @@ fn zstd_cut_anywhere_hands_out_everything_decodable_then_truncation() {
     // A decoder starts only once `open` has seen the first magic bytes.
     let (all, lengths) = zstd_eagerly(&file);
     for cut in 4..=file.len() {
-        let (out, err) = decode_with(Format::Zstd, &file[..cut], 16, 1000);
+        let (out, err) = decode_with(Compression::Zstd, &file[..cut], 16, 1000);
         assert_eq!(out, all[..lengths[cut]], "cut at {cut}");
         assert_eq!(
             fault(&err),
-            expected_cut(Format::Zstd, &starts, file.len(), cut).as_ref(),
+            expected_cut(Compression::Zstd, &starts, file.len(), cut).as_ref(),
             "cut at {cut}"
         );
     }
@@ -210,13 +210,13 @@ fn zstd_trailing_garbage_comes_after_all_frames() {
     let (frames, expected) = assorted_frames();
     let file = frames.concat();
     for tail in [&b"garbage\n"[..], b"\x28\xb5\x2f", b"\0\0x"] {
-        let (out, err) = decode(Format::Zstd, &[&file[..], tail].concat());
+        let (out, err) = decode(Compression::Zstd, &[&file[..], tail].concat());
         assert!(out == expected, "tail {tail:?}");
         let err = err.expect("trailing garbage is reported");
         assert!(is_trailing_garbage(&err), "tail {tail:?}: {err}");
         assert_eq!(fault(&Some(err)).unwrap().offset, file.len() as u64);
     }
-    let (out, err) = decode(Format::Zstd, &[&file[..], &[0; 100]].concat());
+    let (out, err) = decode(Compression::Zstd, &[&file[..], &[0; 100]].concat());
     assert!(out == expected && err.is_none(), "zero padding is ignored");
 }
 

@@ -271,7 +271,7 @@ impl Seen {
             // Not dealt by the worker (or for another number of
             // partitions): dealt here.
             let held = p.extra.held.iter().map(|h| (h.at, h.hash));
-            self.dealt.deal(held, &p.kept, &p.out, n);
+            self.dealt.deal(held, &p.passed_through, &p.out, n);
         }
         let theirs = &p.extra.dealt;
         let fits = self.spill.is_some()

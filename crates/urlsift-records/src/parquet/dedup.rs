@@ -112,7 +112,7 @@ impl FirstRows {
             return Ok(first);
         }
         let mut first = Vec::new();
-        let mut kept = p.kept.iter().peekable();
+        let mut kept = p.passed_through.iter().peekable();
         let records = || p.extra.records(&p.out, &chunk.data);
         let mut ahead = records().map(|k| k.hash);
         for hash in ahead.by_ref().take(AHEAD) {
@@ -148,7 +148,7 @@ impl FirstRows {
         let mut raw = std::mem::take(&mut self.raw);
         raw.clear();
         let mut rows: Vec<Row<'p>> = Vec::new();
-        let mut kept = p.kept.iter().peekable();
+        let mut kept = p.passed_through.iter().peekable();
         let bad = |frame: &'p [u8], raw: &mut Vec<u8>| {
             let start = raw.len();
             let hash = raw_key(frame, raw);

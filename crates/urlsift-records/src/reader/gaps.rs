@@ -13,7 +13,7 @@ use crate::chunk::{BufPool, Chunk, Source};
 use crate::format::Format;
 use crate::input::decode;
 use crate::reason::Reason;
-use urlsift_warc::{self as warc, Body, Entry, Fault};
+use urlsift_warc::{self as warc, Body, Entry, RecordFault};
 
 impl Current {
     /// The chunk read before a read error (if any) and the error. When
@@ -197,7 +197,7 @@ pub(super) fn warc_set_aside(source: Arc<Source>, bytes: &[u8], offset: u64) -> 
         start: 0,
         end: data.len(),
         offset,
-        bad: Some(Fault::Damaged),
+        bad: Some(RecordFault::Damaged),
         body: Body::None,
     }];
     let chunk = Chunk {

@@ -43,7 +43,7 @@ use std::io::{self, BufRead, Read};
 
 use sha1::{Digest, Sha1};
 
-use crate::{Block, Blocks, Dialect, Fault, Records, arc, fields};
+use crate::{Block, Blocks, Dialect, RecordFault, Records, arc, fields};
 use urlsift::Url;
 use urlsift::surt::{SurtOptions, key};
 
@@ -169,7 +169,7 @@ fn read_records(
     while let Some(read) = records.next_into(reading) {
         let bad = match (read.bad, &read.block) {
             (Some(reason), _) => Some(reason),
-            (None, Block::Misplaced) => Some(Fault::WarcBadLength),
+            (None, Block::Misplaced) => Some(RecordFault::WarcBadLength),
             (None, _) => None,
         };
         if let Some(reason) = bad {

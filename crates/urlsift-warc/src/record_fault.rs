@@ -3,17 +3,17 @@
 //! engine counts them among its bad records' reasons).
 //!
 //! ```
-//! use urlsift_warc::Fault;
+//! use urlsift_warc::RecordFault;
 //!
-//! assert_eq!(Fault::WarcTruncated.key(), "WARC-record-truncated");
-//! assert_eq!(Fault::BadArcHeader.to_string().split(' ').next(), Some("not"));
+//! assert_eq!(RecordFault::WarcTruncated.key(), "WARC-record-truncated");
+//! assert_eq!(RecordFault::BadArcHeader.to_string().split(' ').next(), Some("not"));
 //! ```
 
 use std::fmt;
 
 /// Why a record is bad.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Fault {
+pub enum RecordFault {
     /// The input ended with a read error inside this record.
     Truncated,
     /// Decoded from a gzip member or zstd frame that failed its check: its
@@ -33,39 +33,39 @@ pub enum Fault {
     ArcTruncated,
 }
 
-impl Fault {
+impl RecordFault {
     /// A short stable key for tables and JSON.
     pub fn key(self) -> &'static str {
         match self {
-            Fault::Truncated => "truncated-input",
-            Fault::Damaged => "damaged-input",
-            Fault::BadWarcHeader => "bad-WARC-header",
-            Fault::WarcTruncated => "WARC-record-truncated",
-            Fault::WarcBadLength => "bad-WARC-length",
-            Fault::BadArcHeader => "bad-ARC-header",
-            Fault::ArcTruncated => "ARC-record-truncated",
+            RecordFault::Truncated => "truncated-input",
+            RecordFault::Damaged => "damaged-input",
+            RecordFault::BadWarcHeader => "bad-WARC-header",
+            RecordFault::WarcTruncated => "WARC-record-truncated",
+            RecordFault::WarcBadLength => "bad-WARC-length",
+            RecordFault::BadArcHeader => "bad-ARC-header",
+            RecordFault::ArcTruncated => "ARC-record-truncated",
         }
     }
 }
 
-impl fmt::Display for Fault {
+impl fmt::Display for RecordFault {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            Fault::Truncated => {
+            RecordFault::Truncated => {
                 "cut off by a read error (the input ended, or decoding skipped damaged data there)"
             }
-            Fault::Damaged => {
+            RecordFault::Damaged => {
                 "decoded from a damaged gzip member or zstd frame (its check failed): set aside, not read"
             }
-            Fault::BadWarcHeader => "not a WARC record header (or no Content-Length)",
-            Fault::WarcTruncated => "WARC record cut short: Content-Length past the end",
-            Fault::WarcBadLength => {
+            RecordFault::BadWarcHeader => "not a WARC record header (or no Content-Length)",
+            RecordFault::WarcTruncated => "WARC record cut short: Content-Length past the end",
+            RecordFault::WarcBadLength => {
                 "WARC record payload that its Content-Length does not end (read up to the next record)"
             }
-            Fault::BadArcHeader => {
+            RecordFault::BadArcHeader => {
                 "not an ARC record header line (URL IP-address Archive-date Content-type Archive-length)"
             }
-            Fault::ArcTruncated => "ARC record cut short: Archive-length past the end",
+            RecordFault::ArcTruncated => "ARC record cut short: Archive-length past the end",
         })
     }
 }

@@ -13,33 +13,33 @@ pub(super) fn is_skippable_magic(head: &[u8]) -> bool {
 
 /// A compressed format urlsift decodes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
+pub enum Compression {
     /// One or more gzip members (RFC 1952).
     Gzip,
     /// One or more zstd frames, skippable frames included (RFC 8878).
     Zstd,
 }
 
-impl Format {
+impl Compression {
     /// The format whose magic bytes start `head`, if any. `head` holds the
     /// source's first four bytes (fewer if it is shorter).
-    pub fn detect(head: &[u8]) -> Option<Format> {
+    pub fn detect(head: &[u8]) -> Option<Compression> {
         if head.starts_with(&GZIP_MAGIC) {
-            Some(Format::Gzip)
+            Some(Compression::Gzip)
         } else if head.starts_with(&ZSTD_MAGIC) || is_skippable_magic(head) {
-            Some(Format::Zstd)
+            Some(Compression::Zstd)
         } else {
             None
         }
     }
 
     /// The format a file name ends in: `.gz` or `.zst` (in any case).
-    pub fn named(path: &Path) -> Option<Format> {
+    pub fn named(path: &Path) -> Option<Compression> {
         let name = path.file_name()?.to_str()?.to_ascii_lowercase();
         if name.ends_with(".gz") {
-            Some(Format::Gzip)
+            Some(Compression::Gzip)
         } else if name.ends_with(".zst") {
-            Some(Format::Zstd)
+            Some(Compression::Zstd)
         } else {
             None
         }
@@ -48,16 +48,16 @@ impl Format {
     /// The format's name in messages.
     pub fn name(self) -> &'static str {
         match self {
-            Format::Gzip => "gzip",
-            Format::Zstd => "zstd",
+            Compression::Gzip => "gzip",
+            Compression::Zstd => "zstd",
         }
     }
 
     /// What the format calls one self-contained unit.
     pub(super) fn unit(self) -> &'static str {
         match self {
-            Format::Gzip => "member",
-            Format::Zstd => "frame",
+            Compression::Gzip => "member",
+            Compression::Zstd => "frame",
         }
     }
 }
