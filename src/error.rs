@@ -4,7 +4,27 @@
 use std::fmt;
 use std::io;
 
-use urlsift_records::InputError;
+use urlsift_records::{InputError, Setting, SettingNames};
+
+/// The library's settings as this command names them: its flags.
+pub struct Flags;
+
+impl SettingNames for Flags {
+    fn name(&self, setting: Setting) -> String {
+        match setting {
+            Setting::Field => "--field",
+            Setting::Delimiter => "--delimiter",
+            Setting::InputFormat => "--input-format",
+            Setting::Match => "--match",
+            Setting::Strict => "--strict",
+        }
+        .to_string()
+    }
+
+    fn given(&self, setting: Setting, value: &str) -> String {
+        format!("{} {value}", self.name(setting))
+    }
+}
 
 /// Why a run stops early, and with which exit status.
 #[derive(Debug)]
@@ -44,6 +64,16 @@ impl CliError {
 }
 
 impl CliError {
+    /// The usage error of a stage's settings, named by their flags.
+    pub fn stage(e: urlsift::stage::StageError) -> CliError {
+        use urlsift::stage::StageSetting;
+        CliError::Usage(e.message(&|s| match s {
+            StageSetting::Match => "--match".to_string(),
+            StageSetting::NotMatch => "--not-match".to_string(),
+            other => format!("--{}", other.key().replace('_', "-")),
+        }))
+    }
+
     /// The command's error for the engine's `e`: output and rejects
     /// errors named by the sinks they happened in.
     pub fn from_run(e: urlsift_records::Error, out: &str, rejects: &str) -> CliError {
@@ -53,7 +83,8 @@ impl CliError {
             urlsift_records::Error::Output(e) => CliError::output(out, e),
             urlsift_records::Error::Rejects(e) => CliError::output(rejects, e),
             urlsift_records::Error::Spill { what, error } => CliError::output(&what, error),
-            urlsift_records::Error::Strict(stop) => CliError::Strict(stop.to_string()),
+            urlsift_records::Error::Strict(stop) => CliError::Strict(stop.message(&Flags)),
+            e @ urlsift_records::Error::Setting { .. } => CliError::Usage(e.message(&Flags)),
         }
     }
 }
@@ -64,6 +95,7 @@ impl From<urlsift_compare::Error> for CliError {
         match e {
             urlsift_compare::Error::Usage(m) => CliError::Usage(m),
             urlsift_compare::Error::Input(e) => CliError::Input(e),
+            urlsift_compare::Error::Records(e) => e.into(),
         }
     }
 }

@@ -23,7 +23,7 @@ use urlsift_records::format::quote::{self, Json, write_field};
 use urlsift_records::stage::Verdict;
 
 use crate::args::{ExtractArgs, ExtractFormat};
-use crate::error::CliError;
+use crate::error::{CliError, Flags};
 use crate::naming::{Named, OutputName};
 use urlsift_records::parquet::{Extracted, input_schema};
 
@@ -32,7 +32,7 @@ use crate::setup::{Setup, Text, report};
 
 /// The field named `name`, or a usage error.
 fn field(name: &str) -> Result<Field, CliError> {
-    Field::parse(name).map_err(CliError::Usage)
+    Field::parse(name).map_err(|e| CliError::Usage(e.message(&Flags)))
 }
 
 /// Sets the `pattern` fields among `fields` as the --pattern-* flags

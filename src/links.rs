@@ -158,7 +158,7 @@ pub fn run(args: LinksArgs) -> Result<ExitCode, CliError> {
             .map_err(|e| CliError::Usage(format!("--base {base:?} is not a URL: {e}")))?;
     }
     let stage = args.sites.list().and_then(|list| {
-        Stage::new(list, &args.filters.filters(), &args.edits.edits()).map_err(CliError::Usage)
+        Stage::new(list, &args.filters.filters(), &args.edits.edits()).map_err(CliError::stage)
     })?;
     let writes = match args.format() {
         LinksFormat::Parquet => (Named::Parquet, "Parquet"),

@@ -34,6 +34,31 @@ use urlsift_records::{
 
 use crate::url::BaseArg;
 
+/// The library's settings as Python names them: `read`'s keyword
+/// arguments.
+pub(crate) struct Keywords;
+
+impl urlsift_records::SettingNames for Keywords {
+    fn name(&self, setting: urlsift_records::Setting) -> String {
+        use urlsift_records::Setting;
+        match setting {
+            Setting::Field => "field=",
+            Setting::Delimiter => "delimiter=",
+            Setting::InputFormat => "format=",
+            Setting::Match => "patterns=",
+            Setting::Strict => "strict=",
+        }
+        .to_string()
+    }
+
+    fn given(&self, setting: urlsift_records::Setting, value: &str) -> String {
+        match value.starts_with(['\'', '"']) {
+            true => format!("{}{value}", self.name(setting)),
+            false => format!("{}{value:?}", self.name(setting)),
+        }
+    }
+}
+
 /// What the engine's thread sends: a batch as an IPC stream, or the end.
 enum Message {
     Batch(Vec<u8>),
@@ -118,7 +143,7 @@ impl Reader {
             .iter()
             .map(|f| Field::parse(f))
             .collect::<Result<Vec<_>, _>>()
-            .map_err(value_error)?;
+            .map_err(|e| value_error(e.message(&Keywords)))?;
         if let Some(f) = fields
             .iter()
             .find(|f| matches!(f, Field::MatchLine | Field::Match(_)))
@@ -167,7 +192,7 @@ impl Reader {
                 urlsift_records::Error::Input(e) if e.error.kind() == io::ErrorKind::NotFound => {
                     PyFileNotFoundError::new_err(e.to_string())
                 }
-                e => value_error(e.to_string()),
+                e => value_error(e.message(&Keywords)),
             })?;
         let input = (engine.kind() == Kind::Parquet)
             .then(|| {
@@ -407,7 +432,7 @@ fn read(plan: &Plan, tx: &SyncSender<Message>) -> Result<Summary, String> {
             }
             Ok(true)
         });
-    let errors = errors.map_err(|e| e.to_string())?;
+    let errors = errors.map_err(|e| e.message(&Keywords))?;
     if !pending.is_empty() {
         send(&mut pending)?;
     }

@@ -161,3 +161,28 @@ def run_cli_status(cli, *args):
     """The command's stdout, whatever its exit status."""
     done = subprocess.run([str(cli), *map(str, args)], capture_output=True, check=False)
     return done.stdout
+
+
+def test_setting_errors_name_the_keyword_arguments(tmp_path):
+    """A setting that does not fit an input is named as ``read`` takes it
+    (``field=``, ``delimiter=``, ``format=``), never by a command flag."""
+    csv = tmp_path / "semi.csv"
+    csv.write_text("id;link\n1;http://a/\n")
+    lines = tmp_path / "urls.txt"
+    lines.write_text("http://a/\n")
+    cases = [
+        (csv, {}, 'no column named "url" (columns: "id;link"); name the URL column with field=; '
+                  'the header reads as one column: if its delimiter is ";", say delimiter=\';\''),
+        (csv, {"field": "0", "no_header": True}, "field=: columns are numbered from 1"),
+        (csv, {"field": "x", "no_header": True}, 'field= "x": without a header row, name the column by number'),
+        (lines, {"field": "x"}, "field= names a field of a record; `lines` input is one URL per line "
+                                "(choose a format with format=)"),
+        (lines, {"delimiter": ";"}, 'delimiter= is for CSV and TSV input; this input is read as lines '
+                                    '(name the format with format="csv")'),
+        (lines, {"format": "log", "field": "x"}, 'field= "x": a log\'s URL field is `request` or `referer`'),
+    ]
+    for path, kwargs, message in cases:
+        with pytest.raises(ValueError) as raised:
+            urlsift.read(path, **kwargs).read_all()
+        assert message in str(raised.value), (kwargs, str(raised.value))
+        assert "--" not in str(raised.value), (kwargs, str(raised.value))

@@ -127,7 +127,7 @@ impl InputArgs {
     ) -> Result<Stage, CliError> {
         let filters = filters.map(FilterArgs::filters).unwrap_or_default();
         let edits = edits.map(EditArgs::edits).unwrap_or_default();
-        Stage::new(self.sites.list()?, &filters, &edits).map_err(CliError::Usage)
+        Stage::new(self.sites.list()?, &filters, &edits).map_err(CliError::stage)
     }
 }
 

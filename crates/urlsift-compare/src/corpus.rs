@@ -228,7 +228,7 @@ pub fn load(load: &Load) -> Result<Corpus, Error> {
     while let Some((_, next)) = reader.next_numbered(&pool) {
         let chunk = match next {
             Ok(chunk) => chunk,
-            Err(e) if e.usage => return Err(Error::Usage(format!("{}: {}", e.name, e.error))),
+            Err(e) if e.usage => return Err(Error::Records(urlsift_records::Error::usage(&e))),
             // Reading goes on (with the rest of a damaged source, or the
             // next source): what could be read is compared.
             Err(e) => {

@@ -60,6 +60,10 @@ pub enum Error {
     Usage(String),
     /// An input could not be read.
     Input(InputError),
+    /// An input the format settings do not fit (the engine's own error:
+    /// [`urlsift_records::Error::message`] names the settings as its
+    /// caller does).
+    Records(urlsift_records::Error),
 }
 
 impl fmt::Display for Error {
@@ -67,6 +71,7 @@ impl fmt::Display for Error {
         match self {
             Error::Usage(message) => f.write_str(message),
             Error::Input(e) => write!(f, "cannot read {e}"),
+            Error::Records(e) => e.fmt(f),
         }
     }
 }

@@ -405,7 +405,7 @@ impl Engine {
                     let (chunk, mut p) = match done {
                         Ok(done) => done,
                         Err(e) if e.usage => {
-                            return Err(usage(&e).into());
+                            return Err(Error::usage(&e).into());
                         }
                         Err(e) => {
                             errors.push(e);
@@ -479,7 +479,7 @@ impl Engine {
             let chunk = match next {
                 Ok(chunk) => chunk,
                 Err(e) if e.usage => {
-                    break Err(usage(&e).into());
+                    break Err(Error::usage(&e).into());
                 }
                 Err(e) => {
                     // A read error ends its source; reading goes on with
@@ -539,12 +539,6 @@ fn give_output(chunk: &Chunk, pool: &BufPool) {
     {
         *spare = pool.get(chunk::output_capacity(chunk.data.len()));
     }
-}
-
-/// The run's error for a read error that says the flags do not fit the
-/// input.
-fn usage(e: &InputError) -> Error {
-    Error::Usage(format!("{}: {}", e.name, e.error))
 }
 
 /// A worker's result: a chunk and what it made of it, or the read error

@@ -8,7 +8,7 @@
 //! use urlsift_records::{Error, Reason, Stop};
 //!
 //! let stop = Stop { source: "urls.txt".into(), line: 3, offset: 40, reason: Reason::NulByte };
-//! assert_eq!(Error::Strict(stop).to_string(), "urls.txt:3: NUL byte (stopped by --strict)");
+//! assert_eq!(Error::Strict(stop).to_string(), "urls.txt:3: NUL byte (stopped by `strict`)");
 //! ```
 
 use std::fmt;
@@ -16,13 +16,22 @@ use std::io;
 
 use super::input::InputError;
 use super::reason::Reason;
+use super::setting::{LibraryNames, Setting, SettingError, SettingNames};
 
 /// Why a run stopped.
 #[derive(Debug)]
 pub enum Error {
-    /// The flags do not fit the input (a CSV without the column named,
-    /// inputs of different formats): nothing more is read.
+    /// The flags do not fit the input (inputs of different formats, a
+    /// worker thread that cannot start): nothing more is read.
     Usage(String),
+    /// A format setting does not fit the input `source` (a CSV without
+    /// the column named): nothing more is read.
+    Setting {
+        /// The input, as named in messages.
+        source: String,
+        /// Why.
+        error: SettingError,
+    },
     /// An input could not be opened (it is not there, say).
     Input(InputError),
     /// The output could not be written.
@@ -55,14 +64,21 @@ pub struct Stop {
     pub reason: Reason,
 }
 
+impl Stop {
+    /// The message, the strict setting named by `names`.
+    pub fn message(&self, names: &dyn SettingNames) -> String {
+        format!(
+            "{}: {} (stopped by {})",
+            Location::new(&self.source, self.line, self.offset),
+            self.reason,
+            names.name(Setting::Strict)
+        )
+    }
+}
+
 impl fmt::Display for Stop {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}: {} (stopped by --strict)",
-            Location::new(&self.source, self.line, self.offset),
-            self.reason
-        )
+        f.write_str(&self.message(&LibraryNames))
     }
 }
 
@@ -103,10 +119,36 @@ impl fmt::Display for Location<'_> {
     }
 }
 
+impl Error {
+    /// The message, each setting named by `names` (the command's flags,
+    /// Python's keyword arguments); the same as `to_string` for errors
+    /// that name none.
+    pub fn message(&self, names: &dyn SettingNames) -> String {
+        match self {
+            Error::Setting { source, error } => format!("{source}: {}", error.message(names)),
+            Error::Strict(stop) => stop.message(names),
+            other => other.to_string(),
+        }
+    }
+
+    /// The run's error for `e`, an input's error that says the settings
+    /// do not fit it.
+    pub fn usage(e: &InputError) -> Error {
+        match SettingError::in_io(&e.error) {
+            Some(error) => Error::Setting {
+                source: e.name.clone(),
+                error: error.clone(),
+            },
+            None => Error::Usage(format!("{}: {}", e.name, e.error)),
+        }
+    }
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::Usage(m) => f.write_str(m),
+            Error::Setting { source, error } => write!(f, "{source}: {error}"),
             Error::Input(e) => write!(f, "cannot read {e}"),
             Error::Output(e) => write!(f, "cannot write the output: {e}"),
             Error::Rejects(e) => write!(f, "cannot write the rejects: {e}"),
@@ -121,6 +163,7 @@ impl std::error::Error for Error {
         match self {
             Error::Input(e) => Some(&e.error),
             Error::Output(e) | Error::Rejects(e) | Error::Spill { error: e, .. } => Some(e),
+            Error::Setting { error, .. } => Some(error),
             Error::Usage(_) | Error::Strict(_) => None,
         }
     }

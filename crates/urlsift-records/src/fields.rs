@@ -29,6 +29,7 @@ use urlsift::{Getter, Url};
 use super::chunk::Chunk;
 use super::dedup::{PatternOptions, write_pattern_key};
 use super::format::{Format, Rec};
+use super::setting::SettingError;
 
 /// One field of a URL's record.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -112,18 +113,16 @@ fn names() -> impl Iterator<Item = &'static str> {
 
 impl Field {
     /// The field named `name` (`hostname`, `@title`), or why there is none.
-    pub fn parse(name: &str) -> Result<Field, String> {
+    pub fn parse(name: &str) -> Result<Field, SettingError> {
         if let Some(record) = name.strip_prefix('@') {
             if record.is_empty() {
-                return Err(
-                    "'@' needs a field name: @NAME takes a field of the input record".into(),
-                );
+                return Err(SettingError::RecordWithoutName);
             }
             return Ok(Field::Record(record.to_string()));
         }
         if let Some(group) = name.strip_prefix("match:") {
             if group.is_empty() {
-                return Err("'match:' needs a group name: match:NAME takes a group of the matching --match pattern".into());
+                return Err(SettingError::MatchWithoutName);
             }
             return Ok(Field::Match(name.to_string()));
         }
@@ -134,10 +133,10 @@ impl Field {
             .or_else(|| Part::named(name).map(Field::Site))
             .ok_or_else(|| {
                 let known: Vec<&str> = names().collect();
-                format!(
-                    "unknown field {name:?} (known: {}, match:NAME for a group of the matching --match pattern, and @NAME for a field of the input record)",
-                    known.join(", ")
-                )
+                SettingError::UnknownField {
+                    name: name.to_string(),
+                    known: known.join(", "),
+                }
             })
     }
 
@@ -260,7 +259,7 @@ impl Field {
 /// asked.saw(&fields[1], true);
 /// asked.saw(&fields[2], false);
 /// assert_eq!(asked.unseen(), ["lang"]);
-/// # Ok::<(), String>(())
+/// # Ok::<(), urlsift_records::SettingError>(())
 /// ```
 #[derive(Debug, Default)]
 pub struct Asked {

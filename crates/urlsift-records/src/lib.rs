@@ -79,6 +79,7 @@ mod policy;
 mod processed;
 pub mod reader;
 mod reason;
+mod setting;
 mod tally;
 pub mod timings;
 mod walk;
@@ -93,6 +94,7 @@ pub use ledger::{Ledger, LineBase, write_pieces, write_reject, write_reject_line
 pub use policy::{PassThrough, Policy};
 pub use processed::{Processed, Rejected};
 pub use reason::Reason;
+pub use setting::{LibraryNames, Setting, SettingError, SettingNames};
 pub use tally::Tally;
 /// The URL stage (edits, then filters): the parser crate's
 /// [`urlsift::stage`].

@@ -121,6 +121,121 @@ pub struct Edits {
     pub append_param: Vec<String>,
 }
 
+/// A filter or edit setting of a stage: a field of [`Filters`] or
+/// [`Edits`], as a [`StageError`] names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StageSetting {
+    /// [`Edits::set`].
+    Set,
+    /// [`Edits::append_param`].
+    AppendParam,
+    /// [`Filters::site`].
+    Site,
+    /// [`Filters::host_suffix`].
+    HostSuffix,
+    /// [`Filters::site_file`].
+    SiteFile,
+    /// [`Filters::not_site`].
+    NotSite,
+    /// [`Filters::not_host_suffix`].
+    NotHostSuffix,
+    /// [`Filters::not_site_file`].
+    NotSiteFile,
+    /// `Filters::matches` (feature `urlpattern`).
+    Match,
+    /// `Filters::match_file`.
+    MatchFile,
+    /// `Filters::not_matches`.
+    NotMatch,
+    /// `Filters::not_match_file`.
+    NotMatchFile,
+    /// `Filters::match_base`.
+    MatchBase,
+    /// `Filters::match_ignore_case`.
+    MatchIgnoreCase,
+}
+
+impl StageSetting {
+    /// The field's name in [`Filters`] or [`Edits`].
+    pub fn key(self) -> &'static str {
+        match self {
+            StageSetting::Set => "set",
+            StageSetting::AppendParam => "append_param",
+            StageSetting::Site => "site",
+            StageSetting::HostSuffix => "host_suffix",
+            StageSetting::SiteFile => "site_file",
+            StageSetting::NotSite => "not_site",
+            StageSetting::NotHostSuffix => "not_host_suffix",
+            StageSetting::NotSiteFile => "not_site_file",
+            StageSetting::Match => "matches",
+            StageSetting::MatchFile => "match_file",
+            StageSetting::NotMatch => "not_matches",
+            StageSetting::NotMatchFile => "not_match_file",
+            StageSetting::MatchBase => "match_base",
+            StageSetting::MatchIgnoreCase => "match_ignore_case",
+        }
+    }
+}
+
+/// Why a stage cannot be made from its settings: a value of a setting
+/// that cannot be used, or pattern options without patterns. The message
+/// names each setting as its caller does ([`StageError::message`]: the
+/// command its flags); its `Display` names them by their keys.
+///
+/// ```
+/// use urlsift::site::List;
+/// use urlsift::stage::{Edits, Filters, Stage, StageSetting};
+///
+/// let edits = Edits { set: vec!["nothing".into()], ..Edits::default() };
+/// let e = Stage::new(List::builtin(), &Filters::default(), &edits).err().unwrap();
+/// assert!(e.to_string().starts_with("`set` \"nothing\": "));
+/// let flag = |s: StageSetting| format!("--{}", s.key().replace('_', "-"));
+/// assert!(e.message(&flag).starts_with("--set \"nothing\": "));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StageError {
+    /// A value of `setting` that cannot be used: `detail` follows the
+    /// setting's name (` "VALUE": why`, ` FILE:LINE: why`, `: why`).
+    Value {
+        /// The setting.
+        setting: StageSetting,
+        /// The rest of the message, after the setting's name.
+        detail: String,
+    },
+    /// A pattern base or case option without any pattern.
+    OptionsWithoutPatterns,
+}
+
+impl StageError {
+    fn value(setting: StageSetting, detail: String) -> StageError {
+        StageError::Value { setting, detail }
+    }
+
+    /// The message, each setting named by `name`.
+    pub fn message(&self, name: &dyn Fn(StageSetting) -> String) -> String {
+        match self {
+            StageError::Value { setting, detail } => format!("{}{detail}", name(*setting)),
+            StageError::OptionsWithoutPatterns => format!(
+                "{} and {} apply to URL patterns: give {}, {}, {} or {} too",
+                name(StageSetting::MatchBase),
+                name(StageSetting::MatchIgnoreCase),
+                name(StageSetting::Match),
+                name(StageSetting::MatchFile),
+                name(StageSetting::NotMatch),
+                name(StageSetting::NotMatchFile)
+            ),
+        }
+    }
+}
+
+impl std::fmt::Display for StageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message(&|s: StageSetting| format!("`{}`", s.key())))
+    }
+}
+
+impl std::error::Error for StageError {}
+
 /// Splits repeatable, comma-separated values.
 fn items(values: &[String]) -> impl Iterator<Item = &str> {
     values
@@ -131,16 +246,19 @@ fn items(values: &[String]) -> impl Iterator<Item = &str> {
 }
 
 /// A set of sites or host suffixes from flags and a file.
-fn set_of(values: &[String], file: Option<&PathBuf>, flag: &str) -> Result<SuffixSet, String> {
+fn set_of(
+    values: &[String],
+    file: Option<&PathBuf>,
+    setting: StageSetting,
+) -> Result<SuffixSet, StageError> {
     let mut set = match file {
-        Some(path) => {
-            SuffixSet::from_file(path).map_err(|e| format!("{flag} {}: {e}", path.display()))?
-        }
+        Some(path) => SuffixSet::from_file(path)
+            .map_err(|e| StageError::value(setting, format!(" {}: {e}", path.display())))?,
         None => SuffixSet::new(),
     };
     for v in items(values) {
         set.insert(&v.to_ascii_lowercase())
-            .map_err(|e| format!("{flag} {v:?}: {e}"))?;
+            .map_err(|e| StageError::value(setting, format!(" {v:?}: {e}")))?;
     }
     Ok(set)
 }
@@ -181,19 +299,21 @@ pub enum Verdict {
 
 impl Stage {
     /// The stage of `filters` and `edits`, sites judged by `list`; an
-    /// error names the flag whose value is unusable and why.
-    pub fn new(list: List, filters: &Filters, edits: &Edits) -> Result<Stage, String> {
+    /// error names the setting whose value is unusable and why.
+    pub fn new(list: List, filters: &Filters, edits: &Edits) -> Result<Stage, StageError> {
         let f = filters;
         let opt = |set: SuffixSet| (!set.is_empty()).then_some(set);
         let mut all_edits = Vec::new();
         for spec in &edits.set {
-            all_edits.push(Edit::set(spec).map_err(|err| format!("--set {spec:?}: {err}"))?);
+            all_edits
+                .push(Edit::set(spec).map_err(|e| {
+                    StageError::value(StageSetting::Set, format!(" {spec:?}: {e}"))
+                })?);
         }
         for spec in &edits.append_param {
-            all_edits.push(
-                Edit::append_param(spec)
-                    .map_err(|err| format!("--append-param {spec:?}: {err}"))?,
-            );
+            all_edits.push(Edit::append_param(spec).map_err(|e| {
+                StageError::value(StageSetting::AppendParam, format!(" {spec:?}: {e}"))
+            })?);
         }
         let lower =
             |v: &[String]| -> Vec<String> { items(v).map(str::to_ascii_lowercase).collect() };
@@ -209,24 +329,26 @@ impl Stage {
                 && f.not_matches.is_empty()
                 && f.not_match_file.is_none();
             if no_patterns && (f.match_base.is_some() || f.match_ignore_case) {
-                return Err(
-                    "--match-base and --match-ignore-case apply to URL patterns: give --match, --match-file, --not-match or --not-match-file too".into(),
-                );
+                return Err(StageError::OptionsWithoutPatterns);
             }
         }
         let mut stage = Stage {
             list,
             edits: all_edits,
-            sites: opt(set_of(&f.site, None, "--site")?),
-            host_suffixes: opt(set_of(&f.host_suffix, None, "--host-suffix")?),
+            sites: opt(set_of(&f.site, None, StageSetting::Site)?),
+            host_suffixes: opt(set_of(&f.host_suffix, None, StageSetting::HostSuffix)?),
             site_file: match &f.site_file {
-                Some(p) => Some(set_of(&[], Some(p), "--site-file")?),
+                Some(p) => Some(set_of(&[], Some(p), StageSetting::SiteFile)?),
                 None => None,
             },
-            not_sites: opt(set_of(&f.not_site, None, "--not-site")?),
-            not_host_suffixes: opt(set_of(&f.not_host_suffix, None, "--not-host-suffix")?),
+            not_sites: opt(set_of(&f.not_site, None, StageSetting::NotSite)?),
+            not_host_suffixes: opt(set_of(
+                &f.not_host_suffix,
+                None,
+                StageSetting::NotHostSuffix,
+            )?),
             not_site_file: match &f.not_site_file {
-                Some(p) => Some(set_of(&[], Some(p), "--not-site-file")?),
+                Some(p) => Some(set_of(&[], Some(p), StageSetting::NotSiteFile)?),
                 None => None,
             },
             schemes: lower(&f.scheme)
@@ -238,13 +360,18 @@ impl Stage {
             has_param: items(&f.has_param).map(ParamGlob::new).collect(),
             lacks_param: items(&f.lacks_param).map(ParamGlob::new).collect(),
             #[cfg(feature = "urlpattern")]
-            matching: Matching::of(f, &f.matches, f.match_file.as_ref(), "--match")?,
+            matching: Matching::of(
+                f,
+                &f.matches,
+                f.match_file.as_ref(),
+                [StageSetting::Match, StageSetting::MatchFile],
+            )?,
             #[cfg(feature = "urlpattern")]
             not_matching: Matching::of(
                 f,
                 &f.not_matches,
                 f.not_match_file.as_ref(),
-                "--not-match",
+                [StageSetting::NotMatch, StageSetting::NotMatchFile],
             )?,
             any_filter: false,
         };
@@ -405,7 +532,7 @@ impl Stage {
 /// let first = matching.first(url.view()).unwrap();
 /// assert_eq!(matching.line(first), None);
 /// assert_eq!(matching.group(first, url.view(), "section").as_deref(), Some("news"));
-/// # Ok::<(), String>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[cfg(feature = "urlpattern")]
 #[derive(Clone, Debug)]
@@ -417,13 +544,14 @@ pub struct Matching {
 #[cfg(feature = "urlpattern")]
 impl Matching {
     /// The patterns of `flags` then `file`'s lines, or `None` for none;
-    /// an error names the flag (or file and line) and why.
+    /// an error names the setting (`settings`: the patterns', the file's),
+    /// or the file and line, and why.
     fn of(
         f: &Filters,
         flags: &[String],
         file: Option<&PathBuf>,
-        flag: &str,
-    ) -> Result<Option<Matching>, String> {
+        [setting, file_setting]: [StageSetting; 2],
+    ) -> Result<Option<Matching>, StageError> {
         use crate::pattern::{PatternList, PatternOptions, UrlPattern};
         if flags.is_empty() && file.is_none() {
             return Ok(None);
@@ -436,28 +564,33 @@ impl Matching {
         let mut lines = Vec::new();
         for text in flags {
             let pattern = UrlPattern::parse(text, base, options)
-                .map_err(|e| format!("{flag} {text:?}: {e}"))?;
+                .map_err(|e| StageError::value(setting, format!(" {text:?}: {e}")))?;
             patterns.push(pattern);
             lines.push(None);
         }
         if let Some(path) = file {
-            let where_ = format!("{flag}-file {}", path.display());
-            let text = std::fs::read_to_string(path).map_err(|e| format!("{where_}: {e}"))?;
+            let where_ = format!(" {}", path.display());
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| StageError::value(file_setting, format!("{where_}: {e}")))?;
             for (i, line) in text.lines().enumerate() {
                 let line_text = line.trim();
                 if line_text.is_empty() || line_text.starts_with('#') {
                     continue;
                 }
-                let pattern = UrlPattern::parse(line_text, base, options)
-                    .map_err(|e| format!("{where_}:{}: {line_text:?}: {e}", i + 1))?;
+                let pattern = UrlPattern::parse(line_text, base, options).map_err(|e| {
+                    let detail = format!("{where_}:{}: {line_text:?}: {e}", i + 1);
+                    StageError::value(file_setting, detail)
+                })?;
                 patterns.push(pattern);
                 lines.push(Some(i + 1));
             }
             if lines.iter().all(Option::is_none) {
-                return Err(format!("{where_}: no pattern in the file"));
+                let detail = format!("{where_}: no pattern in the file");
+                return Err(StageError::value(file_setting, detail));
             }
         }
-        let list = PatternList::new(patterns).map_err(|e| format!("{flag}: {e}"))?;
+        let list =
+            PatternList::new(patterns).map_err(|e| StageError::value(setting, format!(": {e}")))?;
         Ok(Some(Matching { list, lines }))
     }
 

@@ -22,6 +22,7 @@ use std::borrow::Cow;
 
 use super::record::Found;
 use crate::reason::Reason;
+use crate::setting::SettingError;
 
 /// Which field of a log line holds the URL.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,13 +35,13 @@ pub enum LogField {
 
 impl LogField {
     /// `--field` for logs: `request` (also `target`, the default) or `referer`.
-    pub fn new(field: Option<&str>) -> Result<LogField, String> {
+    pub fn new(field: Option<&str>) -> Result<LogField, SettingError> {
         match field.map(str::to_ascii_lowercase).as_deref() {
             None | Some("request" | "target") => Ok(LogField::Request),
             Some("referer" | "referrer") => Ok(LogField::Referer),
-            Some(other) => Err(format!(
-                "--field {other:?}: a log's URL field is `request` or `referer`"
-            )),
+            Some(other) => Err(SettingError::LogField {
+                field: other.to_string(),
+            }),
         }
     }
 }

@@ -160,7 +160,8 @@ impl Cursor {
                     false,
                 )
             })?;
-        let mut layout = ParquetLayout::new(Arc::clone(meta.schema()), field).map_err(usage)?;
+        let mut layout = ParquetLayout::new(Arc::clone(meta.schema()), field)
+            .map_err(|e| fail(io::Error::other(e), true))?;
         let parquet = meta.metadata();
         layout.row_groups = parquet
             .row_groups()

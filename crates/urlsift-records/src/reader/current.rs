@@ -8,6 +8,7 @@ use crate::chunk::{BufPool, Chunk, Data, Source};
 use crate::format::{Kind, Spec};
 use crate::input::mmap::{Map, MapSlice};
 use crate::input::{InputError, Location, Opened, decode};
+use crate::setting::SettingError;
 use urlsift_warc as warc;
 
 /// How the reader cuts and checks its sources.
@@ -93,6 +94,11 @@ impl Current {
 
     pub(super) fn usage(&self, message: String) -> Failure {
         Failure::new(None, self.error(io::Error::other(message), true))
+    }
+
+    /// The usage error of a setting that does not fit this source.
+    pub(super) fn setting(&self, error: SettingError) -> Failure {
+        Failure::new(None, self.error(io::Error::other(error), true))
     }
 
     /// Opens `path` (`-` is stdin): mapped when it is a plain regular file

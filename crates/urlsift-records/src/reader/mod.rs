@@ -56,6 +56,7 @@ use crate::chunk::{BufPool, Chunk, Data, Oversize};
 use crate::format::{Format, Kind, csv};
 use crate::input::{InputError, Location, decode};
 use crate::reason::Reason;
+use crate::setting::SettingError;
 use urlsift_warc as warc;
 
 mod ahead;
@@ -213,9 +214,11 @@ impl ChunkReader {
             usage: true,
         };
         if self.settings.spec.delimiter.is_some() {
-            return Err(usage(
-                "--delimiter is for CSV and TSV input; this input is read as parquet",
-            ));
+            return Err(InputError {
+                name: name.clone(),
+                error: io::Error::other(SettingError::DelimiterOfOther { kind: "parquet" }),
+                usage: true,
+            });
         }
         let Location::File(path) = location else {
             return Err(usage(

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use super::current::{Current, Failure, Settings};
 use crate::chunk::Source;
 use crate::format::{Format, Kind, csv, json, log};
+use crate::setting::SettingError;
 use urlsift_warc as warc;
 
 /// The most of a `.log` file's start read to judge it by (see
@@ -74,27 +75,21 @@ impl Current {
             }
         }
         if settings.spec.delimiter.is_some() && !matches!(self.kind, Kind::Csv | Kind::Tsv) {
-            return Err(self.usage(format!(
-                "--delimiter is for CSV and TSV input; this input is read as {} \
-                 (name the format with --input-format csv)",
-                self.kind
-            )));
+            return Err(self.setting(SettingError::DelimiterOfOther {
+                kind: self.kind.name(),
+            }));
         }
         let (format, head, write_head) = match self.kind {
             Kind::Parquet => unreachable!("Parquet sources are read by their own cursor"),
             Kind::Lines => {
                 if field.is_some() {
-                    return Err(self.usage(
-                        "--field names a field of a record; `lines` input is one URL per line \
-                         (choose a format with --input-format)"
-                            .into(),
-                    ));
+                    return Err(self.setting(SettingError::FieldOfLines));
                 }
                 (Format::Lines, bom, false)
             }
             Kind::Log => match log::LogField::new(field) {
                 Ok(f) => (Format::Log(f), bom, false),
-                Err(m) => return Err(self.usage(m)),
+                Err(e) => return Err(self.setting(e)),
             },
             // An ARC file always starts with its `filedesc://` record,
             // which no WARC file can: read as WARC, it is read as ARC.
@@ -178,7 +173,7 @@ impl Current {
                         first.map_or(1, |(s, e, _)| csv::Fields::new(delimiter).count(&buf[s..e]));
                     match csv::CsvLayout::new(delimiter, None, field, columns) {
                         Ok(l) => (Format::Csv(l), at, false),
-                        Err(m) => return Err(self.usage(m)),
+                        Err(e) => return Err(self.setting(e)),
                     }
                 } else {
                     let Some((s, e, next)) = first else {
@@ -188,7 +183,7 @@ impl Current {
                     let header = &buf[s..e];
                     let layout = match csv::CsvLayout::new(delimiter, Some(header), field, 0) {
                         Ok(l) => l,
-                        Err(m) => return Err(self.usage(m)),
+                        Err(e) => return Err(self.setting(e)),
                     };
                     let write_head = match first_header {
                         None => {
@@ -246,11 +241,9 @@ impl Current {
             return Ok(());
         }
         let shown: Vec<String> = keys.iter().map(|k| format!("{k:?}")).collect();
-        Err(self.usage(format!(
-            "the first record has no key named \"url\" (keys: {}); name the URL field \
-             with --field (a key or a dotted path such as request.url)",
-            shown.join(", ")
-        )))
+        Err(self.setting(SettingError::NoUrlKey {
+            keys: shown.join(", "),
+        }))
     }
 }
 

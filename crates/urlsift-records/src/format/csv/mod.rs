@@ -23,17 +23,19 @@
 //! reading resumes on the next line.
 //!
 //! ```
+//! use urlsift_records::SettingError;
 //! use urlsift_records::format::csv::CsvLayout;
 //!
 //! let layout = CsvLayout::new(b',', Some(b"id,Link,title\n"), Some("link"), 0).unwrap();
 //! assert_eq!(layout.column, 1); // names match in any case
 //! assert_eq!(layout.named(b"7,http://e.com/,\"a, \"\"b\"\"\"", "title").unwrap(), "a, \"b\"");
-//! // Without `--field`, the column named `url`; without a header, column 1.
-//! assert!(CsvLayout::new(b',', Some(b"id,link\n"), None, 0).unwrap_err().contains("no column named \"url\""));
+//! // Without a field named, the column named `url`; without a header, column 1.
+//! let err = CsvLayout::new(b',', Some(b"id,link\n"), None, 0).unwrap_err();
+//! assert!(matches!(err, SettingError::NoUrlColumn { split_by: None, .. }));
 //! assert_eq!(CsvLayout::new(b'\t', None, None, 3).unwrap().names, ["1", "2", "3"]);
 //! // A `;` export read with `,` says which delimiter would split it.
 //! let err = CsvLayout::new(b',', Some(b"id;url\n"), None, 0).unwrap_err();
-//! assert!(err.contains("--delimiter ';'"), "{err}");
+//! assert!(err.to_string().contains("`delimiter = ';'`"), "{err}");
 //! assert_eq!(CsvLayout::new(b';', Some(b"id;url\n"), None, 0).unwrap().column, 1);
 //! ```
 
@@ -43,6 +45,7 @@ use csv_core::{ReadFieldResult, Reader, ReaderBuilder};
 
 use super::record::{Found, Rec, Shape};
 use crate::reason::Reason;
+use crate::setting::SettingError;
 
 /// A CSV/TSV source's layout: its delimiter, the header's bytes and
 /// names, and the URL column.
@@ -61,19 +64,22 @@ mod rows;
 use rows::terminator_end;
 pub(crate) use rows::{Cut, Parity, Scan, cut, cut_fast, parity, scan_row};
 
-/// A hint for a header read as one column that another delimiter would
-/// split (`;` and `|` exports are common): `--delimiter` names it.
-fn delimiter_hint(names: &[String], delimiter: u8) -> String {
+/// For a header read as one column, another delimiter that would split
+/// it (`;` and `|` exports are common), as the delimiter setting takes it.
+fn splitting_delimiter(names: &[String], delimiter: u8) -> Option<String> {
     let [name] = names else {
-        return String::new();
+        return None;
     };
     [b';', b'|', b'\t', b',']
         .into_iter()
         .filter(|&d| d != delimiter)
         .find(|&d| name.as_bytes().contains(&d))
-        .map_or_else(String::new, |d| {
-            let shown = if d == b'\t' { "\\t".to_string() } else { (d as char).to_string() };
-            format!("; the header reads as one column: if its delimiter is {shown:?}, say --delimiter '{shown}'")
+        .map(|d| {
+            if d == b'\t' {
+                "\\t".to_string()
+            } else {
+                (d as char).to_string()
+            }
         })
 }
 
@@ -87,7 +93,7 @@ impl CsvLayout {
         header: Option<&[u8]>,
         field: Option<&str>,
         columns: usize,
-    ) -> Result<CsvLayout, String> {
+    ) -> Result<CsvLayout, SettingError> {
         let names: Vec<String> = match header {
             Some(h) => {
                 let mut rdr = ::csv::ReaderBuilder::new()
@@ -116,34 +122,29 @@ impl CsvLayout {
         let column = match field {
             Some(f) => match f.parse::<usize>() {
                 Ok(n) if n >= 1 => n - 1,
-                Ok(_) => return Err("--field: columns are numbered from 1".into()),
+                Ok(_) => return Err(SettingError::ColumnZero),
                 Err(_) if header.is_none() => {
-                    return Err(format!(
-                        "--field {f:?}: without a header row, name the column by number (1, 2, ...)"
-                    ));
+                    return Err(SettingError::NameWithoutHeader {
+                        field: f.to_string(),
+                    });
                 }
                 Err(_) => names
                     .iter()
                     .position(|n| n == f)
                     .or_else(|| names.iter().position(|n| n.eq_ignore_ascii_case(f)))
-                    .ok_or_else(|| {
-                        format!(
-                            "no column {f:?} (columns: {}){}",
-                            shown(),
-                            delimiter_hint(&names, delimiter)
-                        )
+                    .ok_or_else(|| SettingError::NoSuchColumn {
+                        field: f.to_string(),
+                        columns: shown(),
+                        split_by: splitting_delimiter(&names, delimiter),
                     })?,
             },
             None if header.is_none() => 0,
             None => names
                 .iter()
                 .position(|n| n.trim().eq_ignore_ascii_case("url"))
-                .ok_or_else(|| {
-                    format!(
-                        "no column named \"url\" (columns: {}); name the URL column with --field{}",
-                        shown(),
-                        delimiter_hint(&names, delimiter)
-                    )
+                .ok_or_else(|| SettingError::NoUrlColumn {
+                    columns: shown(),
+                    split_by: splitting_delimiter(&names, delimiter),
                 })?,
         };
         Ok(CsvLayout {

@@ -7,6 +7,7 @@
 use arrow_schema::{DataType, Field, Fields, SchemaRef};
 
 use super::Format;
+use crate::setting::SettingError;
 
 mod rows;
 
@@ -33,29 +34,30 @@ impl ParquetLayout {
     /// The layout of a file with `schema`: `field` is `--field` (a column
     /// name, or a dotted path into struct columns); by default the column
     /// named `url` in any case.
-    pub fn new(schema: SchemaRef, field: Option<&str>) -> Result<ParquetLayout, String> {
+    pub fn new(schema: SchemaRef, field: Option<&str>) -> Result<ParquetLayout, SettingError> {
         let path = match field {
-            Some(f) => find(schema.fields(), f)
-                .ok_or_else(|| format!("no column {f:?} (columns: {})", shown(schema.fields())))?,
+            Some(f) => find(schema.fields(), f).ok_or_else(|| SettingError::NoSuchColumn {
+                field: f.to_string(),
+                columns: shown(schema.fields()),
+                split_by: None,
+            })?,
             None => schema
                 .fields()
                 .iter()
                 .position(|c| c.name().trim().eq_ignore_ascii_case("url"))
                 .map(|i| vec![i])
-                .ok_or_else(|| {
-                    format!(
-                        "no column named \"url\" (columns: {}); name the URL column with --field",
-                        shown(schema.fields())
-                    )
+                .ok_or_else(|| SettingError::NoUrlColumn {
+                    columns: shown(schema.fields()),
+                    split_by: None,
                 })?,
         };
         let leaf = field_at(schema.fields(), &path);
         let name = names_at(schema.fields(), &path).join(".");
         if !is_text(leaf.data_type()) {
-            return Err(format!(
-                "column {name:?} is {}, not a string column",
-                leaf.data_type()
-            ));
+            return Err(SettingError::NotText {
+                column: name,
+                data_type: leaf.data_type().to_string(),
+            });
         }
         Ok(ParquetLayout {
             schema,
