@@ -20,10 +20,11 @@ use std::io;
 use flate2::{Crc, Decompress, FlushDecompress, Status};
 
 use super::compression::{Compression, GZIP_MAGIC};
-use super::fault::{Decode, DecodeError, Fault, Progress, UnitEnds, check_end, resume};
+use super::fault::{Decode, DecodeError, Fault, Progress, check_end, resume};
 use super::hold::Hold;
 use super::parallel::{Dictionary, Units, next_header};
 use super::source::Source;
+use super::unit::{UnitCodec, unit_fields};
 
 /// Header flags (RFC 1952 section 2.3.1).
 const FHCRC: u8 = 1 << 1;
@@ -107,76 +108,25 @@ impl Units for Gzip {
             whole: false,
         }
     }
+}
 
-    /// The same decoder, knowing how the members before it ended (the
-    /// parallel decoder hands back to one after its batches).
-    fn with_ends(mut self, ends: UnitEnds) -> Gzip {
-        self.hold.set_ends(ends);
-        self
+impl UnitCodec for Gzip {
+    unit_fields!();
+
+    fn between(&self) -> bool {
+        matches!(self.stage, Stage::Between)
     }
 
-    /// How the members decoded so far ended.
-    fn ends(&self) -> UnitEnds {
-        self.hold.ends()
+    fn units(&self) -> (u64, u64) {
+        (self.member, self.member_start)
     }
 
-    /// The same decoder, handing bytes out as they are decoded, before
-    /// their member's check: for callers that check members themselves
-    /// before using their bytes (the parallel decoder's jobs).
-    fn unheld(mut self) -> Gzip {
-        self.hold = Hold::off();
-        self
+    fn step(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        Gzip::step(self, out)
     }
 
-    /// How many members are complete, if the decoder stands between two
-    /// (or after the last) with every byte handed out, and where the last
-    /// of them started.
-    fn boundary(&self) -> Option<(u64, u64)> {
-        let between = matches!(
-            (&self.stage, &self.progress),
-            (Stage::Between, Progress::Going)
-        );
-        (between && !self.hold.pending()).then_some((self.member, self.member_start))
-    }
-
-    /// Whether the input ended cleanly after the last member.
-    fn is_done(&self) -> bool {
-        matches!(self.progress, Progress::Done)
-    }
-
-    /// The input from where the decoder stands (best at a boundary).
-    fn into_source(self) -> Source {
-        self.source
-    }
-
-    /// How many bytes of the input the decoder has taken.
-    fn offset(&self) -> u64 {
-        self.source.offset()
-    }
-
-    /// [`Decode::decode`], but when `pause` is set it returns as soon as a
-    /// member's trailer is checked, so the caller sees every boundary.
-    fn decode_paused(&mut self, out: &mut [u8], pause: bool) -> io::Result<usize> {
-        let mut n = 0;
-        // A member's trailer checked in this call, its bytes not yet all out.
-        let mut member_ended = false;
-        loop {
-            n += self.hold.release(&mut out[n..]);
-            if self.hold.pending() {
-                return Ok(n);
-            }
-            if pause && member_ended && self.boundary().is_some() {
-                return Ok(n);
-            }
-            if let Some(result) = self.progress.ended(n, out.len()) {
-                return result;
-            }
-            member_ended |= matches!(self.stage, Stage::Trailer);
-            match self.step(&mut out[n..]) {
-                Ok(k) => n += k,
-                Err(e) => self.progress = self.after_fault(e),
-            }
-        }
+    fn after_fault(&mut self, e: io::Error) -> Progress {
+        Gzip::after_fault(self, e)
     }
 }
 

@@ -74,6 +74,7 @@ mod hold;
 mod parallel;
 mod ring;
 mod source;
+mod unit;
 mod zstd;
 
 #[cfg(test)]

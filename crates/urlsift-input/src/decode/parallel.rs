@@ -39,6 +39,7 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use super::compression::GZIP_MAGIC;
 use super::fault::{Decode, UnitEnds};
 use super::source::Source;
+use super::unit::{self, UnitCodec};
 
 /// The most jobs per batch (a job per core up to this; at 8, sixteen
 /// cores decoded a file of small members no faster than eight).
@@ -50,7 +51,7 @@ const OUTPUT_CAP_PER_SEGMENT: usize = 16;
 
 /// A compressed format of units that decode alone, one after another,
 /// with an in-order decoder that can stop and start at their boundaries.
-pub(super) trait Units: Decode + Sized + 'static {
+pub(super) trait Units: Decode + UnitCodec + 'static {
     /// Compressed bytes per job and batch.
     const SEGMENT: usize;
     /// A unit is small enough to try batches when it takes at most this
@@ -65,25 +66,42 @@ pub(super) trait Units: Decode + Sized + 'static {
     fn resume(source: Source, units: u64, dictionary: Dictionary) -> Self;
     /// The dictionary the units are decoded with, if any.
     fn dictionary(&self) -> Dictionary;
-    /// The same decoder, knowing how the units before it ended.
-    fn with_ends(self, ends: UnitEnds) -> Self;
-    /// How the units decoded so far ended.
-    fn ends(&self) -> UnitEnds;
-    /// The same decoder, handing bytes out before their unit's check.
-    fn unheld(self) -> Self;
-    /// Complete units and where the last began, when at a boundary.
-    fn boundary(&self) -> Option<(u64, u64)>;
-    /// Whether the input ended cleanly after the last unit.
-    fn is_done(&self) -> bool;
-    /// The input from where the decoder stands.
-    fn into_source(self) -> Source;
-    /// Input bytes taken.
-    fn offset(&self) -> u64;
-    /// Decodes, returning at each boundary when `pause` is set.
-    fn decode_paused(&mut self, out: &mut [u8], pause: bool) -> io::Result<usize>;
     /// Where a job may start, at or after `from` and before `limit`, in
     /// `window` (whose first byte starts a unit).
     fn next_start(window: &[u8], from: usize, limit: usize) -> Option<usize>;
+
+    /// The same decoder, knowing how the units before it ended.
+    fn with_ends(self, ends: UnitEnds) -> Self {
+        unit::with_ends(self, ends)
+    }
+    /// How the units decoded so far ended.
+    fn ends(&self) -> UnitEnds {
+        self.hold().ends()
+    }
+    /// The same decoder, handing bytes out before their unit's check.
+    fn unheld(self) -> Self {
+        unit::unheld(self)
+    }
+    /// Complete units and where the last began, when at a boundary.
+    fn boundary(&self) -> Option<(u64, u64)> {
+        unit::boundary(self)
+    }
+    /// Whether the input ended cleanly after the last unit.
+    fn is_done(&self) -> bool {
+        unit::is_done(self)
+    }
+    /// The input from where the decoder stands.
+    fn into_source(self) -> Source {
+        self.take_source()
+    }
+    /// Input bytes taken.
+    fn offset(&self) -> u64 {
+        self.source().offset()
+    }
+    /// Decodes, returning at each boundary when `pause` is set.
+    fn decode_paused(&mut self, out: &mut [u8], pause: bool) -> io::Result<usize> {
+        unit::decode_paused(self, out, pause)
+    }
 }
 
 /// A dictionary every unit of a source is decoded with (a `.warc.zst`

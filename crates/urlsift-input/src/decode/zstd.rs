@@ -25,10 +25,11 @@ use std::sync::Arc;
 use zstd::stream::raw::{Decoder, InBuffer, Operation, OutBuffer};
 
 use super::compression::{Compression, ZSTD_MAGIC, is_skippable_magic};
-use super::fault::{Decode, DecodeError, Fault, Progress, UnitEnds, check_end, resume};
+use super::fault::{Decode, DecodeError, Fault, Progress, check_end, resume};
 use super::hold::Hold;
 use super::parallel::{Dictionary, Units};
 use super::source::Source;
+use super::unit::{UnitCodec, unit_fields};
 
 /// The magic number of a `.warc.zst` file's dictionary frame
 /// (`0x184D2A5D`, little endian).
@@ -159,80 +160,30 @@ impl Units for Zstd {
     fn dictionary(&self) -> Dictionary {
         self.dictionary.clone()
     }
+}
 
-    /// The same decoder, knowing how the frames before it ended (the
-    /// parallel decoder hands back to one after its batches).
-    fn with_ends(mut self, ends: UnitEnds) -> Zstd {
-        self.hold.set_ends(ends);
-        self
+impl UnitCodec for Zstd {
+    unit_fields!();
+
+    fn between(&self) -> bool {
+        matches!(self.stage, Stage::Between)
     }
 
-    /// How the frames decoded so far ended.
-    fn ends(&self) -> UnitEnds {
-        self.hold.ends()
+    /// (A frame's end may be read before its checksum: `unchecked`.)
+    fn checked(&self) -> bool {
+        !self.unchecked
     }
 
-    /// The same decoder, handing bytes out as they are decoded, before
-    /// their frame's check: for callers that check frames themselves
-    /// before using their bytes (the parallel decoder's jobs).
-    fn unheld(mut self) -> Zstd {
-        self.hold = Hold::off();
-        self
+    fn units(&self) -> (u64, u64) {
+        (self.frame, self.frame_start)
     }
 
-    /// How many frames are complete, if the decoder stands between two
-    /// (or after the last) with every byte handed out and checked, and
-    /// where the last of them started.
-    fn boundary(&self) -> Option<(u64, u64)> {
-        let between = matches!(
-            (&self.stage, &self.progress),
-            (Stage::Between, Progress::Going)
-        );
-        (between && !self.unchecked && !self.hold.pending())
-            .then_some((self.frame, self.frame_start))
+    fn step(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        Zstd::step(self, out)
     }
 
-    /// Whether the input ended cleanly after the last frame.
-    fn is_done(&self) -> bool {
-        matches!(self.progress, Progress::Done)
-    }
-
-    /// The input from where the decoder stands (best at a boundary).
-    fn into_source(self) -> Source {
-        self.source
-    }
-
-    /// How many bytes of the input the decoder has taken.
-    fn offset(&self) -> u64 {
-        self.source.offset()
-    }
-
-    /// [`Decode::decode`], but when `pause` is set it returns as soon as a
-    /// frame is decoded and checked, so the caller sees every boundary.
-    fn decode_paused(&mut self, out: &mut [u8], pause: bool) -> io::Result<usize> {
-        let mut n = 0;
-        // A frame ended in this call, its bytes not yet all out.
-        let mut frame_ended = false;
-        loop {
-            n += self.hold.release(&mut out[n..]);
-            if self.hold.pending() {
-                return Ok(n);
-            }
-            if pause && frame_ended && self.boundary().is_some() {
-                return Ok(n);
-            }
-            if let Some(result) = self.progress.ended(n, out.len()) {
-                return result;
-            }
-            let (in_frame, frame) = (!matches!(self.stage, Stage::Between), self.frame);
-            match self.step(&mut out[n..]) {
-                Ok(k) => n += k,
-                Err(e) => self.progress = self.after_fault(e),
-            }
-            // (An empty skippable frame starts and ends in one step.)
-            frame_ended |=
-                matches!(self.stage, Stage::Between) && (in_frame || self.frame != frame);
-        }
+    fn after_fault(&mut self, e: io::Error) -> Progress {
+        Zstd::after_fault(self, e)
     }
 }
 
