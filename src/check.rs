@@ -99,7 +99,7 @@ pub fn run(a: CheckArgs) -> Result<ExitCode, CliError> {
     setup.report.quiet = setup.report.quiet || !setup.report.verbose;
     setup.run_chunks(|chunk| {
         let checker = Checker {
-            source: &chunk.source.name,
+            source: &chunk.source().name,
             base: base.as_ref(),
             json,
             terminator,

@@ -126,14 +126,14 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
         p
     };
     let mut done = setup.run(work, |ledger, chunk, p| {
-        if chunk.oversize.is_some() {
+        if chunk.oversize().is_some() {
             // Not keyed (it cannot be held): counted and rejected, never
             // passed through.
             ledger.oversize(chunk, false)?;
             return Ok(true);
         }
-        if writes_records && chunk.write_head && chunk.head > 0 {
-            ledger.write(&chunk.data[..chunk.head])?;
+        if writes_records && chunk.writes_head() && chunk.head() > 0 {
+            ledger.write(&chunk.data()[..chunk.head()])?;
         }
         ledger.tally_mut().merge(&p.tally);
         seen.offer_chunk(chunk, p, ledger.out())?;
@@ -202,10 +202,10 @@ fn parquet_rows(
         let frames = first.chunk(chunk, p)?;
         if let (Some(rows), Some(layout)) = (
             chunk.attached::<Rows>(),
-            ParquetLayout::of(&chunk.source.format),
+            ParquetLayout::of(&chunk.source().format),
         ) {
             let frames = frames.into_iter().flat_map(Frames::new);
-            write_back.rows(ledger.out(), &chunk.source, rows, layout, frames)?;
+            write_back.rows(ledger.out(), chunk.source(), rows, layout, frames)?;
         }
         ledger.settle(chunk, p)
     })?;

@@ -322,8 +322,8 @@ pub fn run(a: ExtractArgs) -> Result<ExitCode, CliError> {
             }
             Ok(())
         });
-        if a.append && chunk.write_head && chunk.head > 0 {
-            let header = appended_header(&chunk.data[..chunk.head], &names, source.format);
+        if a.append && chunk.writes_head() && chunk.head() > 0 {
+            let header = appended_header(&chunk.data()[..chunk.head()], &names, source.format);
             let shift = header.len();
             p.out.splice(0..0, header);
             for k in &mut p.passed_through {

@@ -385,7 +385,7 @@ pub fn run(a: StatsArgs) -> Result<ExitCode, CliError> {
         |ledger, chunk, p| {
             // (A piece of an over-long line: the ledger counts it, bytes
             // and all; its worker made nothing of it.)
-            if chunk.oversize.is_some() {
+            if chunk.oversize().is_some() {
                 ledger.oversize(chunk, false)?;
             } else {
                 ledger.tally_mut().merge(&p.tally);

@@ -339,10 +339,10 @@ fn damaged_in(data: &[u8], wacz: bool) {
                 continue;
             }
         };
-        if chunk.bad.is_some() || chunk.oversize.is_some() {
+        if chunk.bad().is_some() || chunk.oversize().is_some() {
             continue;
         }
-        let cut_last = chunk.truncated && !chunk.data.ends_with(b"\n");
+        let cut_last = chunk.truncated() && !chunk.data().ends_with(b"\n");
         let mut lines_of = chunk.lines().peekable();
         while let Some((n, line)) = lines_of.next() {
             let last = lines_of.peek().is_none();

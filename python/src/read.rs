@@ -410,19 +410,19 @@ fn read(plan: &Plan, tx: &SyncSender<Message>) -> Result<Summary, String> {
     let errors = plan
         .engine
         .run(work, |chunk, p| -> Result<bool, urlsift_records::Error> {
-            if chunk.oversize.is_some() {
+            if chunk.oversize().is_some() {
                 // (A piece of a line over the limit: counted, never a row.)
                 ledger.oversize(chunk, false)?;
                 return Ok(true);
             }
             ledger.tally_mut().merge(&p.tally);
             ledger.settle(chunk, p)?;
-            let frames = p.output(&chunk.data).flat_map(Frames::new);
+            let frames = p.output(chunk.data()).flat_map(Frames::new);
             let batch = plan
                 .columns
                 .batch(chunk.attached::<Rows>(), frames)
                 .map_err(|e| {
-                    urlsift_records::Error::Usage(format!("{}: {e}", chunk.source.name))
+                    urlsift_records::Error::Usage(format!("{}: {e}", chunk.source().name))
                 })?;
             rows += batch.num_rows();
             pending.push(batch);

@@ -238,32 +238,32 @@ pub fn load(load: &Load) -> Result<Corpus, Error> {
         };
         if !current
             .as_ref()
-            .is_some_and(|c| Arc::ptr_eq(c, &chunk.source))
+            .is_some_and(|c| Arc::ptr_eq(c, chunk.source()))
         {
-            corpus.begin_source(&chunk.source.name);
-            current = Some(Arc::clone(&chunk.source));
+            corpus.begin_source(&chunk.source().name);
+            current = Some(Arc::clone(chunk.source()));
         }
         add_chunk(&mut corpus, &job, &chunk);
-        chunk.data.recycle(&pool);
+        chunk.recycle(&pool);
     }
     Ok(corpus)
 }
 
 /// Adds the URLs of one chunk's records, and counts the rest.
 fn add_chunk(corpus: &mut Corpus, job: &Job, chunk: &Chunk) {
-    if let Some(piece) = chunk.oversize {
+    if let Some(piece) = chunk.oversize() {
         // A line over the limit, in pieces: one skipped line.
         if piece.first {
             corpus.read.lines += 1;
             corpus
                 .read
-                .skip(&chunk.source.name, chunk.first_line, Reason::TooLong);
+                .skip(&chunk.source().name, chunk.first_line(), Reason::TooLong);
         }
         return;
     }
     let loader = Loader {
         corpus: &mut *corpus,
-        name: &chunk.source.name,
+        name: &chunk.source().name,
     };
     let p = job.run_in(urlsift_simd::Runtime, chunk, (), loader);
     corpus.read.lines += p.tally.lines;

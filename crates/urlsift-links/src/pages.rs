@@ -432,12 +432,12 @@ pub fn keeping(max: usize) -> Keeping {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn items(chunk: &Chunk) -> impl Iterator<Item = Item<'_>> {
-    let dialect = match &chunk.source.format {
+    let dialect = match &chunk.source().format {
         Format::Warc(field) => field.dialect(),
         _ => Dialect::Warc,
     };
-    let data: &[u8] = &chunk.data;
-    let index = &chunk.index;
+    let data: &[u8] = chunk.data();
+    let index = chunk.index();
     let mut i = 0;
     std::iter::from_fn(move || {
         let e: &Entry = index.get(i)?;

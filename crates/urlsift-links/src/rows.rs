@@ -555,7 +555,7 @@ fn read_records<E>(
         |chunk| {
             let source = Source {
                 settings,
-                name: &chunk.source.name,
+                name: &chunk.source().name,
                 shape: InputShape::Warc,
             };
             let mut p: Processed<Vec<LinkRows>> = Processed::new(chunk);

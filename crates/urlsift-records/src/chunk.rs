@@ -37,46 +37,47 @@ pub struct Source {
     pub format: Format,
 }
 
-/// A run of whole records from one source.
+/// A run of whole records from one source: what the reader hands the
+/// workers. Its parts are read through its methods.
 pub struct Chunk {
     /// The source of these records.
-    pub source: Arc<Source>,
+    pub(crate) source: Arc<Source>,
     /// 1-based number of the chunk's first line within its source (or
     /// within the chunk, with `relative_lines`).
-    pub first_line: u64,
+    pub(crate) first_line: u64,
     /// Lines are numbered from the chunk's start: the writer adds the
     /// lines of the source's earlier chunks (see [`LineBase`](super::LineBase)).
-    pub relative_lines: bool,
+    pub(crate) relative_lines: bool,
     /// Where `data` starts in the source (after decompression).
-    pub offset: u64,
+    pub(crate) offset: u64,
     /// The bytes, each line ending in `\n` except perhaps the source's last.
-    pub data: Data,
+    pub(crate) data: Data,
     /// Bytes at the start of `data` that are not records: a byte-order mark
     /// and a CSV header row (only in a source's first chunk).
-    pub head: usize,
+    pub(crate) head: usize,
     /// Whether `head` holds a header to write (the first source's, not a
     /// later source's repeat of it).
-    pub write_head: bool,
+    pub(crate) write_head: bool,
     /// The source ended with a read error right after this chunk: a last
     /// record without its terminator was cut off.
-    pub truncated: bool,
+    pub(crate) truncated: bool,
     /// Chunks whose records are not one per line (WARC, ARC): each
     /// record's place in `data`.
-    pub index: Vec<Entry>,
+    pub(crate) index: Vec<Entry>,
     /// A piece of a line too long to hold (see [`Oversize`]).
-    pub oversize: Option<Oversize>,
+    pub(crate) oversize: Option<Oversize>,
     /// Every line of the chunk is a bad record for this reason, whatever
     /// its format: bytes a damaged member or frame decoded to
     /// ([`Reason::Damaged`]), or the rest of a line whose start a gap in
     /// the decoded input took ([`Reason::Truncated`]).
-    pub bad: Option<Reason>,
+    pub(crate) bad: Option<Reason>,
     /// A recycled buffer for the worker's output (see [`BufPool`]).
-    pub spare: Mutex<Vec<u8>>,
+    pub(crate) spare: Mutex<Vec<u8>>,
     /// What the reader of the chunk's format attaches to it, for the
     /// operations on that format ([`Chunk::attached`]): a Parquet chunk's
     /// rows as Arrow read them (its data holds a frame per row: its number
     /// and URL).
-    pub attached: Option<Arc<dyn Any + Send + Sync>>,
+    pub(crate) attached: Option<Arc<dyn Any + Send + Sync>>,
 }
 
 /// A line over `--max-line-bytes` comes in pieces, never held whole: the
@@ -155,8 +156,7 @@ impl Chunk {
     /// use urlsift_records::{Chunk, Format, Source};
     ///
     /// let source = Arc::new(Source { name: "t".into(), format: Format::Lines });
-    /// let mut chunk = Chunk::plain(source, 1, 0, Vec::new());
-    /// chunk.attached = Some(Arc::new(7u32));
+    /// let chunk = Chunk::plain(source, 1, 0, Vec::new()).with_attached(Arc::new(7u32));
     /// assert_eq!(chunk.attached::<u32>(), Some(&7));
     /// assert_eq!(chunk.attached::<String>(), None);
     /// ```
@@ -164,9 +164,77 @@ impl Chunk {
         self.attached.as_deref()?.downcast_ref()
     }
 
+    /// The same chunk, with `value` attached (as a reader of a format
+    /// attaches what its operations take back: [`Chunk::attached`]).
+    pub fn with_attached(mut self, value: Arc<dyn Any + Send + Sync>) -> Chunk {
+        self.attached = Some(value);
+        self
+    }
+
     /// The records' bytes (after the head).
     pub fn body(&self) -> &[u8] {
         &self.data[self.head..]
+    }
+
+    /// The source of these records.
+    pub fn source(&self) -> &Arc<Source> {
+        &self.source
+    }
+
+    /// The 1-based number of the chunk's first line within its source (or
+    /// within the chunk, where lines are numbered from its start).
+    pub fn first_line(&self) -> u64 {
+        self.first_line
+    }
+
+    /// Where the chunk's bytes start in the source (after decompression).
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// The chunk's bytes: its head, then its records.
+    pub fn data(&self) -> &[u8] {
+        &self.data
+    }
+
+    /// How many bytes at the start of [`Chunk::data`] are not records: a
+    /// byte-order mark and a CSV header row (a source's first chunk).
+    pub fn head(&self) -> usize {
+        self.head
+    }
+
+    /// Whether the head holds a header to write (the first source's, not
+    /// a later source's repeat of it).
+    pub fn writes_head(&self) -> bool {
+        self.write_head
+    }
+
+    /// Whether the source ended with a read error right after this chunk
+    /// (a last record without its terminator was cut off).
+    pub fn truncated(&self) -> bool {
+        self.truncated
+    }
+
+    /// Each record's place in [`Chunk::data`], for chunks whose records are
+    /// not one per line (WARC, ARC).
+    pub fn index(&self) -> &[Entry] {
+        &self.index
+    }
+
+    /// The piece of a line too long to hold, if the chunk is one.
+    pub fn oversize(&self) -> Option<Oversize> {
+        self.oversize
+    }
+
+    /// The reason every line of the chunk is bad, if one is (bytes a
+    /// damaged member or frame decoded to, the rest of a cut line).
+    pub fn bad(&self) -> Option<Reason> {
+        self.bad
+    }
+
+    /// Gives the chunk's buffer back to `pool`.
+    pub fn recycle(self, pool: &BufPool) {
+        self.data.recycle(pool);
     }
 }
 

@@ -13,7 +13,7 @@
 //! p.copy_input(0..19); // the first line is its own output: not copied
 //! p.append().extend_from_slice(b"https://b.example/\n");
 //! p.flush();
-//! let out: Vec<u8> = p.output(&chunk.data).flatten().copied().collect();
+//! let out: Vec<u8> = p.output(chunk.data()).flatten().copied().collect();
 //! assert_eq!(out, b"https://a.example/\nhttps://b.example/\n");
 //! assert!(!p.all_in_out());
 //! ```

@@ -48,7 +48,7 @@
 //! let pool = urlsift_records::BufPool::new(4, 1 << 16);
 //! let chunk = cursor.next_chunk(&pool).unwrap()?;
 //! let rows = chunk.attached::<Rows>().unwrap();
-//! assert_eq!((chunk.first_line, rows.batch.num_rows()), (1, 2));
+//! assert_eq!((chunk.first_line(), rows.batch.num_rows()), (1, 2));
 //! assert!(cursor.next_chunk(&pool).is_none());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

@@ -40,7 +40,7 @@
 //! let mut lines = Vec::new();
 //! while let Some((_number, chunk)) = reader.next_numbered(&pool) {
 //!     let chunk = chunk?;
-//!     assert!(chunk.data.ends_with(b"\n"));
+//!     assert!(chunk.data().ends_with(b"\n"));
 //!     lines.extend(chunk.lines().map(|(n, l)| (n, String::from_utf8_lossy(l).into_owned())));
 //! }
 //! assert_eq!(lines[2], (3, "https://c.example/".to_string()));
