@@ -100,6 +100,7 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
             ));
         }
         let first = FirstRows::new(budget, a.samples, Some(spill_dir.path().to_path_buf()))
+            .clocked(setup.engine.in_order_clock())
             .threads(seen_threads(setup.engine.threads()))?;
         return parquet_rows(setup, &keying, &job, base.as_ref(), write_back, first);
     }
@@ -110,6 +111,7 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
         setup.terminator,
     )
     .samples(a.samples)
+    .clocked(setup.engine.in_order_clock())
     .threads(seen_threads(setup.engine.threads()))?;
     // Key buffers go back and forth between workers and this thread: reusing
     // them keeps the allocator from holding on to freed cross-thread blocks.

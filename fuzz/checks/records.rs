@@ -61,6 +61,7 @@ pub fn lines(data: &[u8]) {
         count_lines: true,
         keep: None,
         cores: urlsift_records::cores::machine(),
+        decoding_clock: Default::default(),
     };
     let mut reader = ChunkReader::new(vec![path.clone()], settings);
     let mut expected_number = 0;
@@ -304,6 +305,7 @@ fn damaged_in(data: &[u8], wacz: bool) {
         count_lines: true,
         keep: None,
         cores: urlsift_records::cores::machine(),
+        decoding_clock: Default::default(),
     };
     let pool = BufPool::new(4, 1 << 16);
     let inputs =

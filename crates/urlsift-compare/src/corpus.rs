@@ -213,6 +213,7 @@ pub fn load(load: &Load) -> Result<Corpus, Error> {
             // (Read on the calling thread: a compressed corpus is decoded
             // beside it, its members on the machine's cores.)
             cores: urlsift_records::cores::machine(),
+            decoding_clock: Default::default(),
         },
     );
     let pool = BufPool::new(4, chunk_size);

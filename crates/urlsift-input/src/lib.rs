@@ -61,11 +61,12 @@ pub fn open(path: &Path) -> io::Result<Opened> {
     open_with(path, cores::machine())
 }
 
-/// [`open`], a compressed input decoded by up to `cores` threads
-/// ([`cores::capped`] of the run's `-j`; one: decoded as it is read, on
-/// the reader's own thread).
-pub fn open_with(path: &Path, cores: usize) -> io::Result<Opened> {
-    Ok(match decode::open_with(path, cores)? {
+/// [`open`], a compressed input decoded as `decoding` says
+/// ([`decode::Decoding`]: up to [`cores::capped`] of the run's `-j`
+/// threads; one: decoded as it is read, on the reader's own thread; a
+/// number of cores will do).
+pub fn open_with(path: &Path, decoding: impl Into<decode::Decoding>) -> io::Result<Opened> {
+    Ok(match decode::open_with(path, decoding)? {
         decode::Input::File(file) => match Map::new(&file)? {
             Some(map) => Opened::Mapped(map),
             None => Opened::Read(Box::new(file)),
@@ -121,13 +122,13 @@ impl Location {
     /// Opens the input as [`open_with`] opens a file; an entry is read
     /// through its ZIP ([`zip::open`]: inflated if deflated, checked at
     /// its end), then decoded if it is gzip or zstd.
-    pub fn open_with(&self, cores: usize) -> io::Result<Opened> {
+    pub fn open_with(&self, decoding: impl Into<decode::Decoding>) -> io::Result<Opened> {
         match self {
-            Location::File(path) => open_with(path, cores),
+            Location::File(path) => open_with(path, decoding),
             Location::Entry { zip, entry } => {
                 let bytes = zip::open(zip, entry)?;
                 Ok(Opened::Read(
-                    decode::open_stream(bytes, cores)?.into_reader(),
+                    decode::open_stream(bytes, decoding)?.into_reader(),
                 ))
             }
         }

@@ -46,7 +46,7 @@ use super::input::wacz::Part;
 use super::input::{self, InputError, Location};
 use super::processed::Processed;
 use super::reader::{ChunkReader, Settings};
-use super::timings::{Clock, Clocks, Report, Started};
+use super::timings::{BusyClock, Clock, Clocks, Report, Shared, Started};
 
 /// How the engine reads its inputs.
 #[derive(Clone, Debug)]
@@ -92,6 +92,8 @@ pub struct Engine {
     timed: bool,
     /// The last timed run's report.
     report: Mutex<Option<Report>>,
+    /// The clocks its inputs' decoders and its in-order helpers add to.
+    clocks: Shared,
 }
 
 /// How an [`Engine`] is made: its inputs and [`Options`], and what the
@@ -260,6 +262,7 @@ impl Engine {
             .thread_name(|i| format!("urlsift-worker-{i}"))
             .build()
             .map_err(|e| Error::Usage(format!("cannot start worker threads: {e}")))?;
+        let clocks = Shared::default();
         Ok(Engine {
             files,
             inputs,
@@ -276,9 +279,11 @@ impl Engine {
                 keep: None,
                 // `-j` caps the decoders' and Parquet lanes' pools too.
                 cores: super::cores::capped(options.threads),
+                decoding_clock: clocks.decoding.clone(),
             },
             timed: false,
             report: Mutex::new(None),
+            clocks,
         })
     }
 
@@ -317,6 +322,14 @@ impl Engine {
     /// them replaced by the WARC files it holds.
     pub fn inputs(&self) -> &[Location] {
         &self.inputs
+    }
+
+    /// The clock the helpers of a run's in-order stage add their time to
+    /// (a dedup seen-set's partitions looked up at once:
+    /// [`Seen::clocked`](crate::dedup::Seen::clocked)), so `--timings`
+    /// tells the in-order stage's serial time from its shared time.
+    pub fn in_order_clock(&self) -> BusyClock {
+        self.clocks.in_order.clone()
     }
 
     /// How the reader cuts and checks the inputs.
@@ -381,7 +394,7 @@ impl Engine {
         }
         let ticket_rx = Mutex::new(ticket_rx);
         let clocks = self.timed.then(Clocks::default);
-        let started = Started::now();
+        let started = Started::now(&self.clocks);
         let (mut busy, mut idle) = (Duration::ZERO, Duration::ZERO);
         let (pool, reader, ticket_rx, work, clocks_ref) =
             (&pool, &reader, &ticket_rx, &work, clocks.as_ref());
@@ -466,7 +479,7 @@ impl Engine {
         let mut reader = ChunkReader::of(self.inputs.clone(), self.read.clone());
         let mut errors = Vec::new();
         let clocks = self.timed.then(Clocks::default);
-        let started = Started::now();
+        let started = Started::now(&self.clocks);
         let mut busy = Duration::ZERO;
         let (now, time) = timers(clocks.as_ref());
         let ran = loop {
@@ -651,5 +664,53 @@ mod tests {
         assert_eq!(first.settings().cores, 1);
         assert_eq!(second.settings().cores, crate::cores::machine());
         assert_eq!(first.settings().cores, 1);
+    }
+
+    /// Each engine clocks its own inputs' decoding: a run that overlaps
+    /// another engine's decoding of a `.gz` input reports none of it.
+    #[test]
+    fn each_engine_times_its_own_decoding() {
+        use std::io::Write;
+        let dir = tempfile::tempdir().unwrap();
+        let gz = dir.path().join("a.txt.gz");
+        let mut text = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        for i in 0..300_000 {
+            writeln!(text, "https://e{i}.example/path").unwrap();
+        }
+        std::fs::write(&gz, text.finish().unwrap()).unwrap();
+        let plain = dir.path().join("b.txt");
+        std::fs::write(&plain, "https://b.example/\n").unwrap();
+        let two = Options {
+            threads: Some(2),
+            ..Options::default()
+        };
+        let decoding = Engine::builder(vec![gz])
+            .options(&two)
+            .timed(true)
+            .build()
+            .unwrap();
+        let plain = Engine::builder(vec![plain])
+            .options(&two)
+            .timed(true)
+            .build()
+            .unwrap();
+        let (done, wait) = std::sync::mpsc::channel::<()>();
+        let wait = std::sync::Mutex::new(wait);
+        let nothing = |chunk: &Chunk| Processed::<()>::new(chunk);
+        let keep = |_: &Chunk, _: &mut Processed<()>| Ok::<bool, Error>(true);
+        std::thread::scope(|s| {
+            // The plain run's one chunk waits until the other run is over.
+            s.spawn(|| {
+                let held = |chunk: &Chunk| {
+                    let _ = wait.lock().unwrap().recv();
+                    Processed::<()>::new(chunk)
+                };
+                plain.run(held, keep).unwrap();
+            });
+            decoding.run(nothing, keep).unwrap();
+            done.send(()).unwrap();
+        });
+        assert!(decoding.timings().unwrap().decode > Duration::ZERO);
+        assert_eq!(plain.timings().unwrap().decode, Duration::ZERO);
     }
 }

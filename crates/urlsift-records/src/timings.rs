@@ -33,39 +33,34 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-pub use urlsift_input::timings::decoding;
+pub use urlsift_input::timings::BusyClock;
 
-/// Nanoseconds the in-order stage spent with helper threads working for
-/// it (the dedup seen-set's partitions, looked up at once), over the
-/// process.
-static IN_ORDER_SHARED: AtomicU64 = AtomicU64::new(0);
-
-/// Adds `spent` to the in-order stage's time shared with helper threads.
-pub(crate) fn add_in_order_shared(spent: Duration) {
-    IN_ORDER_SHARED.fetch_add(spent.as_nanos() as u64, Ordering::Relaxed);
+/// An engine's clocks that other threads add to: its inputs' decoding
+/// threads, and the helpers of its in-order stage (a dedup seen-set's
+/// partitions, looked up at once: [`Engine::in_order_clock`](crate::Engine::in_order_clock)).
+/// Each engine has its own.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Shared {
+    pub(crate) decoding: BusyClock,
+    pub(crate) in_order: BusyClock,
 }
 
-/// The in-order stage's time shared with helper threads so far, over the
-/// process.
-pub fn in_order_shared() -> Duration {
-    Duration::from_nanos(IN_ORDER_SHARED.load(Ordering::Relaxed))
-}
-
-/// When a run started, with the process-wide clocks ([`decoding`],
-/// [`in_order_shared`]) as they stood then.
+/// When a run started, with its engine's shared clocks as they stood then.
 pub(crate) struct Started {
     at: Instant,
+    clocks: Shared,
     decoding: Duration,
     shared: Duration,
 }
 
 impl Started {
-    /// Now.
-    pub(crate) fn now() -> Started {
+    /// Now, for a run of the engine whose clocks are `clocks`.
+    pub(crate) fn now(clocks: &Shared) -> Started {
         Started {
             at: Instant::now(),
-            decoding: decoding(),
-            shared: in_order_shared(),
+            clocks: clocks.clone(),
+            decoding: clocks.decoding.total(),
+            shared: clocks.in_order.total(),
         }
     }
 }
@@ -148,11 +143,19 @@ impl Report {
             threads,
             read: Clocks::get(&clocks.read),
             read_wait: Clocks::get(&clocks.read_wait),
-            decode: decoding().saturating_sub(started.decoding),
+            decode: started
+                .clocks
+                .decoding
+                .total()
+                .saturating_sub(started.decoding),
             work: Clocks::get(&clocks.work),
             workers_waited: Clocks::get(&clocks.ticket_wait),
             in_order: in_order.0,
-            in_order_shared: in_order_shared().saturating_sub(started.shared),
+            in_order_shared: started
+                .clocks
+                .in_order
+                .total()
+                .saturating_sub(started.shared),
             in_order_idle: in_order.1,
         }
     }

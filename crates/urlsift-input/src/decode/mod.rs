@@ -90,6 +90,7 @@ use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::Path;
 
+use crate::timings::BusyClock;
 pub use compression::Compression;
 pub use fault::{Damaged, DecodeError, Fault, decode_error, is_trailing_garbage, resumes};
 pub use ring::Decoded;
@@ -131,22 +132,54 @@ impl Input {
     }
 }
 
+/// How a compressed input is decoded: on up to `cores` threads
+/// ([`crate::cores::capped`]; one: as the input is read, on the reader's
+/// thread), the decoding's busy time added to `clock`. A number of cores
+/// alone is one, with a clock nobody reads.
+///
+/// ```
+/// use urlsift_input::decode::Decoding;
+/// use urlsift_input::timings::BusyClock;
+///
+/// let clock = BusyClock::default();
+/// let decoding = Decoding { cores: 2, clock: clock.clone() };
+/// assert_eq!(Decoding::from(4).cores, 4);
+/// # let _ = decoding;
+/// ```
+#[derive(Clone, Debug)]
+pub struct Decoding {
+    /// The most threads decoding may use.
+    pub cores: usize,
+    /// Where the decoding threads add their busy time.
+    pub clock: BusyClock,
+}
+
+impl From<usize> for Decoding {
+    fn from(cores: usize) -> Decoding {
+        Decoding {
+            cores,
+            clock: BusyClock::default(),
+        }
+    }
+}
+
 /// Opens a file, or standard input for `-`, and picks its form by magic
 /// bytes: gzip and zstd start decoding at once on a thread of their own.
 pub fn open(path: &Path) -> io::Result<Input> {
     open_with(path, crate::cores::machine())
 }
 
-/// [`open`], decoding on up to `cores` threads ([`crate::cores::capped`];
-/// one: as the input is read, on the reader's thread).
-pub fn open_with(path: &Path, cores: usize) -> io::Result<Input> {
+/// [`open`], decoding as `decoding` says ([`Decoding`]: a number of
+/// cores will do).
+pub fn open_with(path: &Path, decoding: impl Into<Decoding>) -> io::Result<Input> {
+    let decoding = decoding.into();
     if path == Path::new("-") {
-        return from_stream(Box::new(io::stdin()), cores);
+        return from_stream(Box::new(io::stdin()), decoding);
     }
     let mut file = File::open(path)?;
     if !file.metadata()?.is_file() {
         // A FIFO or device: it cannot seek back over the peeked bytes.
-        return from_stream(Box::new(file), cores);
+        return from_stream(Box::new(file), decoding);
     }
     let mut head = [0u8; 4];
     let got = read_up_to(&mut file, &mut head)?;
@@ -159,13 +192,17 @@ pub fn open_with(path: &Path, cores: usize) -> io::Result<Input> {
         .or_else(|| (got > 0).then(|| Compression::named(path))?);
     Ok(match format {
         None => Input::File(file),
-        Some(format) => Input::Decoded(Decoded::start(format, Source::new(Box::new(file)), cores)),
+        Some(format) => Input::Decoded(Decoded::start(
+            format,
+            Source::new(Box::new(file)),
+            decoding,
+        )),
     })
 }
 
 /// A stream (a pipe, a ZIP entry), its form picked by its first bytes as
-/// [`open`] picks a file's: gzip and zstd decoded on up to `cores` threads,
-/// anything else read as it is.
+/// [`open`] picks a file's: gzip and zstd decoded as `decoding` says (a
+/// number of cores will do), anything else read as it is.
 ///
 /// ```
 /// use std::io::Read;
@@ -178,17 +215,20 @@ pub fn open_with(path: &Path, cores: usize) -> io::Result<Input> {
 /// assert_eq!(text, "https://e.com/\n");
 /// # Ok::<(), std::io::Error>(())
 /// ```
-pub fn open_stream(inner: Box<dyn Read + Send>, cores: usize) -> io::Result<Input> {
-    from_stream(inner, cores)
+pub fn open_stream(
+    inner: Box<dyn Read + Send>,
+    decoding: impl Into<Decoding>,
+) -> io::Result<Input> {
+    from_stream(inner, decoding.into())
 }
 
 /// A stream that cannot seek: its first bytes stay in the source's buffer.
-fn from_stream(inner: Box<dyn Read + Send>, cores: usize) -> io::Result<Input> {
+fn from_stream(inner: Box<dyn Read + Send>, decoding: Decoding) -> io::Result<Input> {
     let mut source = Source::new(inner);
     let head = source.peek(4)?;
     Ok(match Compression::detect(head) {
         None => Input::Pipe(source.into_reader()),
-        Some(format) => Input::Decoded(Decoded::start(format, source, cores)),
+        Some(format) => Input::Decoded(Decoded::start(format, source, decoding)),
     })
 }
 

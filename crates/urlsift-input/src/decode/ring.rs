@@ -17,10 +17,12 @@ use std::io::{self, BufRead, Read};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread::{self, JoinHandle};
 
+use super::Decoding;
 use super::compression::Compression;
 use super::fault::{Decode, again, resumes};
 use super::source::Source;
 use super::{gzip, parallel, zstd};
+use crate::timings::BusyClock;
 
 /// Buffers in the ring, and their size: one being filled, one being read,
 /// two waiting, so neither side waits for the other's short stalls.
@@ -67,28 +69,31 @@ enum From {
         #[cfg_attr(not(test), allow(dead_code))]
         thread: Option<JoinHandle<()>>,
     },
-    /// The reader's own thread, decoding as it reads (one core).
-    Here(Box<dyn Decode>),
+    /// The reader's own thread, decoding as it reads (one core), its busy
+    /// time added to the clock.
+    Here(Box<dyn Decode>, BusyClock),
 }
 
 impl Decoded {
     /// Starts decoding `source` as `format` on a new thread, its members
-    /// on up to `cores` (or, when the run may use one core, as it is
-    /// read).
-    pub(super) fn start(format: Compression, source: Source, cores: usize) -> Decoded {
-        let decode = decoder(format, source, cores);
-        if cores <= 1 {
-            return Decoded::new(format, BUF_SIZE, From::Here(decode));
+    /// on up to `decoding.cores` (or, when the run may use one core, as
+    /// it is read), the busy time added to `decoding.clock`.
+    pub(super) fn start(format: Compression, source: Source, decoding: Decoding) -> Decoded {
+        let decode = decoder(format, source, decoding.cores);
+        if decoding.cores <= 1 {
+            return Decoded::new(format, BUF_SIZE, From::Here(decode, decoding.clock));
         }
-        Decoded::with_ring(format, decode, RING, BUF_SIZE)
+        Decoded::with_ring(format, decode, RING, BUF_SIZE, decoding.clock)
     }
 
-    /// Decodes with `decode` through `ring` buffers of `size` bytes.
+    /// Decodes with `decode` through `ring` buffers of `size` bytes, the
+    /// busy time added to `clock`.
     pub(super) fn with_ring(
         format: Compression,
         decode: Box<dyn Decode>,
         ring: usize,
         size: usize,
+        clock: BusyClock,
     ) -> Decoded {
         let (filled_tx, filled) = sync_channel(ring);
         let (empty, empty_rx) = sync_channel(ring);
@@ -98,7 +103,7 @@ impl Decoded {
         }
         let thread = thread::Builder::new()
             .name(format!("urlsift {} decoder", format.name()))
-            .spawn(move || run(decode, empty_rx, filled_tx))
+            .spawn(move || run(decode, empty_rx, filled_tx, &clock))
             .expect("spawn the decoding thread");
         let from = From::Thread {
             filled,
@@ -112,7 +117,7 @@ impl Decoded {
     /// time (as [`Decoded::start`] does when the run may use one core).
     #[cfg(test)]
     pub(super) fn here(format: Compression, decode: Box<dyn Decode>, size: usize) -> Decoded {
-        Decoded::new(format, size, From::Here(decode))
+        Decoded::new(format, size, From::Here(decode, BusyClock::default()))
     }
 
     /// Nothing read yet, a buffer of `size` bytes at hand, the next from
@@ -140,7 +145,7 @@ impl Decoded {
     pub(super) fn thread(&mut self) -> JoinHandle<()> {
         match &mut self.from {
             From::Thread { thread, .. } => thread.take().expect("asked once"),
-            From::Here(_) => panic!("decoded on the reader's thread"),
+            From::Here(..) => panic!("decoded on the reader's thread"),
         }
     }
 
@@ -159,8 +164,8 @@ impl Decoded {
             }
             let (filled, empty) = match &mut self.from {
                 From::Thread { filled, empty, .. } => (filled, empty),
-                From::Here(decode) => {
-                    let (len, end, resumed) = fill(&mut **decode, &mut self.current);
+                From::Here(decode, clock) => {
+                    let (len, end, resumed) = fill(&mut **decode, &mut self.current, clock);
                     (self.pos, self.len) = (0, len);
                     self.end = end;
                     self.resumed = resumed;
@@ -186,9 +191,14 @@ impl Decoded {
 
 /// The decoding thread: fills empty buffers and sends them on in order
 /// until the stream ends or fails, or the reader is gone.
-fn run(mut decode: Box<dyn Decode>, empty: Receiver<Vec<u8>>, filled: SyncSender<Filled>) {
+fn run(
+    mut decode: Box<dyn Decode>,
+    empty: Receiver<Vec<u8>>,
+    filled: SyncSender<Filled>,
+    clock: &BusyClock,
+) {
     while let Ok(mut buf) = empty.recv() {
-        let (len, end, resumed) = fill(&mut *decode, &mut buf);
+        let (len, end, resumed) = fill(&mut *decode, &mut buf, clock);
         let last = end.is_some();
         let buffer = Filled {
             buf,
@@ -209,6 +219,7 @@ fn run(mut decode: Box<dyn Decode>, empty: Receiver<Vec<u8>>, filled: SyncSender
 fn fill(
     decode: &mut dyn Decode,
     buf: &mut [u8],
+    clock: &BusyClock,
 ) -> (usize, Option<io::Result<()>>, Option<io::Error>) {
     let busy = std::time::Instant::now();
     let mut len = 0;
@@ -231,7 +242,7 @@ fn fill(
             }
         }
     }
-    crate::timings::add_decoding(busy.elapsed());
+    clock.add(busy.elapsed());
     (len, end, resumed)
 }
 

@@ -56,7 +56,7 @@ fn big_cut_inputs_agree_with_gzip_and_zstd_tools() {
         for k in 1..=8 {
             let cut = file.len() * k / 9 + k;
             let source = Source::new(Box::new(Cursor::new(file[..cut].to_vec())));
-            let mut decoded = Decoded::start(format, source, crate::cores::machine());
+            let mut decoded = Decoded::start(format, source, crate::cores::machine().into());
             let mut out = Vec::new();
             let err = decoded.read_to_end(&mut out).expect_err("truncated");
             assert_eq!(decode_error(&err).unwrap().offset, cut as u64);
@@ -82,7 +82,7 @@ fn big_cut_inputs_agree_with_gzip_and_zstd_tools() {
 fn ring_or_here(decode: Box<dyn Decode>, ring: usize, size: usize) -> Decoded {
     match ring {
         0 => Decoded::here(Compression::Gzip, decode, size),
-        _ => Decoded::with_ring(Compression::Gzip, decode, ring, size),
+        _ => Decoded::with_ring(Compression::Gzip, decode, ring, size, Default::default()),
     }
 }
 
@@ -112,7 +112,7 @@ fn ring_hands_out_every_byte_then_the_fault_again_and_again() {
     }
     // A clean end stays one.
     let source = Source::new(Box::new(Cursor::new(file.clone())));
-    let mut d = Decoded::start(Compression::Gzip, source, crate::cores::machine());
+    let mut d = Decoded::start(Compression::Gzip, source, crate::cores::machine().into());
     let mut out = Vec::new();
     d.read_to_end(&mut out).unwrap();
     assert_eq!(d.read(&mut [0; 10]).unwrap(), 0);
@@ -158,6 +158,7 @@ fn ring_thread_exits_when_the_reader_stops_early() {
         decoder(Compression::Gzip, source, crate::cores::machine()),
         2,
         4096,
+        Default::default(),
     );
     let mut first = [0; 100];
     d.read_exact(&mut first).unwrap();
@@ -198,7 +199,7 @@ fn open_tells_plain_files_pipes_and_compressed_input_apart() {
     for data in [&b""[..], b"h", b"\x1f", b"http://b.example/\n"] {
         let input = from_stream(
             Box::new(Cursor::new(data.to_vec())),
-            crate::cores::machine(),
+            crate::cores::machine().into(),
         )
         .unwrap();
         assert!(matches!(input, Input::Pipe(_)));
@@ -206,7 +207,11 @@ fn open_tells_plain_files_pipes_and_compressed_input_apart() {
         input.into_reader().read_to_end(&mut out).unwrap();
         assert_eq!(out, data);
     }
-    let input = from_stream(Box::new(Cursor::new(urls_gz(10))), crate::cores::machine()).unwrap();
+    let input = from_stream(
+        Box::new(Cursor::new(urls_gz(10))),
+        crate::cores::machine().into(),
+    )
+    .unwrap();
     assert_eq!(input.format(), Some(Compression::Gzip));
     let mut out = Vec::new();
     input.into_reader().read_to_end(&mut out).unwrap();

@@ -29,7 +29,7 @@ use super::spill::{self, Spill};
 use crate::chunk::Chunk;
 use crate::error::Error;
 use crate::processed::Processed;
-use crate::timings;
+use crate::timings::BusyClock;
 
 /// How many records ahead the seen-set lookups are prefetched: the table
 /// slot this far ahead, then (once that slot is in cache) the key bytes it
@@ -176,6 +176,8 @@ pub struct Seen {
     takes: Vec<Takes>,
     /// A chunk's first records, by index, put in input order (when few).
     in_order: Vec<u32>,
+    /// Where the partitions' lookups on the pool add their time.
+    clock: BusyClock,
 }
 
 impl Seen {
@@ -198,7 +200,27 @@ impl Seen {
             dealt: Dealt::default(),
             takes: vec![Takes::default()],
             in_order: Vec::new(),
+            clock: BusyClock::default(),
         }
+    }
+
+    /// Adds the time its partitions are looked up at once (on its pool,
+    /// [`Seen::threads`]) to `clock`: an engine's
+    /// [`Engine::in_order_clock`](crate::Engine::in_order_clock), so that
+    /// run's `--timings` tells that time from the in-order stage's serial
+    /// time.
+    ///
+    /// ```
+    /// use urlsift_records::dedup::Seen;
+    /// use urlsift_records::timings::BusyClock;
+    ///
+    /// let clock = BusyClock::default();
+    /// let seen = Seen::new(1 << 20, false, None, b'\n').clocked(clock.clone());
+    /// assert_eq!((seen.records(), clock.total().as_nanos()), (0, 0));
+    /// ```
+    pub fn clocked(mut self, clock: BusyClock) -> Seen {
+        self.clock = clock;
+        self
     }
 
     /// Keeps up to `n` records of each key instead of one (at least one),
@@ -290,6 +312,7 @@ impl Seen {
             takes,
             dealt,
             in_order,
+            clock,
             ..
         } = self;
         let dealt = if here { &*dealt } else { theirs };
@@ -335,7 +358,7 @@ impl Seen {
                         Ok::<(), ()>(())
                     });
                 };
-                look_up(parts, Some(pool), &dealt.lists, takes, decide);
+                look_up(parts, Some(pool), &dealt.lists, takes, clock, decide);
                 let kept: usize = takes.iter().map(|t| t.taken.len()).sum();
                 if kept * SPARSE < view.len() {
                     // Few first records (a log of repeats): the partitions'
@@ -476,6 +499,7 @@ impl Seen {
             self.pool.as_ref(),
             &lists,
             &mut self.takes,
+            &self.clock,
             decide,
         );
         let hashes = records.iter().map(|(hash, _)| *hash);
@@ -674,6 +698,7 @@ fn look_up(
     pool: Option<&rayon::ThreadPool>,
     lists: &[Vec<u32>],
     takes: &mut [Takes],
+    clock: &BusyClock,
     decide: impl Fn(&mut Part, &Vec<u32>, &mut Takes) + Sync,
 ) {
     let mut jobs = parts.iter_mut().zip(lists).zip(takes.iter_mut());
@@ -688,7 +713,7 @@ fn look_up(
         }
         decide(part, list, taken);
     });
-    timings::add_in_order_shared(since.elapsed());
+    clock.add(since.elapsed());
 }
 
 /// The partitions' answers (each in input order within its partition)

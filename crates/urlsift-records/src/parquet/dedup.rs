@@ -88,6 +88,13 @@ impl FirstRows {
         Ok(self)
     }
 
+    /// Adds the time its partitions are looked up at once to `clock`
+    /// ([`Seen::clocked`]).
+    pub fn clocked(mut self, clock: crate::timings::BusyClock) -> FirstRows {
+        self.seen = self.seen.clocked(clock);
+        self
+    }
+
     /// Rows offered so far.
     pub fn records(&self) -> u64 {
         self.seen.records()

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use crate::chunk::{BufPool, Chunk, Data, Source};
 use crate::format::{Kind, Spec};
 use crate::input::mmap::{Map, MapSlice};
+use crate::input::timings::BusyClock;
 use crate::input::{InputError, Location, Opened, decode};
 use crate::setting::SettingError;
 use urlsift_warc as warc;
@@ -34,6 +35,9 @@ pub struct Settings {
     /// decoders, a mapped CSV file's boundary finders, Parquet's row-group
     /// lanes): [`cores::capped`](crate::cores::capped) of `-j`.
     pub cores: usize,
+    /// Where the inputs' decoding threads add their busy time (the run's
+    /// `--timings`).
+    pub decoding_clock: BusyClock,
 }
 
 /// The source being read.
@@ -103,14 +107,14 @@ impl Current {
 
     /// Opens `path` (`-` is stdin): mapped when it is a plain regular file
     /// (not compressed).
-    /// A compressed input is decoded on up to `cores` threads.
+    /// A compressed input is decoded as `decoding` says.
     pub(super) fn open(
         location: &Location,
         name: String,
         kind: Kind,
-        cores: usize,
+        decoding: decode::Decoding,
     ) -> io::Result<Current> {
-        let feed = match location.open_with(cores)? {
+        let feed = match location.open_with(decoding)? {
             Opened::Mapped(map) => Feed::Map {
                 map,
                 pos: 0,

@@ -34,6 +34,7 @@
 //!     count_lines: true,
 //!     keep: None,
 //!     cores: 1,
+//!     decoding_clock: Default::default(),
 //! };
 //! let mut reader = ChunkReader::new(vec![path], settings);
 //! let pool = BufPool::new(4, 20);
@@ -91,6 +92,14 @@ pub struct ChunkReader {
 }
 
 impl ChunkReader {
+    /// How its inputs are decoded: on the run's cores, timed by its clock.
+    fn decoding(&self) -> decode::Decoding {
+        decode::Decoding {
+            cores: self.settings.cores,
+            clock: self.settings.decoding_clock.clone(),
+        }
+    }
+
     /// A reader of `paths` (`-` is stdin).
     pub fn new(paths: Vec<PathBuf>, settings: Settings) -> ChunkReader {
         ChunkReader::of(paths.into_iter().map(Location::File).collect(), settings)
@@ -157,7 +166,7 @@ impl ChunkReader {
                         }
                     }
                 }
-                match Current::open(&location, name.clone(), kind, self.settings.cores) {
+                match Current::open(&location, name.clone(), kind, self.decoding()) {
                     Ok(mut current) => {
                         current.sniff_log = self.settings.spec.sniffs_log(path);
                         self.current = Some(current);
