@@ -126,11 +126,14 @@ pub enum SettingError {
     },
     /// A field named for URL lines, which have none.
     FieldOfLines,
-    /// A delimiter for an input that is not CSV or TSV.
+    /// A delimiter for a text input that is not CSV or TSV (reading it
+    /// as CSV may be what was meant).
     DelimiterOfOther {
-        /// What the input is read as (a format's name: `lines`, `parquet`).
+        /// What the input is read as (a format's name: `lines`, `jsonl`).
         kind: &'static str,
     },
+    /// A delimiter for a Parquet file, whose columns need none.
+    DelimiterOfParquet,
     /// `@` without a field name.
     RecordWithoutName,
     /// `match:` without a group name.
@@ -195,7 +198,7 @@ impl SettingError {
                 names.name(Setting::Field),
                 names.name(Setting::InputFormat)
             ),
-            SettingError::DelimiterOfOther { kind: "parquet" } => format!(
+            SettingError::DelimiterOfParquet => format!(
                 "{} is for CSV and TSV input; this input is read as parquet",
                 names.name(Setting::Delimiter)
             ),

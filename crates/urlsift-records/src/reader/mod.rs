@@ -225,7 +225,7 @@ impl ChunkReader {
         if self.settings.spec.delimiter.is_some() {
             return Err(InputError {
                 name: name.clone(),
-                error: io::Error::other(SettingError::DelimiterOfOther { kind: "parquet" }),
+                error: io::Error::other(SettingError::DelimiterOfParquet),
                 usage: true,
             });
         }
