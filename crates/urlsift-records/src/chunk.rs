@@ -22,10 +22,9 @@ use std::sync::{Arc, Mutex};
 
 use urlsift_simd::{Kernel, Runtime};
 
-use super::format::Format;
+use super::format::{Format, View};
 use super::input::mmap::MapSlice;
 use super::reason::Reason;
-use urlsift_simd::LineEnds;
 use urlsift_warc::Entry;
 
 /// Where a chunk's records came from, as shown in messages, and their format.
@@ -303,7 +302,7 @@ pub fn output_capacity(input_len: usize) -> usize {
 
 impl Chunk {
     /// The chunk's lines with their 1-based numbers, `\n` and a final `\r` removed
-    /// (newlines found by [`LineEnds`]).
+    /// (newlines found by [`LineEnds`](urlsift_simd::LineEnds)).
     pub fn lines(&self) -> impl Iterator<Item = (u64, &[u8])> {
         self.lines_in(Runtime)
     }
@@ -311,96 +310,19 @@ impl Chunk {
     /// [`Chunk::lines`] with a given SIMD kernel.
     #[inline(always)]
     pub fn lines_in<K: Kernel>(&self, k: K) -> impl Iterator<Item = (u64, &[u8])> {
-        let data = &self.data[..];
-        let head = self.head.min(data.len());
-        let mut start = head;
-        let mut number = self.first_line;
-        let mut ends = LineEnds::new(k, &data[head..]);
-        std::iter::from_fn(move || {
-            if start >= data.len() {
-                return None;
-            }
-            let end = ends.next().map_or(data.len(), |i| head + i);
-            let mut line = &data[start..end];
-            if let [rest @ .., b'\r'] = line {
-                line = rest;
-            }
-            start = end + 1;
-            number += 1;
-            Some((number - 1, line))
-        })
-    }
-}
-
-/// One line, classified before any URL parsing.
-pub enum Line<'a> {
-    /// Empty (or only `\r`): counted, never parsed.
-    Empty,
-    /// Valid UTF-8 without NUL, within the length limit.
-    Text(&'a str),
-    /// Unusable as text.
-    Bad(Reason),
-}
-
-/// What a chunk is known to be as a whole, so clean chunks skip per-line checks.
-pub struct ChunkFacts<'a> {
-    /// The whole chunk as text, when it is valid UTF-8 without NUL.
-    text: Option<&'a str>,
-    base: usize,
-    max_line: usize,
-}
-
-impl<'a> ChunkFacts<'a> {
-    /// Checks the whole chunk once: valid UTF-8 and no NUL means no line of
-    /// it can be bad for those reasons, and lines are sliced without
-    /// validating again.
-    pub fn of(chunk: &'a Chunk, max_line: usize) -> ChunkFacts<'a> {
-        let text = if memchr::memchr(0, &chunk.data).is_none() {
-            simdutf8::basic::from_utf8(&chunk.data).ok()
-        } else {
-            None
-        };
-        ChunkFacts {
-            text,
-            base: chunk.data.as_ptr() as usize,
-            max_line,
-        }
+        self.view().lines_in(k)
     }
 
-    /// The chunk's bytes as text, when they are UTF-8 (NUL bytes allowed:
-    /// the fused line scan finds them in the lines that need it).
-    pub fn utf8(chunk: &'a Chunk) -> Option<&'a str> {
-        simdutf8::basic::from_utf8(&chunk.data).ok()
-    }
-
-    /// Classifies one line, which must be a slice of this chunk's data.
+    /// The chunk as a format walks it.
     #[inline(always)]
-    pub fn classify(&self, line: &'a [u8]) -> Line<'a> {
-        if line.is_empty() {
-            return Line::Empty;
-        }
-        if line.len() > self.max_line {
-            return Line::Bad(Reason::TooLong);
-        }
-        if let Some(text) = self.text {
-            // Lines are cut at ASCII bytes, so they are char boundaries.
-            let start = line.as_ptr() as usize - self.base;
-            if let Some(s) = text.get(start..start + line.len()) {
-                return Line::Text(s);
-            }
-        }
-        Self::classify_alone(line)
-    }
-
-    /// A line of a chunk that is not clean text as a whole.
-    #[inline(never)]
-    fn classify_alone(line: &'a [u8]) -> Line<'a> {
-        if memchr::memchr(0, line).is_some() {
-            return Line::Bad(Reason::NulByte);
-        }
-        match simdutf8::basic::from_utf8(line) {
-            Ok(s) => Line::Text(s),
-            Err(_) => Line::Bad(Reason::InvalidUtf8),
+    pub(crate) fn view(&self) -> View<'_> {
+        View {
+            data: &self.data,
+            head: self.head,
+            first_line: self.first_line,
+            offset: self.offset,
+            truncated: self.truncated,
+            index: &self.index,
         }
     }
 }

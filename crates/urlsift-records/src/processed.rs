@@ -73,7 +73,7 @@ impl<X> Processed<X> {
     /// them: adjacent ranges (runs of lines already in normal form) merge
     /// into one run, which the writer takes from the input itself. Anything
     /// else written to `out` must come after a call to [`Processed::flush`].
-    #[inline]
+    #[inline(always)]
     pub fn copy_input(&mut self, range: Range<usize>) {
         if self.pending.end != range.start || self.pending.is_empty() {
             self.flush();

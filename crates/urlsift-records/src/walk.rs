@@ -3,11 +3,12 @@
 //! apply the bad-record policy (skip and count, `--rejects`,
 //! `--keep-invalid`, `--strict`) to the rest.
 //!
-//! One URL per line is the simplest format and the hottest loop: a chunk
-//! of clean text is split by the same SIMD pass that classifies each line
-//! for the fast path ([`urlsift::batch::lines`]), compiled per SIMD
-//! backend by [`urlsift_simd::with_kernel`]. Other formats walk their
-//! records ([`format::walk`]), then meet the same policy.
+//! The loop knows no format: the source's format walks the chunk
+//! ([`Format::walk`](crate::Format)) and hands each record to this
+//! module's visitor, which runs the operation and the policy. The whole
+//! walk is compiled per SIMD backend by [`urlsift_simd::with_kernel`], so
+//! the `lines` format's fused scan (the line split and the fast path's
+//! classification in one pass) inlines the operation.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -28,8 +29,8 @@ use urlsift::batch::Line;
 use urlsift::{BatchParser, ParseError, Url, UrlRef};
 use urlsift_simd::{Kernel, Runtime, WithKernel};
 
-use super::chunk::{self, Chunk};
-use super::format::{self, Format, Found, Rec, Shape, warc};
+use super::chunk::Chunk;
+use super::format::{Found, Rec, Shape, View, Visit, line_rec};
 use super::policy::{PassThrough, Policy};
 use super::processed::Processed;
 use super::reason::Reason;
@@ -321,110 +322,54 @@ impl Job {
         if chunk.head > 0 && chunk.write_head && self.write_heads {
             p.copy_input(0..chunk.head);
         }
-        if let Some(reason) = chunk.bad {
-            self.bad_lines(k, chunk, &mut p, &mut f, reason);
-            p.flush();
-            return p;
-        }
-        match &chunk.source.format {
-            Format::Lines => self.lines(k, chunk, &mut p, &mut f),
-            Format::Warc(field) => {
-                // The chunk holds header blocks only: one UTF-8 check for
-                // them all (per block only if one of them fails it).
-                let text = simdutf8::basic::from_utf8(&chunk.data).ok();
-                for e in &chunk.index {
-                    let rec = Rec {
-                        data: &chunk.data,
-                        start: e.start,
-                        end: e.end,
-                        next: e.end,
-                        line: 0,
-                        offset: e.offset,
-                        field: (e.start, e.end),
-                        shape: Shape::ReadOnly,
-                    };
-                    let found = match e.bad {
-                        Some(fault) => Found::Bad(fault.into()),
-                        None => match text.and_then(|t| t.get(e.start..e.end)) {
-                            Some(header) => warc::find_in(k, field, header),
-                            None => warc::find(k, field, rec.raw()),
-                        },
-                    };
-                    if !self.record(&mut p, &mut f, &rec, found) {
-                        break;
-                    }
-                }
-                p.tally.lines = p.tally.valid + p.tally.empty + p.tally.bad_total();
-            }
-            #[cfg(feature = "parquet")]
-            Format::Parquet(_) => {
-                for frame in format::frame::Frames::new(&chunk.data) {
-                    let rec = Rec {
-                        data: &chunk.data,
-                        start: frame.at,
-                        end: frame.at + frame.value.len(),
-                        next: frame.at + frame.value.len(),
-                        line: frame.line,
-                        offset: 0,
-                        field: (frame.at, frame.at + frame.value.len()),
-                        shape: Shape::Row,
-                    };
-                    let found = if frame.value.is_empty() {
-                        Found::Empty
-                    } else {
-                        match simdutf8::basic::from_utf8(frame.value) {
-                            Ok(url) => Found::Url(url.into()),
-                            Err(_) => Found::Bad(Reason::InvalidUtf8),
-                        }
-                    };
-                    p.tally.lines += 1;
-                    if !self.record(&mut p, &mut f, &rec, found) {
-                        break;
-                    }
-                }
-            }
-            format => {
-                let mut count = 0;
-                format::walk(
-                    format,
-                    &chunk.data,
-                    chunk.head,
-                    chunk.first_line,
-                    chunk.offset,
-                    chunk.truncated,
-                    |rec, found| {
-                        count += 1;
-                        self.record(&mut p, &mut f, &rec, found)
-                    },
-                );
-                p.tally.lines = count;
-            }
-        }
+        let view = chunk.view();
+        let mut v = Visitor {
+            job: self,
+            p: &mut p,
+            f: &mut f,
+        };
+        let walked = match chunk.bad {
+            Some(reason) => bad_lines(k, view, reason, self, v.p, v.f),
+            None => chunk.source.format.walk(k, view, &mut v),
+        };
+        p.tally.lines = walked;
         p.flush();
         p
+    }
+}
+
+/// The engine's side of a format's walk ([`Visit`]): the operation `f`
+/// on each record's URL, the job's policy on the rest.
+struct Visitor<'a, X, F> {
+    job: &'a Job,
+    p: &'a mut Processed<X>,
+    f: &'a mut F,
+}
+
+impl<X, F: PerRecord<X>> Visit for Visitor<'_, X, F> {
+    const SCANS_URLS: bool = F::SCANS_URLS;
+
+    #[inline(always)]
+    fn max_record(&self) -> usize {
+        self.job.max_line
     }
 
     /// One record of a walked format: the policy for what it is, else `f`.
     #[inline(always)]
-    fn record<X, F: PerRecord<X>>(
-        &self,
-        p: &mut Processed<X>,
-        f: &mut F,
-        rec: &Rec<'_>,
-        found: Found<'_>,
-    ) -> bool {
+    fn record(&mut self, rec: &Rec<'_>, found: Found<'_>) -> bool {
+        let (job, p) = (self.job, &mut *self.p);
         let reason = match found {
             Found::Empty => {
                 p.tally.empty += 1;
-                if self.pass_empty && self.policy.keep_invalid && rec.shape != Shape::ReadOnly {
+                if job.pass_empty && job.policy.keep_invalid && rec.shape != Shape::ReadOnly {
                     p.flush();
-                    rec.write_unchanged(&mut p.out, self.terminator);
+                    rec.write_unchanged(&mut p.out, job.terminator);
                 }
                 return true;
             }
             Found::Bad(r) => r,
-            Found::Url(_) if rec.end - rec.start > self.max_line => Reason::TooLong,
-            Found::Url(url) => match f.url(p, rec, &url) {
+            Found::Url(_) if rec.end - rec.start > job.max_line => Reason::TooLong,
+            Found::Url(url) => match self.f.url(p, rec, &url) {
                 Ok(()) => {
                     p.tally.valid += 1;
                     return true;
@@ -433,169 +378,89 @@ impl Job {
             },
         };
         p.flush();
-        f.bad(p, rec, reason);
+        self.f.bad(p, rec, reason);
         let keep = match rec.shape {
             Shape::ReadOnly => PassThrough::Nothing,
             Shape::Row => PassThrough::Exact(rec.frame()),
             _ => PassThrough::Bytes(rec.raw_with_terminator()),
         };
-        self.policy
-            .bad_record(p, rec, keep, reason, self.terminator)
+        job.policy.bad_record(p, rec, keep, reason, job.terminator)
     }
 
-    /// The `lines` format: the fused scan on clean text, else a plain split
-    /// with each line classified.
     #[inline(always)]
-    fn lines<K: Kernel, X, F: PerRecord<X>>(
-        &self,
-        k: K,
-        chunk: &Chunk,
-        p: &mut Processed<X>,
-        f: &mut F,
-    ) {
-        let data = &chunk.data[..];
-        if F::SCANS_URLS
-            && !chunk.truncated
-            && let Some(text) = chunk::ChunkFacts::utf8(chunk)
-        {
-            // Clean text: each line's end is found by the same SIMD pass
-            // that classifies it for the fast path.
-            let mut number = chunk.first_line;
-            let base = text.as_ptr() as usize;
-            for line in urlsift::batch::lines(k, &text[chunk.head..]) {
-                let raw = line.as_str();
-                number += 1;
-                let start = raw.as_ptr() as usize - base;
-                let rec = line_rec(data, start, start + raw.len(), number - 1, chunk.offset);
-                let reason = if raw.is_empty() {
-                    self.empty_line(p);
-                    continue;
-                } else if raw.len() > self.max_line {
-                    Reason::TooLong
-                } else if !line.is_proved() && memchr::memchr(0, raw.as_bytes()).is_some() {
-                    // (A line the fast path proved holds no control byte:
-                    // only the others are searched for NUL, not the chunk.)
-                    Reason::NulByte
-                } else {
-                    match f.line_of(p, &rec, &line) {
-                        Ok(()) => {
-                            p.tally.valid += 1;
-                            continue;
-                        }
-                        Err(r) => r,
-                    }
-                };
-                if !self.bad_line(p, f, chunk, start, raw.len(), number - 1, reason) {
-                    break;
-                }
-            }
-            p.tally.lines = number - chunk.first_line;
-            return;
-        }
-        let facts = chunk::ChunkFacts::of(chunk, self.max_line);
-        let truncated_at = chunk
-            .truncated
-            .then_some(data.len())
-            .filter(|_| !data.ends_with(b"\n"));
-        for (number, raw) in chunk.lines_in(k) {
-            p.tally.lines += 1;
-            let start = raw.as_ptr() as usize - data.as_ptr() as usize;
-            let rec = line_rec(data, start, start + raw.len(), number, chunk.offset);
-            let reason = if truncated_at.is_some_and(|end| rec.next == end && rec.next == rec.end) {
-                Reason::Truncated
-            } else {
-                match facts.classify(raw) {
-                    chunk::Line::Empty => {
-                        self.empty_line(p);
-                        continue;
-                    }
-                    chunk::Line::Text(s) => match f.url(p, &rec, s) {
-                        Ok(()) => {
-                            p.tally.valid += 1;
-                            continue;
-                        }
-                        Err(r) => r,
-                    },
-                    chunk::Line::Bad(r) => r,
-                }
-            };
-            if !self.bad_line(p, f, chunk, start, raw.len(), number, reason) {
-                break;
-            }
-        }
+    fn scanned_line(&mut self, rec: &Rec<'_>, line: &Line<'_>) -> Result<(), Reason> {
+        self.f.line_of(self.p, rec, line)?;
+        self.p.tally.valid += 1;
+        Ok(())
     }
 
-    /// A chunk whose every line is bad for `reason` (`Chunk::bad`), in any
-    /// format: each goes to the policy as a line; empty lines count as
-    /// empty.
-    #[cold]
-    fn bad_lines<K: Kernel, X, F: PerRecord<X>>(
-        &self,
-        k: K,
-        chunk: &Chunk,
-        p: &mut Processed<X>,
-        f: &mut F,
-        reason: Reason,
-    ) {
-        let data = &chunk.data[..];
-        for (number, raw) in chunk.lines_in(k) {
-            p.tally.lines += 1;
-            if raw.is_empty() {
-                self.empty_line(p);
-                continue;
-            }
-            let start = raw.as_ptr() as usize - data.as_ptr() as usize;
-            if !self.bad_line(p, f, chunk, start, raw.len(), number, reason) {
-                break;
-            }
-        }
+    #[inline(always)]
+    fn text_line(&mut self, rec: &Rec<'_>, text: &str) -> Result<(), Reason> {
+        self.f.url(self.p, rec, text)?;
+        self.p.tally.valid += 1;
+        Ok(())
     }
 
     /// Counts an empty line (and passes it through if asked to).
     #[inline(always)]
-    fn empty_line<X>(&self, p: &mut Processed<X>) {
+    fn empty_line(&mut self) {
+        let p = &mut *self.p;
         p.tally.empty += 1;
-        if self.pass_empty && self.policy.keep_invalid {
+        if self.job.pass_empty && self.job.policy.keep_invalid {
             p.flush();
-            p.out.push(self.terminator);
+            p.out.push(self.job.terminator);
         }
     }
 
-    /// Applies the policy to a bad line; false when the chunk must stop.
-    /// (The line's record is rebuilt here, out of the hot loop.)
-    #[cold]
-    #[allow(clippy::too_many_arguments)]
-    fn bad_line<X, F: PerRecord<X>>(
-        &self,
-        p: &mut Processed<X>,
-        f: &mut F,
-        chunk: &Chunk,
-        start: usize,
-        len: usize,
-        number: u64,
-        reason: Reason,
-    ) -> bool {
-        let rec = line_rec(&chunk.data, start, start + len, number, chunk.offset);
-        p.flush();
-        f.bad(p, &rec, reason);
-        self.policy
-            .bad_record(p, &rec, PassThrough::Raw, reason, self.terminator)
+    #[inline(always)]
+    fn bad_line(&mut self, rec: Rec<'_>, reason: Reason) -> bool {
+        bad_line(self.job, self.p, self.f, rec, reason)
     }
 }
 
-/// The record of the line `data[start..end]` (line `number`; the data
-/// starts at `offset` in its source). A line's terminator is not part of
-/// its record (`next == end`): lines go out with the output's terminator.
-#[inline(always)]
-fn line_rec(data: &[u8], start: usize, end: usize, number: u64, offset: u64) -> Rec<'_> {
-    Rec {
-        data,
-        start,
-        end,
-        next: end,
-        line: number,
-        offset: offset + start as u64,
-        field: (start, end),
-        shape: Shape::Line,
+/// Applies the policy to a bad line; false when the chunk must stop. (Out
+/// of the visitor, so that no call takes the visitor's address: the hot
+/// loop keeps its parts in registers.)
+#[cold]
+#[inline(never)]
+fn bad_line<X, F: PerRecord<X>>(
+    job: &Job,
+    p: &mut Processed<X>,
+    f: &mut F,
+    rec: Rec<'_>,
+    reason: Reason,
+) -> bool {
+    p.flush();
+    f.bad(p, &rec, reason);
+    job.policy
+        .bad_record(p, &rec, PassThrough::Raw, reason, job.terminator)
+}
+
+/// A chunk whose every line is bad for `reason` (`Chunk::bad`), in any
+/// format: each goes to the policy as a line; empty lines count as empty.
+/// Returns how many lines there were.
+#[cold]
+fn bad_lines<K: Kernel, X, F: PerRecord<X>>(
+    k: K,
+    view: View<'_>,
+    reason: Reason,
+    job: &Job,
+    p: &mut Processed<X>,
+    f: &mut F,
+) -> u64 {
+    let mut v = Visitor { job, p, f };
+    let mut count = 0;
+    for (number, raw) in view.lines_in(k) {
+        count += 1;
+        if raw.is_empty() {
+            v.empty_line();
+            continue;
+        }
+        let start = raw.as_ptr() as usize - view.data.as_ptr() as usize;
+        let rec = line_rec(view.data, start, start + raw.len(), number, view.offset);
+        if !v.bad_line(rec, reason) {
+            break;
+        }
     }
+    count
 }

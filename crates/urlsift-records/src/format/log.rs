@@ -20,7 +20,17 @@
 
 use std::borrow::Cow;
 
-use super::record::Found;
+use urlsift_simd::Kernel;
+
+use super::lines::each_line;
+use super::record::{Found, Rec};
+use super::{Begun, Format, Opening, RecordFormat, StartError, View, Visit};
+
+/// The start of an access log: the field `--field` names.
+pub(crate) fn start(opening: &Opening<'_>) -> Result<Begun, StartError> {
+    let field = LogField::new(opening.field())?;
+    Ok(Begun::at(Format::Log(field), opening))
+}
 use crate::reason::Reason;
 use crate::setting::SettingError;
 
@@ -31,6 +41,31 @@ pub enum LogField {
     Request,
     /// The Referer header (`-` means none).
     Referer,
+}
+
+impl RecordFormat for LogField {
+    #[inline(never)]
+    fn walk<K: Kernel, V: Visit>(&self, _k: K, view: View<'_>, v: &mut V) -> u64 {
+        each_line(view, |rec, raw| match raw {
+            // (Only the URL field must be UTF-8: `find` checks it.)
+            Ok(raw) => v.record(&rec, find(*self, raw)),
+            Err(found) => v.record(&rec, found),
+        })
+    }
+
+    fn knows_field(&self, name: &str) -> Option<Result<(), String>> {
+        Some(match FIELDS.contains(&name.to_ascii_lowercase().as_str()) {
+            true => Ok(()),
+            false => Err(format!(
+                "no log field {name:?} (fields: {})",
+                FIELDS.join(", ")
+            )),
+        })
+    }
+
+    fn named<'a>(&self, rec: &Rec<'a>, name: &str) -> Option<Cow<'a, str>> {
+        named(rec.raw(), name)
+    }
 }
 
 impl LogField {
@@ -306,10 +341,90 @@ pub fn named<'a>(raw: &'a [u8], name: &str) -> Option<Cow<'a, str>> {
     unescape(value)
 }
 
+/// The most of a `.log` file's start read to judge it by (see [`sniff`]).
+const SNIFF_BYTES: usize = 64 * 1024;
+
+/// What the start of a `.log` file shows.
+pub(crate) enum Sniff {
+    /// An access-log line among its first lines.
+    Log,
+    /// None among them (or an empty file).
+    Lines,
+    /// Read more to see them.
+    More,
+}
+
+/// How many non-empty lines at the start of a `.log` file are looked at:
+/// a log line among them makes it a log (one damaged line at the top does
+/// not turn a log into URL lines, and a URL line is never a log line).
+const SNIFF_LINES: usize = 16;
+
+/// Looks for a log line among the first [`SNIFF_LINES`] non-empty lines of
+/// `buf`; `more`: the source goes on. Lines are judged whole: a line not
+/// yet ended is waited for, up to `max_record` bytes (`--max-line-bytes`);
+/// one longer than that (a bad line, whatever the format) is judged by its
+/// start ([`starts_like_log_line`]). Past [`SNIFF_BYTES`] of whole
+/// lines, no log line among them means URL lines.
+pub(crate) fn sniff(buf: &[u8], more: bool, max_record: usize) -> Sniff {
+    let mut rest = buf;
+    let mut seen = 0;
+    while seen < SNIFF_LINES {
+        let (line, next) = match memchr::memchr(b'\n', rest) {
+            Some(i) => (&rest[..i], Some(&rest[i + 1..])),
+            None if more && rest.len() > max_record => {
+                return if starts_like_log_line(rest) {
+                    Sniff::Log
+                } else {
+                    Sniff::Lines
+                };
+            }
+            None if more && buf.len() - rest.len() >= SNIFF_BYTES => return Sniff::Lines,
+            None if more => return Sniff::More,
+            None => (rest, None),
+        };
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if !line.is_empty() {
+            if is_log_line(line) {
+                return Sniff::Log;
+            }
+            seen += 1;
+        }
+        match next {
+            Some(next) => rest = next,
+            None => break,
+        }
+    }
+    Sniff::Lines
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    const LOG: &[u8] = b"1.2.3.4 - - [01/Jan/2024:00:00:00 +0000] \"GET /x HTTP/1.1\" 200 5\n";
+
+    #[test]
+    fn a_long_first_line_is_waited_for_then_judged_whole_or_by_its_start() {
+        let mut long = b"1.2.3.4 - - [01/Jan/2024:00:00:00 +0000] \"GET /".to_vec();
+        long.resize(200_000, b'a');
+        // Not ended yet: read on, past the 64 KiB that whole lines get.
+        assert!(matches!(sniff(&long, true, 1 << 20), Sniff::More));
+        // Longer than --max-line-bytes: its start decides.
+        assert!(matches!(sniff(&long, true, 100_000), Sniff::Log));
+        let mut urls = b"https://example.com/".to_vec();
+        urls.resize(200_000, b'a');
+        assert!(matches!(sniff(&urls, true, 100_000), Sniff::Lines));
+        // Ended: the whole line decides.
+        long.extend_from_slice(b" HTTP/1.1\" 414 0\n");
+        assert!(matches!(sniff(&long, true, 1 << 20), Sniff::Log));
+        // Many URL lines, then a log line past the window: URL lines.
+        let mut many = b"https://example.com/\n".repeat(4000);
+        assert!(matches!(sniff(&many, true, 1 << 20), Sniff::Lines));
+        many.truncate(40);
+        assert!(matches!(sniff(&many, true, 1 << 20), Sniff::More));
+        assert!(matches!(sniff(LOG, false, 1 << 20), Sniff::Log));
+    }
 
     /// The plain reading `parse` must agree with, field for field.
     fn parse_plain(line: &str) -> Option<[Option<&str>; 9]> {

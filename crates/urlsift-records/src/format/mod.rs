@@ -2,13 +2,17 @@
 //! record goes back out with that URL changed.
 //!
 //! The pipeline is input → records → URL field → operation → output. A
-//! format owns the first two arrows and the last: it cuts a source into
+//! format owns the first two arrows and the last: it reads a source's
+//! start (a CSV header, a JSON default field), cuts a source into
 //! record-aligned chunks (for the reader: a line end for the line formats,
-//! quote parity and a row scan for CSV, a record index for WARC), walks a chunk's
-//! records and finds each one's URL field (`walk`), and writes a record
-//! back with that field replaced or new fields appended ([`Rec`]). The
-//! operations (normalize, dedup, extract, check, stats) see a [`Rec`] and
-//! the URL's text, never a format.
+//! quote parity and a row scan for CSV, a record index for WARC), walks a
+//! chunk's records and finds each one's URL field, and writes a record
+//! back with that field replaced or new fields appended ([`Rec`]). Each
+//! format's module implements the engine's `RecordFormat` trait; this
+//! module is the registry that recognizes a format ([`Kind`]) and hands
+//! each call to a source's own ([`Format`]). The operations (normalize,
+//! dedup, extract, check, stats) see a [`Rec`] and the URL's text, never a
+//! format.
 //!
 //! | format | a record | the URL field (default) | written back |
 //! |---|---|---|---|
@@ -56,17 +60,24 @@ mod choice;
 pub mod csv;
 pub mod frame;
 pub mod json;
+mod lines;
 pub mod log;
 #[cfg(feature = "parquet")]
 pub mod parquet;
 pub mod quote;
 mod record;
+mod view;
 pub mod warc;
 
 pub use choice::Choice;
 pub use record::{Found, Rec, Shape};
 
+use urlsift_simd::Kernel;
+
 use crate::reason::Reason;
+use crate::setting::SettingError;
+pub(crate) use lines::line_rec;
+pub(crate) use view::View;
 
 /// The input formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -268,6 +279,138 @@ impl Spec {
     }
 }
 
+/// A source's first bytes as its format's start reads them
+/// ([`Kind::start`]).
+pub(crate) struct Opening<'a> {
+    /// What has been read of the source so far.
+    pub buf: &'a [u8],
+    /// The length of a UTF-8 byte-order mark at its start (0 or 3).
+    pub bom: usize,
+    /// The source goes on past `buf`.
+    pub more: bool,
+    /// The format flags.
+    pub spec: &'a Spec,
+    /// Records go back out (a CSV header must then be the same in every
+    /// input).
+    pub writes_records: bool,
+    /// The first CSV input's header row, once one has been read.
+    pub first_header: &'a mut Option<Vec<u8>>,
+}
+
+impl Opening<'_> {
+    /// The bytes after the byte-order mark.
+    pub fn body(&self) -> &[u8] {
+        &self.buf[self.bom..]
+    }
+
+    /// `--field`.
+    pub fn field(&self) -> Option<&str> {
+        self.spec.field.as_deref()
+    }
+}
+
+/// What a format's start made of a source's first bytes.
+#[derive(Debug)]
+pub(crate) enum Begun {
+    /// Read more first.
+    More,
+    /// The source is empty (a CSV without even a header row).
+    Empty,
+    /// The source's format; records start after `head` bytes, which are
+    /// written out first if `write_head`.
+    Format {
+        /// The format, resolved.
+        format: Format,
+        /// Bytes before the first record.
+        head: usize,
+        /// Whether the head is a header to write.
+        write_head: bool,
+    },
+}
+
+impl Begun {
+    /// A format whose records start right after the byte-order mark.
+    fn at(format: Format, opening: &Opening<'_>) -> Begun {
+        Begun::Format {
+            format,
+            head: opening.bom,
+            write_head: false,
+        }
+    }
+}
+
+/// Why a source cannot be read in the format asked for.
+#[derive(Debug)]
+pub(crate) enum StartError {
+    /// A setting that does not fit the source.
+    Setting(SettingError),
+    /// Anything else, in words.
+    Usage(String),
+}
+
+impl From<SettingError> for StartError {
+    fn from(e: SettingError) -> StartError {
+        StartError::Setting(e)
+    }
+}
+
+impl Kind {
+    /// The format a source's first bytes show it to be, where its name
+    /// did not say (`None`: read more). A `.log` file (`log_named`) holds
+    /// access-log lines or URL lines: a log line among its first lines
+    /// makes it a log. WARC or ARC records read as URL lines would be
+    /// nothing but bad lines: an input read as `lines` by default
+    /// (standard input, a name that says nothing) that starts like one is
+    /// read as one.
+    pub(crate) fn recognize(
+        self,
+        opening: &Opening<'_>,
+        log_named: bool,
+        max_record: usize,
+    ) -> Option<Kind> {
+        let (body, more) = (opening.body(), opening.more);
+        let mut kind = self;
+        if log_named {
+            match log::sniff(body, more, max_record) {
+                log::Sniff::More => return None,
+                log::Sniff::Log => kind = Kind::Log,
+                log::Sniff::Lines => {}
+            }
+        }
+        if kind == Kind::Lines && opening.spec.kind.is_none() {
+            if more && urlsift_warc::may_start_archive(body) {
+                return None;
+            }
+            match urlsift_warc::archive_start(body) {
+                Some(urlsift_warc::Dialect::Warc) => kind = Kind::Warc,
+                Some(urlsift_warc::Dialect::Arc) => kind = Kind::Arc,
+                None => {}
+            }
+        }
+        Some(kind)
+    }
+
+    /// Reads a source's start in this format (the registry of starts:
+    /// each format's own `start` decides). Parquet sources are opened by
+    /// their own cursor, not from bytes.
+    pub(crate) fn start(self, opening: &mut Opening<'_>) -> Result<Begun, StartError> {
+        if opening.spec.delimiter.is_some() && !matches!(self, Kind::Csv | Kind::Tsv) {
+            return Err(SettingError::DelimiterOfOther { kind: self.name() }.into());
+        }
+        match self {
+            Kind::Lines => lines::start(opening),
+            Kind::Log => log::start(opening),
+            Kind::Warc | Kind::Arc => warc::start(self == Kind::Arc, opening),
+            Kind::Jsonl | Kind::Cdxj => json::start(self == Kind::Cdxj, opening),
+            Kind::WaczPages => json::start_pages(opening),
+            Kind::Csv | Kind::Tsv => csv::start(self == Kind::Tsv, opening),
+            Kind::Parquet => Err(StartError::Usage(
+                "a Parquet file is read from a file, not from a stream".to_string(),
+            )),
+        }
+    }
+}
+
 /// A source's format once its first bytes have been seen: the CSV header
 /// read and the URL column found, and so on.
 #[derive(Debug)]
@@ -326,176 +469,304 @@ impl Format {
     /// assert!(Format::Lines.knows_field("title").unwrap().is_err());
     /// ```
     pub fn knows_field(&self, name: &str) -> Option<Result<(), String>> {
-        match self {
-            Format::Lines => Some(Err(format!(
-                "no field {name:?}: `lines` input is one URL per line, with no other fields"
-            ))),
-            Format::Csv(l) => Some(l.knows(name)),
-            Format::Log(_) => Some(
-                match log::FIELDS.contains(&name.to_ascii_lowercase().as_str()) {
-                    true => Ok(()),
-                    false => Err(format!(
-                        "no log field {name:?} (fields: {})",
-                        log::FIELDS.join(", ")
-                    )),
-                },
-            ),
-            #[cfg(feature = "parquet")]
-            Format::Parquet(l) => Some(l.knows(name)),
-            Format::Jsonl(_) | Format::Cdxj(_) | Format::Warc(_) => None,
-        }
+        self.with(Dyn(|f: &dyn RecordFormat| f.knows_field(name)))
     }
 
     /// The value of another field of `rec` (`extract --fields @NAME`), or
     /// `None` when the record has no such field.
     pub fn named<'a>(&self, rec: &Rec<'a>, name: &str) -> Option<Cow<'a, str>> {
-        let raw = rec.raw();
+        // (A Parquet row's other columns are in its chunk's batch: see
+        // `fields::Context`.)
+        self.with(Dyn(|f: &dyn RecordFormat| f.named(rec, name)))
+    }
+
+    /// See [`RecordFormat::cut`].
+    pub(crate) fn cut(&self, data: &[u8], eof: bool, max_record: usize) -> Cut {
+        self.with(Dyn(|f: &dyn RecordFormat| f.cut(data, eof, max_record)))
+    }
+
+    /// See [`RecordFormat::one_per_line`].
+    pub(crate) fn one_per_line(&self) -> bool {
+        self.with(Dyn(|f: &dyn RecordFormat| f.one_per_line()))
+    }
+
+    /// See [`RecordFormat::line_ends`].
+    pub(crate) fn line_ends(&self, bytes: &[u8]) -> u64 {
+        self.with(Dyn(|f: &dyn RecordFormat| f.line_ends(bytes)))
+    }
+
+    /// See [`RecordFormat::ends_line`].
+    pub(crate) fn ends_line(&self, bytes: &[u8]) -> bool {
+        self.with(Dyn(|f: &dyn RecordFormat| f.ends_line(bytes)))
+    }
+
+    /// See [`RecordFormat::ahead`].
+    pub(crate) fn ahead(&self, chunk_size: usize, threads: usize) -> Option<csv::Ahead> {
+        self.with(Dyn(|f: &dyn RecordFormat| f.ahead(chunk_size, threads)))
+    }
+
+    /// Walks the records of `view` (a chunk of a source in this format),
+    /// handing each, with what its URL field holds, to `v`; returns how
+    /// many records were walked.
+    #[inline(always)]
+    pub(crate) fn walk<K: Kernel, V: Visit>(&self, k: K, view: View<'_>, v: &mut V) -> u64 {
+        self.with(Walk { k, view, v })
+    }
+
+    /// The registry: `call` run on this source's own format, the one
+    /// place that tells the formats apart.
+    #[inline(always)]
+    fn with<C: FormatCall>(&self, call: C) -> C::Output {
         match self {
-            Format::Lines => None,
-            Format::Csv(l) => l.named(raw, name),
-            Format::Jsonl(_) => json::named(raw, name),
-            Format::Cdxj(_) => json::named(&raw[json::cdxj_json_start(raw)?..], name),
-            Format::Warc(f) => f.named(raw, name),
-            Format::Log(_) => log::named(raw, name),
-            // (A row's other columns are in its chunk's batch: see
-            // `fields::Context`.)
+            Format::Lines => call.call(&lines::Lines),
+            Format::Csv(layout) => call.call(layout),
+            Format::Jsonl(path) => call.call(&json::Jsonl(path)),
+            Format::Cdxj(path) => call.call(&json::Cdxj(path)),
+            Format::Warc(field) => call.call(field),
+            Format::Log(field) => call.call(field),
             #[cfg(feature = "parquet")]
-            Format::Parquet(_) => None,
+            Format::Parquet(layout) => call.call(layout),
         }
     }
 }
 
-/// Walks the records of `data` (a chunk of a source in `format`, after
-/// its `head` bytes, whose first line is `first_line` and which starts at
-/// `offset` in its source), calling `each`
-/// with every record and what was found in it. `truncated`: the source
-/// ended with a read error, so a last record without a terminator is
-/// incomplete. Lines and WARC records are walked elsewhere (the fused
-/// line scan; the reader's index): `walk` panics on those formats, which
-/// [`Job`](crate::Job) walks for every format (so `walk` is the
-/// engine's own, not public).
-pub(crate) fn walk<'a>(
-    format: &'a Format,
-    data: &'a [u8],
-    head: usize,
-    first_line: u64,
-    offset: u64,
-    truncated: bool,
-    mut each: impl FnMut(Rec<'a>, Found<'a>) -> bool,
-) {
-    match format {
-        Format::Lines | Format::Warc(_) => unreachable!("walked by their own loops"),
-        #[cfg(feature = "parquet")]
-        Format::Parquet(_) => unreachable!("walked by its own loop"),
-        Format::Csv(layout) => csv::walk(layout, data, head, first_line, offset, truncated, each),
-        Format::Jsonl(path) | Format::Cdxj(path) => {
-            let cdxj = matches!(format, Format::Cdxj(_));
-            // The chunk's UTF-8 is checked once: lines are cut at ASCII
-            // bytes (a line is checked on its own only in a chunk that
-            // fails).
-            let chunk_text = simdutf8::basic::from_utf8(data).ok();
-            walk_lines(data, head, first_line, offset, truncated, |rec, raw| {
-                // A line of a format written back: under --keep-invalid, a
-                // bad or empty one goes out as it came (the shape's `close`
-                // serves only a found field, which a bad line has not).
-                let rec = Rec {
-                    shape: Shape::Json { close: rec.end },
-                    ..rec
-                };
-                let raw = match raw {
-                    Ok(raw) => raw,
-                    Err(found) => return each(rec, found),
-                };
-                let text = chunk_text
-                    .and_then(|t| t.get(rec.start..rec.end))
-                    .or_else(|| simdutf8::basic::from_utf8(raw).ok());
-                let Some(text) = text else {
-                    return each(rec, Found::Bad(Reason::InvalidUtf8));
-                };
-                let found = if cdxj {
-                    json::find_cdxj(path, text)
-                } else {
-                    json::find(path, text)
-                };
-                match found {
-                    Ok(json::Hit { value, span, close }) => {
-                        let rec = Rec {
-                            field: (rec.start + span.0, rec.start + span.1),
-                            shape: Shape::Json {
-                                close: rec.start + close,
-                            },
-                            ..rec
-                        };
-                        each(rec, value)
-                    }
-                    Err(reason) => each(rec, Found::Bad(reason)),
+/// What each record format does: cut a source into chunks of whole
+/// records, walk a chunk's records to their URL fields, and name the
+/// other fields a record has. Each format's module implements it (its
+/// start is the module's `start`, registered in [`Kind::start`]);
+/// [`Format`] hands each call to the source's own.
+pub(crate) trait RecordFormat {
+    /// Walks the records of `view`, handing each (with what its URL field
+    /// holds) to `v` until `v` says stop; returns how many were walked.
+    fn walk<K: Kernel, V: Visit>(&self, k: K, view: View<'_>, v: &mut V) -> u64
+    where
+        Self: Sized;
+
+    /// See [`Format::knows_field`]: `None` where fields vary from record
+    /// to record.
+    fn knows_field(&self, _name: &str) -> Option<Result<(), String>> {
+        None
+    }
+
+    /// See [`Format::named`]: `None` where a record has no such field.
+    fn named<'a>(&self, _rec: &Rec<'a>, _name: &str) -> Option<Cow<'a, str>> {
+        None
+    }
+
+    /// Where the records of `data` (what a source holds from where its
+    /// next chunk starts) may be cut; `eof`: nothing follows `data`;
+    /// `max_record`: the longest record held whole. By default a record
+    /// is a line.
+    fn cut(&self, data: &[u8], eof: bool, max_record: usize) -> Cut {
+        lines::cut(data, eof, max_record)
+    }
+
+    /// Whether a record is one line, so the writer can number records
+    /// by counting lines.
+    fn one_per_line(&self) -> bool {
+        true
+    }
+
+    /// The line ends in `bytes` (`\n` by default).
+    fn line_ends(&self, bytes: &[u8]) -> u64 {
+        memchr::memchr_iter(b'\n', bytes).count() as u64
+    }
+
+    /// Whether `bytes` end with a line end.
+    fn ends_line(&self, bytes: &[u8]) -> bool {
+        bytes.ends_with(b"\n")
+    }
+
+    /// Row boundaries of a mapped source found ahead on `threads` threads
+    /// (CSV, whose quotes make finding them a pass of its own), for
+    /// chunks of `chunk_size` bytes.
+    fn ahead(&self, _chunk_size: usize, _threads: usize) -> Option<csv::Ahead> {
+        None
+    }
+}
+
+/// How many bytes of a source's data end on a record boundary.
+#[derive(Debug)]
+pub(crate) enum Cut {
+    /// Whole records end after this many bytes; with the line ends in
+    /// them when the cut counted them on the way.
+    Records(usize, Option<u64>),
+    /// No record ends in the data yet.
+    None,
+    /// The first record is over the limit: hand it out in pieces.
+    Oversize,
+}
+
+/// What the engine does with each record a format walks: the operation
+/// on its URL, the bad-record policy on the rest. A line-based format
+/// that splits lines by the fused scan hands them over as such.
+pub(crate) trait Visit {
+    /// Whether URL lines are best split by [`urlsift::batch::lines`],
+    /// whose scan also does the fast path's classification (wasted on work
+    /// that does not parse URLs).
+    const SCANS_URLS: bool;
+
+    /// The longest record whose URL is parsed; a longer one is bad
+    /// ([`Reason::TooLong`]).
+    fn max_record(&self) -> usize;
+
+    /// Record `rec` and what its URL field holds; false: stop the chunk.
+    fn record(&mut self, rec: &Rec<'_>, found: Found<'_>) -> bool;
+
+    /// A URL line as the fused scan found it (not empty, within
+    /// [`Visit::max_record`], no NUL): `Ok` when the operation took it,
+    /// else why not (for [`Visit::bad_line`]).
+    fn scanned_line(
+        &mut self,
+        rec: &Rec<'_>,
+        line: &urlsift::batch::Line<'_>,
+    ) -> Result<(), Reason>;
+
+    /// A URL line checked as text (not empty, within
+    /// [`Visit::max_record`], no NUL), as [`Visit::scanned_line`].
+    fn text_line(&mut self, rec: &Rec<'_>, text: &str) -> Result<(), Reason>;
+
+    /// An empty URL line.
+    fn empty_line(&mut self);
+
+    /// A bad URL line; false: stop. (The record comes by value: a hot
+    /// loop need not keep it in memory for this cold call.)
+    fn bad_line(&mut self, rec: Rec<'_>, reason: Reason) -> bool;
+}
+
+/// One call on a format, for [`Format::with`] (the trait's methods are
+/// generic, so a format is not a trait object).
+trait FormatCall {
+    type Output;
+    fn call<F: RecordFormat>(self, format: &F) -> Self::Output;
+}
+
+/// [`RecordFormat::walk`] as a [`FormatCall`].
+struct Walk<'a, 'v, K, V> {
+    k: K,
+    view: View<'a>,
+    v: &'v mut V,
+}
+
+impl<K: Kernel, V: Visit> FormatCall for Walk<'_, '_, K, V> {
+    type Output = u64;
+
+    #[inline(always)]
+    fn call<F: RecordFormat>(self, format: &F) -> u64 {
+        format.walk(self.k, self.view, self.v)
+    }
+}
+
+/// A call through `&dyn RecordFormat` (the methods that are not generic)
+/// as a [`FormatCall`].
+struct Dyn<F>(F);
+
+impl<R, F: FnOnce(&dyn RecordFormat) -> R> FormatCall for Dyn<F> {
+    type Output = R;
+
+    #[inline(always)]
+    fn call<T: RecordFormat>(self, format: &T) -> R {
+        (self.0)(format)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A start of each format, as its own files begin.
+    fn sample(kind: Kind) -> &'static [u8] {
+        match kind {
+            Kind::Lines => b"https://e.com/\n",
+            Kind::Csv => b"id,url\n1,https://e.com/\n",
+            Kind::Tsv => b"id\turl\n1\thttps://e.com/\n",
+            Kind::Jsonl => b"{\"url\":\"https://e.com/\"}\n",
+            Kind::Cdxj => b"com,e)/ 20240101000000 {\"url\":\"https://e.com/\"}\n",
+            Kind::Warc => b"WARC/1.1\r\nWARC-Type: warcinfo\r\nContent-Length: 0\r\n\r\n\r\n\r\n",
+            Kind::Arc => b"filedesc://x.arc 0.0.0.0 20240101000000 text/plain 0\n",
+            Kind::Log => b"1.2.3.4 - - [01/Jan/2024:00:00:00 +0000] \"GET / HTTP/1.1\" 200 5\n",
+            Kind::WaczPages => b"{\"format\":\"json-pages-1.0\"}\n{\"url\":\"https://e.com/\"}\n",
+            Kind::Parquet => b"PAR1",
+        }
+    }
+
+    #[test]
+    fn every_kind_starts_as_its_own_format_or_says_why_not() {
+        for kind in Kind::ALL {
+            let spec = Spec::default();
+            let mut first_header = None;
+            let mut opening = Opening {
+                buf: sample(kind),
+                bom: 0,
+                more: false,
+                spec: &spec,
+                writes_records: false,
+                first_header: &mut first_header,
+            };
+            let begun = kind.start(&mut opening);
+            let want = match kind {
+                Kind::WaczPages => Kind::Jsonl,
+                Kind::Parquet => {
+                    assert!(matches!(begun, Err(StartError::Usage(_))), "{begun:?}");
+                    continue;
                 }
-            })
-        }
-        Format::Log(field) => {
-            walk_lines(
-                data,
-                head,
-                first_line,
-                offset,
-                truncated,
-                |rec, raw| match raw {
-                    // (Only the URL field must be UTF-8: `log::find`
-                    // checks it.)
-                    Ok(raw) => each(rec, log::find(*field, raw)),
-                    Err(found) => each(rec, found),
-                },
-            )
+                k => k,
+            };
+            match begun {
+                Ok(Begun::Format { format, .. }) => assert_eq!(format.kind(), want, "{kind}"),
+                other => panic!("{kind}: {other:?}"),
+            }
         }
     }
-}
 
-/// The line walk under the JSON and log formats: `f` gets each line's
-/// bytes, or what it is instead (empty, cut off by a read error); it
-/// returns false to stop. Lines come in the read-only shape of logs; a
-/// format written back sets its own.
-fn walk_lines<'a>(
-    data: &'a [u8],
-    head: usize,
-    first_line: u64,
-    offset: u64,
-    truncated: bool,
-    mut f: impl FnMut(Rec<'a>, Result<&'a [u8], Found<'a>>) -> bool,
-) {
-    let mut start = head;
-    let mut line = first_line;
-    while start < data.len() {
-        let (end, next, terminated) = match memchr::memchr(b'\n', &data[start..]) {
-            Some(i) => (start + i, start + i + 1, true),
-            None => (data.len(), data.len(), false),
+    #[test]
+    fn a_default_input_is_recognized_by_its_content() {
+        let spec = Spec::default();
+        let mut first_header = None;
+        let recognized = |buf: &'static [u8], log_named: bool, more: bool| {
+            let mut first_header = None;
+            let opening = Opening {
+                buf,
+                bom: 0,
+                more,
+                spec: &spec,
+                writes_records: false,
+                first_header: &mut first_header,
+            };
+            Kind::Lines.recognize(&opening, log_named, 1 << 20)
         };
-        let end = if end > start && data[end - 1] == b'\r' {
-            end - 1
-        } else {
-            end
+        assert_eq!(
+            recognized(sample(Kind::Warc), false, false),
+            Some(Kind::Warc)
+        );
+        assert_eq!(recognized(sample(Kind::Arc), false, false), Some(Kind::Arc));
+        assert_eq!(recognized(sample(Kind::Log), true, false), Some(Kind::Log));
+        // A log line in a file not named .log is a URL line (a bad one).
+        assert_eq!(
+            recognized(sample(Kind::Log), false, false),
+            Some(Kind::Lines)
+        );
+        assert_eq!(recognized(b"WAR", false, true), None);
+        assert_eq!(
+            recognized(sample(Kind::Lines), false, false),
+            Some(Kind::Lines)
+        );
+        // A format named by the flags is not second-guessed.
+        let named = Spec {
+            kind: Some(Kind::Lines),
+            ..Spec::default()
         };
-        let rec = Rec {
-            data,
-            start,
-            end,
-            next,
-            line,
-            offset: offset + start as u64,
-            field: (start, end),
-            shape: Shape::ReadOnly,
+        let opening = Opening {
+            buf: sample(Kind::Warc),
+            bom: 0,
+            more: false,
+            spec: &named,
+            writes_records: false,
+            first_header: &mut first_header,
         };
-        let raw = &data[start..end];
-        let raw = if !terminated && truncated {
-            Err(Found::Bad(Reason::Truncated))
-        } else if raw.is_empty() {
-            Err(Found::Empty)
-        } else {
-            Ok(raw)
-        };
-        if !f(rec, raw) {
-            return;
-        }
-        start = next;
-        line += 1;
+        assert_eq!(
+            Kind::Lines.recognize(&opening, false, 1 << 20),
+            Some(Kind::Lines)
+        );
     }
 }

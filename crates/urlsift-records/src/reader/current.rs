@@ -66,7 +66,7 @@ pub(super) struct Current {
     /// A mapped CSV source's row boundaries, found ahead on several
     /// threads (made at the first cut; `None` inside where there is no
     /// point).
-    pub(super) ahead: Option<Option<super::ahead::Ahead>>,
+    pub(super) ahead: Option<Option<crate::format::csv::Ahead>>,
 }
 
 /// Where a source's bytes come from: read into our buffer (pipes, stdin,

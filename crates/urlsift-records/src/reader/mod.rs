@@ -54,13 +54,12 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::chunk::{BufPool, Chunk, Data, Oversize};
-use crate::format::{Format, Kind, csv};
+use crate::format::{Cut, Format, Kind};
 use crate::input::{InputError, Location, decode};
 use crate::reason::Reason;
 use crate::setting::SettingError;
 use urlsift_warc as warc;
 
-mod ahead;
 mod current;
 mod gaps;
 mod start;
@@ -260,18 +259,6 @@ impl ChunkReader {
 
 /// The most an over-long line's later pieces hold.
 const PIECE: usize = 256 << 10;
-
-/// How many bytes of `data` (records of `kind`, after `head`) end on a
-/// record boundary.
-enum Cut {
-    /// Whole records end after this many bytes; with the line ends
-    /// in them when the cut counted them on the way.
-    Records(usize, Option<u64>),
-    /// No record ends in the data yet.
-    None,
-    /// The first record is over the limit: hand it out in pieces.
-    Oversize,
-}
 
 impl Current {
     /// Reads the source's next chunk (`None` if nothing is left) and
@@ -487,11 +474,7 @@ impl Current {
     ) -> Chunk {
         let source = Arc::clone(self.source.as_ref().expect("started"));
         // (Formats where a record is a line: the writer can number them.)
-        let by_line = matches!(
-            source.format,
-            Format::Lines | Format::Jsonl(_) | Format::Cdxj(_) | Format::Log(_)
-        );
-        if !count_lines && by_line {
+        if !count_lines && source.format.one_per_line() {
             self.counting_off = true;
             let offset = self.offset;
             self.offset += data.len() as u64;
@@ -503,21 +486,13 @@ impl Current {
                 ..Chunk::with_data(source, 1, offset, data)
             };
         }
-        // CSV counts a lone CR as a line end, as its rows do; a last line
-        // without an end (at the end of a source) counts too.
-        let csv = matches!(source.format, Format::Csv(_));
-        let line_ends = |b: &[u8]| {
-            if csv {
-                csv::line_ends(b)
-            } else {
-                memchr::memchr_iter(b'\n', b).count() as u64
-            }
-        };
-        let head_lines = line_ends(&data[..head]);
-        let first_line = self.next_line + head_lines;
+        // A last line without an end (at the end of a source) counts too.
+        let format = &source.format;
+        let first_line = self.next_line + format.line_ends(&data[..head]);
         let body = &data[head..];
-        let ended = body.ends_with(b"\n") || (csv && body.ends_with(b"\r"));
-        let lines = ends.unwrap_or_else(|| line_ends(body)) + u64::from(!body.is_empty() && !ended);
+        let ended = format.ends_line(body);
+        let lines =
+            ends.unwrap_or_else(|| format.line_ends(body)) + u64::from(!body.is_empty() && !ended);
         self.next_line = first_line + lines;
         let offset = self.offset;
         self.offset += data.len() as u64;
@@ -533,58 +508,31 @@ impl Current {
     /// cut.
     fn cut(&mut self, head: usize, settings: &Settings) -> Cut {
         let source = Arc::clone(self.source.as_ref().expect("started"));
-        if let Format::Csv(layout) = &source.format
-            && !self.eof
-            && let Some((n, ends)) = self.cut_ahead(head, layout.delimiter, settings)
+        if !self.eof
+            && let Some((n, ends)) = self.cut_ahead(head, &source.format, settings)
         {
             return Cut::Records(n, Some(ends));
         }
-        let data = &self.window()[head..];
-        if let Format::Csv(layout) = &source.format {
-            // Quote parity finds the cut in one pass over the chunk where
-            // quotes sit as RFC 4180 puts them; otherwise rows are walked.
-            if !self.eof
-                && let Some((n, ends)) = csv::cut_fast(data, layout.delimiter)
-            {
-                return Cut::Records(n, Some(ends));
-            }
-            return match csv::cut(data, layout.delimiter, !self.eof, settings.max_record) {
-                csv::Cut::Rows(n) => Cut::Records(n, None),
-                csv::Cut::None if self.eof && !data.is_empty() => Cut::Records(data.len(), None),
-                csv::Cut::None => Cut::None,
-                csv::Cut::Oversize => Cut::Oversize,
-            };
-        }
-        if self.eof {
-            return if data.is_empty() {
-                Cut::None
-            } else {
-                Cut::Records(data.len(), None)
-            };
-        }
-        match memchr::memrchr(b'\n', data) {
-            Some(i) => Cut::Records(i + 1, None),
-            None if data.len() > settings.max_record => Cut::Oversize,
-            None => Cut::None,
-        }
+        source
+            .format
+            .cut(&self.window()[head..], self.eof, settings.max_record)
     }
 
-    /// A mapped CSV window's cut from the boundaries found ahead on
-    /// several threads (`ahead.rs`), where they answer.
+    /// A mapped window's cut from the boundaries its format found ahead on
+    /// several threads ([`Format::ahead`]), where they answer.
     fn cut_ahead(
         &mut self,
         head: usize,
-        delimiter: u8,
+        format: &Format,
         settings: &Settings,
     ) -> Option<(usize, u64)> {
         let Feed::Map { map, pos, end } = &self.feed else {
             return None;
         };
         let (map, at, len) = (Arc::clone(map), pos + head, end - pos - head);
-        let threads = settings.cores;
         let ahead = self
             .ahead
-            .get_or_insert_with(|| ahead::Ahead::new(delimiter, settings.chunk_size, threads))
+            .get_or_insert_with(|| format.ahead(settings.chunk_size, settings.cores))
             .as_mut()?;
         ahead.cut(map.bytes(), at, len)
     }

@@ -43,7 +43,10 @@ use std::borrow::Cow;
 
 use csv_core::{ReadFieldResult, Reader, ReaderBuilder};
 
+use urlsift_simd::Kernel;
+
 use super::record::{Found, Rec, Shape};
+use super::{Begun, Format, Opening, RecordFormat, StartError, View, Visit};
 use crate::reason::Reason;
 use crate::setting::SettingError;
 
@@ -59,8 +62,10 @@ pub struct CsvLayout {
     pub column: usize,
 }
 
+mod ahead;
 mod rows;
 
+pub(crate) use ahead::Ahead;
 use rows::terminator_end;
 pub(crate) use rows::{Cut, Parity, Scan, cut, cut_fast, parity, scan_row};
 
@@ -369,19 +374,137 @@ fn quoted_field(row: &[u8], n: usize, delimiter: u8) -> Walked<'_> {
     }
 }
 
-/// Walks the rows of `data` (a chunk of a CSV/TSV source after its `head`
-/// bytes), calling `each` with every row and its URL field; stops when
-/// `each` returns false. Blank lines are empty records.
-#[allow(clippy::too_many_arguments)]
+/// The start of a CSV (`tsv`: TSV) source: its header row read and the
+/// URL column found (blank lines before the first row are part of the
+/// head); under `--no-header`, the columns counted in the first row.
+pub(crate) fn start(tsv: bool, opening: &mut Opening<'_>) -> Result<Begun, StartError> {
+    let (buf, more, field) = (opening.buf, opening.more, opening.spec.field.as_deref());
+    let delimiter = opening
+        .spec
+        .delimiter
+        .unwrap_or(if tsv { b'\t' } else { b',' });
+    let mut at = opening.bom;
+    let first = loop {
+        if at >= buf.len() {
+            if more {
+                return Ok(Begun::More);
+            }
+            break None;
+        }
+        match scan_row(buf, at, delimiter, more) {
+            Scan::NeedMore => return Ok(Begun::More),
+            Scan::Blank { next } => at = next,
+            Scan::Row { end, next, .. } | Scan::Bad { end, next, .. } => {
+                break Some((at, end, next));
+            }
+        }
+    };
+    if opening.spec.no_header {
+        let columns = first.map_or(1, |(s, e, _)| Fields::new(delimiter).count(&buf[s..e]));
+        let layout = CsvLayout::new(delimiter, None, field, columns)?;
+        return Ok(Begun::Format {
+            format: Format::Csv(layout),
+            head: at,
+            write_head: false,
+        });
+    }
+    let Some((s, e, next)) = first else {
+        // No header, no rows: an empty source.
+        return Ok(Begun::Empty);
+    };
+    let header = &buf[s..e];
+    let layout = CsvLayout::new(delimiter, Some(header), field, 0)?;
+    let write_head = match opening.first_header {
+        None => {
+            *opening.first_header = Some(header.to_vec());
+            true
+        }
+        Some(h) if h.as_slice() == header => false,
+        Some(h) if opening.writes_records => {
+            return Err(StartError::Usage(format!(
+                "its header row {:?} differs from the first input's {:?}; records written \
+                 back share one header",
+                String::from_utf8_lossy(header),
+                String::from_utf8_lossy(h)
+            )));
+        }
+        Some(_) => false,
+    };
+    Ok(Begun::Format {
+        format: Format::Csv(layout),
+        head: next,
+        write_head,
+    })
+}
+
+impl RecordFormat for CsvLayout {
+    #[inline(never)]
+    fn walk<K: Kernel, V: Visit>(&self, _k: K, view: View<'_>, v: &mut V) -> u64 {
+        let mut count = 0;
+        walk(self, view, |rec, found| {
+            count += 1;
+            v.record(&rec, found)
+        });
+        count
+    }
+
+    fn knows_field(&self, name: &str) -> Option<Result<(), String>> {
+        Some(self.knows(name))
+    }
+
+    fn named<'a>(&self, rec: &Rec<'a>, name: &str) -> Option<Cow<'a, str>> {
+        CsvLayout::named(self, rec.raw(), name)
+    }
+
+    /// Quote parity finds the cut in one pass over the data where quotes
+    /// sit as RFC 4180 puts them; otherwise rows are walked.
+    fn cut(&self, data: &[u8], eof: bool, max_record: usize) -> super::Cut {
+        if !eof && let Some((n, ends)) = cut_fast(data, self.delimiter) {
+            return super::Cut::Records(n, Some(ends));
+        }
+        match cut(data, self.delimiter, !eof, max_record) {
+            Cut::Rows(n) => super::Cut::Records(n, None),
+            Cut::None if eof && !data.is_empty() => super::Cut::Records(data.len(), None),
+            Cut::None => super::Cut::None,
+            Cut::Oversize => super::Cut::Oversize,
+        }
+    }
+
+    /// A row may hold line ends in quoted fields.
+    fn one_per_line(&self) -> bool {
+        false
+    }
+
+    /// CSV counts a lone CR as a line end, as its rows do.
+    fn line_ends(&self, bytes: &[u8]) -> u64 {
+        line_ends(bytes)
+    }
+
+    fn ends_line(&self, bytes: &[u8]) -> bool {
+        bytes.ends_with(b"\n") || bytes.ends_with(b"\r")
+    }
+
+    fn ahead(&self, chunk_size: usize, threads: usize) -> Option<Ahead> {
+        Ahead::new(self.delimiter, chunk_size, threads)
+    }
+}
+
+/// Walks the rows of `view` (a chunk of a CSV/TSV source), calling `each`
+/// with every row and its URL field; stops when `each` returns false.
+/// Blank lines are empty records.
 pub(crate) fn walk<'a>(
-    layout: &'a CsvLayout,
-    data: &'a [u8],
-    head: usize,
-    first_line: u64,
-    offset: u64,
-    truncated: bool,
+    layout: &CsvLayout,
+    view: View<'a>,
     mut each: impl FnMut(Rec<'a>, Found<'a>) -> bool,
 ) {
+    let View {
+        data,
+        head,
+        first_line,
+        offset,
+        truncated,
+        ..
+    } = view;
     let mut fields = Fields::new(layout.delimiter);
     // Fields are cut at ASCII bytes: when the whole chunk is UTF-8 without
     // NUL, every field is, and none is checked again.

@@ -263,7 +263,7 @@ proptest! {
             column,
         };
         let mut got = Vec::new();
-        walk(&layout, &data, 0, 1, 0, false, |rec, found| {
+        walk(&layout, view(&data), |rec, found| {
             got.push(match found {
                 Found::Url(u) => Some(u.into_owned()),
                 Found::Empty => Some(String::new()),
@@ -346,4 +346,16 @@ fn writes_fields_quoted_when_needed() {
     assert_eq!(w("http://a/", true), "\"http://a/\"");
     assert_eq!(w("http://a/?x=1,2", false), "\"http://a/?x=1,2\"");
     assert_eq!(w("a\"b", false), "\"a\"\"b\"");
+}
+
+/// A whole chunk of `data`: no head, line 1 at offset 0.
+fn view(data: &[u8]) -> View<'_> {
+    View {
+        data,
+        head: 0,
+        first_line: 1,
+        offset: 0,
+        truncated: false,
+        index: &[],
+    }
 }

@@ -32,7 +32,164 @@ pub use full::named;
 pub(crate) use full::{find_with_serde, keys_of};
 pub use path::{Hit, Path};
 
+use std::borrow::Cow;
+
+use urlsift_simd::Kernel;
+
+use super::lines::each_line;
+use super::record::{Found, Rec, Shape};
+use super::{Begun, Format, Opening, RecordFormat, StartError, View, Visit};
 use crate::reason::Reason;
+use crate::setting::SettingError;
+
+/// The start of JSON lines (`cdxj`: CDXJ lines): with the default field,
+/// the first record must have it, or the user is told which fields there
+/// are.
+pub(crate) fn start(cdxj: bool, opening: &Opening<'_>) -> Result<Begun, StartError> {
+    let path = Path::new(opening.field());
+    if path.is_default() {
+        let body = opening.body();
+        let line_end = memchr::memchr(b'\n', body);
+        if line_end.is_none() && opening.more {
+            return Ok(Begun::More);
+        }
+        check_default_key(&body[..line_end.unwrap_or(body.len())], cdxj)?;
+    }
+    let format = if cdxj {
+        Format::Cdxj(path)
+    } else {
+        Format::Jsonl(path)
+    };
+    Ok(Begun::at(format, opening))
+}
+
+/// The start of a WACZ's page list: its header line (`{"format":
+/// "json-pages-1.0", ...}`: a format and no url) is not a page.
+pub(crate) fn start_pages(opening: &Opening<'_>) -> Result<Begun, StartError> {
+    let body = opening.body();
+    let line_end = memchr::memchr(b'\n', body);
+    if line_end.is_none() && opening.more {
+        return Ok(Begun::More);
+    }
+    let first = &body[..line_end.unwrap_or(body.len())];
+    let header = std::str::from_utf8(first).is_ok_and(|l| {
+        let keys = keys_of(l.trim_end_matches('\r'));
+        keys.iter().any(|k| k == "format") && !keys.iter().any(|k| k == "url")
+    });
+    let bom = opening.bom;
+    let head = match (header, line_end) {
+        (false, _) => bom,
+        (true, Some(end)) => bom + end + 1,
+        (true, None) => opening.buf.len(),
+    };
+    Ok(Begun::Format {
+        format: Format::Jsonl(Path::new(opening.field())),
+        head,
+        write_head: false,
+    })
+}
+
+/// The error for a first record without the default `url` key.
+fn check_default_key(line: &[u8], cdxj: bool) -> Result<(), SettingError> {
+    let line = match std::str::from_utf8(line) {
+        Ok(l) => l.trim_end_matches('\r'),
+        Err(_) => return Ok(()),
+    };
+    let json = if cdxj {
+        match cdxj_json_start(line.as_bytes()) {
+            Some(s) => &line[s..],
+            None => return Ok(()),
+        }
+    } else {
+        line
+    };
+    if json.trim().is_empty() {
+        return Ok(());
+    }
+    let keys = keys_of(json);
+    if keys.is_empty() || keys.iter().any(|k| k.eq_ignore_ascii_case("url")) {
+        return Ok(());
+    }
+    let shown: Vec<String> = keys.iter().map(|k| format!("{k:?}")).collect();
+    Err(SettingError::NoUrlKey {
+        keys: shown.join(", "),
+    })
+}
+
+/// The `jsonl` format: a JSON object per line, the URL at `Path`.
+pub(crate) struct Jsonl<'a>(pub &'a Path);
+
+/// The `cdxj` format: `SURT TIMESTAMP {json}` lines, the URL at `Path`
+/// in the JSON block.
+pub(crate) struct Cdxj<'a>(pub &'a Path);
+
+impl RecordFormat for Jsonl<'_> {
+    #[inline(never)]
+    fn walk<K: Kernel, V: Visit>(&self, _k: K, view: View<'_>, v: &mut V) -> u64 {
+        walk(self.0, false, view, v)
+    }
+
+    fn named<'a>(&self, rec: &Rec<'a>, name: &str) -> Option<Cow<'a, str>> {
+        named(rec.raw(), name)
+    }
+}
+
+impl RecordFormat for Cdxj<'_> {
+    #[inline(never)]
+    fn walk<K: Kernel, V: Visit>(&self, _k: K, view: View<'_>, v: &mut V) -> u64 {
+        walk(self.0, true, view, v)
+    }
+
+    fn named<'a>(&self, rec: &Rec<'a>, name: &str) -> Option<Cow<'a, str>> {
+        let raw = rec.raw();
+        named(&raw[cdxj_json_start(raw)?..], name)
+    }
+}
+
+/// Walks the JSON lines (CDXJ lines: `cdxj`) of `view` to the value at
+/// `path`.
+fn walk<V: Visit>(path: &Path, cdxj: bool, view: View<'_>, v: &mut V) -> u64 {
+    // The chunk's UTF-8 is checked once: lines are cut at ASCII bytes (a
+    // line is checked on its own only in a chunk that fails).
+    let chunk_text = simdutf8::basic::from_utf8(view.data).ok();
+    each_line(view, |rec, raw| {
+        // A line of a format written back: under --keep-invalid, a bad or
+        // empty one goes out as it came (the shape's `close` serves only a
+        // found field, which a bad line has not).
+        let rec = Rec {
+            shape: Shape::Json { close: rec.end },
+            ..rec
+        };
+        let raw = match raw {
+            Ok(raw) => raw,
+            Err(found) => return v.record(&rec, found),
+        };
+        let text = chunk_text
+            .and_then(|t| t.get(rec.start..rec.end))
+            .or_else(|| simdutf8::basic::from_utf8(raw).ok());
+        let Some(text) = text else {
+            return v.record(&rec, Found::Bad(Reason::InvalidUtf8));
+        };
+        let found = if cdxj {
+            find_cdxj(path, text)
+        } else {
+            find(path, text)
+        };
+        match found {
+            Ok(Hit { value, span, close }) => {
+                let rec = Rec {
+                    field: (rec.start + span.0, rec.start + span.1),
+                    shape: Shape::Json {
+                        close: rec.start + close,
+                    },
+                    ..rec
+                };
+                v.record(&rec, value)
+            }
+            Err(reason) => v.record(&rec, Found::Bad(reason)),
+        }
+    })
+}
 
 /// Finds `path` in `line`, which must be one JSON object: the fast path
 /// when it can prove the line valid, `serde_json` otherwise.

@@ -6,7 +6,12 @@
 
 use arrow_schema::{DataType, Field, Fields, SchemaRef};
 
-use super::Format;
+use urlsift_simd::Kernel;
+
+use super::frame::Frames;
+use super::record::{Found, Rec, Shape};
+use super::{Format, RecordFormat, View, Visit};
+use crate::reason::Reason;
 use crate::setting::SettingError;
 
 mod rows;
@@ -28,6 +33,50 @@ pub struct ParquetLayout {
     pub metadata: Vec<(String, Option<String>)>,
     /// Rows in each row group, in order.
     pub row_groups: Vec<u64>,
+}
+
+impl RecordFormat for ParquetLayout {
+    /// A Parquet chunk's data holds a [frame](super::frame) per row: its
+    /// number and URL value.
+    #[inline(always)]
+    fn walk<K: Kernel, V: Visit>(&self, _k: K, view: View<'_>, v: &mut V) -> u64 {
+        let mut count = 0;
+        for frame in Frames::new(view.data) {
+            let end = frame.at + frame.value.len();
+            let rec = Rec {
+                data: view.data,
+                start: frame.at,
+                end,
+                next: end,
+                line: frame.line,
+                offset: 0,
+                field: (frame.at, end),
+                shape: Shape::Row,
+            };
+            let found = if frame.value.is_empty() {
+                Found::Empty
+            } else {
+                match simdutf8::basic::from_utf8(frame.value) {
+                    Ok(url) => Found::Url(url.into()),
+                    Err(_) => Found::Bad(Reason::InvalidUtf8),
+                }
+            };
+            count += 1;
+            if !v.record(&rec, found) {
+                break;
+            }
+        }
+        count
+    }
+
+    fn knows_field(&self, name: &str) -> Option<Result<(), String>> {
+        Some(self.knows(name))
+    }
+
+    /// A row is not a line of text.
+    fn one_per_line(&self) -> bool {
+        false
+    }
 }
 
 impl ParquetLayout {

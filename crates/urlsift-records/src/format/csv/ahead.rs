@@ -35,7 +35,7 @@ const PIECES_PER_THREAD: usize = 4;
 const WINDOWS_AFTER_STOP: u32 = 8;
 
 /// Row boundaries of one mapped CSV source, found ahead.
-pub(super) struct Ahead {
+pub(crate) struct Ahead {
     /// Threads that pass over pieces (the caller's and scoped ones: the
     /// caller is a worker of the engine's pool holding the reader's lock,
     /// and a rayon pool's wait would run the engine's jobs on it, one of
@@ -64,7 +64,7 @@ impl Ahead {
     /// Boundaries for a source of `delimiter`, chunks of `chunk_size`,
     /// passed over on `threads` threads; `None` when there is no point
     /// (one thread, a delimiter the pass does not know).
-    pub(super) fn new(delimiter: u8, chunk_size: usize, threads: usize) -> Option<Ahead> {
+    pub(crate) fn new(delimiter: u8, chunk_size: usize, threads: usize) -> Option<Ahead> {
         if threads < 2 || csv::parity(b"", delimiter, false).is_none() {
             return None;
         }
@@ -87,7 +87,7 @@ impl Ahead {
     /// rows (more than half) and the line ends in them; `None` where no
     /// boundary found ahead is in its second half or a misplaced quote
     /// stopped them (the caller cuts it itself).
-    pub(super) fn cut(&mut self, map: &[u8], at: usize, len: usize) -> Option<(usize, u64)> {
+    pub(crate) fn cut(&mut self, map: &[u8], at: usize, len: usize) -> Option<(usize, u64)> {
         if at != self.last.0 {
             if self.resting > 0 {
                 self.resting -= 1;
