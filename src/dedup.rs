@@ -28,7 +28,7 @@ use urlsift::Url;
 use urlsift_records::Job;
 use urlsift_records::dedup::{Key, Keying, Keys, Seen};
 use urlsift_records::format::frame::Frames;
-use urlsift_records::parquet::{ParquetLayout, Rows};
+use urlsift_records::parquet::ParquetLayout;
 
 use crate::args::DedupArgs;
 use crate::error::CliError;
@@ -202,10 +202,9 @@ fn parquet_rows(
     let mut done = setup.run(work, |ledger, chunk, p| {
         ledger.tally_mut().merge(&p.tally);
         let frames = first.chunk(chunk, p)?;
-        if let (Some(rows), Some(layout)) = (
-            chunk.attached::<Rows>(),
-            ParquetLayout::of(&chunk.source().format),
-        ) {
+        if let (Some(rows), Some(layout)) =
+            (chunk.rows(), ParquetLayout::of(&chunk.source().format))
+        {
             let frames = frames.into_iter().flat_map(Frames::new);
             write_back.rows(ledger.out(), chunk.source(), rows, layout, frames)?;
         }

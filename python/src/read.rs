@@ -26,7 +26,7 @@ use urlsift::site::List;
 use urlsift::{BatchParser, Url};
 use urlsift_records::fields::{Asked, Context, Field};
 use urlsift_records::format::frame::Frames;
-use urlsift_records::parquet::{Columns, Cursor, ParquetLayout, Rows};
+use urlsift_records::parquet::{Columns, Cursor, ParquetLayout};
 use urlsift_records::{
     self, Engine, Job, Kind, Ledger, Options, PerRecord, Policy, Processed, Reason, Rec, Spec,
     Tally,
@@ -418,12 +418,9 @@ fn read(plan: &Plan, tx: &SyncSender<Message>) -> Result<Summary, String> {
             ledger.tally_mut().merge(&p.tally);
             ledger.settle(chunk, p)?;
             let frames = p.output(chunk.data()).flat_map(Frames::new);
-            let batch = plan
-                .columns
-                .batch(chunk.attached::<Rows>(), frames)
-                .map_err(|e| {
-                    urlsift_records::Error::Usage(format!("{}: {e}", chunk.source().name))
-                })?;
+            let batch = plan.columns.batch(chunk.rows(), frames).map_err(|e| {
+                urlsift_records::Error::Usage(format!("{}: {e}", chunk.source().name))
+            })?;
             rows += batch.num_rows();
             pending.push(batch);
             if rows >= plan.batch_rows {

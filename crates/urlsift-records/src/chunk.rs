@@ -17,11 +17,12 @@
 //! assert_eq!(lines, [(1, &b"https://a.example/"[..]), (2, &b"https://b.example/"[..])]);
 //! ```
 
-use std::any::Any;
 use std::sync::{Arc, Mutex};
 
 use urlsift_simd::{Kernel, Runtime};
 
+#[cfg(feature = "parquet")]
+use super::format::parquet::Rows;
 use super::format::{Format, View};
 use super::input::mmap::MapSlice;
 use super::reason::Reason;
@@ -72,11 +73,10 @@ pub struct Chunk {
     pub(crate) bad: Option<Reason>,
     /// A recycled buffer for the worker's output (see [`BufPool`]).
     pub(crate) spare: Mutex<Vec<u8>>,
-    /// What the reader of the chunk's format attaches to it, for the
-    /// operations on that format ([`Chunk::attached`]): a Parquet chunk's
-    /// rows as Arrow read them (its data holds a frame per row: its number
-    /// and URL).
-    pub(crate) attached: Option<Arc<dyn Any + Send + Sync>>,
+    /// A Parquet chunk's rows as Arrow read them ([`Chunk::rows`]: its
+    /// data holds a frame per row, its number and URL).
+    #[cfg(feature = "parquet")]
+    pub(crate) rows: Option<Arc<Rows>>,
 }
 
 /// A line over `--max-line-bytes` comes in pieces, never held whole: the
@@ -144,30 +144,25 @@ impl Chunk {
             oversize: None,
             bad: None,
             spare: Mutex::new(Vec::new()),
-            attached: None,
+            #[cfg(feature = "parquet")]
+            rows: None,
         }
     }
 
-    /// What its reader attached to the chunk, if it is a `T`.
+    /// A Parquet chunk's rows as Arrow read them (the operations that
+    /// write rows back or read their other columns take them from here);
+    /// `None` for a chunk of any other format.
     ///
     /// ```
     /// use std::sync::Arc;
     /// use urlsift_records::{Chunk, Format, Source};
     ///
     /// let source = Arc::new(Source { name: "t".into(), format: Format::Lines });
-    /// let chunk = Chunk::plain(source, 1, 0, Vec::new()).with_attached(Arc::new(7u32));
-    /// assert_eq!(chunk.attached::<u32>(), Some(&7));
-    /// assert_eq!(chunk.attached::<String>(), None);
+    /// assert!(Chunk::plain(source, 1, 0, Vec::new()).rows().is_none());
     /// ```
-    pub fn attached<T: Any>(&self) -> Option<&T> {
-        self.attached.as_deref()?.downcast_ref()
-    }
-
-    /// The same chunk, with `value` attached (as a reader of a format
-    /// attaches what its operations take back: [`Chunk::attached`]).
-    pub fn with_attached(mut self, value: Arc<dyn Any + Send + Sync>) -> Chunk {
-        self.attached = Some(value);
-        self
+    #[cfg(feature = "parquet")]
+    pub fn rows(&self) -> Option<&Rows> {
+        self.rows.as_deref()
     }
 
     /// The records' bytes (after the head).

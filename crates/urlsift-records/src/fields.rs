@@ -332,9 +332,7 @@ impl<'a> Context<'a> {
     /// The context of `chunk`'s records, sites from `list`.
     pub fn of(chunk: &'a Chunk, list: &'a List) -> Context<'a> {
         #[cfg(feature = "parquet")]
-        let rows = chunk
-            .attached::<crate::format::parquet::Rows>()
-            .map(|r| r as &dyn RowFields);
+        let rows = chunk.rows().map(|r| r as &dyn RowFields);
         #[cfg(not(feature = "parquet"))]
         let rows = None;
         Context {

@@ -239,7 +239,7 @@ impl FirstRows {
                 })
             }
         };
-        let rows = chunk.attached::<Rows>().expect("a Parquet chunk");
+        let rows = chunk.rows().expect("a Parquet chunk");
         let number = stored.chunks.len() as u32;
         let same_source = stored
             .chunks

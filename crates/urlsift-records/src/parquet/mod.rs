@@ -22,7 +22,7 @@
 //! use std::sync::Arc;
 //! use arrow_array::{Int64Array, RecordBatch, StringArray};
 //! use arrow_schema::{DataType, Field, Schema};
-//! use urlsift_records::parquet::{Cursor, ParquetLayout, Rows, Writer};
+//! use urlsift_records::parquet::{Cursor, ParquetLayout, Writer};
 //!
 //! # let tmp = tempfile::Builder::new().prefix("urlsift-doc-parquet-").tempdir()?;
 //! # let dir = tmp.path();
@@ -47,7 +47,7 @@
 //! assert_eq!(ParquetLayout::of(&cursor.source().format).unwrap().name, "URL");
 //! let pool = urlsift_records::BufPool::new(4, 1 << 16);
 //! let chunk = cursor.next_chunk(&pool).unwrap()?;
-//! let rows = chunk.attached::<Rows>().unwrap();
+//! let rows = chunk.rows().unwrap();
 //! assert_eq!((chunk.first_line(), rows.batch.num_rows()), (1, 2));
 //! assert!(cursor.next_chunk(&pool).is_none());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -301,7 +301,7 @@ fn chunk_of(
         frame::push(&mut data, frame::UNCHANGED, first_line + i as u64, value);
     }
     Chunk {
-        attached: Some(Arc::new(rows)),
+        rows: Some(Arc::new(rows)),
         ..Chunk::with_data(Arc::clone(source), first_line, 0, Data::Owned(data))
     }
 }

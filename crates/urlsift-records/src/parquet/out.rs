@@ -74,10 +74,8 @@ impl WriteBack {
         chunk: &Chunk,
         p: &Processed<X>,
     ) -> Result<(), Error> {
-        let (Some(rows), Some(layout)) = (
-            chunk.attached::<Rows>(),
-            ParquetLayout::of(&chunk.source.format),
-        ) else {
+        let (Some(rows), Some(layout)) = (chunk.rows(), ParquetLayout::of(&chunk.source.format))
+        else {
             return Ok(());
         };
         let frames = p.output(&chunk.data).flat_map(Frames::new);
@@ -176,7 +174,7 @@ impl Extracted {
         let frames = p.output(&chunk.data).flat_map(Frames::new);
         let batch = self
             .columns
-            .batch(chunk.attached::<Rows>(), frames)
+            .batch(chunk.rows(), frames)
             .map_err(|e| Error::Usage(format!("{}: {e}", chunk.source.name)))?;
         self.writer.write(&batch, out).map_err(Error::Output)
     }
