@@ -30,14 +30,16 @@
 pub mod encoding;
 pub mod html;
 pub mod pages;
+mod reason;
 pub mod rows;
 pub mod wat;
 pub mod xml;
 
 use urlsift::percent::{SPECIAL_QUERY, push_encoded_byte};
 use urlsift::{ParseError, Url};
-use urlsift_records::Reason;
 use urlsift_warc::http;
+
+pub use reason::LinkReason;
 
 /// What kind of reference a link is (`--kinds`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -273,7 +275,7 @@ impl Page {
     /// assert_eq!(page.resolve().next().unwrap().to.unwrap().href(), "http://e.com/a/b");
     /// let image = b"HTTP/1.1 200 OK\r\nContent-Type: image/png\r\n\r\n\x89PNG";
     /// assert!(Page::from_block(image, "http://e.com/i.png", true, 1 << 20, &Kinds::default()).unwrap().is_none());
-    /// assert_eq!(Page::from_block(b"junk", "http://e.com/", true, 1 << 20, &Kinds::default()).unwrap_err(), urlsift_records::Reason::Http(urlsift_warc::http::HttpError::BadHttp));
+    /// assert_eq!(Page::from_block(b"junk", "http://e.com/", true, 1 << 20, &Kinds::default()).unwrap_err(), urlsift_links::LinkReason::Http(urlsift_warc::http::HttpError::BadHttp));
     /// ```
     pub fn from_block(
         block: &[u8],
@@ -281,20 +283,20 @@ impl Page {
         http: bool,
         max: usize,
         kinds: &Kinds,
-    ) -> Result<Option<Page>, Reason> {
+    ) -> Result<Option<Page>, LinkReason> {
         if !http {
             if !http::looks_like_html(block) {
                 return Ok(None);
             }
             return Ok(Some(Page::from_html(block, url, None, kinds)));
         }
-        let head = http::Response::parse_head(block).map_err(Reason::from)?;
+        let head = http::Response::parse_head(block).map_err(LinkReason::from)?;
         // A stylesheet or an image is not a page, however its body is
         // coded: it is not decoded.
         if head.is_declared_not_html() {
             return Ok(None);
         }
-        let response = head.decode(max).map_err(Reason::from)?;
+        let response = head.decode(max).map_err(LinkReason::from)?;
         if !response.is_html() {
             return Ok(None);
         }

@@ -30,7 +30,9 @@ use std::sync::Arc;
 
 use super::{Kinds, wat};
 use urlsift_records::input::mmap::Map;
-use urlsift_records::{Chunk, Format, Reason};
+use urlsift_records::{Chunk, Format};
+
+use crate::LinkReason;
 use urlsift_warc::{
     Block, Body, Dialect, Entry, Keeping, Record, RecordFault, Records, arc, fields,
 };
@@ -66,7 +68,7 @@ pub enum Item<'a> {
         /// Where the record starts.
         offset: u64,
         /// Why.
-        reason: Reason,
+        reason: LinkReason,
         /// The record's `WARC-Target-URI`, where its header was read.
         url: Option<String>,
     },
@@ -87,7 +89,7 @@ pub enum Outcome<'a> {
         /// Where the record starts.
         offset: u64,
         /// Why.
-        reason: Reason,
+        reason: LinkReason,
         /// The record's URL, where its header was read.
         url: &'a str,
     },
@@ -102,13 +104,13 @@ impl Item<'_> {
     ///
     /// ```
     /// use urlsift_links::pages::Item;
-    /// use urlsift_records::Reason;
+    /// use urlsift_links::LinkReason;
     ///
     /// let (item, cut) = Item::document(&b"<a href=x>"[..], 1 << 20, "http://e.com/");
     /// assert!(matches!(item, Item::Page(p) if p.url == "http://e.com/" && &p.block[..] == b"<a href=x>"));
     /// assert!(cut.is_none());
     /// let (big, _) = Item::document(&b"<a href=x>"[..], 4, "");
-    /// assert!(matches!(big, Item::Bad { reason: Reason::PageTooLarge, .. }));
+    /// assert!(matches!(big, Item::Bad { reason: LinkReason::PageTooLarge, .. }));
     /// ```
     pub fn document(
         reader: impl Read,
@@ -121,7 +123,7 @@ impl Item<'_> {
         let item = if block.len() > max {
             Item::Bad {
                 offset: 0,
-                reason: Reason::PageTooLarge,
+                reason: LinkReason::PageTooLarge,
                 url: None,
             }
         } else {
@@ -260,7 +262,7 @@ impl<R: Read> Pages<R> {
             dialect,
             &record.header,
             record.offset,
-            record.bad.map(Reason::from),
+            record.bad.map(LinkReason::from),
             block,
         ))
     }
@@ -355,7 +357,7 @@ fn item<'a>(
     dialect: Dialect,
     header: &[u8],
     offset: u64,
-    bad: Option<Reason>,
+    bad: Option<LinkReason>,
     block: Kept<'a>,
 ) -> Item<'a> {
     // The header's fields are read only where they are needed: not for
@@ -363,7 +365,7 @@ fn item<'a>(
     let reason = match (bad, block) {
         (Some(reason), _) => reason,
         (None, Kept::Skipped) => return Item::Other,
-        (None, Kept::TooLarge) => Reason::PageTooLarge,
+        (None, Kept::TooLarge) => LinkReason::PageTooLarge,
         (None, Kept::Misplaced) => RecordFault::WarcBadLength.into(),
         (None, Kept::Block(block)) => {
             return match Fields::of(dialect, header) {
@@ -463,7 +465,7 @@ pub fn items(chunk: &Chunk) -> impl Iterator<Item = Item<'_>> {
             dialect,
             header,
             e.offset,
-            e.bad.map(Reason::from),
+            e.bad.map(LinkReason::from),
             block,
         ))
     })

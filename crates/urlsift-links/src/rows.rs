@@ -51,7 +51,7 @@ use urlsift_records::{Engine, Error, Kind, Options, Processed, Reason, Spec, wri
 use xxhash_rust::xxh3::xxh3_64;
 
 use crate::pages::{self, Item, Outcome};
-use crate::{Kinds, Page, xml};
+use crate::{Kinds, LinkReason, Page, xml};
 
 /// A sitemap's or feed's links are handed over this many at a time.
 const XML_BATCH: usize = 8192;
@@ -326,14 +326,14 @@ impl LinkRows {
     }
 
     /// A bad record at `offset`, counted and in the rejects.
-    fn bad_record(&mut self, name: &str, offset: u64, reason: Reason, value: &str) {
+    fn bad_record(&mut self, name: &str, offset: u64, reason: LinkReason, value: &str) {
         let reason = reason.key();
         *self.tally.bad_records.entry(reason).or_default() += 1;
         let _ = write_reject_line(&mut self.rejects, name, 0, offset, reason, value.as_bytes());
     }
 
     /// A bad link of the record at `offset`, counted and in the rejects.
-    fn bad_link(&mut self, name: &str, offset: u64, reason: Reason, value: &str) {
+    fn bad_link(&mut self, name: &str, offset: u64, reason: LinkReason, value: &str) {
         let reason = reason.key();
         *self.tally.bad_links.entry(reason).or_default() += 1;
         let _ = write_reject_line(&mut self.rejects, name, 0, offset, reason, value.as_bytes());
@@ -672,12 +672,17 @@ impl Source<'_> {
             let mut url = match link.to {
                 Ok(url) => url,
                 Err(e) => {
-                    rows.bad_link(self.name, offset, Reason::Url(e), &link.raw.value);
+                    rows.bad_link(self.name, offset, Reason::Url(e).into(), &link.raw.value);
                     continue;
                 }
             };
             if url.protocol() == "javascript:" && !s.javascript {
-                rows.bad_link(self.name, offset, Reason::JavascriptUrl, &link.raw.value);
+                rows.bad_link(
+                    self.name,
+                    offset,
+                    LinkReason::JavascriptUrl,
+                    &link.raw.value,
+                );
                 continue;
             }
             if let Some(stage) = &s.stage
@@ -791,7 +796,7 @@ impl Source<'_> {
         let read_error = match result {
             Err(e) if e.read => Some(read_error(std::io::Error::other(e.message))),
             Err(e) => {
-                end.bad_record(self.name, e.offset, Reason::BadXml, &e.message);
+                end.bad_record(self.name, e.offset, LinkReason::BadXml, &e.message);
                 // The document is bad, but the input may be cut or corrupt
                 // too (a cut .xml.gz): read it to its end to know.
                 std::io::copy(&mut reader, &mut std::io::sink())

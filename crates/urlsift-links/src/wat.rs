@@ -20,14 +20,14 @@
 use serde_json::Value;
 
 use super::{Kinds, LinkKind, Page, RawLink};
+use crate::LinkReason;
 use urlsift::Url;
-use urlsift_records::Reason;
 
 /// The page a WAT record describes: `Ok(None)` when it lists no HTML
 /// metadata (a request, a non-HTML response), `Err` when the block is not
 /// JSON (reason `bad-wat-json`).
-pub fn page(block: &[u8], kinds: &Kinds) -> Result<Option<Page>, Reason> {
-    let json: Value = serde_json::from_slice(block).map_err(|_| Reason::BadWatJson)?;
+pub fn page(block: &[u8], kinds: &Kinds) -> Result<Option<Page>, LinkReason> {
+    let json: Value = serde_json::from_slice(block).map_err(|_| LinkReason::BadWatJson)?;
     let envelope = &json["Envelope"];
     let target = envelope["WARC-Header-Metadata"]["WARC-Target-URI"].as_str();
     let html = &envelope["Payload-Metadata"]["HTTP-Response-Metadata"]["HTML-Metadata"];

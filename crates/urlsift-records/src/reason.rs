@@ -15,7 +15,6 @@ use std::fmt;
 
 use urlsift::ParseError;
 use urlsift_warc::RecordFault;
-use urlsift_warc::http::HttpError;
 
 /// Why a line is bad. Bad lines are never parsed further and never lost:
 /// they are counted, and rejected, kept or fatal according to the policy.
@@ -59,19 +58,6 @@ pub enum Reason {
     /// A `CONNECT` request whose target is not `host:port` (RFC 9112's
     /// authority-form).
     BadConnectTarget,
-    /// A page (a record's block, or its decoded body) larger than the
-    /// limit (`links --max-page-size`): skipped, unread.
-    PageTooLarge,
-    /// A WARC response whose block cannot be read as HTTP (no status
-    /// line, a chunked body that does not add up, a content coding that
-    /// does not decode or is unknown).
-    Http(HttpError),
-    /// A WAT record whose JSON cannot be read.
-    BadWatJson,
-    /// A sitemap or feed that is not well-formed XML.
-    BadXml,
-    /// A `javascript:` link (links leave them out unless `--javascript`).
-    JavascriptUrl,
     /// A text the canonical form's tool refuses (`--canonical w3lib`:
     /// w3lib raises on it), so it has no such form.
     Canonical(urlsift::canon::Refused),
@@ -102,11 +88,6 @@ impl Reason {
             Reason::NoRequestTarget => "no-request-target",
             Reason::AsteriskForm => "asterisk-form-target",
             Reason::BadConnectTarget => "bad-CONNECT-target",
-            Reason::PageTooLarge => HttpError::TooLarge.key(),
-            Reason::Http(e) => e.key(),
-            Reason::BadWatJson => "bad-wat-json",
-            Reason::BadXml => "bad-xml",
-            Reason::JavascriptUrl => "javascript-url",
             Reason::Canonical(_) => "refused-by-canonical-form",
         }
     }
@@ -136,11 +117,6 @@ impl fmt::Display for Reason {
             Reason::BadConnectTarget => {
                 f.write_str("CONNECT request whose target is not host:port")
             }
-            Reason::PageTooLarge => HttpError::TooLarge.fmt(f),
-            Reason::Http(e) => e.fmt(f),
-            Reason::BadWatJson => f.write_str("WAT record whose JSON cannot be read"),
-            Reason::BadXml => f.write_str("not well-formed XML"),
-            Reason::JavascriptUrl => f.write_str("javascript: link"),
             Reason::Canonical(why) => why.fmt(f),
         }
     }
@@ -154,17 +130,6 @@ impl From<RecordFault> for Reason {
             RecordFault::Truncated => Reason::Truncated,
             RecordFault::Damaged => Reason::Damaged,
             other => Reason::Archive(other),
-        }
-    }
-}
-
-/// A page whose HTTP message cannot be read is a bad record; one too
-/// large is [`Reason::PageTooLarge`], as a block too large is.
-impl From<HttpError> for Reason {
-    fn from(e: HttpError) -> Reason {
-        match e {
-            HttpError::TooLarge => Reason::PageTooLarge,
-            other => Reason::Http(other),
         }
     }
 }
