@@ -355,6 +355,20 @@ impl From<SettingError> for StartError {
 }
 
 impl Kind {
+    /// Whether sources of this format are read as bytes (cut into chunks
+    /// by the reader); a Parquet file is opened by its own row-group
+    /// cursor instead.
+    pub(crate) fn reads_bytes(self) -> bool {
+        self != Kind::Parquet
+    }
+
+    /// Whether a source of this format starts with a header row (so a
+    /// gap in its decoded bytes before the header was read leaves what
+    /// follows unreadable: a row would be taken for the header).
+    pub(crate) fn has_header(self, spec: &Spec) -> bool {
+        matches!(self, Kind::Csv | Kind::Tsv) && !spec.no_header
+    }
+
     /// The format a source's first bytes show it to be, where its name
     /// did not say (`None`: read more). A `.log` file (`log_named`) holds
     /// access-log lines or URL lines: a log line among its first lines
@@ -478,6 +492,16 @@ impl Format {
         // (A Parquet row's other columns are in its chunk's batch: see
         // `fields::Context`.)
         self.with(Dyn(|f: &dyn RecordFormat| f.named(rec, name)))
+    }
+
+    /// The archive dialect of a WARC or ARC source, whose records the
+    /// `urlsift-warc` reader reads and indexes itself (their bodies
+    /// skipped); `None` for the formats the reader cuts into chunks.
+    pub(crate) fn archive(&self) -> Option<urlsift_warc::Dialect> {
+        match self {
+            Format::Warc(field) => Some(field.dialect()),
+            _ => None,
+        }
     }
 
     /// See [`RecordFormat::cut`].
@@ -717,6 +741,23 @@ mod tests {
                 other => panic!("{kind}: {other:?}"),
             }
         }
+    }
+
+    #[test]
+    fn what_the_reader_asks_of_a_format_the_registry_answers() {
+        let no_header = Spec {
+            no_header: true,
+            ..Spec::default()
+        };
+        for kind in Kind::ALL {
+            assert_eq!(kind.reads_bytes(), kind != Kind::Parquet, "{kind}");
+            let headed = matches!(kind, Kind::Csv | Kind::Tsv);
+            assert_eq!(kind.has_header(&Spec::default()), headed, "{kind}");
+            assert!(!kind.has_header(&no_header), "{kind}");
+        }
+        let arc = Format::Warc(urlsift_warc::WarcField::arc(None));
+        assert_eq!(arc.archive(), Some(urlsift_warc::Dialect::Arc));
+        assert_eq!(Format::Lines.archive(), None);
     }
 
     #[test]

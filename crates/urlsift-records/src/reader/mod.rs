@@ -54,7 +54,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::chunk::{BufPool, Chunk, Data, Oversize};
-use crate::format::{Cut, Format, Kind};
+use crate::format::{Cut, Format};
 use crate::input::{InputError, Location, decode};
 use crate::reason::Reason;
 use crate::setting::SettingError;
@@ -156,7 +156,7 @@ impl ChunkReader {
                 let name = location.name();
                 let path = location.path();
                 let kind = self.settings.spec.kind_for(path);
-                if kind == Kind::Parquet {
+                if !kind.reads_bytes() {
                     match self.open_parquet(&location, name) {
                         Ok(()) => continue,
                         Err(error) => {
@@ -355,9 +355,7 @@ impl Current {
                 // A CSV whose header row the gap took (or set aside as
                 // damaged) cannot be read on: a row after the gap would be
                 // taken for the header.
-                let headless = self.source.is_none()
-                    && matches!(self.kind, Kind::Csv | Kind::Tsv)
-                    && !settings.spec.no_header;
+                let headless = self.source.is_none() && self.kind.has_header(&settings.spec);
                 let mut failure = self.fail(head, write_head, e, pool, settings.count_lines);
                 if resumes && !headless && (self.source.is_some() || self.window().is_empty()) {
                     // The bytes after the gap are still to come.

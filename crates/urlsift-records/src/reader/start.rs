@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::current::{Current, Failure, Settings};
 use crate::chunk::Source;
-use crate::format::{Begun, Format, Opening, StartError};
+use crate::format::{Begun, Opening, StartError};
 use urlsift_warc as warc;
 
 impl Current {
@@ -71,8 +71,9 @@ impl Current {
             Err(StartError::Setting(e)) => return Err(self.setting(e)),
             Err(StartError::Usage(m)) => return Err(self.usage(m)),
         };
-        if let Format::Warc(field) = &format {
-            self.warc = Some(warc::Reader::default().dialect(field.dialect()));
+        if let Some(dialect) = format.archive() {
+            // The archive reader reads the rest of the source itself.
+            self.warc = Some(warc::Reader::default().dialect(dialect));
         }
         // An unknown `@NAME` is refused here, before any record, where
         // the format knows its fields.
