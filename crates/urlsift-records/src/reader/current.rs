@@ -56,7 +56,6 @@ pub(super) struct Current {
     pub(super) streaming: bool,
     /// Lines are numbered by the writer (`Settings::count_lines` off).
     pub(super) counting_off: bool,
-    pub(super) warc: Option<warc::Reader>,
     /// A `.log` file read with `auto`: its first lines pick `log` or
     /// `lines`.
     pub(super) sniff_log: bool,
@@ -87,7 +86,27 @@ pub(super) enum Feed {
     },
 }
 
+impl Feed {
+    /// The feed, leaving an ended one in its place.
+    pub(super) fn take(&mut self) -> Feed {
+        let ended = Feed::Read {
+            reader: Box::new(io::empty()),
+            buf: Vec::new(),
+        };
+        std::mem::replace(self, ended)
+    }
+}
+
 impl Current {
+    /// The started source, when its format is an archive's (WARC, ARC):
+    /// its records are read by the archive reader.
+    pub(super) fn archive(&self) -> Option<Arc<Source>> {
+        self.source
+            .as_ref()
+            .filter(|s| s.format.archive().is_some())
+            .map(Arc::clone)
+    }
+
     pub(super) fn error(&self, error: io::Error, usage: bool) -> InputError {
         InputError {
             name: self.name.clone(),
@@ -135,7 +154,6 @@ impl Current {
             eof: false,
             streaming: false,
             counting_off: false,
-            warc: None,
             sniff_log: false,
             gap: None,
             ahead: None,

@@ -13,7 +13,6 @@ use crate::chunk::{BufPool, Chunk, Source};
 use crate::format::Format;
 use crate::input::decode;
 use crate::reason::Reason;
-use urlsift_warc::{self as warc, Body, Entry, RecordFault};
 
 impl Current {
     /// The chunk read before a read error (if any) and the error. When
@@ -182,27 +181,4 @@ pub(super) fn headless_error(e: &io::Error) -> io::Error {
              (name the URL column with --no-header --field N to read on)"
         ),
     )
-}
-
-/// The bytes a damaged gzip member or zstd frame of a WARC source decoded
-/// to, found where the reader stood at `offset`: a chunk of one bad record
-/// (its first [`warc::SHOWN`] bytes kept to show), and how many bytes it
-/// stands for.
-pub(super) fn warc_set_aside(source: Arc<Source>, bytes: &[u8], offset: u64) -> (Chunk, u64) {
-    let mut data = bytes[..bytes.len().min(warc::SHOWN)].to_vec();
-    if bytes.len() > warc::SHOWN {
-        data.extend_from_slice(b"...");
-    }
-    let index = vec![Entry {
-        start: 0,
-        end: data.len(),
-        offset,
-        bad: Some(RecordFault::Damaged),
-        body: Body::None,
-    }];
-    let chunk = Chunk {
-        index,
-        ..Chunk::plain(source, 0, 0, data)
-    };
-    (chunk, bytes.len() as u64)
 }

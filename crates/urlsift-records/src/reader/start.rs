@@ -6,7 +6,6 @@ use std::sync::Arc;
 use super::current::{Current, Failure, Settings};
 use crate::chunk::Source;
 use crate::format::{Begun, Opening, StartError};
-use urlsift_warc as warc;
 
 impl Current {
     /// Resolves the source's format from its first bytes: `Some((head,
@@ -71,10 +70,6 @@ impl Current {
             Err(StartError::Setting(e)) => return Err(self.setting(e)),
             Err(StartError::Usage(m)) => return Err(self.usage(m)),
         };
-        if let Some(dialect) = format.archive() {
-            // The archive reader reads the rest of the source itself.
-            self.warc = Some(warc::Reader::default().dialect(dialect));
-        }
         // An unknown `@NAME` is refused here, before any record, where
         // the format knows its fields.
         for name in &settings.spec.named {
