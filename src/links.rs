@@ -13,6 +13,7 @@ use arrow_array::{ArrayRef, RecordBatch, StringArray, UInt64Array};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use urlsift_links::Kinds;
 use urlsift_links::rows::{self, LinkField, LinkRows, LinkSettings, LinkTally, RowFormat};
+use urlsift_records::Ledger;
 use urlsift_records::dedup::Seen;
 use urlsift_records::input;
 use urlsift_records::parquet::Writer;
@@ -218,31 +219,37 @@ pub fn run(args: LinksArgs) -> Result<ExitCode, CliError> {
         let seen = Seen::new(args.memory, false, Some(dir.path().to_path_buf()), b'\n');
         (seen, 0)
     });
-    let mut out = Output {
+    let out = Output {
         sink: Sink::open(args.output.as_deref(), false)?,
         parquet,
         seen,
     };
-    let mut rejects = match &args.rejects {
+    let rejects = match &args.rejects {
         Some(path) => Some(Sink::open(Some(path), false)?),
         None => None,
     };
+    let rejects_name = rejects.as_ref().map_or("", |r| r.name()).to_string();
+    // Rows go out in input order through the ledger: it writes their
+    // rejects records and adds up their counts.
+    let mut ledger: Ledger<Output, Sink, LinkTally> = Ledger::counting(out, rejects);
     if args.header() {
-        out.sink
+        ledger
+            .out()
+            .sink
             .put(&rows::header(&settings.fields, settings.format))?;
     }
-    let mut tally = LinkTally::default();
+    let out_name = ledger.out().sink.name().to_string();
     let errors = rows::read(&args.files, &settings, |mut d| {
+        let out = ledger.out();
         if let Some((seen, held)) = out.seen.as_mut() {
             *held += d.drop_seen(seen)?;
         }
         out.put(&d, &settings.fields)?;
-        if let Some(r) = rejects.as_mut() {
-            r.put(&d.rejects)?;
-        }
-        tally.add(&d.tally);
-        Ok::<_, CliError>(())
+        ledger
+            .add(&d.tally, &d.rejects)
+            .map_err(|e| CliError::from_run(e, &out_name, &rejects_name))
     })?;
+    let (mut out, rejects, mut tally) = ledger.into_parts();
     if errors.is_empty() {
         out.held(settings.format, &settings.fields, &mut tally)?;
     }

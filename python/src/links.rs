@@ -21,6 +21,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use urlsift_links::Kinds;
 use urlsift_links::rows::{self, LinkField, LinkRows, LinkSettings, LinkTally, RowFormat};
+use urlsift_records::Count;
 
 use crate::read::ipc;
 use crate::url::{BaseArg, parse_base};
@@ -282,7 +283,7 @@ fn read(plan: &Plan, tx: &SyncSender<Message>) -> Counts {
     let mut rows = Rows::new(plan);
     let result = rows::read(&plan.paths, &plan.settings, |r| {
         rows.append(plan, &r);
-        counts.tally.add(&r.tally);
+        counts.tally.merge(&r.tally);
         if rows.len >= plan.batch_rows && !send(plan, &mut rows, tx) {
             return Err(Closed);
         }

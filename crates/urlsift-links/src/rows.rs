@@ -9,7 +9,8 @@
 //! seen-set ([`LinkRows::drop_seen`]).
 //!
 //! ```
-//! use urlsift_links::rows::{LinkField, RowFormat, LinkSettings, read};
+//! use urlsift_links::rows::{LinkField, LinkSettings, LinkTally, RowFormat, read};
+//! use urlsift_records::Ledger;
 //!
 //! # let tmp = tempfile::Builder::new().prefix("urlsift-doc-rows-").tempdir().unwrap();
 //! # let dir = tmp.path();
@@ -21,16 +22,19 @@
 //!     base: Some("https://example.com/".into()),
 //!     ..LinkSettings::default()
 //! };
-//! let mut out = Vec::new();
-//! let mut tally = urlsift_links::rows::LinkTally::default();
+//! // The rows in input order through a ledger: it writes the rejects and
+//! // adds up the counts.
+//! let mut ledger: Ledger<Vec<u8>, Vec<u8>, LinkTally> =
+//!     Ledger::counting(Vec::new(), Some(Vec::new()));
 //! let failed = read(&[page], &settings, |rows| {
-//!     out.extend_from_slice(&rows.out);
-//!     tally.add(&rows.tally);
-//!     Ok::<_, std::convert::Infallible>(())
+//!     ledger.out().extend_from_slice(&rows.out);
+//!     ledger.add(&rows.tally, &rows.rejects)
 //! })
 //! .unwrap();
 //! assert!(failed.is_empty());
+//! let (out, rejects, tally) = ledger.into_parts();
 //! assert_eq!(out, b"https://example.com/,https://example.com/a\n");
+//! assert!(rejects.unwrap().ends_with(b"\tjavascript-url\tjavascript:void(0)\n"));
 //! assert_eq!(tally.summary(), "1 page, 1 link; 1 bad link (1 javascript-url)");
 //! ```
 
@@ -47,7 +51,9 @@ use urlsift_records::format::quote::{self, Json};
 use urlsift_records::input::mmap::MapSlice;
 use urlsift_records::input::{self, InputError, Opened};
 use urlsift_records::stage::{Stage, Verdict};
-use urlsift_records::{Engine, Error, Kind, Options, Processed, Reason, Spec, write_reject_line};
+use urlsift_records::{
+    Count, Engine, Error, Kind, Options, Processed, Reason, Spec, write_reject_line,
+};
 use xxhash_rust::xxh3::xxh3_64;
 
 use crate::pages::{self, Item, Outcome};
@@ -227,9 +233,10 @@ pub struct LinkTally {
     pub notices: BTreeMap<&'static str, u64>,
 }
 
-impl LinkTally {
-    /// Adds `other`'s counts.
-    pub fn add(&mut self, other: &LinkTally) {
+/// Added up in input order by the [`Ledger`](urlsift_records::Ledger), as
+/// every operation's counts are.
+impl Count for LinkTally {
+    fn merge(&mut self, other: &LinkTally) {
         self.pages += other.pages;
         self.not_html += other.not_html;
         self.other_records += other.other_records;
@@ -246,7 +253,9 @@ impl LinkTally {
             }
         }
     }
+}
 
+impl LinkTally {
     /// The summary line: `3 pages, 10 links; 2 bad links (invalid-url 2)`,
     /// and what else there is to say.
     pub fn summary(&self) -> String {

@@ -97,13 +97,28 @@ impl LineBase {
     }
 }
 
+/// What an operation counts, each worker for its share, added up in input
+/// order by the [`Ledger`]: the engine's [`Tally`] for the URL jobs; a
+/// link reader's pages and links for `links`.
+pub trait Count: Default {
+    /// Adds `other`'s counts to these.
+    fn merge(&mut self, other: &Self);
+}
+
+impl Count for Tally {
+    fn merge(&mut self, other: &Tally) {
+        Tally::merge(self, other);
+    }
+}
+
 /// Writes the per-chunk results in input order: output, rejects, the
-/// strict stop, the pieces of over-long lines; and adds up the tally.
-/// `W` takes the output, `R` the rejects records.
-pub struct Ledger<W, R = io::Sink> {
+/// strict stop, the pieces of over-long lines; and adds up the counts.
+/// `W` takes the output, `R` the rejects records, `T` counts (the
+/// engine's [`Tally`], or an operation's own [`Count`]).
+pub struct Ledger<W, R = io::Sink, T = Tally> {
     out: W,
     rejects: Option<R>,
-    tally: Tally,
+    tally: T,
     policy: Policy,
     terminator: u8,
     lines: LineBase,
@@ -114,12 +129,9 @@ impl<W: Write, R: Write> Ledger<W, R> {
     /// `rejects`; `terminator` ends URL lines (`\n`, or NUL with `-0`).
     pub fn new(out: W, rejects: Option<R>, policy: Policy, terminator: u8) -> Ledger<W, R> {
         Ledger {
-            out,
-            rejects,
-            tally: Tally::default(),
             policy,
             terminator,
-            lines: LineBase::default(),
+            ..Ledger::counting(out, rejects)
         }
     }
 
@@ -220,10 +232,51 @@ impl<W: Write, R: Write> Ledger<W, R> {
             reason: stop.reason,
         })
     }
+}
 
-    /// Writes `bytes` to the output (a header, say).
-    pub fn write(&mut self, bytes: &[u8]) -> Result<(), Error> {
-        self.out.write_all(bytes).map_err(Error::Output)
+impl<W, R: Write, T: Count> Ledger<W, R, T> {
+    /// A ledger of an operation that counts in `T` and writes its own
+    /// output through [`Ledger::out`] (`links`: text rows, or Parquet
+    /// columns); rejects records go to `rejects`, when given.
+    ///
+    /// ```
+    /// use urlsift_records::{Count, Ledger};
+    ///
+    /// #[derive(Default)]
+    /// struct Pages(u64);
+    /// impl Count for Pages {
+    ///     fn merge(&mut self, other: &Pages) {
+    ///         self.0 += other.0;
+    ///     }
+    /// }
+    ///
+    /// let mut ledger: Ledger<Vec<u8>, Vec<u8>, Pages> = Ledger::counting(Vec::new(), Some(Vec::new()));
+    /// ledger.add(&Pages(2), b"a.warc\t-\t0\tbad-xml\t<\n")?;
+    /// ledger.add(&Pages(1), b"")?;
+    /// let (_, rejects, pages) = ledger.into_parts();
+    /// assert_eq!((pages.0, rejects.unwrap()), (3, b"a.warc\t-\t0\tbad-xml\t<\n".to_vec()));
+    /// # Ok::<(), urlsift_records::Error>(())
+    /// ```
+    pub fn counting(out: W, rejects: Option<R>) -> Ledger<W, R, T> {
+        Ledger {
+            out,
+            rejects,
+            tally: T::default(),
+            policy: Policy::default(),
+            terminator: b'\n',
+            lines: LineBase::default(),
+        }
+    }
+
+    /// Settles one record's (or chunk's) share, in input order: adds its
+    /// counts and writes its rejects records (written by the worker, as
+    /// [`write_reject_line`] writes them).
+    pub fn add(&mut self, counts: &T, rejects: &[u8]) -> Result<(), Error> {
+        self.tally.merge(counts);
+        match &mut self.rejects {
+            Some(r) if !rejects.is_empty() => r.write_all(rejects).map_err(Error::Rejects),
+            _ => Ok(()),
+        }
     }
 
     /// The output, for work that writes in order itself (`dedup`).
@@ -232,19 +285,26 @@ impl<W: Write, R: Write> Ledger<W, R> {
     }
 
     /// The counts so far.
-    pub fn tally(&self) -> &Tally {
+    pub fn tally(&self) -> &T {
         &self.tally
     }
 
     /// The counts so far, for work that adds to them itself.
-    pub fn tally_mut(&mut self) -> &mut Tally {
+    pub fn tally_mut(&mut self) -> &mut T {
         &mut self.tally
     }
 
     /// The output, the rejects and the counts, for the caller to finish
     /// (flush, commit a file) as the run ended.
-    pub fn into_parts(self) -> (W, Option<R>, Tally) {
+    pub fn into_parts(self) -> (W, Option<R>, T) {
         (self.out, self.rejects, self.tally)
+    }
+}
+
+impl<W: Write, R, T> Ledger<W, R, T> {
+    /// Writes `bytes` to the output (a header, say).
+    pub fn write(&mut self, bytes: &[u8]) -> Result<(), Error> {
+        self.out.write_all(bytes).map_err(Error::Output)
     }
 }
 

@@ -90,7 +90,7 @@ pub use error::{Error, Location, Stop};
 pub use format::quote::write_escaped;
 pub use format::{Format, Found, Kind, Rec, Shape, Spec};
 pub use input::InputError;
-pub use ledger::{Ledger, LineBase, write_pieces, write_reject, write_reject_line};
+pub use ledger::{Count, Ledger, LineBase, write_pieces, write_reject, write_reject_line};
 pub use policy::{PassThrough, Policy};
 pub use processed::{Processed, Rejected};
 pub use reason::Reason;
