@@ -17,7 +17,7 @@ use std::process::ExitCode;
 
 use urlsift::profile::{Canonical, Profile};
 use urlsift_records::Format as RecordFormat;
-use urlsift_records::dedup::PatternOptions;
+use urlsift_records::dedup::PatternKeyOptions;
 use urlsift_records::fields::{Asked, Context, Field};
 use urlsift_records::format::quote::{self, Json, write_field};
 use urlsift_records::stage::Verdict;
@@ -39,7 +39,7 @@ fn field(name: &str) -> Result<Field, CliError> {
 /// say; a usage error for those flags when there is none.
 fn set_pattern<'f>(
     fields: impl Iterator<Item = &'f mut Field>,
-    options: PatternOptions,
+    options: PatternKeyOptions,
 ) -> Result<(), CliError> {
     let mut any = false;
     for f in fields {
@@ -48,7 +48,7 @@ fn set_pattern<'f>(
             any = true;
         }
     }
-    if !any && options != PatternOptions::default() {
+    if !any && options != PatternKeyOptions::default() {
         return Err(CliError::Usage(
             "the --pattern-* flags go with the pattern field (--fields pattern)".into(),
         ));

@@ -23,7 +23,7 @@ use urlsift::pattern::PatternList;
 use urlsift::profile::Profile;
 use urlsift::site::{List, Part};
 use urlsift::{BatchParser, Getter, Url};
-use urlsift_records::dedup::{PatternOptions, write_pattern_key};
+use urlsift_records::dedup::{PatternKeyOptions, write_pattern_key};
 
 use crate::column::{BoolBuilder, Column, Row, StringBuilder};
 
@@ -80,7 +80,12 @@ impl Output {
                 out.commit();
             }
             Output::Pattern => {
-                write_pattern_key(url, PatternOptions::default(), out.data(), &mut Vec::new());
+                write_pattern_key(
+                    url,
+                    PatternKeyOptions::default(),
+                    out.data(),
+                    &mut Vec::new(),
+                );
                 out.commit();
             }
             Output::MatchIndex(list) => match list.first_match(url.view()) {

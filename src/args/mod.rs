@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use urlsift_records::dedup::{Key, PatternOptions};
+use urlsift_records::dedup::{Key, PatternKeyOptions};
 
 mod shared;
 
@@ -494,8 +494,8 @@ pub struct PatternArgs {
 
 impl PatternArgs {
     /// The options the flags give.
-    pub fn options(&self) -> PatternOptions {
-        PatternOptions {
+    pub fn options(&self) -> PatternKeyOptions {
+        PatternKeyOptions {
             scheme: self.pattern_scheme,
             ignore_trailing_slash: self.pattern_ignore_trailing_slash,
             exact_path: self.pattern_exact_path,
@@ -510,7 +510,7 @@ impl DedupArgs {
         let options = self.pattern.options();
         match self.key {
             Key::Pattern(_) => Ok(Key::Pattern(options)),
-            _ if options != PatternOptions::default() => {
+            _ if options != PatternKeyOptions::default() => {
                 Err("the --pattern-* flags go with --key pattern".into())
             }
             key => Ok(key),

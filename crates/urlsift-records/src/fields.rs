@@ -27,7 +27,7 @@ use urlsift::site::{List, Part};
 use urlsift::{Getter, Url};
 
 use super::chunk::Chunk;
-use super::dedup::{PatternOptions, write_pattern_key};
+use super::dedup::{PatternKeyOptions, write_pattern_key};
 use super::format::{Format, Rec};
 use super::setting::SettingError;
 
@@ -68,7 +68,7 @@ pub enum Field {
     /// numeric, hex and UUID segments collapsed, sorted parameter names
     /// (`e.com/user/{n}?id&tab`; see [`write_pattern_key`]); the whole href
     /// for a URL without a host.
-    Pattern(PatternOptions),
+    Pattern(PatternKeyOptions),
     /// The `--match-file` line of the first URL pattern the URL matches
     /// ([`Context::matching`]); empty when a `--match` flag's pattern did.
     MatchLine,
@@ -90,7 +90,7 @@ const AFTER: [(&str, Field); 7] = [
     ("sb_expressions", Field::SbExpressions),
     (
         "pattern",
-        Field::Pattern(PatternOptions {
+        Field::Pattern(PatternKeyOptions {
             scheme: false,
             ignore_trailing_slash: false,
             exact_path: false,

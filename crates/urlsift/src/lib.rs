@@ -24,6 +24,7 @@ pub mod error;
 pub mod form;
 mod getter;
 pub mod host;
+pub mod key;
 mod parser;
 #[cfg(feature = "urlpattern")]
 pub mod pattern;

@@ -44,14 +44,14 @@ mod seen;
 mod spill;
 mod table;
 
-pub use keys::{
-    Key, Keyed, Keys, Names, PatternOptions, href_key_len, write_key, write_pattern,
-    write_pattern_key,
-};
+pub use keys::{Keyed, Keys};
 pub use seen::Seen;
 #[cfg(feature = "parquet")]
 pub(crate) use spill::spill_dir;
 pub use spill::{Spill, merge};
+pub use urlsift::key::{
+    Key, Names, PatternKeyOptions, href_key_len, write_key, write_pattern, write_pattern_key,
+};
 
 use std::borrow::Cow;
 
