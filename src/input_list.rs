@@ -1,7 +1,9 @@
-//! `--inputs-from FILE`: inputs listed in a file, one path per line (a
-//! Common Crawl `warc.paths.gz` among them), read after the inputs named
-//! on the command line; `--inputs-prefix` is prepended to the relative
-//! ones.
+//! Which inputs a run reads, beyond those named: `--inputs-from FILE`
+//! (inputs listed in a file, one path per line, a Common Crawl
+//! `warc.paths.gz` among them, read after the inputs named on the command
+//! line; `--inputs-prefix` is prepended to the relative ones), and
+//! `--allow-missing` (an input that cannot be opened is named and left
+//! out, not the end of the run).
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -22,13 +24,29 @@ pub struct InputList {
     /// Prepended (as text, a / added if missing) to each relative path of --inputs-from.
     #[arg(long, value_name = "PREFIX", requires = "inputs_from")]
     pub inputs_prefix: Option<String>,
+    /// Leave out each input that cannot be opened (not there, a directory, not readable),
+    /// naming it on stderr, and read the rest: the run exits 0 and writes -o if nothing else
+    /// fails (without it, such an input stops the run before it starts, with exit status 2).
+    /// E.g. urlsift normalize --allow-missing --inputs-from warc.paths -o urls.txt
+    #[arg(long)]
+    pub allow_missing: bool,
 }
 
 impl InputList {
+    /// Appends the listed inputs to `files`, then, with
+    /// `--allow-missing`, leaves out those that cannot be opened.
+    pub fn extend(&self, files: &mut Vec<PathBuf>) -> Result<(), CliError> {
+        self.append(files)?;
+        if self.allow_missing {
+            leave_out_missing(files)?;
+        }
+        Ok(())
+    }
+
     /// Appends the listed inputs to `files`. Refused: a list that cannot
     /// be read, that lists nothing, or that names a URL (remote inputs
     /// are not read yet).
-    pub fn extend(&self, files: &mut Vec<PathBuf>) -> Result<(), CliError> {
+    fn append(&self, files: &mut Vec<PathBuf>) -> Result<(), CliError> {
         let Some(list) = &self.inputs_from else {
             return Ok(());
         };
@@ -71,4 +89,41 @@ impl InputList {
         }
         Ok(())
     }
+}
+
+/// `--allow-missing`: names each input of `files` that cannot be opened on
+/// stderr, with why, and leaves it out; then says how many. Every input
+/// missing is still an error: there is nothing to read.
+fn leave_out_missing(files: &mut Vec<PathBuf>) -> Result<(), CliError> {
+    let total = files.len();
+    let mut first = None;
+    files.retain(|f| match input::cannot_open(f) {
+        None => true,
+        Some(e) => {
+            eprintln!("urlsift: left out (--allow-missing): cannot read {e}");
+            first.get_or_insert(e);
+            false
+        }
+    });
+    let Some(first) = first else {
+        return Ok(());
+    };
+    let left_out = total - files.len();
+    if files.is_empty() {
+        return Err(CliError::Input(InputError {
+            name: first.name,
+            error: std::io::Error::new(
+                first.error.kind(),
+                format!(
+                    "{}; and no input can be opened (--allow-missing)",
+                    first.error
+                ),
+            ),
+            usage: false,
+        }));
+    }
+    eprintln!(
+        "urlsift: {left_out} of {total} inputs left out: they cannot be opened (--allow-missing)"
+    );
+    Ok(())
 }

@@ -96,3 +96,65 @@ fn inputs_listed_in_a_file_read_as_if_named() {
     let out = w.run(&["normalize", "--inputs-prefix", "x", "empty.txt"], None);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// `--allow-missing`: an input that cannot be opened is named and left
+/// out, the rest read and `-o` written, exit 0; without it the run stops
+/// before it starts; with every input missing it stops too.
+#[test]
+fn allow_missing_leaves_out_inputs_that_cannot_be_opened() {
+    let dir = crate::common::crawl_samples_dir();
+    let w = Workdir::new();
+    w.create("a.txt", "https://A.example/x\n");
+    w.create("b.txt", "https://b.example/%7e\n");
+    std::fs::create_dir_all(w.path("folder")).unwrap();
+    let warc = dir.join("warcio/example.warc.gz").display().to_string();
+    // normalize, listed and named: the same output as the inputs that are
+    // there, in order.
+    w.create("list.txt", "a.txt\nmissing.txt\nb.txt\n");
+    let want = w.stdout(&["normalize", "a.txt", "b.txt", "-q"]);
+    assert_eq!(want, "https://a.example/x\nhttps://b.example/%7e\n");
+    for args in [
+        &["normalize", "--allow-missing", "--inputs-from", "list.txt"][..],
+        &["normalize", "--allow-missing", "a.txt", "folder", "b.txt"],
+    ] {
+        let out = w.run(&[args, &["-o", "out.txt"]].concat(), None);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+        assert_eq!(String::from_utf8(w.read("out.txt")).unwrap(), want);
+        assert!(
+            err.contains("left out (--allow-missing): cannot read "),
+            "{err}"
+        );
+        assert!(err.contains("1 of 3 inputs left out"), "{err}");
+        std::fs::remove_file(w.path("out.txt")).unwrap();
+        // Without the flag: refused before any work, -o not written.
+        let without: Vec<&str> = args
+            .iter()
+            .copied()
+            .filter(|a| *a != "--allow-missing")
+            .collect();
+        let out = w.run(&[&without[..], &["-o", "out.txt"]].concat(), None);
+        assert_eq!(out.status.code(), Some(2), "{without:?}");
+        assert!(!w.path("out.txt").exists());
+    }
+    // links and index, on WARC.
+    for job in ["links", "index"] {
+        let want = w.stdout(&[job, warc.as_str(), "-q"]);
+        assert!(!want.is_empty());
+        let out = w.run(&[job, "--allow-missing", &warc, "gone.warc.gz", "-q"], None);
+        assert_eq!(out.status.code(), Some(0), "{job}: {}", stderr(&out));
+        assert!(stderr(&out).contains("cannot read gone.warc.gz"), "{job}");
+        assert_eq!(String::from_utf8(out.stdout).unwrap(), want, "{job}");
+    }
+    // Nothing left to read: the run stops.
+    let out = w.run(
+        &["normalize", "--allow-missing", "gone.txt", "folder"],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("no input can be opened"),
+        "{}",
+        stderr(&out)
+    );
+}

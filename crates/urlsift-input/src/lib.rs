@@ -175,25 +175,37 @@ impl fmt::Display for InputError {
 /// assert!(e.error.to_string().starts_with("is a directory"));
 /// ```
 pub fn unusable(files: &[PathBuf]) -> Option<InputError> {
-    files.iter().find_map(|f| {
-        if f.as_os_str() == "-" {
-            return None;
-        }
-        let error = match std::fs::metadata(f) {
-            Err(e) => e,
-            Ok(m) if m.is_dir() => io::Error::other(
-                "is a directory: name the files in it (DIR/*.warc.gz), or list them with find",
-            ),
-            // (A FIFO or device is not opened here: opening a FIFO waits
-            // for its writer.)
-            Ok(m) if m.is_file() => std::fs::File::open(f).err()?,
-            Ok(_) => return None,
-        };
-        Some(InputError {
-            name: display_name(f),
-            error,
-            usage: false,
-        })
+    files.iter().find_map(|f| cannot_open(f))
+}
+
+/// Why the input `path` cannot be opened (`None`: it can; standard input,
+/// a FIFO or a device is not opened here: opening a FIFO waits for its
+/// writer). See [`unusable`].
+///
+/// ```
+/// use std::path::Path;
+/// use urlsift_input::cannot_open;
+///
+/// assert!(cannot_open(Path::new("-")).is_none());
+/// let e = cannot_open(Path::new("no/such/file.txt")).expect("not there");
+/// assert_eq!(e.error.kind(), std::io::ErrorKind::NotFound);
+/// ```
+pub fn cannot_open(path: &Path) -> Option<InputError> {
+    if path.as_os_str() == "-" {
+        return None;
+    }
+    let error = match std::fs::metadata(path) {
+        Err(e) => e,
+        Ok(m) if m.is_dir() => io::Error::other(
+            "is a directory: name the files in it (DIR/*.warc.gz), or list them with find",
+        ),
+        Ok(m) if m.is_file() => std::fs::File::open(path).err()?,
+        Ok(_) => return None,
+    };
+    Some(InputError {
+        name: display_name(path),
+        error,
+        usage: false,
     })
 }
 
