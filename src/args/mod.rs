@@ -75,7 +75,9 @@ fn version() -> &'static str {
 /// field of CSV/TSV, JSON lines, CDXJ, WARC, access-log or Parquet records.
 ///
 /// Input files may be gzip or zstd compressed (any number of members or
-/// frames); `-` or no file reads standard input. Bad records (invalid UTF-8,
+/// frames; many members or frames decode on several threads, one big zstd
+/// frame on one: write many with `pzstd`, or `split -b 4M --filter='zstd
+/// -c' FILE > FILE.zst`); `-` or no file reads standard input. Bad records (invalid UTF-8,
 /// NUL bytes, over-long lines, unparsable URLs, an open CSV quote, invalid
 /// JSON, ...) never stop a run: they are skipped and counted (summary on
 /// stderr), written to --rejects, passed through with --keep-invalid, or
