@@ -46,21 +46,24 @@ pub fn run(a: IndexArgs) -> Result<ExitCode, CliError> {
     let mut lines = SortedLines::new(budget, runs_dir.path().to_path_buf());
     let (mut records, mut unindexed, mut errors) = (0u64, 0u64, Vec::new());
     // Each file's lines come to this thread as the file is done.
-    let (send, receive) = mpsc::sync_channel::<(Vec<Vec<u8>>, u64, Vec<InputError>)>(2);
+    let (send, receive) = mpsc::sync_channel::<(Vec<Vec<u8>>, u64, (usize, Vec<InputError>))>(2);
     let spilled = std::thread::scope(|scope| {
         scope.spawn(|| {
             pool.install(|| {
-                inputs.par_iter().for_each_with(send, |send, location| {
-                    let mut found = Vec::new();
-                    let (left_out, failed) = index_one(location, |line| found.push(line));
-                    let _ = send.send((found, left_out, failed));
-                });
+                inputs
+                    .par_iter()
+                    .enumerate()
+                    .for_each_with(send, |send, (i, location)| {
+                        let mut found = Vec::new();
+                        let (left_out, failed) = index_one(location, |line| found.push(line));
+                        let _ = send.send((found, left_out, (i, failed)));
+                    });
             });
         });
         for (found, left_out, error) in receive {
             records += found.len() as u64;
             unindexed += left_out;
-            errors.extend(error);
+            errors.push(error);
             for line in found {
                 lines.push(line).map_err(|e| {
                     CliError::output(&format!("a sorted run in {}", runs_dir.path().display()), e)
@@ -69,6 +72,9 @@ pub fn run(a: IndexArgs) -> Result<ExitCode, CliError> {
         }
         Ok::<_, CliError>(lines.runs())
     })?;
+    // Faults are told in input order, whichever file was done first.
+    errors.sort_by_key(|(i, _)| *i);
+    let errors: Vec<InputError> = errors.into_iter().flat_map(|(_, e)| e).collect();
     lines
         .write_to(&mut sink)
         .map_err(|e| CliError::output(sink.name(), e))?;

@@ -195,6 +195,32 @@ fn what_cannot_be_indexed_is_said() {
     );
 }
 
+/// Files indexed side by side are faulted in input order, whichever was
+/// done first: a big file's fault before a small one's.
+#[test]
+fn faults_of_several_files_are_told_in_input_order() {
+    let wd = Workdir::new();
+    let mut big = crawl(20_000).concat();
+    big.extend_from_slice(b"not a record\r\n");
+    wd.create("a-big.warc", big);
+    for name in ["b.warc", "c.warc", "d.warc"] {
+        wd.create(name, b"not a record either\r\n");
+    }
+    let out = wd.run(
+        &["index", "-j4", "a-big.warc", "b.warc", "c.warc", "d.warc"],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    let at = |name: &str| err.find(name).unwrap_or_else(|| panic!("{name}: {err}"));
+    assert!(
+        at("a-big.warc") < at("b.warc")
+            && at("b.warc") < at("c.warc")
+            && at("c.warc") < at("d.warc"),
+        "{err}"
+    );
+}
+
 /// A damaged gzip member costs its record's line alone: indexing goes on
 /// at the next member, as reading does, and the member is named (exit
 /// status 2; -o is then not written, as for every read error).
