@@ -1,7 +1,8 @@
-//! The parallel engine: rayon workers take turns at a shared reader that
-//! cuts the inputs into record-aligned chunks, turn each chunk into its
-//! results, and the calling thread consumes those results in input order.
-//! Output is therefore byte-identical for any thread count.
+//! The parallel engine: rayon workers take turns at the readers that cut
+//! the inputs into record-aligned chunks (several inputs side by side:
+//! `lanes.rs`), turn each chunk into its results, and the calling thread
+//! consumes those results in input order. Output is therefore
+//! byte-identical for any thread count.
 //!
 //! ```
 //! use urlsift_records::{Engine, Job, Options, Processed};
@@ -44,6 +45,7 @@ use super::error::Error;
 use super::format::{Kind, Spec};
 use super::input::wacz::Part;
 use super::input::{self, InputError, Location};
+use super::lanes::{Lanes, Place, Read};
 use super::processed::Processed;
 use super::reader::{ChunkReader, Settings};
 use super::timings::{BusyClock, Clock, Clocks, Report, Shared, Started};
@@ -361,14 +363,16 @@ impl Engine {
     /// records before its error were processed; the run went on with the
     /// next source).
     ///
-    /// Each worker takes the shared reader's next chunk, works on it and
-    /// sends the result back; this thread puts the results in order and
-    /// consumes them (writing, the dedup seen-set), overlapping with the
-    /// workers. Reading is part of each worker's share: with `-j1` one
-    /// thread reads and parses, with `-j2` two do, taking turns at the
-    /// reader. At most a few chunks per worker are in flight: a worker
-    /// takes a ticket before reading, and a ticket comes back only when
-    /// its chunk has been consumed.
+    /// Each worker takes a turn at a reader, works on the chunk it read
+    /// and sends the result back; this thread puts the results in order
+    /// and consumes them (writing, the dedup seen-set), overlapping with
+    /// the workers. Reading is part of each worker's share: with `-j1` one
+    /// thread reads and parses, with `-j2` two do. Several inputs are read
+    /// side by side, up to one per worker, each by one worker at a time
+    /// (CSV and TSV inputs one after another); one input takes turns at
+    /// its reader. At most a few chunks per worker are in flight: one is
+    /// read only when there is room, and its room comes back only when it
+    /// has been consumed.
     pub fn run<X: Send, E: From<Error>>(
         &self,
         work: impl Fn(&Chunk) -> Processed<X> + Sync,
@@ -384,37 +388,31 @@ impl Engine {
         // output buffer per chunk in flight, plus one being filled per
         // worker), so none is freed and faulted in again.
         let pool = BufPool::new(2 * (max_in_flight + threads) + 2, chunk_size);
-        let reader = Mutex::new(ChunkReader::of(self.inputs.clone(), self.read.clone()));
+        let lanes = Lanes::new(self.inputs.clone(), &self.read, threads, max_in_flight);
         let mut errors = Vec::new();
-        let (ticket_tx, ticket_rx) = mpsc::sync_channel::<()>(max_in_flight);
-        for _ in 0..max_in_flight {
-            ticket_tx
-                .send(())
-                .expect("the channel has room for every ticket");
-        }
-        let ticket_rx = Mutex::new(ticket_rx);
         let clocks = self.timed.then(Clocks::default);
         let started = Started::now(&self.clocks);
         let (mut busy, mut idle) = (Duration::ZERO, Duration::ZERO);
-        let (pool, reader, ticket_rx, work, clocks_ref) =
-            (&pool, &reader, &ticket_rx, &work, clocks.as_ref());
+        let (pool, lanes, work, clocks_ref) = (&pool, &lanes, &work, clocks.as_ref());
         let ran = self.pool.in_place_scope(|s| -> Result<(), E> {
-            let (res_tx, res_rx) = mpsc::channel::<(u64, Done<X>)>();
+            let (res_tx, res_rx) = mpsc::channel::<Sent<X>>();
             for _ in 0..threads {
                 let res_tx = res_tx.clone();
                 s.spawn(move |_| {
-                    worker(reader, pool, ticket_rx, work, &res_tx, clocks_ref);
+                    worker(lanes, pool, work, &res_tx, clocks_ref);
                 });
             }
             drop(res_tx);
-            // Owned here, so returning early (an error, or `consume`
-            // stopping) drops it and wakes workers waiting for a ticket.
-            let ticket_tx = ticket_tx;
-            let mut ready: BTreeMap<u64, Done<X>> = BTreeMap::new();
-            let mut consumed = 0u64;
+            // Returning early (an error, or `consume` stopping) stops the
+            // workers waiting for a turn.
+            let _stop = Stopping(lanes);
+            let mut ready: BTreeMap<Place, Done<X>> = BTreeMap::new();
+            // Sources whose reading ended, with how many chunks they gave.
+            let mut ends: BTreeMap<usize, u64> = BTreeMap::new();
+            let (mut source, mut seq) = (0usize, 0u64);
             loop {
-                while let Some(done) = ready.remove(&consumed) {
-                    consumed += 1;
+                if let Some(done) = ready.remove(&(source, seq)) {
+                    seq += 1;
                     let (chunk, mut p) = match done {
                         Ok(done) => done,
                         Err(e) if e.usage => {
@@ -422,7 +420,7 @@ impl Engine {
                         }
                         Err(e) => {
                             errors.push(e);
-                            let _ = ticket_tx.try_send(());
+                            lanes.consumed(source);
                             continue;
                         }
                     };
@@ -436,8 +434,14 @@ impl Engine {
                     if !go_on {
                         return Ok(());
                     }
-                    // The receiving workers are gone only once reading ended.
-                    let _ = ticket_tx.try_send(());
+                    lanes.consumed(source);
+                    continue;
+                }
+                if ends.get(&source) == Some(&seq) {
+                    ends.remove(&source);
+                    (source, seq) = (source + 1, 0);
+                    lanes.advance(source);
+                    continue;
                 }
                 let since = clocks_ref.map(|_| Instant::now());
                 let received = res_rx.recv();
@@ -445,8 +449,11 @@ impl Engine {
                     idle += since.elapsed();
                 }
                 match received {
-                    Ok((seq, done)) => {
-                        ready.insert(seq, done);
+                    Ok(Read::Chunk(place, done)) => {
+                        ready.insert(place, done);
+                    }
+                    Ok(Read::End(source, count)) => {
+                        ends.insert(source, count);
                     }
                     // Every worker has stopped and every result is in.
                     Err(_) => {
@@ -558,55 +565,43 @@ fn give_output(chunk: &Chunk, pool: &BufPool) {
 /// that ended the input at that point.
 type Done<X> = Result<(Chunk, Processed<X>), InputError>;
 
-/// One worker: takes a ticket, reads the next chunk, works on it and sends
-/// the result with the chunk's number; stops at the end of the input, after
-/// a read error (sent in order like a result), or when the consumer has
-/// stopped (no more tickets, or nobody receiving).
+/// What a worker sends the in-order stage: a result in its place, or the
+/// end of a source.
+type Sent<X> = Read<(Chunk, Processed<X>)>;
+
+/// Stops the lanes' workers when the in-order stage returns.
+struct Stopping<'a>(&'a Lanes);
+
+impl Drop for Stopping<'_> {
+    fn drop(&mut self) {
+        self.0.stop();
+    }
+}
+
+/// One worker: takes a turn at a lane, works on the chunk read and sends
+/// the result in its place (or a read error, or a source's end); stops
+/// once every source is read, or when the in-order stage has stopped.
 fn worker<X>(
-    reader: &Mutex<ChunkReader>,
+    lanes: &Lanes,
     pool: &BufPool,
-    tickets: &Mutex<mpsc::Receiver<()>>,
     work: &(impl Fn(&Chunk) -> Processed<X> + Sync),
-    results: &mpsc::Sender<(u64, Done<X>)>,
+    results: &mpsc::Sender<Sent<X>>,
     clocks: Option<&Clocks>,
 ) {
     let (now, time) = timers(clocks);
-    loop {
-        let since = now();
-        let ticket = match tickets.lock() {
-            Ok(t) => t.recv(),
-            Err(_) => return,
-        };
-        time(Clock::TicketWait, since);
-        if ticket.is_err() {
-            return;
-        }
-        let since = now();
-        let next = match reader.lock() {
-            Ok(mut r) => {
-                time(Clock::ReadWait, since);
-                let since = now();
-                let next = r.next_numbered(pool);
-                time(Clock::Read, since);
-                next
-            }
-            Err(_) => return,
-        };
-        let Some((seq, next)) = next else { return };
-        let done = match next {
-            Err(e) => Err(e),
-            Ok(chunk) => {
+    while let Some(read) = lanes.read(pool, clocks) {
+        let sent = match read {
+            Read::End(source, count) => Read::End(source, count),
+            Read::Chunk(place, Err(e)) => Read::Chunk(place, Err(e)),
+            Read::Chunk(place, Ok(chunk)) => {
                 give_output(&chunk, pool);
                 let since = now();
                 let p = work(&chunk);
                 time(Clock::Work, since);
-                Ok((chunk, p))
+                Read::Chunk(place, Ok((chunk, p)))
             }
         };
-        // A read error ends its source; reading goes on with the next,
-        // unless the flags do not fit the input.
-        let stop = matches!(&done, Err(e) if e.usage);
-        if results.send((seq, done)).is_err() || stop {
+        if results.send(sent).is_err() {
             return;
         }
     }

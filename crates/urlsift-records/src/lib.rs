@@ -72,6 +72,7 @@ mod engine;
 mod error;
 pub mod fields;
 pub mod format;
+mod lanes;
 mod ledger;
 #[cfg(feature = "parquet")]
 pub mod parquet;

@@ -119,6 +119,29 @@ impl ChunkReader {
         }
     }
 
+    /// A reader of one source at a time, each given by
+    /// [`ChunkReader::begin`]: a lane of a run that reads several sources
+    /// side by side. A CSV source's header is checked against the first
+    /// one this lane read.
+    pub(crate) fn lane(settings: Settings) -> ChunkReader {
+        ChunkReader::of(Vec::new(), settings)
+    }
+
+    /// Reads `location` next (the source before it has ended), its chunks
+    /// numbered from 0, its decoders and lanes on `cores` cores.
+    pub(crate) fn begin(&mut self, location: Location, cores: usize) {
+        debug_assert!(self.current.is_none() && self.pending.is_empty());
+        self.inputs = vec![location].into_iter();
+        self.handed_out = 0;
+        self.settings.cores = cores;
+    }
+
+    /// How many chunks (and errors) have been handed out (of this source,
+    /// after [`ChunkReader::begin`]).
+    pub(crate) fn handed_out(&self) -> u64 {
+        self.handed_out
+    }
+
     /// The next chunk (in a buffer from `pool`) or an input error,
     /// numbered from 0 in input order; `None` at the end of the last
     /// source (or after a usage error).

@@ -1,0 +1,347 @@
+//! Several sources read side by side: with K inputs and `-j N`, up to
+//! min(K, N) lanes, each a reader of one source at a time, taken in turn
+//! by the workers; sources go to lanes in input order as lanes free up,
+//! and a lone source left takes every worker, as one source always did.
+//! Each chunk is numbered by its source and its place there, and each
+//! source's end by the chunks it gave, so the in-order stage takes the
+//! sources one after another: output, rejects, faults and counts are
+//! those of reading them in order.
+//!
+//! One budget of chunks in flight (being read or worked on, or waiting to
+//! be taken in order) holds for the whole run. Chunks of sources after the
+//! one the in-order stage is at may hold only part of it, so the source it
+//! waits for can always be read. The run's cores for decoding (a `.gz`
+//! file's members inflated in parallel, Parquet's row-group lanes) are
+//! shared by the sources read at once.
+//!
+//! CSV and TSV sources are read one at a time: each one's header row is
+//! checked against the first one's, which must be read first.
+
+use std::collections::BTreeMap;
+use std::sync::{Condvar, Mutex, MutexGuard};
+use std::time::Instant;
+
+use crate::chunk::{BufPool, Chunk};
+use crate::format::Kind;
+use crate::input::{InputError, Location};
+use crate::reader::{ChunkReader, Settings};
+use crate::timings::{Clock, Clocks};
+
+/// A chunk's place in input order: its source, and its number there.
+pub(crate) type Place = (usize, u64);
+
+/// What a worker's read gave (`T`: a chunk, or what a worker made of
+/// it).
+pub(crate) enum Read<T = Chunk> {
+    /// A chunk (or the read error that ended its source there).
+    Chunk(Place, Result<T, InputError>),
+    /// A source ended after this many chunks (and errors).
+    End(usize, u64),
+}
+
+/// The lanes of one run and the budget they share.
+pub(crate) struct Lanes {
+    inputs: Vec<Location>,
+    readers: Vec<Mutex<ChunkReader>>,
+    state: Mutex<State>,
+    turn: Condvar,
+    /// The most chunks in flight.
+    most: usize,
+    /// The most chunks in flight of sources after the one being taken in
+    /// order.
+    most_ahead: usize,
+    /// The cores the run's other pools may use ([`Settings::cores`]).
+    cores: usize,
+}
+
+struct State {
+    lanes: Vec<Lane>,
+    /// The next source to give a lane.
+    next: usize,
+    /// Sources from this one on are not read (a usage error ended the one
+    /// before: the run stops there).
+    end: usize,
+    /// The source the in-order stage is at.
+    head: usize,
+    /// Chunks in flight, in all and per source.
+    in_flight: usize,
+    per_source: BTreeMap<usize, usize>,
+    /// The in-order stage stopped: no more reading.
+    stopped: bool,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Lane {
+    /// The source it reads.
+    source: Option<usize>,
+    /// A worker is reading it.
+    busy: bool,
+    /// Its source is given and not yet begun.
+    fresh: bool,
+}
+
+/// A worker's turn at a lane.
+struct Turn {
+    lane: usize,
+    source: usize,
+    fresh: bool,
+}
+
+impl Lanes {
+    /// The lanes for `inputs` read by `threads` workers with `settings`,
+    /// at most `most` chunks in flight.
+    pub(crate) fn new(
+        inputs: Vec<Location>,
+        settings: &Settings,
+        threads: usize,
+        most: usize,
+    ) -> Lanes {
+        let kind = inputs
+            .first()
+            .map_or(Kind::Lines, |i| settings.spec.kind_for(i.path()));
+        let count = if matches!(kind, Kind::Csv | Kind::Tsv) {
+            1
+        } else {
+            inputs.len().min(threads).max(1)
+        };
+        let readers = (0..count)
+            .map(|_| Mutex::new(ChunkReader::lane(settings.clone())))
+            .collect();
+        Lanes {
+            state: Mutex::new(State {
+                lanes: vec![Lane::default(); count],
+                next: 0,
+                end: inputs.len(),
+                head: 0,
+                in_flight: 0,
+                per_source: BTreeMap::new(),
+                stopped: false,
+            }),
+            inputs,
+            readers,
+            turn: Condvar::new(),
+            most,
+            most_ahead: most.saturating_sub(threads).max(1),
+            cores: settings.cores,
+        }
+    }
+
+    /// The next read of a lane, in a buffer from `pool`: `None` once
+    /// every source is read or the in-order stage stopped.
+    pub(crate) fn read(&self, pool: &BufPool, clocks: Option<&Clocks>) -> Option<Read> {
+        let turn = self.take(clocks)?;
+        let since = clocks.map(|_| Instant::now());
+        let next = {
+            let mut reader = self.readers[turn.lane].lock().ok()?;
+            if turn.fresh {
+                let location = self.inputs[turn.source].clone();
+                reader.begin(location, self.cores_for(turn.source));
+            }
+            reader.next_numbered(pool).ok_or(reader.handed_out())
+        };
+        if let (Some(c), Some(since)) = (clocks, since) {
+            c.add(Clock::Read, since);
+        }
+        let mut state = self.lock()?;
+        let lane = &mut state.lanes[turn.lane];
+        lane.busy = false;
+        let read = match next {
+            Err(count) => {
+                lane.source = None;
+                state.settle(turn.source);
+                Read::End(turn.source, count)
+            }
+            Ok((seq, next)) => {
+                if matches!(&next, Err(e) if e.usage) {
+                    // The run stops at this error: no source after it is
+                    // read.
+                    lane.source = None;
+                    state.end = state.end.min(turn.source + 1);
+                }
+                Read::Chunk((turn.source, seq), next)
+            }
+        };
+        drop(state);
+        self.turn.notify_all();
+        Some(read)
+    }
+
+    /// A chunk (or error) of `source` was taken in order: its place in
+    /// the budget is free.
+    pub(crate) fn consumed(&self, source: usize) {
+        if let Some(mut state) = self.lock() {
+            state.settle(source);
+        }
+        self.turn.notify_all();
+    }
+
+    /// The in-order stage is at `source` now.
+    pub(crate) fn advance(&self, source: usize) {
+        if let Some(mut state) = self.lock() {
+            state.head = source;
+        }
+        self.turn.notify_all();
+    }
+
+    /// The in-order stage stopped: workers waiting for a turn stop too.
+    pub(crate) fn stop(&self) {
+        if let Some(mut state) = self.lock() {
+            state.stopped = true;
+        }
+        self.turn.notify_all();
+    }
+
+    fn lock(&self) -> Option<MutexGuard<'_, State>> {
+        self.state.lock().ok()
+    }
+
+    /// Waits for a lane that may be read now: the one of the earliest
+    /// source, within the budget.
+    fn take(&self, clocks: Option<&Clocks>) -> Option<Turn> {
+        let mut state = self.lock()?;
+        let since = clocks.map(|_| Instant::now());
+        let mut waited = Clock::ReadWait;
+        loop {
+            if state.stopped {
+                return None;
+            }
+            state.give_sources();
+            let (head, in_flight) = (state.head, state.in_flight);
+            let ahead = in_flight - state.per_source.get(&head).copied().unwrap_or(0);
+            let allowed = |source: usize| {
+                in_flight < self.most && (source == head || ahead < self.most_ahead)
+            };
+            let free = state
+                .lanes
+                .iter()
+                .enumerate()
+                .filter(|(_, l)| !l.busy)
+                .filter_map(|(i, l)| l.source.filter(|&s| s < state.end).map(|s| (s, i)))
+                .min();
+            match free {
+                Some((source, lane)) if allowed(source) => {
+                    if let (Some(c), Some(since)) = (clocks, since) {
+                        c.add(waited, since);
+                    }
+                    let lane_state = &mut state.lanes[lane];
+                    lane_state.busy = true;
+                    let fresh = std::mem::take(&mut lane_state.fresh);
+                    state.in_flight += 1;
+                    *state.per_source.entry(source).or_default() += 1;
+                    return Some(Turn {
+                        lane,
+                        source,
+                        fresh,
+                    });
+                }
+                Some(_) => waited = Clock::TicketWait,
+                None => {
+                    let end = state.end;
+                    let reading = state
+                        .lanes
+                        .iter()
+                        .any(|l| l.source.is_some_and(|s| s < end));
+                    if !reading && state.next >= end {
+                        return None;
+                    }
+                }
+            }
+            state = self.turn.wait(state).ok()?;
+        }
+    }
+
+    /// The cores a source's decoders may use: the run's, shared by the
+    /// sources read beside it.
+    fn cores_for(&self, source: usize) -> usize {
+        let beside = (self.inputs.len() - source).min(self.readers.len());
+        (self.cores / beside.max(1)).max(1)
+    }
+}
+
+impl State {
+    /// Gives free lanes the next sources, in input order.
+    fn give_sources(&mut self) {
+        for lane in &mut self.lanes {
+            let free = !lane.busy && lane.source.is_none_or(|s| s >= self.end);
+            if free && self.next < self.end {
+                *lane = Lane {
+                    source: Some(self.next),
+                    busy: false,
+                    fresh: true,
+                };
+                self.next += 1;
+            }
+        }
+    }
+
+    /// A place of `source` in the budget is free.
+    fn settle(&mut self, source: usize) {
+        self.in_flight -= 1;
+        if let Some(n) = self.per_source.get_mut(&source) {
+            *n -= 1;
+            if *n == 0 {
+                self.per_source.remove(&source);
+            }
+        }
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    use crate::{Chunk, Engine, Error, Options, Processed};
+
+    /// Two inputs with two workers are read side by side: the first, a
+    /// pipe whose writer waits until the second has been worked on, would
+    /// hold a run that read them one after another forever. Output stays
+    /// in input order.
+    #[test]
+    fn a_second_input_is_read_while_the_first_waits() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("first.txt");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.unwrap().success(), "mkfifo failed");
+        let second = dir.path().join("second.txt");
+        std::fs::write(&second, "https://second.example/\n").unwrap();
+        let two = Options {
+            threads: Some(2),
+            ..Options::default()
+        };
+        let engine = Engine::new(vec![fifo.clone(), second], &two).unwrap();
+        let (seen_tx, seen_rx) = mpsc::channel::<()>();
+        let writer = std::thread::spawn(move || {
+            // Only once the second input has been worked on.
+            let worked = seen_rx.recv_timeout(Duration::from_secs(30));
+            // (Opened either way, so a run stuck on the pipe ends.)
+            std::fs::write(&fifo, "https://first.example/\n").unwrap();
+            worked.is_ok()
+        });
+        let seen_tx = std::sync::Mutex::new(seen_tx);
+        let mut order = Vec::new();
+        let errors = engine
+            .run(
+                |chunk: &Chunk| {
+                    if chunk.data().starts_with(b"https://second") {
+                        let _ = seen_tx.lock().unwrap().send(());
+                    }
+                    Processed::<()>::new(chunk)
+                },
+                |chunk: &Chunk, _: &mut Processed<()>| {
+                    order.push(String::from_utf8_lossy(chunk.data()).into_owned());
+                    Ok::<bool, Error>(true)
+                },
+            )
+            .unwrap();
+        assert!(errors.is_empty());
+        assert!(
+            writer.join().unwrap(),
+            "the second input was not read while the first waited"
+        );
+        assert_eq!(
+            order,
+            ["https://first.example/\n", "https://second.example/\n"]
+        );
+    }
+}
