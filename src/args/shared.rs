@@ -59,7 +59,7 @@ pub struct InputArgs {
     /// Threads that read and parse (default: one per core); results are
     /// written in input order by one more (with -j1, by the same thread:
     /// -j1 is one thread). Several inputs are read side by side, up to
-    /// one per thread (CSV/TSV one after another). Also the most threads
+    /// one per thread, output still in input order. Also the most threads
     /// that decode a gzip file's members or a Parquet file's row groups,
     /// or look up dedup's seen-set. Example: urlsift normalize -j8
     /// crawl-*.warc.gz

@@ -153,6 +153,29 @@ fn csv_inputs_share_one_header() {
     );
 }
 
+/// Read side by side (`-j4`), CSV inputs keep one header as they do read
+/// in order: the first input that has one writes it (an empty input
+/// before it has none), the rest repeat it, and one that differs stops
+/// the run there.
+#[test]
+fn csv_inputs_read_side_by_side_share_one_header() {
+    let wd = Workdir::new();
+    wd.create("e.csv", "");
+    wd.create("a.csv", "url,n\nhttp://a.org/,1\n");
+    wd.create("b.csv", "url,n\nhttp://b.org/,2\n");
+    wd.create("c.csv", "n,url\n3,http://c.org/\n");
+    for j in ["-j1", "-j4"] {
+        assert_eq!(
+            ok(&wd, &["normalize", j, "e.csv", "a.csv", "b.csv", "a.csv"]),
+            "url,n\nhttp://a.org/,1\nhttp://b.org/,2\nhttp://a.org/,1\n",
+            "{j}"
+        );
+        let out = wd.run(&["normalize", j, "a.csv", "b.csv", "c.csv", "a.csv"], None);
+        assert_eq!(out.status.code(), Some(2), "{j}");
+        assert!(stderr(&out).contains("c.csv"), "{j}: {}", stderr(&out));
+    }
+}
+
 #[test]
 fn csv_header_only_and_empty_files() {
     let wd = Workdir::new();

@@ -369,7 +369,7 @@ impl Engine {
     /// the workers. Reading is part of each worker's share: with `-j1` one
     /// thread reads and parses, with `-j2` two do. Several inputs are read
     /// side by side, up to one per worker, each by one worker at a time
-    /// (CSV and TSV inputs one after another); one input takes turns at
+    /// (CSV and TSV inputs start in input order); one input takes turns at
     /// its reader. At most a few chunks per worker are in flight: one is
     /// read only when there is room, and its room comes back only when it
     /// has been consumed.

@@ -14,8 +14,11 @@
 //! file's members inflated in parallel, Parquet's row-group lanes) are
 //! shared by the sources read at once.
 //!
-//! CSV and TSV sources are read one at a time: each one's header row is
-//! checked against the first one's, which must be read first.
+//! CSV and TSV sources start in input order (a source's first chunk is
+//! read only after the one before it read its own): each header row is
+//! checked against the first source's, and only the first writes its
+//! header, as when they are read one after another. Other sources start
+//! as lanes take them, so one slow to open (a pipe) holds no other.
 
 use std::collections::BTreeMap;
 use std::sync::{Condvar, Mutex, MutexGuard};
@@ -52,6 +55,8 @@ pub(crate) struct Lanes {
     most_ahead: usize,
     /// The cores the run's other pools may use ([`Settings::cores`]).
     cores: usize,
+    /// Sources start in input order (CSV and TSV: their header rows).
+    starts_in_order: bool,
 }
 
 struct State {
@@ -63,6 +68,11 @@ struct State {
     end: usize,
     /// The source the in-order stage is at.
     head: usize,
+    /// Sources whose start was read (the first ones, in order); the next
+    /// source starts only then.
+    started: usize,
+    /// The first CSV source's header row, once read.
+    first_header: Option<Vec<u8>>,
     /// Chunks in flight, in all and per source.
     in_flight: usize,
     per_source: BTreeMap<usize, usize>,
@@ -84,7 +94,8 @@ struct Lane {
 struct Turn {
     lane: usize,
     source: usize,
-    fresh: bool,
+    /// Its source starts now: with the first CSV header read, if any.
+    fresh: Option<Option<Vec<u8>>>,
 }
 
 impl Lanes {
@@ -96,14 +107,10 @@ impl Lanes {
         threads: usize,
         most: usize,
     ) -> Lanes {
+        let count = inputs.len().min(threads).max(1);
         let kind = inputs
             .first()
             .map_or(Kind::Lines, |i| settings.spec.kind_for(i.path()));
-        let count = if matches!(kind, Kind::Csv | Kind::Tsv) {
-            1
-        } else {
-            inputs.len().min(threads).max(1)
-        };
         let readers = (0..count)
             .map(|_| Mutex::new(ChunkReader::lane(settings.clone())))
             .collect();
@@ -113,6 +120,8 @@ impl Lanes {
                 next: 0,
                 end: inputs.len(),
                 head: 0,
+                started: 0,
+                first_header: None,
                 in_flight: 0,
                 per_source: BTreeMap::new(),
                 stopped: false,
@@ -122,6 +131,7 @@ impl Lanes {
             turn: Condvar::new(),
             most,
             most_ahead: most.saturating_sub(threads).max(1),
+            starts_in_order: matches!(kind, Kind::Csv | Kind::Tsv),
             cores: settings.cores,
         }
     }
@@ -133,16 +143,23 @@ impl Lanes {
         let since = clocks.map(|_| Instant::now());
         let next = {
             let mut reader = self.readers[turn.lane].lock().ok()?;
-            if turn.fresh {
+            let starting = turn.fresh.is_some();
+            if let Some(first_header) = turn.fresh {
                 let location = self.inputs[turn.source].clone();
-                reader.begin(location, self.cores_for(turn.source));
+                reader.begin(location, self.cores_for(turn.source), first_header);
             }
-            reader.next_numbered(pool).ok_or(reader.handed_out())
+            let next = reader.next_numbered(pool).ok_or(reader.handed_out());
+            (next, starting.then(|| reader.first_header().cloned()))
         };
+        let (next, started) = next;
         if let (Some(c), Some(since)) = (clocks, since) {
             c.add(Clock::Read, since);
         }
         let mut state = self.lock()?;
+        if let Some(first_header) = started {
+            state.started = turn.source + 1;
+            state.first_header = first_header;
+        }
         let lane = &mut state.lanes[turn.lane];
         lane.busy = false;
         let read = match next {
@@ -216,6 +233,9 @@ impl Lanes {
                 .iter()
                 .enumerate()
                 .filter(|(_, l)| !l.busy)
+                .filter(|(_, l)| {
+                    !(l.fresh && self.starts_in_order) || l.source == Some(state.started)
+                })
                 .filter_map(|(i, l)| l.source.filter(|&s| s < state.end).map(|s| (s, i)))
                 .min();
             match free {
@@ -225,7 +245,8 @@ impl Lanes {
                     }
                     let lane_state = &mut state.lanes[lane];
                     lane_state.busy = true;
-                    let fresh = std::mem::take(&mut lane_state.fresh);
+                    let fresh =
+                        std::mem::take(&mut lane_state.fresh).then(|| state.first_header.clone());
                     state.in_flight += 1;
                     *state.per_source.entry(source).or_default() += 1;
                     return Some(Turn {

@@ -121,19 +121,31 @@ impl ChunkReader {
 
     /// A reader of one source at a time, each given by
     /// [`ChunkReader::begin`]: a lane of a run that reads several sources
-    /// side by side. A CSV source's header is checked against the first
-    /// one this lane read.
+    /// side by side.
     pub(crate) fn lane(settings: Settings) -> ChunkReader {
         ChunkReader::of(Vec::new(), settings)
     }
 
     /// Reads `location` next (the source before it has ended), its chunks
-    /// numbered from 0, its decoders and lanes on `cores` cores.
-    pub(crate) fn begin(&mut self, location: Location, cores: usize) {
+    /// numbered from 0, its decoders and lanes on `cores` cores, a CSV
+    /// header checked against `first_header` (the first CSV source's
+    /// header row, if one was read).
+    pub(crate) fn begin(
+        &mut self,
+        location: Location,
+        cores: usize,
+        first_header: Option<Vec<u8>>,
+    ) {
         debug_assert!(self.current.is_none() && self.pending.is_empty());
         self.inputs = vec![location].into_iter();
         self.handed_out = 0;
         self.settings.cores = cores;
+        self.first_header = first_header;
+    }
+
+    /// The first CSV source's header row, once read.
+    pub(crate) fn first_header(&self) -> Option<&Vec<u8>> {
+        self.first_header.as_ref()
     }
 
     /// How many chunks (and errors) have been handed out (of this source,
