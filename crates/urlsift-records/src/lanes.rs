@@ -14,11 +14,12 @@
 //! file's members inflated in parallel, Parquet's row-group lanes) are
 //! shared by the sources read at once.
 //!
-//! CSV and TSV sources start in input order (a source's first chunk is
-//! read only after the one before it read its own): each header row is
-//! checked against the first source's, and only the first writes its
-//! header, as when they are read one after another. Other sources start
-//! as lanes take them, so one slow to open (a pipe) holds no other.
+//! CSV and TSV sources with a header row start in input order (a source's
+//! first chunk is read only after the one before it read its own): each
+//! header row is checked against the first source's, and only the first
+//! writes its header, as when they are read one after another. Other
+//! sources start as lanes take them, so one slow to open (a pipe) holds
+//! no other.
 
 use std::collections::BTreeMap;
 use std::sync::{Condvar, Mutex, MutexGuard};
@@ -55,7 +56,8 @@ pub(crate) struct Lanes {
     most_ahead: usize,
     /// The cores the run's other pools may use ([`Settings::cores`]).
     cores: usize,
-    /// Sources start in input order (CSV and TSV: their header rows).
+    /// Sources start in input order: their format's header rows (CSV and
+    /// TSV, unless `--no-header`) are checked against the first's.
     starts_in_order: bool,
 }
 
@@ -131,7 +133,7 @@ impl Lanes {
             turn: Condvar::new(),
             most,
             most_ahead: most.saturating_sub(threads).max(1),
-            starts_in_order: matches!(kind, Kind::Csv | Kind::Tsv),
+            starts_in_order: kind.has_header(&settings.spec),
             cores: settings.cores,
         }
     }
@@ -141,7 +143,7 @@ impl Lanes {
     pub(crate) fn read(&self, pool: &BufPool, clocks: Option<&Clocks>) -> Option<Read> {
         let turn = self.take(clocks)?;
         let since = clocks.map(|_| Instant::now());
-        let next = {
+        let (next, started) = {
             let mut reader = self.readers[turn.lane].lock().ok()?;
             let starting = turn.fresh.is_some();
             if let Some(first_header) = turn.fresh {
@@ -151,7 +153,6 @@ impl Lanes {
             let next = reader.next_numbered(pool).ok_or(reader.handed_out());
             (next, starting.then(|| reader.first_header().cloned()))
         };
-        let (next, started) = next;
         if let (Some(c), Some(since)) = (clocks, since) {
             c.add(Clock::Read, since);
         }
