@@ -236,6 +236,18 @@ pub(super) trait Decode: Send {
     /// decoded before it come first (`Ok(n)`), then the fault on this and
     /// every later call.
     fn decode(&mut self, out: &mut [u8]) -> io::Result<usize>;
+
+    /// The next decoded bytes as a whole buffer (`buf[..len]`, what
+    /// [`Decode::decode`] would copy out next), handed over instead of
+    /// copied, when the decoder has one at hand (the parallel decoder's
+    /// batches); `None` otherwise: then call `decode`.
+    fn take_ready(&mut self) -> Option<(Vec<u8>, usize)> {
+        None
+    }
+
+    /// A spent buffer the decoder may reuse (one given back for each
+    /// taken by [`Decode::take_ready`]).
+    fn recycle(&mut self, _buf: Vec<u8>) {}
 }
 
 /// How a decoder ends after its last member or frame: nothing more,

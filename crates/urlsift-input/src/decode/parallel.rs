@@ -28,7 +28,9 @@
 //! jobs after small units.
 //!
 //! Jobs run on a pool of threads kept for the decoder's life; one batch
-//! decodes while the one before it is handed out.
+//! decodes while the one before it is handed out: each job's output
+//! buffer handed over whole to the ring of decoded buffers
+//! ([`Decode::take_ready`]), not copied into one of its own.
 
 use std::collections::VecDeque;
 use std::io::{self, Read};
@@ -123,6 +125,9 @@ pub(super) struct Members<D: Units> {
     /// Members taken from batches (tests: proof that batches ran).
     #[cfg(test)]
     pub batched: u64,
+    /// Buffers handed over whole ([`Decode::take_ready`]; tests).
+    #[cfg(test)]
+    pub handed_over: u64,
 }
 
 enum Mode<D> {
@@ -204,6 +209,8 @@ impl<D: Units> Members<D> {
             patience: 1,
             #[cfg(test)]
             batched: 0,
+            #[cfg(test)]
+            handed_over: 0,
         }
     }
 
@@ -279,29 +286,65 @@ impl<D: Units> Decode for Members<D> {
                     if n > 0 || out.is_empty() {
                         return Ok(n);
                     }
-                    let jobs = self.jobs;
-                    let pool = self.pool.get_or_insert_with(|| Pool::new::<D>(jobs));
-                    if b.pending.is_none() {
-                        b.start_batch::<D>(pool, self.segment);
-                    }
-                    let before = b.members;
-                    let progress = b.finish_batch(pool);
-                    #[cfg(test)]
-                    {
-                        self.batched += b.members - before;
-                    }
-                    #[cfg(not(test))]
-                    let _ = before;
-                    if progress {
-                        // The next batch decodes while this one is handed out.
-                        b.start_batch::<D>(pool, self.segment);
-                    } else {
-                        self.patience = (self.patience * 2).min(1 << 16);
-                        self.in_order();
-                    }
+                    self.next_batch();
                 }
                 Mode::Switching => unreachable!("switching is done in one step"),
             }
+        }
+    }
+
+    fn take_ready(&mut self) -> Option<(Vec<u8>, usize)> {
+        if matches!(&self.mode, Mode::Batches(b) if b.ready.is_empty()) {
+            self.next_batch();
+        }
+        let Mode::Batches(b) = &mut self.mode else {
+            return None;
+        };
+        let Ready { mut buf, pos, end } = b.ready.pop_front()?;
+        if pos > 0 {
+            // Partly copied out by `decode`: the rest moved to the front.
+            buf.copy_within(pos..end, 0);
+        }
+        #[cfg(test)]
+        {
+            self.handed_over += 1;
+        }
+        Some((buf, end - pos))
+    }
+
+    fn recycle(&mut self, buf: Vec<u8>) {
+        if let Mode::Batches(b) = &mut self.mode {
+            b.spare.push(buf);
+        }
+    }
+}
+
+impl<D: Units> Members<D> {
+    /// Waits for the batch in flight (starting one if none is) and starts
+    /// the next; back to decoding in order if it got nowhere.
+    fn next_batch(&mut self) {
+        let Mode::Batches(b) = &mut self.mode else {
+            return;
+        };
+        let jobs = self.jobs;
+        let pool = self.pool.get_or_insert_with(|| Pool::new::<D>(jobs));
+        if b.pending.is_none() {
+            b.start_batch::<D>(pool, self.segment);
+        }
+        let before = b.members;
+        let progress = b.finish_batch(pool);
+        #[cfg(test)]
+        {
+            self.batched += b.members - before;
+        }
+        #[cfg(not(test))]
+        let _ = before;
+        if progress {
+            // The next batch decodes while this one is handed out.
+            b.start_batch::<D>(pool, self.segment);
+        } else {
+            self.patience = (self.patience * 2).min(1 << 16);
+            self.in_order();
         }
     }
 }

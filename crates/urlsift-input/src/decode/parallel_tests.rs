@@ -138,14 +138,22 @@ fn batches_give_the_in_order_bytes_on_files_made_to_fool_them() {
 }
 
 /// The bytes of `file` decoded in batches of `D` (2 jobs of `segment`
-/// bytes), and how many units came from batches.
-fn batched<D: Units>(file: &[u8], segment: usize) -> (Vec<u8>, u64) {
+/// bytes), and how many units came from batches; with `whole`, the
+/// buffers the decoder has ready are taken whole where it can, and the
+/// count is of those buffers instead.
+fn batched<D: Units>(file: &[u8], segment: usize, whole: bool) -> (Vec<u8>, u64) {
     let source = Source::new(Box::new(Cursor::new(file.to_vec())));
     let mut units = Members::<D>::with_jobs(source, 2, segment);
     let mut out = Vec::new();
     let mut buf = vec![0; 4096];
     loop {
+        if whole && let Some((ready, len)) = units.take_ready() {
+            out.extend_from_slice(&ready[..len]);
+            units.recycle(ready);
+            continue;
+        }
         match units.decode(&mut buf) {
+            Ok(0) if whole => return (out, units.handed_over),
             Ok(0) => return (out, units.batched),
             Ok(n) => out.extend_from_slice(&buf[..n]),
             Err(e) => panic!("{e}"),
@@ -158,19 +166,26 @@ fn batches_are_used_where_units_are_small() {
     // Not a speed test: proof that the batches (not only the in-order
     // fallback) produced the bytes checked elsewhere.
     let file = small_members(300, 1);
-    let (out, from_batches) = batched::<Gzip>(&file, 256);
+    let (out, from_batches) = batched::<Gzip>(&file, 256, false);
     assert_eq!(out, run(|s| Box::new(Gzip::new(s)), &file).0);
     assert!(
         from_batches > 250,
         "only {from_batches} of 300 members came from batches"
     );
+    // Their buffers handed over whole, as the ring takes them.
+    let (whole, handed_over) = batched::<Gzip>(&file, 256, true);
+    assert_eq!(whole, out);
+    assert!(handed_over > 20, "{handed_over} buffers handed over whole");
     let file = zstd_frames(300, 1);
-    let (out, from_batches) = batched::<Zstd>(&file, 4096);
+    let (out, from_batches) = batched::<Zstd>(&file, 4096, false);
     assert_eq!(out, run_zstd(|s| Box::new(Zstd::new(s)), &file).0);
     assert!(
         from_batches > 250,
         "only {from_batches} frames came from batches"
     );
+    let (whole, handed_over) = batched::<Zstd>(&file, 4096, true);
+    assert_eq!(whole, out);
+    assert!(handed_over > 5, "{handed_over} buffers handed over whole");
 }
 
 #[test]
@@ -389,7 +404,7 @@ fn batches_decode_with_the_dictionary_the_file_starts_with() {
         for text in &texts {
             file.extend(compressor.compress(text).unwrap());
         }
-        let (out, from_batches) = batched::<Zstd>(&file, 4096);
+        let (out, from_batches) = batched::<Zstd>(&file, 4096, false);
         assert!(out == texts.concat(), "compressed dictionary: {compressed}");
         assert!(
             from_batches > 250,

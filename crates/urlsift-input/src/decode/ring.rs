@@ -189,8 +189,9 @@ impl Decoded {
     }
 }
 
-/// The decoding thread: fills empty buffers and sends them on in order
-/// until the stream ends or fails, or the reader is gone.
+/// The decoding thread: fills empty buffers (or swaps them for whole
+/// buffers the decoder has ready) and sends them on in order until the
+/// stream ends or fails, or the reader is gone.
 fn run(
     mut decode: Box<dyn Decode>,
     empty: Receiver<Vec<u8>>,
@@ -198,6 +199,23 @@ fn run(
     clock: &BusyClock,
 ) {
     while let Ok(mut buf) = empty.recv() {
+        let busy = std::time::Instant::now();
+        if let Some((ready, len)) = decode.take_ready() {
+            // A whole buffer of a batch: handed on as it is, and the empty
+            // one given to the decoder to decode into.
+            decode.recycle(std::mem::replace(&mut buf, ready));
+            clock.add(busy.elapsed());
+            let buffer = Filled {
+                buf,
+                len,
+                end: None,
+                resumed: None,
+            };
+            if filled.send(buffer).is_err() {
+                return;
+            }
+            continue;
+        }
         let (len, end, resumed) = fill(&mut *decode, &mut buf, clock);
         let last = end.is_some();
         let buffer = Filled {
