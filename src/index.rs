@@ -112,7 +112,7 @@ pub fn index_one(location: &Location, f: impl FnMut(Vec<u8>)) -> (u64, Vec<Input
         Location::File(file) => (
             file.file_name()
                 .map_or(location.name(), |n| n.to_string_lossy().into_owned()),
-            std::fs::File::open(file).map(|f| Box::new(f) as Box<dyn std::io::Read + Send>),
+            input::open_raw(file),
         ),
         Location::Entry { zip: path, entry } => (
             entry

@@ -16,12 +16,14 @@ use crate::error::CliError;
 /// The flags that list inputs in a file.
 #[derive(Args, Debug, Clone, Default)]
 pub struct InputList {
-    /// Read more inputs from FILE (`-`: standard input), one path per line, after those
-    /// named; plain, gzip or zstd (by content), blank lines skipped. E.g. Common Crawl's
-    /// warc.paths.gz with --inputs-prefix /mnt/commoncrawl/
+    /// Read more inputs from FILE (`-`: standard input; a local path or an s3:// or
+    /// http(s):// URL), one path or URL per line, after those named; plain, gzip or zstd (by
+    /// content), blank lines skipped. E.g. Common Crawl's warc.paths.gz with --inputs-prefix
+    /// https://data.commoncrawl.org/ (or a local mirror's folder)
     #[arg(long, value_name = "FILE")]
     pub inputs_from: Option<PathBuf>,
-    /// Prepended (as text, a / added if missing) to each relative path of --inputs-from.
+    /// Prepended (as text, a / added if missing) to each relative path of --inputs-from: a
+    /// folder, or an s3:// or http(s):// URL.
     #[arg(long, value_name = "PREFIX", requires = "inputs_from")]
     pub inputs_prefix: Option<String>,
     /// Leave out each input that cannot be opened (not there, a directory, not readable),
@@ -44,8 +46,8 @@ impl InputList {
     }
 
     /// Appends the listed inputs to `files`. Refused: a list that cannot
-    /// be read, that lists nothing, or that names a URL (remote inputs
-    /// are not read yet).
+    /// be read, that lists nothing, or that names a URL of a scheme not
+    /// read (s3:// and http(s):// are).
     fn append(&self, files: &mut Vec<PathBuf>) -> Result<(), CliError> {
         let Some(list) = &self.inputs_from else {
             return Ok(());
@@ -58,7 +60,12 @@ impl InputList {
                 usage: false,
             })
         };
-        let reader = decode::open_with(list, 1).map_err(failed)?.into_reader();
+        let reader = if list.to_str().is_some_and(input::is_remote) {
+            input::open_raw(list).and_then(|raw| decode::open_stream(raw, 1))
+        } else {
+            decode::open_with(list, 1)
+        };
+        let reader = reader.map_err(failed)?.into_reader();
         let before = files.len();
         for (i, line) in BufReader::new(reader).lines().enumerate() {
             let line = line.map_err(failed)?;
@@ -66,15 +73,16 @@ impl InputList {
             if path.trim().is_empty() {
                 continue;
             }
-            if path.contains("://") {
+            let remote = input::is_remote(path);
+            if path.contains("://") && !remote {
                 return Err(CliError::Usage(format!(
-                    "{name} line {}: {path}: inputs are local paths (reading URLs is not built \
-                     yet); give a local folder with --inputs-prefix for relative paths",
+                    "{name} line {}: {path}: inputs are local paths, s3:// or http(s):// URLs \
+                     (other schemes are not read yet)",
                     i + 1
                 )));
             }
             files.push(match &self.inputs_prefix {
-                Some(prefix) if !Path::new(path).is_absolute() => {
+                Some(prefix) if !remote && !Path::new(path).is_absolute() => {
                     let sep = if prefix.ends_with('/') { "" } else { "/" };
                     PathBuf::from(format!("{prefix}{sep}{path}"))
                 }

@@ -32,6 +32,8 @@ Examples:
   urlsift normalize --input-format log --base https://example.com/ access.log
   urlsift compare --parsers urlsift,ada,rust-url urls.txt
   urlsift links --fields from,to,kind CC-MAIN-00000.warc.gz
+  urlsift normalize https://data.commoncrawl.org/crawl-data/.../x.warc.gz
+  urlsift dedup s3://my-bucket/logs/2026-11.log.gz -o unique.txt
 
 Input formats (--input-format, by default from the file extension):
   lines   one URL per line (also stdin and unknown extensions)
@@ -53,6 +55,12 @@ Input formats (--input-format, by default from the file extension):
   parquet .parquet: a row per record, the URL in a string column (`url`,
           or --field NAME, a dotted path into a struct)
 Input is UTF-8; UTF-16/32 (a byte-order mark) is refused, named.
+An input (and --inputs-from and its lines) may be a URL of one object:
+s3://BUCKET/KEY (credentials, region and AWS_ENDPOINT_URL for an
+S3-compatible server from the AWS environment variables;
+AWS_SKIP_SIGNATURE=true for public buckets) or http(s)://HOST/PATH, read
+as it downloads, checked (a HEAD request) before any work; not Parquet,
+WACZ or `index --check`'s WACZ, and not listed by prefix yet.
 normalize and dedup write CSV/TSV/JSONL/CDXJ records and Parquet rows back
 with only the URL field changed; read-only formats give URL lines.
 

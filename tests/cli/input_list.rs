@@ -76,7 +76,7 @@ fn inputs_listed_in_a_file_read_as_if_named() {
         "{}",
         stderr(&out)
     );
-    // An empty list, a URL, a prefix without a list.
+    // An empty list, a URL of a scheme not read, a prefix without a list.
     w.create("empty.txt", "\n\n");
     let out = w.run(&["normalize", "--inputs-from", "empty.txt"], None);
     assert_eq!(out.status.code(), Some(2));
@@ -85,11 +85,12 @@ fn inputs_listed_in_a_file_read_as_if_named() {
         "{}",
         stderr(&out)
     );
-    w.create("urls.txt", "s3://commoncrawl/crawl-data/x.warc.gz\n");
+    // (s3:// and http(s):// are read: scripts/remote-tests.)
+    w.create("urls.txt", "gs://commoncrawl/crawl-data/x.warc.gz\n");
     let out = w.run(&["normalize", "--inputs-from", "urls.txt"], None);
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        stderr(&out).contains("urls.txt line 1: s3://"),
+        stderr(&out).contains("urls.txt line 1: gs://"),
         "{}",
         stderr(&out)
     );

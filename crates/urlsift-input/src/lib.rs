@@ -17,6 +17,8 @@ pub mod cores;
 pub mod decode;
 #[allow(unsafe_code)]
 pub mod mmap;
+#[cfg(feature = "remote")]
+pub mod remote;
 #[doc(hidden)]
 pub mod test_io;
 pub mod timings;
@@ -66,6 +68,12 @@ pub fn open(path: &Path) -> io::Result<Opened> {
 /// threads; one: decoded as it is read, on the reader's own thread; a
 /// number of cores will do).
 pub fn open_with(path: &Path, decoding: impl Into<decode::Decoding>) -> io::Result<Opened> {
+    if let Some(url) = remote_name(path) {
+        let body = open_remote(url)?;
+        return Ok(Opened::Read(
+            decode::open_stream(body, decoding)?.into_reader(),
+        ));
+    }
     Ok(match decode::open_with(path, decoding)? {
         decode::Input::File(file) => match Map::new(&file)? {
             Some(map) => Opened::Mapped(map),
@@ -194,6 +202,13 @@ pub fn cannot_open(path: &Path) -> Option<InputError> {
     if path.as_os_str() == "-" {
         return None;
     }
+    if let Some(url) = remote_name(path) {
+        return remote_size(url).err().map(|error| InputError {
+            name: url.to_string(),
+            error,
+            usage: false,
+        });
+    }
     let error = match std::fs::metadata(path) {
         Err(e) => e,
         Ok(m) if m.is_dir() => io::Error::other(
@@ -224,4 +239,73 @@ pub fn display_name(path: &Path) -> String {
     } else {
         path.display().to_string()
     }
+}
+
+/// Whether `name` names a remote object (`s3://`, `http://`,
+/// `https://`) rather than a local path, whether or not this build reads
+/// them (feature `remote`).
+///
+/// ```
+/// use urlsift_input::is_remote;
+///
+/// assert!(is_remote("s3://commoncrawl/crawl-data/x.warc.gz"));
+/// assert!(is_remote("https://data.commoncrawl.org/crawl-data/x.warc.gz"));
+/// assert!(!is_remote("crawl-data/x.warc.gz"));
+/// assert!(!is_remote("C:/data/x.warc.gz"));
+/// ```
+pub fn is_remote(name: &str) -> bool {
+    ["s3://", "http://", "https://"]
+        .iter()
+        .any(|s| name.len() > s.len() && name[..s.len()].eq_ignore_ascii_case(s))
+}
+
+/// The bytes of `path` as stored, not decoded (an indexer's view: its
+/// offsets count them): a file's, or a remote object's ([`is_remote`]).
+///
+/// ```
+/// use std::io::Read;
+///
+/// let tmp = tempfile::Builder::new().prefix("urlsift-doc-raw-").tempdir()?;
+/// let path = tmp.path().join("a.txt");
+/// std::fs::write(&path, "abc")?;
+/// let mut s = String::new();
+/// urlsift_input::open_raw(&path)?.read_to_string(&mut s)?;
+/// assert_eq!(s, "abc");
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn open_raw(path: &Path) -> io::Result<Box<dyn Read + Send>> {
+    match remote_name(path) {
+        Some(url) => open_remote(url),
+        None => Ok(Box::new(std::fs::File::open(path)?)),
+    }
+}
+
+/// The URL a path names when it names a remote object.
+fn remote_name(path: &Path) -> Option<&str> {
+    path.to_str().filter(|name| is_remote(name))
+}
+
+/// Why a build without the `remote` feature reads no remote object.
+#[cfg(not(feature = "remote"))]
+fn no_remote(url: &str) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::Unsupported,
+        format!("{url}: this build reads no remote objects (built without the `remote` feature)"),
+    )
+}
+
+/// The body of the remote object `url`.
+fn open_remote(url: &str) -> io::Result<Box<dyn Read + Send>> {
+    #[cfg(feature = "remote")]
+    return remote::Remote::new(url)?.open();
+    #[cfg(not(feature = "remote"))]
+    Err(no_remote(url))
+}
+
+/// The size of the remote object `url` (a HEAD request).
+fn remote_size(url: &str) -> io::Result<u64> {
+    #[cfg(feature = "remote")]
+    return remote::Remote::new(url)?.size();
+    #[cfg(not(feature = "remote"))]
+    Err(no_remote(url))
 }

@@ -302,6 +302,15 @@ impl ChunkReader {
                 "a Parquet file inside a ZIP is not read: unzip it first",
             ));
         };
+        if path.to_str().is_some_and(crate::input::is_remote) {
+            return Err(InputError {
+                name,
+                error: io::Error::other(
+                    "a Parquet object is not read from s3:// or http(s):// yet: copy it to a local file first",
+                ),
+                usage: false,
+            });
+        }
         #[cfg(feature = "parquet")]
         {
             use crate::parquet::{Cursor, rows_per_chunk};
