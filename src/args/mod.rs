@@ -365,7 +365,8 @@ pub struct NormalizeArgs {
 #[derive(Args, Debug)]
 pub struct IndexArgs {
     /// WARC or ARC files (.warc, .warc.gz, .warc.zst, .arc, .arc.gz) or WACZ files (the
-    /// WARC files inside), indexed on every core.
+    /// WARC files inside), indexed on every core; s3:// and http(s):// URLs of WARC or ARC
+    /// objects too (`urlsift index s3://my-bucket/crawl.warc.gz`).
     #[arg(required_unless_present = "inputs_from", value_name = "FILE")]
     pub files: Vec<PathBuf>,
     #[command(flatten)]
@@ -699,7 +700,8 @@ pub enum LinksFormat {
 pub struct LinksArgs {
     /// WARC, WAT or ARC files (.warc, .warc.gz, .warc.zst, .arc, .arc.gz; `-`
     /// for standard input), HTML files (.html, .htm, .xhtml), sitemaps and
-    /// feeds (.xml, .rss, .atom).
+    /// feeds (.xml, .rss, .atom); s3:// and http(s):// URLs of such objects
+    /// too (`urlsift links https://example.org/crawl.warc.gz`).
     #[arg(required_unless_present = "inputs_from", value_name = "FILE")]
     pub files: Vec<PathBuf>,
     #[command(flatten)]

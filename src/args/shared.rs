@@ -23,7 +23,9 @@ use crate::error::CliError;
 pub struct InputArgs {
     /// Input files (gzip and zstd detected by magic bytes; a .warc.zst
     /// file's dictionary frame is read and used, e.g. `urlsift extract
-    /// --fields href crawl.warc.zst`); `-` or none reads stdin.
+    /// --fields href crawl.warc.zst`); `-` or none reads stdin; an
+    /// s3://BUCKET/KEY or http(s):// URL reads that object, e.g. `urlsift
+    /// normalize s3://my-bucket/crawl.warc.gz`.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
     #[command(flatten)]
