@@ -35,10 +35,13 @@ pub struct InputList {
 }
 
 impl InputList {
-    /// Appends the listed inputs to `files`, then, with
-    /// `--allow-missing`, leaves out those that cannot be opened.
+    /// Appends the listed inputs to `files`, puts the objects each
+    /// listing URL names in its place (an `s3://` prefix ending in `/`, or a
+    /// glob in the last segment), then, with `--allow-missing`, leaves out
+    /// those that cannot be opened.
     pub fn extend(&self, files: &mut Vec<PathBuf>) -> Result<(), CliError> {
         self.append(files)?;
+        expand_listings(files)?;
         if self.allow_missing {
             leave_out_missing(files)?;
         }
@@ -97,6 +100,37 @@ impl InputList {
         }
         Ok(())
     }
+}
+
+/// Each listing URL of `files` ([`input::is_listing`]) replaced by the
+/// objects it names, in key order. An empty listing stops the run, as a
+/// missing file does (and is not left out by `--allow-missing`: a
+/// pattern that matches nothing is a mistake, not a gap in a crawl).
+fn expand_listings(files: &mut Vec<PathBuf>) -> Result<(), CliError> {
+    if !files
+        .iter()
+        .any(|f| f.to_str().is_some_and(input::is_listing))
+    {
+        return Ok(());
+    }
+    let mut expanded = Vec::with_capacity(files.len());
+    for file in files.drain(..) {
+        match file.to_str().filter(|name| input::is_listing(name)) {
+            None => expanded.push(file),
+            Some(url) => {
+                let objects = input::expand(url).map_err(|error| {
+                    CliError::Input(InputError {
+                        name: url.to_string(),
+                        error,
+                        usage: false,
+                    })
+                })?;
+                expanded.extend(objects.into_iter().map(PathBuf::from));
+            }
+        }
+    }
+    *files = expanded;
+    Ok(())
 }
 
 /// `--allow-missing`: names each input of `files` that cannot be opened on

@@ -60,7 +60,10 @@ s3://BUCKET/KEY (credentials, region and AWS_ENDPOINT_URL for an
 S3-compatible server from the AWS environment variables;
 AWS_SKIP_SIGNATURE=true for public buckets) or http(s)://HOST/PATH, read
 as it downloads, checked (a HEAD request) before any work; not Parquet,
-WACZ or `index --check`'s WACZ, and not listed by prefix yet.
+WACZ or `index --check`'s WACZ. s3://BUCKET/DIR/ reads every object under
+DIR (recursively, in key order) and * or ? in the last segment the
+objects of that folder whose names match, e.g. urlsift normalize
+'s3://my-bucket/cdx/cdx-000??.gz'; an empty listing is an error.
 normalize and dedup write CSV/TSV/JSONL/CDXJ records and Parquet rows back
 with only the URL field changed; read-only formats give URL lines.
 

@@ -25,7 +25,9 @@ pub struct InputArgs {
     /// file's dictionary frame is read and used, e.g. `urlsift extract
     /// --fields href crawl.warc.zst`); `-` or none reads stdin; an
     /// s3://BUCKET/KEY or http(s):// URL reads that object, e.g. `urlsift
-    /// normalize s3://my-bucket/crawl.warc.gz`.
+    /// normalize s3://my-bucket/crawl.warc.gz`; s3://BUCKET/DIR/ every object
+    /// under DIR in key order, and * or ? in the last segment matching names, e.g.
+    /// 's3://my-bucket/cdx/cdx-000??.gz'.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
     #[command(flatten)]

@@ -259,6 +259,53 @@ pub fn is_remote(name: &str) -> bool {
         .any(|s| name.len() > s.len() && name[..s.len()].eq_ignore_ascii_case(s))
 }
 
+/// Whether `url` names several objects: an `s3://` URL that ends in `/`
+/// (every object under that prefix) or whose last segment holds `*` or
+/// `?` (the objects of that folder whose names match). `http(s)://` has
+/// no listing. [`expand`] lists them.
+///
+/// ```
+/// use urlsift_input::is_listing;
+///
+/// assert!(is_listing("s3://commoncrawl/crawl-data/CC-MAIN-2024-10/segments/"));
+/// assert!(is_listing("s3://my-bucket/cdx/cdx-000??.gz"));
+/// assert!(is_listing("s3://my-bucket/"));
+/// assert!(!is_listing("s3://my-bucket/cdx/cdx-00001.gz"));
+/// assert!(!is_listing("https://example.com/dump/?page=2"));
+/// ```
+pub fn is_listing(url: &str) -> bool {
+    let Some(rest) = strip_scheme(url, "s3://") else {
+        return false;
+    };
+    let last = rest.rsplit('/').next().unwrap_or(rest);
+    rest.contains('/') && (last.is_empty() || last.contains(['*', '?']))
+}
+
+/// The inputs `name` stands for: the objects a listing URL names
+/// ([`is_listing`]), in key order (an empty listing is an error); any
+/// other name stands for itself.
+///
+/// ```
+/// assert_eq!(urlsift_input::expand("logs/a.txt")?, ["logs/a.txt"]);
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn expand(name: &str) -> io::Result<Vec<String>> {
+    if !is_listing(name) {
+        return Ok(vec![name.to_string()]);
+    }
+    #[cfg(feature = "remote")]
+    return remote::list(name);
+    #[cfg(not(feature = "remote"))]
+    Err(no_remote())
+}
+
+/// `url` without its scheme, when it has that one (any case).
+fn strip_scheme<'a>(url: &'a str, scheme: &str) -> Option<&'a str> {
+    url.get(..scheme.len())
+        .filter(|s| s.eq_ignore_ascii_case(scheme))
+        .map(|_| &url[scheme.len()..])
+}
+
 /// The bytes of `path` as stored, not decoded (an indexer's view: its
 /// offsets count them): a file's, or a remote object's ([`is_remote`]).
 ///
