@@ -32,6 +32,19 @@ pub struct InputList {
     /// E.g. urlsift normalize --allow-missing --inputs-from warc.paths -o urls.txt
     #[arg(long)]
     pub allow_missing: bool,
+    /// How long to wait on a server (to connect, or for the next bytes of an s3:// or
+    /// http(s):// input) before the request counts as failed and is tried again, with backoff,
+    /// a body taken up at the byte reached. E.g. --network-timeout 120 over a slow link
+    #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = seconds)]
+    pub network_timeout: std::time::Duration,
+}
+
+/// A positive number of seconds (fractions allowed).
+fn seconds(text: &str) -> Result<std::time::Duration, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s <= 86_400.0 => Ok(std::time::Duration::from_secs_f64(s)),
+        _ => Err("a number of seconds above 0, at most 86400 (a day)".into()),
+    }
 }
 
 impl InputList {
@@ -40,6 +53,9 @@ impl InputList {
     /// glob in the last segment), then, with `--allow-missing`, leaves out
     /// those that cannot be opened.
     pub fn extend(&self, files: &mut Vec<PathBuf>) -> Result<(), CliError> {
+        if !self.network_timeout.is_zero() {
+            input::remote::set_network_timeout(self.network_timeout);
+        }
         self.append(files)?;
         expand_listings(files)?;
         if self.allow_missing {

@@ -262,6 +262,14 @@ impl Setup {
         let timings = engine.timings();
         if let Some(t) = &timings {
             let _ = writeln!(std::io::stderr(), "urlsift: {}", t.text());
+            let resumed = urlsift_records::input::remote::resumed();
+            if resumed > 0 {
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "urlsift: network: {resumed} times a download broke off past the object \
+                     store's own retries and was taken up again at the byte reached"
+                );
+            }
         }
         match result {
             Ok(errors) => Ok(Done {

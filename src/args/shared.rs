@@ -77,8 +77,10 @@ pub struct InputArgs {
     pub verbose: bool,
     /// After the run, print on stderr how long each stage was busy
     /// (reading, decoding, the workers, the in-order stage) and the serial
-    /// share; `stats --json` adds them as "timings". E.g. urlsift dedup
-    /// --timings -q urls.txt > /dev/null
+    /// share, and how many times a download of an s3:// or http(s):// input
+    /// broke off past the object store's own retries and was taken up again;
+    /// `stats --json` adds the stages as "timings".
+    /// E.g. urlsift dedup --timings -q urls.txt > /dev/null
     #[arg(long)]
     pub timings: bool,
     /// Bytes per parallel chunk (tuning and tests).

@@ -159,3 +159,38 @@ fn allow_missing_leaves_out_inputs_that_cannot_be_opened() {
         stderr(&out)
     );
 }
+
+/// `--network-timeout`: seconds above 0 (fractions allowed), on every
+/// subcommand that reads inputs; anything else is a usage error, named.
+#[test]
+fn network_timeout_takes_positive_seconds() {
+    let w = Workdir::new();
+    w.create("urls.txt", "https://example.com/\n");
+    for job in [
+        "normalize",
+        "dedup",
+        "extract",
+        "check",
+        "stats",
+        "links",
+        "index",
+    ] {
+        let out = w.run(&[job, "--network-timeout", "0.5", "urls.txt", "-q"], None);
+        // (index reads WARC only: that refusal is not the flag's.)
+        assert!(
+            !stderr(&out).contains("--network-timeout"),
+            "{job}: {}",
+            stderr(&out)
+        );
+    }
+    for bad in ["0", "-3", "soon", "90000"] {
+        let flag = format!("--network-timeout={bad}");
+        let out = w.run(&["normalize", &flag, "urls.txt"], None);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        assert!(
+            stderr(&out).contains("a number of seconds above 0"),
+            "{bad}: {}",
+            stderr(&out)
+        );
+    }
+}

@@ -26,6 +26,8 @@
 
 use std::io::{self, Read};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 
 use futures_util::StreamExt;
 use futures_util::stream::BoxStream;
@@ -104,12 +106,68 @@ impl Remote {
             .block_on(self.store.get(&self.path))
             .map_err(store_error)?;
         Ok(Box::new(Body {
+            store: Arc::clone(&self.store),
+            path: self.path.clone(),
+            etag: got.meta.e_tag.clone(),
+            offset: got.range.start,
+            end: got.range.end,
             stream: got.into_stream(),
             runtime: Arc::clone(&self.runtime),
             current: bytes::Bytes::new(),
+            failures: 0,
         }))
     }
 }
+
+/// How long a request may wait on the server (to connect, or for its
+/// next bytes) before it counts as failed and is tried again
+/// (`--network-timeout`); 30 seconds unless set.
+static NETWORK_TIMEOUT_MS: AtomicU64 = AtomicU64::new(30_000);
+
+/// Bodies taken up again where they broke off, in this process.
+static RESUMED: AtomicU64 = AtomicU64::new(0);
+
+/// Sets how long a request may wait for the server (to connect, or for
+/// its next bytes) before it counts as failed: it is then tried again, a
+/// body taken up at the byte reached. For the objects opened after the
+/// call.
+///
+/// ```
+/// use std::time::Duration;
+/// use urlsift_input::remote;
+///
+/// remote::set_network_timeout(Duration::from_secs(10));
+/// assert_eq!(remote::network_timeout(), Duration::from_secs(10));
+/// ```
+pub fn set_network_timeout(timeout: Duration) {
+    let ms = u64::try_from(timeout.as_millis())
+        .unwrap_or(u64::MAX)
+        .max(1);
+    NETWORK_TIMEOUT_MS.store(ms, Ordering::Relaxed);
+}
+
+/// How long a request may wait for the server ([`set_network_timeout`]).
+///
+/// ```
+/// assert!(urlsift_input::remote::network_timeout().as_secs() > 0);
+/// ```
+pub fn network_timeout() -> Duration {
+    Duration::from_millis(NETWORK_TIMEOUT_MS.load(Ordering::Relaxed))
+}
+
+/// How many times, in this process, an object's body broke off (a reset,
+/// a stall, a short body) and was taken up again at the byte reached.
+///
+/// ```
+/// assert_eq!(urlsift_input::remote::resumed(), 0);
+/// ```
+pub fn resumed() -> u64 {
+    RESUMED.load(Ordering::Relaxed)
+}
+
+/// Attempts in a row, without a byte received, before a broken body is
+/// given up.
+const ATTEMPTS: u32 = 8;
 
 /// The objects a listing URL ([`is_listing`](crate::is_listing)) names, as `s3://` URLs in
 /// key order: under a prefix ending in `/`, every object, recursively;
@@ -219,7 +277,11 @@ fn store_for(url: &str) -> io::Result<(Arc<dyn ObjectStore>, &str)> {
         if bucket.is_empty() {
             return Err(bad("name a bucket (s3://BUCKET/KEY)"));
         }
+        use object_store::aws::AmazonS3ConfigKey as Key;
         let mut builder = object_store::aws::AmazonS3Builder::from_env().with_bucket_name(bucket);
+        for (key, value) in timeouts() {
+            builder = builder.with_config(Key::Client(key), value);
+        }
         // The AWS tools' name for an S3-compatible server's address.
         if std::env::var_os("AWS_ENDPOINT").is_none()
             && let Ok(endpoint) = std::env::var("AWS_ENDPOINT_URL")
@@ -236,7 +298,10 @@ fn store_for(url: &str) -> io::Result<(Arc<dyn ObjectStore>, &str)> {
             .find('/')
             .map_or(url.len(), |i| scheme_end + i);
         let (base, key) = (&url[..host_end], url[host_end..].trim_start_matches('/'));
-        let options = object_store::ClientOptions::new().with_allow_http(true);
+        let mut options = object_store::ClientOptions::new().with_allow_http(true);
+        for (key, value) in timeouts() {
+            options = options.with_config(key, value);
+        }
         let store = object_store::http::HttpBuilder::new()
             .with_url(base)
             .with_client_options(options)
@@ -246,6 +311,19 @@ fn store_for(url: &str) -> io::Result<(Arc<dyn ObjectStore>, &str)> {
     } else {
         Err(bad("not an s3:// or http(s):// URL"))
     }
+}
+
+/// The client's timeouts: the network timeout to connect and between two
+/// reads (a stall), none for a whole request (a large object takes as long
+/// as it takes: the day set is a bound no download should reach).
+fn timeouts() -> [(object_store::ClientConfigKey, String); 3] {
+    use object_store::ClientConfigKey as Client;
+    let wait = format!("{}ms", network_timeout().as_millis());
+    [
+        (Client::ConnectTimeout, wait.clone()),
+        (Client::ReadTimeout, wait),
+        (Client::Timeout, "1day".to_string()),
+    ]
 }
 
 /// The runtime that drives one object's requests: one thread, the
@@ -292,20 +370,113 @@ fn tls_provider() {
     });
 }
 
-/// An object's body, as a reader.
+/// An object's body, as a reader. The store resumes a body that breaks
+/// a few times within a few minutes of its request; past that, this
+/// reader asks again for the rest (`If-Match` its ETag: an object that
+/// changed is an error, not a mix of two), so a long download survives
+/// any number of breaks as long as each attempt brings bytes.
 struct Body {
+    store: Arc<dyn ObjectStore>,
+    path: ObjectPath,
+    etag: Option<String>,
+    /// The next byte's offset in the object, and the end of the object.
+    offset: u64,
+    end: u64,
     stream: BoxStream<'static, object_store::Result<bytes::Bytes>>,
     runtime: Arc<tokio::runtime::Runtime>,
     current: bytes::Bytes,
+    /// Attempts in a row that brought no byte.
+    failures: u32,
+}
+
+impl Body {
+    /// The next piece of the body, or `None` at its end; a stall past the
+    /// network timeout, a broken connection or a body cut short is taken
+    /// up again at the byte reached.
+    fn next_piece(&mut self) -> io::Result<Option<bytes::Bytes>> {
+        loop {
+            // (A stall is the client's read timeout: an error here.)
+            let why = match self.runtime.block_on(self.stream.next()) {
+                Some(Ok(bytes)) => {
+                    self.offset += bytes.len() as u64;
+                    self.failures = 0;
+                    return Ok(Some(bytes));
+                }
+                None if self.offset >= self.end => return Ok(None),
+                None => format!("the body ended at byte {} of {}", self.offset, self.end),
+                Some(Err(e)) => format!("{e}, at byte {}", self.offset),
+            };
+            self.resume(why)?;
+        }
+    }
+
+    /// Asks again for the body from the byte reached, after a backoff;
+    /// an error when the object changed, has no ETag to hold it to, or
+    /// [`ATTEMPTS`] attempts in a row brought nothing.
+    fn resume(&mut self, why: String) -> io::Result<()> {
+        let Some(etag) = self.etag.clone() else {
+            return Err(io::Error::other(format!(
+                "{why} (the server gives no ETag, so the rest cannot be asked for safely)"
+            )));
+        };
+        loop {
+            self.failures += 1;
+            if self.failures > ATTEMPTS {
+                return Err(io::Error::other(format!(
+                    "{why}; {ATTEMPTS} attempts in a row brought no byte"
+                )));
+            }
+            let backoff = Duration::from_millis(100 << self.failures.min(6));
+            let options = object_store::GetOptions {
+                range: Some(object_store::GetRange::Bounded(self.offset..self.end)),
+                if_match: Some(etag.clone()),
+                ..Default::default()
+            };
+            let asked = async {
+                tokio::time::sleep(backoff).await;
+                self.store.get_opts(&self.path, options).await
+            };
+            match self.runtime.block_on(asked) {
+                Ok(got) if got.range.start == self.offset => {
+                    RESUMED.fetch_add(1, Ordering::Relaxed);
+                    self.stream = got.into_stream();
+                    return Ok(());
+                }
+                Ok(got) => {
+                    return Err(io::Error::other(format!(
+                        "{why}; asked again from byte {}, the server answered from byte {}",
+                        self.offset, got.range.start
+                    )));
+                }
+                Err(object_store::Error::Precondition { .. }) => {
+                    return Err(io::Error::other(format!(
+                        "the object changed while it was read (its ETag is no longer {etag}), \
+                         at byte {}",
+                        self.offset
+                    )));
+                }
+                Err(object_store::Error::NotFound { .. }) => {
+                    return Err(io::Error::new(
+                        io::ErrorKind::NotFound,
+                        format!(
+                            "the object went away while it was read, at byte {}",
+                            self.offset
+                        ),
+                    ));
+                }
+                // Tried again, after a longer wait.
+                Err(_) => {}
+            }
+        }
+    }
 }
 
 impl Read for Body {
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        while self.current.is_empty() {
-            match self.runtime.block_on(self.stream.next()) {
+        if self.current.is_empty() {
+            match self.next_piece()? {
+                Some(bytes) => self.current = bytes,
                 None => return Ok(0),
-                Some(Ok(bytes)) => self.current = bytes,
-                Some(Err(e)) => return Err(store_error(e)),
             }
         }
         let n = out.len().min(self.current.len());
