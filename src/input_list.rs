@@ -155,14 +155,18 @@ fn expand_listings(files: &mut Vec<PathBuf>) -> Result<(), CliError> {
 fn leave_out_missing(files: &mut Vec<PathBuf>) -> Result<(), CliError> {
     let total = files.len();
     let mut first = None;
-    files.retain(|f| match input::cannot_open(f) {
-        None => true,
-        Some(e) => {
-            eprintln!("urlsift: left out (--allow-missing): cannot read {e}");
-            first.get_or_insert(e);
-            false
+    let why = input::check_all(files);
+    let mut kept = Vec::with_capacity(files.len());
+    for (file, why) in files.drain(..).zip(why) {
+        match why {
+            None => kept.push(file),
+            Some(e) => {
+                eprintln!("urlsift: left out (--allow-missing): cannot read {e}");
+                first.get_or_insert(e);
+            }
         }
-    });
+    }
+    *files = kept;
     let Some(first) = first else {
         return Ok(());
     };

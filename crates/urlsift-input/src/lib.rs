@@ -183,7 +183,47 @@ impl fmt::Display for InputError {
 /// assert!(e.error.to_string().starts_with("is a directory"));
 /// ```
 pub fn unusable(files: &[PathBuf]) -> Option<InputError> {
-    files.iter().find_map(|f| cannot_open(f))
+    check_all(files).into_iter().flatten().next()
+}
+
+/// Why each of `files` cannot be opened (`None`: it can), in order, as
+/// [`cannot_open`] tells; remote objects are asked for several at once
+/// (a run over thousands of objects does not wait for a HEAD request at a
+/// time).
+///
+/// ```
+/// use std::path::PathBuf;
+///
+/// let files = [PathBuf::from("-"), PathBuf::from("no/such/file.txt")];
+/// let why = urlsift_input::check_all(&files);
+/// assert!(why[0].is_none());
+/// assert_eq!(why[1].as_ref().expect("not there").name, "no/such/file.txt");
+/// ```
+pub fn check_all(files: &[PathBuf]) -> Vec<Option<InputError>> {
+    let mut why: Vec<Option<InputError>> = files
+        .iter()
+        .map(|f| match remote_name(f) {
+            Some(_) => None,
+            None => cannot_open(f),
+        })
+        .collect();
+    let remote: Vec<(usize, &str)> = files
+        .iter()
+        .enumerate()
+        .filter_map(|(i, f)| remote_name(f).map(|url| (i, url)))
+        .collect();
+    if remote.is_empty() {
+        return why;
+    }
+    let urls: Vec<&str> = remote.iter().map(|&(_, url)| url).collect();
+    for ((i, url), size) in remote.into_iter().zip(remote_sizes(&urls)) {
+        why[i] = size.err().map(|error| InputError {
+            name: url.to_string(),
+            error,
+            usage: false,
+        });
+    }
+    why
 }
 
 /// Why the input `path` cannot be opened (`None`: it can; standard input,
@@ -203,7 +243,7 @@ pub fn cannot_open(path: &Path) -> Option<InputError> {
         return None;
     }
     if let Some(url) = remote_name(path) {
-        return remote_size(url).err().map(|error| InputError {
+        return remote_sizes(&[url]).pop()?.err().map(|error| InputError {
             name: url.to_string(),
             error,
             usage: false,
@@ -353,13 +393,11 @@ fn open_remote(url: &str) -> io::Result<Box<dyn Read + Send>> {
     }
 }
 
-/// The size of the remote object `url` (a HEAD request).
-fn remote_size(url: &str) -> io::Result<u64> {
+/// The sizes of the remote objects `urls` (HEAD requests, several at
+/// once).
+fn remote_sizes(urls: &[&str]) -> Vec<io::Result<u64>> {
     #[cfg(feature = "remote")]
-    return remote::Remote::new(url)?.size();
+    return remote::sizes(urls);
     #[cfg(not(feature = "remote"))]
-    {
-        let _ = url;
-        Err(no_remote())
-    }
+    urls.iter().map(|_| Err(no_remote())).collect()
 }

@@ -10,8 +10,9 @@
 //! `AWS_SESSION_TOKEN`, `AWS_DEFAULT_REGION`, `AWS_ENDPOINT_URL` or
 //! `AWS_ENDPOINT` for an S3-compatible server, `AWS_ALLOW_HTTP`), and
 //! `AWS_SKIP_SIGNATURE=true` reads public buckets without credentials.
-//! The object store is async: each opened object owns a small runtime
-//! of one thread that drives its requests while the reader waits.
+//! The object store is async: one small runtime per process (a thread,
+//! `urlsift-net`) drives every request while the readers wait, and one
+//! store per bucket or host keeps its connections for every object.
 //!
 //! ```no_run
 //! use std::io::Read;
@@ -24,9 +25,10 @@
 //! # Ok::<(), std::io::Error>(())
 //! ```
 
+use std::collections::HashMap;
 use std::io::{self, Read};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use futures_util::StreamExt;
@@ -40,7 +42,7 @@ use crate::{is_listing, is_remote, strip_scheme};
 pub struct Remote {
     store: Arc<dyn ObjectStore>,
     path: ObjectPath,
-    runtime: Arc<tokio::runtime::Runtime>,
+    runtime: &'static tokio::runtime::Runtime,
 }
 
 impl Remote {
@@ -57,19 +59,11 @@ impl Remote {
     /// ```
     pub fn new(url: &str) -> io::Result<Remote> {
         let (store, key) = store_for(url)?;
-        if key.is_empty() || key.ends_with('/') {
-            let why = if url.to_ascii_lowercase().starts_with("s3://") {
-                "name an object (s3://BUCKET/KEY), not a prefix: a listing is read by `remote::list`"
-            } else {
-                "name a file on the server"
-            };
-            return Err(bad(why));
-        }
-        let path = object_path(key)?;
+        let path = object_key(url, key)?;
         Ok(Remote {
             store,
             path,
-            runtime: Arc::new(runtime()?),
+            runtime: runtime()?,
         })
     }
 
@@ -112,7 +106,7 @@ impl Remote {
             offset: got.range.start,
             end: got.range.end,
             stream: got.into_stream(),
-            runtime: Arc::clone(&self.runtime),
+            runtime: self.runtime,
             current: bytes::Bytes::new(),
             failures: 0,
         }))
@@ -270,13 +264,48 @@ fn bad(why: &str) -> io::Error {
 /// The store `url` names, and the key within it (as written: empty, or
 /// ending in `/`, for a prefix).
 fn store_for(url: &str) -> io::Result<(Arc<dyn ObjectStore>, &str)> {
-    let failed = |e: object_store::Error| bad(&e.to_string());
-    tls_provider();
+    let (base, key) = split(url)?;
+    Ok((store(base)?, key))
+}
+
+/// `url` cut into its store's part (`s3://BUCKET`, `https://HOST:PORT`)
+/// and the key within it.
+fn split(url: &str) -> io::Result<(&str, &str)> {
     if let Some(rest) = strip_scheme(url, "s3://") {
         let (bucket, key) = rest.split_once('/').unwrap_or((rest, ""));
         if bucket.is_empty() {
             return Err(bad("name a bucket (s3://BUCKET/KEY)"));
         }
+        Ok((&url[.."s3://".len() + bucket.len()], key))
+    } else if is_remote(url) {
+        let scheme_end = url.find("://").expect("a scheme") + 3;
+        let host_end = url[scheme_end..]
+            .find('/')
+            .map_or(url.len(), |i| scheme_end + i);
+        Ok((&url[..host_end], url[host_end..].trim_start_matches('/')))
+    } else {
+        Err(bad("not an s3:// or http(s):// URL"))
+    }
+}
+
+/// The store at `base` (`s3://BUCKET` or `http(s)://HOST`), set up from
+/// the environment the first time it is asked for, and kept.
+fn store(base: &str) -> io::Result<Arc<dyn ObjectStore>> {
+    static STORES: OnceLock<Mutex<HashMap<String, Arc<dyn ObjectStore>>>> = OnceLock::new();
+    let stores = STORES.get_or_init(Mutex::default);
+    if let Some(store) = stores.lock().expect("stores").get(base) {
+        return Ok(Arc::clone(store));
+    }
+    let store = new_store(base)?;
+    let mut stores = stores.lock().expect("stores");
+    Ok(Arc::clone(stores.entry(base.to_string()).or_insert(store)))
+}
+
+/// A new store for `base` ([`store`] keeps one per bucket or host).
+fn new_store(base: &str) -> io::Result<Arc<dyn ObjectStore>> {
+    let failed = |e: object_store::Error| bad(&e.to_string());
+    tls_provider();
+    if let Some(bucket) = strip_scheme(base, "s3://") {
         use object_store::aws::AmazonS3ConfigKey as Key;
         let mut builder = object_store::aws::AmazonS3Builder::from_env().with_bucket_name(bucket);
         for (key, value) in timeouts() {
@@ -291,13 +320,8 @@ fn store_for(url: &str) -> io::Result<(Arc<dyn ObjectStore>, &str)> {
             }
             builder = builder.with_endpoint(endpoint);
         }
-        Ok((Arc::new(builder.build().map_err(failed)?), key))
-    } else if is_remote(url) {
-        let scheme_end = url.find("://").expect("a scheme") + 3;
-        let host_end = url[scheme_end..]
-            .find('/')
-            .map_or(url.len(), |i| scheme_end + i);
-        let (base, key) = (&url[..host_end], url[host_end..].trim_start_matches('/'));
+        Ok(Arc::new(builder.build().map_err(failed)?))
+    } else {
         let mut options = object_store::ClientOptions::new().with_allow_http(true);
         for (key, value) in timeouts() {
             options = options.with_config(key, value);
@@ -307,10 +331,74 @@ fn store_for(url: &str) -> io::Result<(Arc<dyn ObjectStore>, &str)> {
             .with_client_options(options)
             .build()
             .map_err(failed)?;
-        Ok((Arc::new(store), key))
-    } else {
-        Err(bad("not an s3:// or http(s):// URL"))
+        Ok(Arc::new(store))
     }
+}
+
+/// HEAD requests in flight at once in [`sizes`].
+const HEADS_IN_FLIGHT: usize = 32;
+
+/// The sizes of the objects `urls` name, asked of their servers (HEAD
+/// requests, several at once, a store set up once per bucket or host):
+/// whether each is there and may be read, before a run starts. In the
+/// order of `urls`.
+///
+/// ```no_run
+/// let sizes = urlsift_input::remote::sizes(&[
+///     "s3://my-bucket/crawl/a.warc.gz",
+///     "https://data.commoncrawl.org/crawl-data/CC-MAIN-2024-10/warc.paths.gz",
+/// ]);
+/// assert_eq!(sizes.len(), 2);
+/// ```
+pub fn sizes(urls: &[&str]) -> Vec<io::Result<u64>> {
+    let runtime = match runtime() {
+        Ok(r) => r,
+        Err(e) => {
+            return urls
+                .iter()
+                .map(|_| Err(io::Error::new(e.kind(), e.to_string())))
+                .collect();
+        }
+    };
+    // A store, or why it cannot be set up, per bucket or host.
+    type Set = Result<Arc<dyn ObjectStore>, (io::ErrorKind, String)>;
+    let mut stores: HashMap<&str, Set> = HashMap::new();
+    let asks: Vec<io::Result<(Arc<dyn ObjectStore>, ObjectPath)>> = urls
+        .iter()
+        .map(|url| {
+            let (base, key) = split(url)?;
+            let path = object_key(url, key)?;
+            let store = stores
+                .entry(base)
+                .or_insert_with(|| store(base).map_err(|e| (e.kind(), e.to_string())))
+                .clone()
+                .map_err(|(kind, why)| io::Error::new(kind, why))?;
+            Ok((store, path))
+        })
+        .collect();
+    let heads = asks.into_iter().map(|ask| async move {
+        let (store, path) = ask?;
+        store.head(&path).await.map(|m| m.size).map_err(store_error)
+    });
+    runtime.block_on(
+        futures_util::stream::iter(heads)
+            .buffered(HEADS_IN_FLIGHT)
+            .collect(),
+    )
+}
+
+/// The object path of `key` in `url`, refused when it names a prefix or
+/// nothing.
+fn object_key(url: &str, key: &str) -> io::Result<ObjectPath> {
+    if key.is_empty() || key.ends_with('/') {
+        let why = if url.to_ascii_lowercase().starts_with("s3://") {
+            "name an object (s3://BUCKET/KEY), not a prefix: a listing is read by `remote::list`"
+        } else {
+            "name a file on the server"
+        };
+        return Err(bad(why));
+    }
+    object_path(key)
 }
 
 /// The client's timeouts: the network timeout to connect and between two
@@ -326,12 +414,22 @@ fn timeouts() -> [(object_store::ClientConfigKey, String); 3] {
     ]
 }
 
-/// The runtime that drives one object's requests: one thread, the
-/// caller's.
-fn runtime() -> io::Result<tokio::runtime::Runtime> {
-    tokio::runtime::Builder::new_current_thread()
+/// The runtime that drives every request of the process: one thread
+/// (`urlsift-net`) that keeps the connections, while the readers wait on
+/// their own threads. Its stores and their connection pools live as long
+/// as it does, so the objects of one bucket or host share a client (its
+/// TLS roots parsed once) and its connections.
+fn runtime() -> io::Result<&'static tokio::runtime::Runtime> {
+    static RUNTIME: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
+    if let Some(runtime) = RUNTIME.get() {
+        return Ok(runtime);
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .thread_name("urlsift-net")
         .enable_all()
-        .build()
+        .build()?;
+    Ok(RUNTIME.get_or_init(|| runtime))
 }
 
 /// An object key as the store takes it (its segments as they are, not
@@ -383,7 +481,7 @@ struct Body {
     offset: u64,
     end: u64,
     stream: BoxStream<'static, object_store::Result<bytes::Bytes>>,
-    runtime: Arc<tokio::runtime::Runtime>,
+    runtime: &'static tokio::runtime::Runtime,
     current: bytes::Bytes,
     /// Attempts in a row that brought no byte.
     failures: u32,
