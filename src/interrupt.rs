@@ -91,6 +91,13 @@ pub fn run_dir(
     Ok((dir, registered))
 }
 
+/// Runs `f` with no signal's clean-up and exit in between (an upload
+/// that completes an object): a signal waits for it.
+pub fn uninterrupted<R>(f: impl FnOnce() -> R) -> R {
+    let _held = pending();
+    f()
+}
+
 fn forget(paths: &mut Vec<PathBuf>, path: &Path) {
     if let Some(i) = paths.iter().rposition(|p| p == path) {
         paths.swap_remove(i);

@@ -10,12 +10,18 @@
 //! file gets the output in the file linked to (the link stays a link). A
 //! FILE that exists and is not a regular file (`/dev/null`, a FIFO, a
 //! terminal, `/dev/stdout`) is written in place: renaming over it would
-//! put a file where the device was. A closed stdout (`| head`) is not an
-//! error: the run ends quietly with status 0.
+//! put a file where the device was. `-o s3://BUCKET/KEY` begins a
+//! multipart upload before the run (the bucket and the right to write
+//! checked), spools the output to an unnamed temp file and sends it at
+//! commit, the upload completed only then; a failed run aborts it. A
+//! closed stdout (`| head`) is not an error: the run ends quietly with
+//! status 0.
 
 use std::fs::{self, File};
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, Seek, Write};
 use std::path::{Path, PathBuf};
+
+use urlsift_records::input;
 
 use crate::error::CliError;
 use crate::interrupt;
@@ -38,6 +44,12 @@ enum Target {
     },
     /// Not a regular file: written in place.
     Device(File),
+    /// An object (`-o s3://BUCKET/KEY`): spooled to an unnamed temp file
+    /// (gone with the process, whatever ends it), sent at commit.
+    Remote {
+        spool: File,
+        upload: urlsift_records::input::remote::Upload,
+    },
 }
 
 /// The target, through the compression the output's name asks for.
@@ -87,6 +99,7 @@ impl Write for Target {
             Target::Stdout(s) => s.write(buf),
             Target::File { temp, .. } => temp.write(buf),
             Target::Device(f) => f.write(buf),
+            Target::Remote { spool, .. } => spool.write(buf),
         }
     }
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
@@ -94,6 +107,7 @@ impl Write for Target {
             Target::Stdout(s) => s.write_all(buf),
             Target::File { temp, .. } => temp.write_all(buf),
             Target::Device(f) => f.write_all(buf),
+            Target::Remote { spool, .. } => spool.write_all(buf),
         }
     }
     fn write_vectored(&mut self, bufs: &[io::IoSlice<'_>]) -> io::Result<usize> {
@@ -101,6 +115,7 @@ impl Write for Target {
             Target::Stdout(s) => s.write_vectored(bufs),
             Target::File { temp, .. } => temp.write_vectored(bufs),
             Target::Device(f) => f.write_vectored(bufs),
+            Target::Remote { spool, .. } => spool.write_vectored(bufs),
         }
     }
     fn flush(&mut self) -> io::Result<()> {
@@ -108,6 +123,7 @@ impl Write for Target {
             Target::Stdout(s) => s.flush(),
             Target::File { temp, .. } => temp.flush(),
             Target::Device(f) => f.flush(),
+            Target::Remote { spool, .. } => spool.flush(),
         }
     }
 }
@@ -132,6 +148,16 @@ impl Sink {
             None => ("<stdout>".to_string(), Target::Stdout(io::stdout())),
             Some(p) if p == Path::new("-") => {
                 ("<stdout>".to_string(), Target::Stdout(io::stdout()))
+            }
+            Some(p) if p.to_str().is_some_and(input::is_remote) => {
+                let name = p.display().to_string();
+                let failed = |error| CliError::Output {
+                    name: name.clone(),
+                    error,
+                };
+                let upload = input::remote::Upload::begin(&name).map_err(failed)?;
+                let spool = tempfile::tempfile().map_err(failed)?;
+                (name, Target::Remote { spool, upload })
             }
             Some(p) => {
                 let name = p.display().to_string();
@@ -229,6 +255,13 @@ impl Sink {
         match packed.finish().map_err(err)? {
             Target::Stdout(mut s) => s.flush().map_err(err),
             Target::Device(mut f) => f.flush().map_err(err),
+            // Sent whole, with no signal's exit in between: the object is
+            // there complete, or not at all.
+            Target::Remote { mut spool, upload } => interrupt::uninterrupted(|| {
+                spool.rewind()?;
+                upload.finish(&mut io::BufReader::with_capacity(1 << 20, spool))
+            })
+            .map_err(err),
             Target::File {
                 temp,
                 path,
@@ -258,10 +291,11 @@ impl Sink {
             // The temp file is dropped, and with it removed.
             Err(_) => return Ok(()),
         };
+        let whole = |t: &Target| matches!(t, Target::File { .. } | Target::Remote { .. });
         let stream = match &mut packed {
-            Packed::Plain(t) => !matches!(t, Target::File { .. }),
-            Packed::Gzip(e) => !matches!(e.get_ref(), Target::File { .. }),
-            Packed::Zstd(e) => !matches!(e.get_ref(), Target::File { .. }),
+            Packed::Plain(t) => !whole(t),
+            Packed::Gzip(e) => !whole(e.get_ref()),
+            Packed::Zstd(e) => !whole(e.get_ref()),
         };
         if stream {
             let mut target = packed.finish().map_err(|e| CliError::output(&name, e))?;
@@ -271,6 +305,7 @@ impl Sink {
             io::stderr(),
             "urlsift: {name} not written: an input was not read to its end"
         );
+        // (An object's upload is aborted as it drops.)
         Ok(())
     }
 }

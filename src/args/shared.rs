@@ -148,6 +148,9 @@ pub struct OutputArgs {
     /// .csv, .tsv, .jsonl where the subcommand writes it (another is
     /// refused), and .gz/.zst compress (e.g. -o unique.txt.zst). A FILE
     /// that is not a regular file (/dev/null, a FIFO) is written in place.
+    /// s3://BUCKET/KEY writes an object, all or nothing too (a multipart
+    /// upload begun before the run, completed when it succeeds), e.g. -o
+    /// s3://my-bucket/urls.txt.zst.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// End output records with NUL instead of newline.
@@ -174,7 +177,9 @@ impl OutputArgs {
 /// What to do with bad lines.
 #[derive(Args, Debug, Clone)]
 pub struct PolicyArgs {
-    /// Write each bad line to FILE as: source, line number, reason, raw line (tab-separated).
+    /// Write each bad line to FILE as: source, line number, reason, raw line (tab-separated);
+    /// all or nothing as -o, an s3://BUCKET/KEY object too, e.g. --rejects
+    /// s3://my-bucket/rejects.tsv.
     #[arg(long, value_name = "FILE")]
     pub rejects: Option<PathBuf>,
     /// Pass bad lines through unchanged instead of skipping them.
