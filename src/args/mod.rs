@@ -58,11 +58,13 @@ Input is UTF-8; UTF-16/32 (a byte-order mark) is refused, named.
 An input (and --inputs-from and its lines) may be a URL of one object:
 s3://BUCKET/KEY (credentials, region and AWS_ENDPOINT_URL for an
 S3-compatible server from the AWS environment variables;
-AWS_SKIP_SIGNATURE=true for public buckets) or http(s)://HOST/PATH, read
-as it downloads, checked (a HEAD request) before any work; not Parquet,
-WACZ or `index --check`'s WACZ. s3://BUCKET/DIR/ reads every object under
-DIR (recursively, in key order) and * or ? in the last segment the
-objects of that folder whose names match, e.g. urlsift normalize
+AWS_SKIP_SIGNATURE=true for public buckets), az://CONTAINER/KEY (Azure
+Blob Storage: AZURE_STORAGE_ACCOUNT_NAME and _KEY or _SAS_KEY) or
+http(s)://HOST/PATH, read as it downloads, checked (a HEAD request)
+before any work; not Parquet, WACZ or `index --check`'s WACZ.
+s3://BUCKET/DIR/ (az://CONTAINER/DIR/) reads every object under DIR
+(recursively, in key order) and * or ? in the last segment the objects of
+that folder whose names match, e.g. urlsift normalize
 's3://my-bucket/cdx/cdx-000??.gz'; an empty listing is an error.
 normalize and dedup write CSV/TSV/JSONL/CDXJ records and Parquet rows back
 with only the URL field changed; read-only formats give URL lines.
@@ -368,7 +370,7 @@ pub struct NormalizeArgs {
 #[derive(Args, Debug)]
 pub struct IndexArgs {
     /// WARC or ARC files (.warc, .warc.gz, .warc.zst, .arc, .arc.gz) or WACZ files (the
-    /// WARC files inside), indexed on every core; s3:// and http(s):// URLs of WARC or ARC
+    /// WARC files inside), indexed on every core; s3://, az:// and http(s):// URLs of WARC or ARC
     /// objects too (`urlsift index s3://my-bucket/crawl.warc.gz`).
     #[arg(required_unless_present = "inputs_from", value_name = "FILE")]
     pub files: Vec<PathBuf>,
@@ -703,7 +705,7 @@ pub enum LinksFormat {
 pub struct LinksArgs {
     /// WARC, WAT or ARC files (.warc, .warc.gz, .warc.zst, .arc, .arc.gz; `-`
     /// for standard input), HTML files (.html, .htm, .xhtml), sitemaps and
-    /// feeds (.xml, .rss, .atom); s3:// and http(s):// URLs of such objects
+    /// feeds (.xml, .rss, .atom); s3://, az:// and http(s):// URLs of such objects
     /// too (`urlsift links https://example.org/crawl.warc.gz`).
     #[arg(required_unless_present = "inputs_from", value_name = "FILE")]
     pub files: Vec<PathBuf>,

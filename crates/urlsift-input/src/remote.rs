@@ -1,5 +1,6 @@
-//! Inputs that are objects, not files: `s3://bucket/key` and
-//! `http(s)://host/path`, read through the `object_store` crate (feature
+//! Inputs that are objects, not files: `s3://bucket/key`,
+//! `az://container/key` (Azure Blob Storage) and `http(s)://host/path`,
+//! read through the `object_store` crate (feature
 //! `remote`). An input named by such a URL goes where a path goes: its
 //! name is the URL, its format is told by the URL's last segment and its
 //! first bytes, as for a file, and it is read as a stream, decoded like
@@ -9,7 +10,12 @@
 //! AWS tools take them (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`,
 //! `AWS_SESSION_TOKEN`, `AWS_DEFAULT_REGION`, `AWS_ENDPOINT_URL` or
 //! `AWS_ENDPOINT` for an S3-compatible server, `AWS_ALLOW_HTTP`), and
-//! `AWS_SKIP_SIGNATURE=true` reads public buckets without credentials.
+//! `AWS_SKIP_SIGNATURE=true` reads public buckets without credentials;
+//! for `az://`, as the Azure tools take them (`AZURE_STORAGE_ACCOUNT_NAME`
+//! and `AZURE_STORAGE_ACCOUNT_KEY`, or `AZURE_STORAGE_SAS_KEY`, or a
+//! service principal's `AZURE_CLIENT_ID`, `AZURE_CLIENT_SECRET`,
+//! `AZURE_TENANT_ID`; `AZURE_STORAGE_USE_EMULATOR=true` and
+//! `AZURITE_BLOB_STORAGE_URL` for Azurite).
 //! The object store is async: one small runtime per process (a thread,
 //! `urlsift-net`) drives every request while the readers wait, and one
 //! store per bucket or host keeps its connections for every object.
@@ -36,7 +42,7 @@ use futures_util::stream::BoxStream;
 use object_store::path::Path as ObjectPath;
 use object_store::{ObjectStore, ObjectStoreExt};
 
-use crate::{is_listing, is_remote, strip_scheme};
+use crate::{bucket_scheme, is_listing, is_remote, strip_scheme};
 
 /// A remote object: its store, and where in it.
 pub struct Remote {
@@ -117,7 +123,7 @@ impl Remote {
 /// (which checks the bucket and the permission to write, before a run
 /// does any work), its parts sent and the upload completed by
 /// [`Upload::finish`]; dropped or [`Upload::abort`]ed unfinished, the
-/// upload is aborted and no object appears. `s3://` only.
+/// upload is aborted and no object appears. `s3://` and `az://`.
 ///
 /// ```no_run
 /// use std::io::{Seek, Write};
@@ -150,9 +156,10 @@ impl Upload {
     /// assert!(e.to_string().contains("s3://"));
     /// ```
     pub fn begin(url: &str) -> io::Result<Upload> {
-        if strip_scheme(url, "s3://").is_none() {
+        if bucket_scheme(url).is_none() {
             return Err(bad(
-                "an output object is written to s3://BUCKET/KEY (http(s):// servers are not written to)",
+                "an output object is written to s3://BUCKET/KEY or az://CONTAINER/KEY \
+                 (http(s):// servers are not written to)",
             ));
         }
         let (store, key) = store_for(url)?;
@@ -266,7 +273,7 @@ pub fn resumed() -> u64 {
 /// given up.
 const ATTEMPTS: u32 = 8;
 
-/// The objects a listing URL ([`is_listing`](crate::is_listing)) names, as `s3://` URLs in
+/// The objects a listing URL ([`is_listing`]) names, as URLs of its scheme in
 /// key order: under a prefix ending in `/`, every object, recursively;
 /// with `*` (any run of characters) or `?` (one character) in the last
 /// segment, the objects of that folder whose names match. An empty
@@ -283,7 +290,7 @@ const ATTEMPTS: u32 = 8;
 pub fn list(url: &str) -> io::Result<Vec<String>> {
     if !is_listing(url) {
         return Err(bad(
-            "not a listing: an s3:// URL ending in / or with * or ? in its last segment",
+            "not a listing: an s3:// or az:// URL ending in / or with * or ? in its last segment",
         ));
     }
     let (store, key) = store_for(url)?;
@@ -371,15 +378,16 @@ fn store_for(url: &str) -> io::Result<(Arc<dyn ObjectStore>, &str)> {
     Ok((store(base)?, key))
 }
 
-/// `url` cut into its store's part (`s3://BUCKET`, `https://HOST:PORT`)
+/// `url` cut into its store's part (`s3://BUCKET`, `az://CONTAINER`,
+/// `https://HOST:PORT`)
 /// and the key within it.
 fn split(url: &str) -> io::Result<(&str, &str)> {
-    if let Some(rest) = strip_scheme(url, "s3://") {
+    if let Some(rest) = bucket_scheme(url) {
         let (bucket, key) = rest.split_once('/').unwrap_or((rest, ""));
         if bucket.is_empty() {
-            return Err(bad("name a bucket (s3://BUCKET/KEY)"));
+            return Err(bad("name a bucket (s3://BUCKET/KEY, az://CONTAINER/KEY)"));
         }
-        Ok((&url[.."s3://".len() + bucket.len()], key))
+        Ok((&url[..url.len() - rest.len() + bucket.len()], key))
     } else if is_remote(url) {
         let scheme_end = url.find("://").expect("a scheme") + 3;
         let host_end = url[scheme_end..]
@@ -387,11 +395,12 @@ fn split(url: &str) -> io::Result<(&str, &str)> {
             .map_or(url.len(), |i| scheme_end + i);
         Ok((&url[..host_end], url[host_end..].trim_start_matches('/')))
     } else {
-        Err(bad("not an s3:// or http(s):// URL"))
+        Err(bad("not an s3://, az:// or http(s):// URL"))
     }
 }
 
-/// The store at `base` (`s3://BUCKET` or `http(s)://HOST`), set up from
+/// The store at `base` (`s3://BUCKET`, `az://CONTAINER` or
+/// `http(s)://HOST`), set up from
 /// the environment the first time it is asked for, and kept.
 fn store(base: &str) -> io::Result<Arc<dyn ObjectStore>> {
     static STORES: OnceLock<Mutex<HashMap<String, Arc<dyn ObjectStore>>>> = OnceLock::new();
@@ -422,6 +431,14 @@ fn new_store(base: &str) -> io::Result<Arc<dyn ObjectStore>> {
                 builder = builder.with_allow_http(true);
             }
             builder = builder.with_endpoint(endpoint);
+        }
+        Ok(Arc::new(builder.build().map_err(failed)?))
+    } else if let Some(container) = strip_scheme(base, "az://") {
+        use object_store::azure::AzureConfigKey as Key;
+        let mut builder =
+            object_store::azure::MicrosoftAzureBuilder::from_env().with_container_name(container);
+        for (key, value) in timeouts() {
+            builder = builder.with_config(Key::Client(key), value);
         }
         Ok(Arc::new(builder.build().map_err(failed)?))
     } else {
@@ -494,8 +511,9 @@ pub fn sizes(urls: &[&str]) -> Vec<io::Result<u64>> {
 /// nothing.
 fn object_key(url: &str, key: &str) -> io::Result<ObjectPath> {
     if key.is_empty() || key.ends_with('/') {
-        let why = if url.to_ascii_lowercase().starts_with("s3://") {
-            "name an object (s3://BUCKET/KEY), not a prefix: a listing is read by `remote::list`"
+        let why = if bucket_scheme(url).is_some() {
+            "name an object (s3://BUCKET/KEY, az://CONTAINER/KEY), not a prefix: a listing is \
+             read by `remote::list`"
         } else {
             "name a file on the server"
         };
