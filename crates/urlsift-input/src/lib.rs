@@ -301,10 +301,9 @@ pub fn is_remote(name: &str) -> bool {
 }
 
 /// Whether `url` names several objects: an `s3://` or `az://` URL that
-/// ends in `/`
-/// (every object under that prefix) or whose last segment holds `*` or
-/// `?` (the objects of that folder whose names match). `http(s)://` has
-/// no listing. [`expand`] lists them.
+/// ends in `/` (every object under that prefix) or whose last segment
+/// holds `*` or `?` (the objects of that folder whose names match).
+/// `http(s)://` has no listing. [`expand`] lists them.
 ///
 /// ```
 /// use urlsift_input::is_listing;

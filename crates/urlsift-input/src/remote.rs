@@ -64,8 +64,7 @@ impl Remote {
     /// assert!(e.to_string().contains("name an object"));
     /// ```
     pub fn new(url: &str) -> io::Result<Remote> {
-        let (store, key) = store_for(url)?;
-        let path = object_key(url, key)?;
+        let (store, path) = locate(url)?;
         Ok(Remote {
             store,
             path,
@@ -162,8 +161,7 @@ impl Upload {
                  (http(s):// servers are not written to)",
             ));
         }
-        let (store, key) = store_for(url)?;
-        let path = object_key(url, key)?;
+        let (store, path) = locate(url)?;
         let runtime = runtime()?;
         let upload = runtime
             .block_on(store.put_multipart(&path))
@@ -459,7 +457,7 @@ fn new_store(base: &str) -> io::Result<Arc<dyn ObjectStore>> {
 const HEADS_IN_FLIGHT: usize = 32;
 
 /// The sizes of the objects `urls` name, asked of their servers (HEAD
-/// requests, several at once, a store set up once per bucket or host):
+/// requests, several at once, over the stores kept per bucket or host):
 /// whether each is there and may be read, before a run starts. In the
 /// order of `urls`.
 ///
@@ -480,22 +478,7 @@ pub fn sizes(urls: &[&str]) -> Vec<io::Result<u64>> {
                 .collect();
         }
     };
-    // A store, or why it cannot be set up, per bucket or host.
-    type Set = Result<Arc<dyn ObjectStore>, (io::ErrorKind, String)>;
-    let mut stores: HashMap<&str, Set> = HashMap::new();
-    let asks: Vec<io::Result<(Arc<dyn ObjectStore>, ObjectPath)>> = urls
-        .iter()
-        .map(|url| {
-            let (base, key) = split(url)?;
-            let path = object_key(url, key)?;
-            let store = stores
-                .entry(base)
-                .or_insert_with(|| store(base).map_err(|e| (e.kind(), e.to_string())))
-                .clone()
-                .map_err(|(kind, why)| io::Error::new(kind, why))?;
-            Ok((store, path))
-        })
-        .collect();
+    let asks: Vec<_> = urls.iter().map(|url| locate(url)).collect();
     let heads = asks.into_iter().map(|ask| async move {
         let (store, path) = ask?;
         store.head(&path).await.map(|m| m.size).map_err(store_error)
@@ -505,6 +488,12 @@ pub fn sizes(urls: &[&str]) -> Vec<io::Result<u64>> {
             .buffered(HEADS_IN_FLIGHT)
             .collect(),
     )
+}
+
+/// The store of the object `url` names, and its path there.
+fn locate(url: &str) -> io::Result<(Arc<dyn ObjectStore>, ObjectPath)> {
+    let (store, key) = store_for(url)?;
+    Ok((store, object_key(url, key)?))
 }
 
 /// The object path of `key` in `url`, refused when it names a prefix or
