@@ -16,6 +16,8 @@
 //! service principal's `AZURE_CLIENT_ID`, `AZURE_CLIENT_SECRET`,
 //! `AZURE_TENANT_ID`; `AZURE_STORAGE_USE_EMULATOR=true` and
 //! `AZURITE_BLOB_STORAGE_URL` for Azurite).
+//! [`set_storage_options`] sets a store's settings by the `object_store`
+//! crate's keys, over the environment's (Python's `storage_options=`).
 //! The object store is async: one small runtime per process (a thread,
 //! `urlsift-net`) drives every request while the readers wait, and one
 //! store per bucket or host keeps its connections for every object.
@@ -397,22 +399,93 @@ fn split(url: &str) -> io::Result<(&str, &str)> {
     }
 }
 
+/// Settings for the store of a bucket or host, as the `object_store`
+/// crate names them (`aws_endpoint`, `aws_region`, `aws_access_key_id`,
+/// `aws_skip_signature`, `aws_request_payer`, `azure_storage_account_name`,
+/// `timeout`, ...: the keys Polars' and delta-rs' `storage_options` take),
+/// over what the environment sets. Given for the store that `url`
+/// belongs to (`s3://BUCKET`, `az://CONTAINER`, `http(s)://HOST`), they
+/// hold for every object of it opened after the call, until settings are
+/// given for it again (none: the environment's alone). An unknown key,
+/// or a value the store refuses, is an error, and nothing changes.
+///
+/// ```
+/// use urlsift_input::remote::{Remote, set_storage_options};
+///
+/// let options = [("aws_region", "us-east-1"), ("aws_skip_signature", "true")];
+/// set_storage_options("s3://commoncrawl/crawl-data/", &options)?;
+/// assert!(Remote::new("s3://commoncrawl/crawl-data/x.warc.gz").is_ok());
+///
+/// let e = set_storage_options("s3://commoncrawl/", &[("colour", "blue")]).unwrap_err();
+/// assert!(e.to_string().contains("colour"));
+/// set_storage_options("s3://commoncrawl/", &[])?;
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn set_storage_options(url: &str, options: &[(&str, &str)]) -> io::Result<()> {
+    let (base, _) = split(url)?;
+    let options: Options = options
+        .iter()
+        .map(|&(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    // Built once now, so that a bad key or value stops the caller here.
+    store_with(base, &options)?;
+    let mut given = given_options().lock().expect("storage options");
+    if options.is_empty() {
+        given.remove(base);
+    } else {
+        given.insert(base.to_string(), options);
+    }
+    Ok(())
+}
+
+/// Store settings as given: keys and values.
+type Options = Vec<(String, String)>;
+
+/// The settings given for each store ([`set_storage_options`]).
+fn given_options() -> &'static Mutex<HashMap<String, Options>> {
+    static GIVEN: OnceLock<Mutex<HashMap<String, Options>>> = OnceLock::new();
+    GIVEN.get_or_init(Mutex::default)
+}
+
 /// The store at `base` (`s3://BUCKET`, `az://CONTAINER` or
-/// `http(s)://HOST`), set up from
-/// the environment the first time it is asked for, and kept.
+/// `http(s)://HOST`), set up from the environment and the settings given
+/// for it the first time it is asked for, and kept.
 fn store(base: &str) -> io::Result<Arc<dyn ObjectStore>> {
-    static STORES: OnceLock<Mutex<HashMap<String, Arc<dyn ObjectStore>>>> = OnceLock::new();
+    let options = given_options()
+        .lock()
+        .expect("storage options")
+        .get(base)
+        .cloned()
+        .unwrap_or_default();
+    store_with(base, &options)
+}
+
+/// The store at `base` with `options`: one kept per bucket or host and
+/// settings.
+fn store_with(base: &str, options: &Options) -> io::Result<Arc<dyn ObjectStore>> {
+    type Stores = HashMap<(String, Options), Arc<dyn ObjectStore>>;
+    static STORES: OnceLock<Mutex<Stores>> = OnceLock::new();
     let stores = STORES.get_or_init(Mutex::default);
-    if let Some(store) = stores.lock().expect("stores").get(base) {
+    let key = (base.to_string(), options.clone());
+    if let Some(store) = stores.lock().expect("stores").get(&key) {
         return Ok(Arc::clone(store));
     }
-    let store = new_store(base)?;
+    let store = new_store(base, options)?;
     let mut stores = stores.lock().expect("stores");
-    Ok(Arc::clone(stores.entry(base.to_string()).or_insert(store)))
+    Ok(Arc::clone(stores.entry(key).or_insert(store)))
+}
+
+/// A store setting's key, parsed as the store of `base` names them.
+fn option_key<K: std::str::FromStr>(base: &str, key: &str) -> io::Result<K> {
+    key.parse().map_err(|_| {
+        bad(&format!(
+            "unknown storage option {key:?} for {base} (object_store's keys, as Polars takes them)"
+        ))
+    })
 }
 
 /// A new store for `base` ([`store`] keeps one per bucket or host).
-fn new_store(base: &str) -> io::Result<Arc<dyn ObjectStore>> {
+fn new_store(base: &str, given: &Options) -> io::Result<Arc<dyn ObjectStore>> {
     let failed = |e: object_store::Error| bad(&e.to_string());
     tls_provider();
     if let Some(bucket) = strip_scheme(base, "s3://") {
@@ -425,10 +498,16 @@ fn new_store(base: &str) -> io::Result<Arc<dyn ObjectStore>> {
         if std::env::var_os("AWS_ENDPOINT").is_none()
             && let Ok(endpoint) = std::env::var("AWS_ENDPOINT_URL")
         {
-            if endpoint.starts_with("http://") {
-                builder = builder.with_allow_http(true);
-            }
             builder = builder.with_endpoint(endpoint);
+        }
+        for (key, value) in given {
+            builder = builder.with_config(option_key(base, key)?, value);
+        }
+        // A server on plain http:// is what its address says.
+        if let Some(endpoint) = builder.get_config_value(&Key::Endpoint)
+            && endpoint.starts_with("http://")
+        {
+            builder = builder.with_allow_http(true);
         }
         Ok(Arc::new(builder.build().map_err(failed)?))
     } else if let Some(container) = strip_scheme(base, "az://") {
@@ -438,11 +517,17 @@ fn new_store(base: &str) -> io::Result<Arc<dyn ObjectStore>> {
         for (key, value) in timeouts() {
             builder = builder.with_config(Key::Client(key), value);
         }
+        for (key, value) in given {
+            builder = builder.with_config(option_key(base, key)?, value);
+        }
         Ok(Arc::new(builder.build().map_err(failed)?))
     } else {
         let mut options = object_store::ClientOptions::new().with_allow_http(true);
         for (key, value) in timeouts() {
             options = options.with_config(key, value);
+        }
+        for (key, value) in given {
+            options = options.with_config(option_key(base, key)?, value);
         }
         let store = object_store::http::HttpBuilder::new()
             .with_url(base)
