@@ -7,6 +7,7 @@ mod column;
 mod kernel;
 mod links;
 mod read;
+mod remote;
 mod url;
 
 use pyo3::exceptions::PyValueError;
@@ -164,6 +165,7 @@ fn _urlsift(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(url::parse, m)?)?;
     m.add_function(wrap_pyfunction!(url::can_parse, m)?)?;
     m.add_function(wrap_pyfunction!(columns, m)?)?;
+    m.add_function(wrap_pyfunction!(remote::expand, m)?)?;
     m.add_function(wrap_pyfunction!(pattern_group_names, m)?)?;
     m.add_function(wrap_pyfunction!(_pools_built, m)?)?;
     Ok(())

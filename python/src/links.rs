@@ -8,7 +8,7 @@
 //! each batch crosses to Python as an Arrow IPC stream, as `urlsift.read`'s
 //! do.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -16,7 +16,7 @@ use std::thread::JoinHandle;
 use arrow_array::builder::{StringBuilder, UInt64Builder};
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
-use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyValueError};
+use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use urlsift_links::Kinds;
@@ -66,14 +66,17 @@ pub struct LinksReader {
 impl LinksReader {
     /// Opens a read of `paths` (see `urlsift.links` for the arguments).
     #[new]
-    #[pyo3(signature = (paths, fields=vec!["from".to_string(), "to".to_string()], kinds=None, base=None, javascript=false, batch_rows=65536))]
+    #[pyo3(signature = (paths, fields=vec!["from".to_string(), "to".to_string()], kinds=None, base=None, javascript=false, batch_rows=65536, storage_options=None))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
+        py: Python<'_>,
         paths: Vec<PathBuf>,
         fields: Vec<String>,
         kinds: Option<String>,
         base: Option<BaseArg>,
         javascript: bool,
         batch_rows: usize,
+        storage_options: Option<crate::remote::StorageOptions>,
     ) -> PyResult<LinksReader> {
         let fields = fields
             .iter()
@@ -91,11 +94,9 @@ impl LinksReader {
             None => Kinds::default(),
             Some(list) => Kinds::parse(list).map_err(PyValueError::new_err)?,
         };
-        if let Some(missing) = paths.iter().find(|p| *p != Path::new("-") && !p.exists()) {
-            return Err(PyFileNotFoundError::new_err(format!(
-                "{}: no such file",
-                missing.display()
-            )));
+        let paths = crate::remote::inputs(py, paths, storage_options.as_ref())?;
+        if let Some(e) = py.detach(|| urlsift_input::unusable(&paths)) {
+            return Err(crate::remote::io_error(&e.name, e.error));
         }
         let schema = Arc::new(Schema::new(
             fields

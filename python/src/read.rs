@@ -105,7 +105,7 @@ struct Plan {
 impl Reader {
     /// Opens a read of `paths` (see `urlsift.read` for the arguments).
     #[new]
-    #[pyo3(signature = (paths, format=None, field=None, fields=vec!["href".to_string()], base=None, strip_fragment=false, sort_query=false, strip_params=None, with_reasons=false, provenance=false, batch_rows=65536, threads=None, delimiter=None, no_header=false))]
+    #[pyo3(signature = (paths, format=None, field=None, fields=vec!["href".to_string()], base=None, strip_fragment=false, sort_query=false, strip_params=None, with_reasons=false, provenance=false, batch_rows=65536, threads=None, delimiter=None, no_header=false, storage_options=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -123,6 +123,7 @@ impl Reader {
         threads: Option<usize>,
         delimiter: Option<String>,
         no_header: bool,
+        storage_options: Option<crate::remote::StorageOptions>,
     ) -> PyResult<Reader> {
         let value_error = |m: String| PyValueError::new_err(m);
         let kind = match format.as_deref() {
@@ -184,7 +185,8 @@ impl Reader {
             threads,
             ..Options::default()
         };
-        let engine = Engine::builder(paths.clone())
+        let paths = crate::remote::inputs(py, paths, storage_options.as_ref())?;
+        let engine = Engine::builder(paths)
             .options(&options)
             .count_lines(provenance || fields.contains(&Field::Line))
             .build()

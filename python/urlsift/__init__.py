@@ -13,7 +13,8 @@ Whole Arrow columns at a time (``urlsift.arrow``, re-exported here):
 ``url_match_groups`` (URL Pattern, as ``--match``). Whole files at a
 time, in any format the command reads: ``read`` (``urlsift.read``, a
 ``pyarrow.RecordBatchReader``), and the links inside crawl files, HTML
-files, sitemaps and feeds: ``links``. Spark helpers live in ``urlsift.spark``,
+files, sitemaps and feeds: ``links``; both take object URLs
+(``s3://``, ``az://``, ``http(s)://``) and listings (``expand``). Spark helpers live in ``urlsift.spark``,
 DuckDB functions in ``urlsift.duckdb``, a Polars namespace in
 ``urlsift.polars``.
 """
@@ -31,7 +32,7 @@ from .arrow import (
     url_match,
     url_match_groups,
 )
-from .records import links, read
+from .records import expand, links, read
 
 __all__ = [
     "URL",
@@ -50,4 +51,5 @@ __all__ = [
     "url_match_groups",
     "read",
     "links",
+    "expand",
 ]

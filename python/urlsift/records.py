@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import os
-from typing import Callable, Iterable, Optional, Sequence, Union
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Union
 
 import pyarrow as pa
 
@@ -78,10 +78,19 @@ def read(
     threads: Optional[int] = None,
     delimiter: Optional[str] = None,
     no_header: bool = False,
+    storage_options: Optional[Dict[str, str]] = None,
     on_summary: Optional[Callable[[dict], None]] = None,
 ) -> pa.RecordBatchReader:
     """The URLs of ``source`` (a path, or a list of paths read in order) as a
     ``pyarrow.RecordBatchReader``, one row per valid record, in input order.
+    A path may be an object's URL, as for the command: ``s3://BUCKET/KEY``,
+    ``az://CONTAINER/KEY``, ``http(s)://HOST/PATH``; an ``s3://`` or
+    ``az://`` prefix ending in ``/``, or with ``*`` or ``?`` in its last
+    segment, stands for the objects it lists, in key order (see
+    ``expand``). ``storage_options`` are settings of those stores by the
+    ``object_store`` crate's keys, over the environment's, as Polars takes
+    them (``{"aws_endpoint": ..., "aws_region": ..., "aws_skip_signature":
+    "true"}``).
 
     ``format`` is the command's ``--input-format`` (``lines``, ``csv``,
     ``tsv``, ``jsonl``, ``cdxj``, ``warc``, ``arc``, ``log``, ``parquet``; by default
@@ -143,6 +152,7 @@ def read(
         threads=threads,
         delimiter=delimiter,
         no_header=no_header,
+        storage_options=storage_options,
     )
     return _stream(reader, "bad", on_summary)
 
@@ -155,10 +165,12 @@ def links(
     base: Base = None,
     javascript: bool = False,
     batch_rows: int = 65536,
+    storage_options: Optional[Dict[str, str]] = None,
     on_summary: Optional[Callable[[dict], None]] = None,
 ) -> pa.RecordBatchReader:
     """The links inside ``source`` (a path, or a list of paths read in
-    order) as a ``pyarrow.RecordBatchReader``, one row per link, as
+    order; object URLs, listings and ``storage_options`` as for ``read``)
+    as a ``pyarrow.RecordBatchReader``, one row per link, as
     ``urlsift links`` finds them: the pages of WARC ``response`` and
     ``resource`` records (their HTTP responses de-chunked and decoded),
     Common Crawl's WAT metadata, ARC records, HTML files (``.html``,
@@ -198,5 +210,22 @@ def links(
         base=base,
         javascript=javascript,
         batch_rows=batch_rows,
+        storage_options=storage_options,
     )
     return _stream(reader, "bad_records", on_summary)
+
+
+def expand(source: Source, *, storage_options: Optional[Dict[str, str]] = None) -> List[str]:
+    """The inputs ``source`` (a path or URL, or a list of them) stands for,
+    in order, as ``read`` and ``links`` take them: an ``s3://`` or ``az://``
+    URL ending in ``/`` as every object under that prefix, one with ``*``
+    or ``?`` in its last segment as the objects of that folder whose names
+    match, each in key order (an empty listing raises
+    ``FileNotFoundError``); anything else as itself. What a Spark driver
+    hands out, one task per object (``urlsift.spark`` does).
+
+    >>> import urlsift
+    >>> urlsift.expand(["logs/a.txt", "https://example.com/b.txt"])
+    ['logs/a.txt', 'https://example.com/b.txt']
+    """
+    return [os.fspath(p) for p in _urlsift.expand(_paths(source), storage_options=storage_options)]

@@ -195,14 +195,18 @@ def _spark_types(schema: pa.Schema) -> pa.Schema:
 
 def _per_file(spark, paths, reader, settings: dict, name: str):
     """A DataFrame of what ``reader(path, **settings)`` (``read`` or
-    ``links``) gives for each of ``paths``, one task per file, inside the
-    executors; the columns from the first file (its header, or a Parquet
-    footer), unsigned integers widened for Spark."""
+    ``links``) gives for each of ``paths``, one task per file or object,
+    inside the executors (listings expanded here, on the driver); the
+    columns from the first file (its header, or a Parquet footer),
+    unsigned integers widened for Spark."""
     from pyspark.sql.pandas.types import from_arrow_schema
+
+    from .records import expand
 
     paths = [os.fspath(paths)] if isinstance(paths, (str, os.PathLike)) else [os.fspath(p) for p in paths]
     if not paths:
         raise ValueError(f"{name}: no paths")
+    paths = expand(paths, storage_options=settings.get("storage_options"))
     schema = _spark_types(reader(paths[0], **settings).schema)
     rows = spark.sparkContext.parallelize([(p,) for p in paths], len(paths))
     files = spark.createDataFrame(rows, "path string")
@@ -218,11 +222,14 @@ def _per_file(spark, paths, reader, settings: dict, name: str):
 
 def read_records(spark, paths, *, format: Optional[str] = None, field: Optional[str] = None, fields: Sequence[str] = ("href",), **options):
     """A DataFrame of the records of ``paths`` (a path or a list of paths,
-    which the executors can open), read inside the executors: one task per
-    file, each read by ``urlsift.read`` with one thread (Spark runs a task
-    per core). ``format``, ``field``, ``fields`` and ``options`` are
-    ``urlsift.read``'s (``with_reasons``, ``provenance``, ``base``, the
-    profile flags, ...). Rows are the valid records (and the bad ones with
+    which the executors can open, or objects they can reach: ``s3://``,
+    ``az://``, ``http(s)://`` URLs; an ``s3://`` or ``az://`` prefix or
+    glob is listed on the driver, one task per object), read inside the
+    executors: one task per file, each read by ``urlsift.read`` with one
+    thread (Spark runs a task per core). ``format``, ``field``,
+    ``fields`` and ``options`` are ``urlsift.read``'s (``with_reasons``,
+    ``provenance``, ``base``, the profile flags, ``storage_options``,
+    ...). Rows are the valid records (and the bad ones with
     ``with_reasons=True``); the columns are ``read``'s, unsigned integers
     widened for Spark. A file that cannot be read to its end fails its
     task, as Spark's own readers do.
@@ -236,9 +243,11 @@ def read_records(spark, paths, *, format: Optional[str] = None, field: Optional[
 
 def read_links(spark, paths, *, fields: Sequence[str] = ("from", "to"), kinds=None, **options):
     """A DataFrame of the links inside ``paths`` (WARC, WAT or ARC files,
-    HTML files, sitemaps or feeds the executors can open), read inside the
+    HTML files, sitemaps or feeds the executors can open or reach, object
+    URLs and listings as for ``read_records``), read inside the
     executors: one task per file, each read by ``urlsift.links``.
-    ``fields``, ``kinds`` and ``options`` (``base``, ``javascript``) are
+    ``fields``, ``kinds`` and ``options`` (``base``, ``javascript``,
+    ``storage_options``) are
     ``urlsift.links``'s; ``offset`` is a long. A file that cannot be read
     to its end fails its task.
 
