@@ -18,7 +18,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use serde_json::Value;
 use urlsift_records::input::wacz::is_wacz;
-use urlsift_records::input::{self, InputError, decode, zip};
+use urlsift_records::input::{self, InputError, decode, remote, zip};
 use urlsift_warc::fields;
 
 use crate::args::{GetArgs, WarcOut};
@@ -47,6 +47,9 @@ enum Why {
     MissingFile,
     /// The file ends before the range does.
     ShortRead,
+    /// The range could not be read: an I/O error, or an object's request
+    /// that failed past its retries.
+    ReadError,
     /// The range is not one whole gzip member (or zstd frames) that
     /// decodes.
     BadGzipMember,
@@ -62,6 +65,7 @@ impl Why {
             Why::BadIndexLine => "bad-index-line",
             Why::MissingFile => "missing-file",
             Why::ShortRead => "short-read",
+            Why::ReadError => "read-error",
             Why::BadGzipMember => "bad-gzip-member",
             Why::NotAWarcRecord => "not-a-warc-record",
             Why::OtherUrl => "other-url",
@@ -84,16 +88,43 @@ enum Packing {
     Zstd,
 }
 
-/// An opened WARC file, and its zstd dictionary (a `.warc.zst`'s
-/// dictionary frame, read once).
+/// An opened WARC file or object, and its zstd dictionary (a
+/// `.warc.zst`'s dictionary frame, read once).
 struct Source {
-    file: File,
-    /// Where its bytes start in `file` (a WACZ entry's), and how many.
+    bytes: Bytes,
+    /// Where its bytes start in `bytes` (a WACZ entry's), and how many.
     base: u64,
     size: u64,
     /// How the file is stored, by its first bytes: what a range must be.
     packing: Packing,
     dictionary: Option<Vec<u8>>,
+}
+
+/// Where a source's bytes are read from.
+enum Bytes {
+    File(File),
+    /// An object (`s3://`, `az://`, `http(s)://`), read by ranges.
+    Remote(String),
+}
+
+impl Bytes {
+    /// `len` bytes at `at` (a file's; objects are read a batch at a time
+    /// by [`fetch_batch`]).
+    fn read_at(&self, at: u64, len: usize) -> std::io::Result<Vec<u8>> {
+        match self {
+            Bytes::File(file) => {
+                let mut out = vec![0; len];
+                file.read_exact_at(&mut out, at)?;
+                Ok(out)
+            }
+            Bytes::Remote(url) => {
+                let range = at..at + len as u64;
+                remote::read_ranges(&[(url, range)])
+                    .pop()
+                    .expect("one range asked")
+            }
+        }
+    }
 }
 
 pub fn run(a: GetArgs) -> Result<ExitCode, CliError> {
@@ -137,12 +168,34 @@ pub fn run(a: GetArgs) -> Result<ExitCode, CliError> {
         .num_threads(a.threads.unwrap_or(0))
         .build()
         .map_err(|e| CliError::Usage(format!("cannot start threads: {e}")))?;
-    // Every file opened once, up front: a missing one rejects its lines.
+    // Every file opened once, up front (objects asked for their sizes
+    // several at once): a missing one rejects its lines.
+    let mut names: Vec<&str> = Vec::new();
     let mut sources: HashMap<String, Result<Source, String>> = HashMap::new();
     for w in &wanted {
-        sources
-            .entry(w.filename.clone())
-            .or_insert_with(|| open_source(&w.filename));
+        if !sources.contains_key(&w.filename) {
+            sources.insert(w.filename.clone(), Err(String::new()));
+            names.push(&w.filename);
+        }
+    }
+    let objects: Vec<&str> = names
+        .iter()
+        .copied()
+        .filter(|n| input::is_remote(n))
+        .collect();
+    let mut object_sizes: HashMap<&str, std::io::Result<u64>> = objects
+        .iter()
+        .copied()
+        .zip(remote::sizes(&objects))
+        .collect();
+    for name in names {
+        let source = match object_sizes.remove(name) {
+            Some(size) => size
+                .map_err(|e| e.to_string())
+                .and_then(|size| source_of(Bytes::Remote(name.to_string()), 0, size)),
+            None => open_source(name),
+        };
+        sources.insert(name.to_string(), source);
     }
     // Zstd frames are copied when every record comes from .warc.zst files
     // of one dictionary (written first, in its frame) and no other is
@@ -210,12 +263,7 @@ pub fn run(a: GetArgs) -> Result<ExitCode, CliError> {
     }
     let (mut written, mut rejected) = (0u64, std::collections::BTreeMap::<Why, u64>::new());
     for batch in wanted.chunks(256) {
-        let fetched: Vec<Result<Fetched, Why>> = pool.install(|| {
-            batch
-                .par_iter()
-                .map(|w| fetch(w, sources.get(&w.filename).expect("opened above")))
-                .collect()
-        });
+        let fetched = fetch_batch(&pool, batch, &sources);
         for (w, got) in batch.iter().zip(fetched) {
             match got {
                 Ok(f) => {
@@ -282,6 +330,12 @@ pub fn run(a: GetArgs) -> Result<ExitCode, CliError> {
 /// `prefix` (prepended as text) or else to the index's folder.
 fn read_index(path: &Path, prefix: Option<&str>, out: &mut Vec<Wanted>) -> std::io::Result<()> {
     let name: Arc<str> = Arc::from(input::display_name(path));
+    if input::is_remote(&name) {
+        return Err(std::io::Error::other(
+            "an index is read from a local file (download it first); the WARC files it names \
+             may be objects (--inputs-prefix s3://BUCKET/, https://HOST/)",
+        ));
+    }
     let folder = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let place = |f: String| match prefix {
         // A WACZ: its own index names files under archive/.
@@ -536,29 +590,33 @@ fn open_source(filename: &str) -> Result<Source, String> {
             (file, 0, size)
         }
     };
-    let mut head = [0u8; 8];
-    let got = file.read_at(&mut head, base).map_err(|e| e.to_string())?;
-    let got = got.min(usize::try_from(size).unwrap_or(usize::MAX));
-    let packing = match head[..got] {
+    source_of(Bytes::File(file), base, size)
+}
+
+/// A source of `size` bytes at `base` in `bytes`: how it is stored, told
+/// by its first bytes, and its zstd dictionary if it has one.
+fn source_of(bytes: Bytes, base: u64, size: u64) -> Result<Source, String> {
+    let head = bytes
+        .read_at(base, size.min(8) as usize)
+        .map_err(|e| e.to_string())?;
+    let packing = match head[..] {
         [0x1f, 0x8b, ..] => Packing::Gzip,
         [0x28, 0xb5, 0x2f, 0xfd, ..] | [0x5d, 0x2a, 0x4d, 0x18, ..] => Packing::Zstd,
         _ => Packing::Plain,
     };
-    let dictionary = match head[..got] {
+    let dictionary = match head[..] {
         [0x5d, 0x2a, 0x4d, 0x18, l0, l1, l2, l3] => {
             let len = u32::from_le_bytes([l0, l1, l2, l3]) as usize;
             if len > decode::DICTIONARY_MAX {
                 return Err(format!("a dictionary frame of {len} bytes"));
             }
-            let mut payload = vec![0; len];
-            file.read_exact_at(&mut payload, base + 8)
-                .map_err(|e| e.to_string())?;
+            let payload = bytes.read_at(base + 8, len).map_err(|e| e.to_string())?;
             Some(decode::dictionary_of(payload)?)
         }
         _ => None,
     };
     Ok(Source {
-        file,
+        bytes,
         base,
         size,
         packing,
@@ -566,14 +624,48 @@ fn open_source(filename: &str) -> Result<Source, String> {
     })
 }
 
-/// The record `w` points at, checked: one whole gzip member (zstd
-/// frames; plain bytes), as the file is stored, holding one whole WARC
-/// record of its URL.
-fn fetch(w: &Wanted, source: &Result<Source, String>) -> Result<Fetched, Why> {
+/// The records of `batch`, fetched and checked on `pool`; the ranges in
+/// objects read first, all at once (nearby ones coalesced).
+fn fetch_batch(
+    pool: &rayon::ThreadPool,
+    batch: &[Wanted],
+    sources: &HashMap<String, Result<Source, String>>,
+) -> Vec<Result<Fetched, Why>> {
+    let source = |w: &Wanted| sources.get(&w.filename).expect("opened above");
+    let mut asks = Vec::new();
+    let mut asked = Vec::new();
+    for (i, w) in batch.iter().enumerate() {
+        if let Ok(
+            s @ Source {
+                bytes: Bytes::Remote(url),
+                ..
+            },
+        ) = source(w)
+            && range(w, s).is_ok()
+        {
+            asks.push((url.as_str(), w.offset..w.offset + w.length));
+            asked.push(i);
+        }
+    }
+    let mut read: HashMap<usize, std::io::Result<Vec<u8>>> =
+        asked.into_iter().zip(remote::read_ranges(&asks)).collect();
+    let stored: Vec<Option<std::io::Result<Vec<u8>>>> =
+        (0..batch.len()).map(|i| read.remove(&i)).collect();
+    pool.install(|| {
+        batch
+            .par_iter()
+            .zip(stored)
+            .map(|(w, stored)| fetch(w, source(w), stored))
+            .collect()
+    })
+}
+
+/// The length of `w`'s range, when the index line names one that lies
+/// inside `source`.
+fn range(w: &Wanted, source: &Source) -> Result<usize, Why> {
     if w.filename.is_empty() || w.length == 0 {
         return Err(Why::BadIndexLine);
     }
-    let source = source.as_ref().map_err(|_| Why::MissingFile)?;
     let len = usize::try_from(w.length).map_err(|_| Why::ShortRead)?;
     if w.offset
         .checked_add(w.length)
@@ -581,11 +673,31 @@ fn fetch(w: &Wanted, source: &Result<Source, String>) -> Result<Fetched, Why> {
     {
         return Err(Why::ShortRead);
     }
-    let mut stored = vec![0; len];
-    source
-        .file
-        .read_exact_at(&mut stored, source.base + w.offset)
-        .map_err(|_| Why::ShortRead)?;
+    Ok(len)
+}
+
+/// The record `w` points at, checked: one whole gzip member (zstd
+/// frames; plain bytes), as the file is stored, holding one whole WARC
+/// record of its URL. `stored`: its bytes when read already (an
+/// object's, by [`fetch_batch`]).
+fn fetch(
+    w: &Wanted,
+    source: &Result<Source, String>,
+    stored: Option<std::io::Result<Vec<u8>>>,
+) -> Result<Fetched, Why> {
+    if w.filename.is_empty() || w.length == 0 {
+        return Err(Why::BadIndexLine);
+    }
+    let source = source.as_ref().map_err(|_| Why::MissingFile)?;
+    let len = range(w, source)?;
+    let stored = match stored {
+        Some(read) => read,
+        None => source.bytes.read_at(source.base + w.offset, len),
+    }
+    .map_err(|e| match e.kind() {
+        std::io::ErrorKind::UnexpectedEof => Why::ShortRead,
+        _ => Why::ReadError,
+    })?;
     let (record, packing) = if source.packing == Packing::Gzip {
         let mut member = flate2::bufread::GzDecoder::new(&stored[..]);
         let mut record = Vec::new();
@@ -724,18 +836,9 @@ fn train(
     let mut samples: Vec<Vec<u8>> = Vec::new();
     let mut total = 0;
     for batch in wanted.chunks(256) {
-        let fetched: Vec<Option<Vec<u8>>> = pool.install(|| {
-            batch
-                .par_iter()
-                .map(|w| {
-                    let f = fetch(w, sources.get(&w.filename).expect("opened above")).ok()?;
-                    let mut r = f.record;
-                    r.truncate(EACH);
-                    Some(r)
-                })
-                .collect()
-        });
-        for r in fetched.into_iter().flatten() {
+        for f in fetch_batch(pool, batch, sources).into_iter().flatten() {
+            let mut r = f.record;
+            r.truncate(EACH);
             total += r.len();
             samples.push(r);
         }

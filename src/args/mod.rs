@@ -293,6 +293,7 @@ there are any.")]
   urlsift get --rejects missed.tsv hits.cdxj -o hits.warc.gz
   urlsift get --train-dictionary hits.cdxj -o hits.warc.zst
   urlsift get --inputs-prefix /mnt/commoncrawl/ athena-result.csv -o sample.warc.gz
+  urlsift get --inputs-prefix https://data.commoncrawl.org/ cc-index-query.jsonl -o found.warc.gz
 
 Index lines: CDXJ (`urlkey timestamp {json}`: urlsift index's, pywb's,
 cdxj-indexer's, Common Crawl's index shards), JSON lines (Common Crawl's
@@ -302,8 +303,10 @@ its queries give), with the columns warc_filename, warc_record_offset,
 warc_record_length and url (or filename, offset, length). Each line's
 filename, offset and length say where its record lies: the file is
 --inputs-prefix + filename, or, without it, filename relative to the
-index file's folder (index files may be plain, .gz or .zst). Files are
-local paths (reading from object stores is not built yet). With a WACZ as
+index file's folder (index files may be plain, .gz or .zst, and local).
+Files may be objects (--inputs-prefix s3://BUCKET/, az://CONTAINER/,
+https://HOST/): the ranges of a batch are read at once, several objects
+and requests in flight, ranges under 1 MiB apart in one request. With a WACZ as
 --inputs-prefix, the files are the WARC files stored under its archive/
 (its own index names them so: `urlsift index x.wacz`).
 
@@ -321,6 +324,7 @@ A line whose range does not hold one whole WARC record of its URL is a
 reject, counted on stderr and written to --rejects as INDEX, LINE,
 OFFSET, REASON, LINE TEXT: bad-index-line (no filename, offset and
 length), missing-file (or an entry deflated inside its WACZ), short-read (the file ends first),
+read-error (an I/O error, or an object's request that failed past its retries),
 bad-gzip-member (not one whole member, or zstd frames, that decode),
 not-a-warc-record, other-url (its WARC-Target-URI is not the line's url,
 compared as the URL Standard parses them). The rest is written and the
@@ -409,7 +413,7 @@ pub struct GetArgs {
     /// The output's form when -o's name does not say it (stdout: warc.gz, warc on a terminal).
     #[arg(long, value_name = "FORM")]
     pub output_format: Option<WarcOut>,
-    /// Prepended (as text, a / added if missing) to each index line's filename.
+    /// Prepended (as text, a / added if missing) to each index line's filename: a folder, a WACZ, or an object URL (e.g. https://data.commoncrawl.org/).
     #[arg(long, value_name = "PREFIX")]
     pub inputs_prefix: Option<String>,
     /// No warcinfo record at the start of the output.
