@@ -305,8 +305,8 @@ filename, offset and length say where its record lies: the file is
 --inputs-prefix + filename, or, without it, filename relative to the
 index file's folder (index files may be plain, .gz or .zst, and local).
 Files may be objects (--inputs-prefix s3://BUCKET/, az://CONTAINER/,
-https://HOST/): the ranges of a batch are read at once, several objects
-and requests in flight, ranges under 1 MiB apart in one request. With a WACZ as
+https://HOST/): the ranges of a batch are read at once, 32 requests in
+flight, ranges of one object under 16 KiB apart in one request. With a WACZ as
 --inputs-prefix, the files are the WARC files stored under its archive/
 (its own index names them so: `urlsift index x.wacz`).
 

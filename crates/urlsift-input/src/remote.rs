@@ -556,12 +556,7 @@ const HEADS_IN_FLIGHT: usize = 32;
 pub fn sizes(urls: &[&str]) -> Vec<io::Result<u64>> {
     let runtime = match runtime() {
         Ok(r) => r,
-        Err(e) => {
-            return urls
-                .iter()
-                .map(|_| Err(io::Error::new(e.kind(), e.to_string())))
-                .collect();
-        }
+        Err(e) => return each_failed(urls.len(), &e),
     };
     let asks: Vec<_> = urls.iter().map(|url| locate(url)).collect();
     let heads = asks.into_iter().map(|ask| async move {
@@ -575,17 +570,22 @@ pub fn sizes(urls: &[&str]) -> Vec<io::Result<u64>> {
     )
 }
 
-/// Objects whose ranges are asked for at once in [`read_ranges`] (each
-/// object's own ranges go several at a time too, nearby ones coalesced
-/// into one request by the store).
-const OBJECTS_IN_FLIGHT: usize = 16;
+/// Range requests in flight at once in [`read_ranges`], over every
+/// object asked for.
+const RANGES_IN_FLIGHT: usize = 32;
 
-/// The bytes of each `(url, range)` asked for, in order: the ranges of
-/// one object fetched together (ranges less than 1 MiB apart read in one
-/// request, up to 10 requests at a time), several objects at once. What
-/// `urlsift get` reads records by an index's offsets with. A range past
-/// the object's end, or an object that cannot be read, fails that
-/// object's asks only.
+/// Ranges of one object this close (or overlapping) are read in one
+/// request: a request costs about as much as this many bytes on a fast
+/// network, and a sparse sample of a big file must not download it
+/// whole (object_store's own `get_ranges` merges ranges up to 1 MiB
+/// apart: 10,000 records of a 100 MB file downloaded all of it).
+const COALESCE_GAP: u64 = 16 << 10;
+
+/// The bytes of each `(url, range)` asked for, in order: ranges of one
+/// object less than 16 KiB apart read in one request, 32 requests in
+/// flight over all the objects. What `urlsift get` reads records by an
+/// index's offsets with. A range past the object's end, or one whose
+/// request fails past the store's retries, fails that ask only.
 ///
 /// ```no_run
 /// use urlsift_input::remote::read_ranges;
@@ -595,54 +595,67 @@ const OBJECTS_IN_FLIGHT: usize = 16;
 /// assert_eq!(got[1].as_ref().map(Vec::len).ok(), Some(4096));
 /// ```
 pub fn read_ranges(asks: &[(&str, std::ops::Range<u64>)]) -> Vec<io::Result<Vec<u8>>> {
-    let mut out: Vec<io::Result<Vec<u8>>> = asks.iter().map(|_| Ok(Vec::new())).collect();
     let runtime = match runtime() {
         Ok(r) => r,
-        Err(e) => {
-            return asks
-                .iter()
-                .map(|_| Err(io::Error::new(e.kind(), e.to_string())))
-                .collect();
-        }
+        Err(e) => return each_failed(asks.len(), &e),
     };
-    // The asks of each object, in the order the objects first come.
-    let mut objects: Vec<(&str, Vec<usize>)> = Vec::new();
-    let mut seen: HashMap<&str, usize> = HashMap::new();
-    for (i, (url, _)) in asks.iter().enumerate() {
-        let at = *seen.entry(url).or_insert_with(|| {
-            objects.push((url, Vec::new()));
-            objects.len() - 1
-        });
-        objects[at].1.push(i);
+    // The requests: each object's asks by offset, merged where close.
+    let mut order: Vec<usize> = (0..asks.len()).collect();
+    order.sort_by(|&a, &b| (asks[a].0, asks[a].1.start).cmp(&(asks[b].0, asks[b].1.start)));
+    let mut requests: Vec<(&str, std::ops::Range<u64>, Vec<usize>)> = Vec::new();
+    for i in order {
+        let (url, range) = &asks[i];
+        match requests.last_mut() {
+            Some((u, r, which))
+                if u == url && range.start <= r.end.saturating_add(COALESCE_GAP) =>
+            {
+                r.end = r.end.max(range.end);
+                which.push(i);
+            }
+            _ => requests.push((url, range.clone(), vec![i])),
+        }
     }
-    let fetches = objects.iter().map(|(url, which)| {
-        let ranges: Vec<std::ops::Range<u64>> = which.iter().map(|&i| asks[i].1.clone()).collect();
+    let fetches = requests.iter().map(|(url, range, _)| {
         let located = locate(url);
+        let range = range.clone();
         async move {
             let (store, path) = located?;
-            store.get_ranges(&path, &ranges).await.map_err(store_error)
+            store.get_range(&path, range).await.map_err(store_error)
         }
     });
-    let fetched: Vec<io::Result<Vec<bytes::Bytes>>> = runtime.block_on(
+    let fetched: Vec<io::Result<bytes::Bytes>> = runtime.block_on(
         futures_util::stream::iter(fetches)
-            .buffered(OBJECTS_IN_FLIGHT)
+            .buffered(RANGES_IN_FLIGHT)
             .collect(),
     );
-    for ((_, which), got) in objects.iter().zip(fetched) {
-        match got {
-            Ok(pieces) => {
-                for (&i, piece) in which.iter().zip(pieces) {
-                    out[i] = Ok(piece.to_vec());
+    let mut out: Vec<io::Result<Vec<u8>>> = asks.iter().map(|_| Ok(Vec::new())).collect();
+    for ((_, range, which), got) in requests.iter().zip(fetched) {
+        for &i in which {
+            let want = &asks[i].1;
+            out[i] = match &got {
+                Ok(body) => {
+                    let (from, to) = (want.start - range.start, want.end - range.start);
+                    match body.get(from as usize..to as usize) {
+                        Some(piece) => Ok(piece.to_vec()),
+                        None => Err(io::Error::new(
+                            io::ErrorKind::UnexpectedEof,
+                            "the object ends before the range does",
+                        )),
+                    }
                 }
-            }
-            Err(e) => {
-                for &i in which {
-                    out[i] = Err(io::Error::new(e.kind(), e.to_string()));
-                }
-            }
+                Err(e) => Err(io::Error::new(e.kind(), e.to_string())),
+            };
         }
     }
     out
+}
+
+/// `n` failures, each `e` (what every ask gets when no request can be
+/// made).
+fn each_failed<T>(n: usize, e: &io::Error) -> Vec<io::Result<T>> {
+    (0..n)
+        .map(|_| Err(io::Error::new(e.kind(), e.to_string())))
+        .collect()
 }
 
 /// The store of the object `url` names, and its path there.
