@@ -423,10 +423,13 @@ fn split(url: &str) -> io::Result<(&str, &str)> {
 /// ```
 pub fn set_storage_options(url: &str, options: &[(&str, &str)]) -> io::Result<()> {
     let (base, _) = split(url)?;
-    let options: Options = options
+    let mut options: Options = options
         .iter()
         .map(|&(k, v)| (k.to_string(), v.to_string()))
         .collect();
+    // In one order, so that the same settings (a Python dict, in any
+    // order) find the store kept for them.
+    options.sort();
     // Built once now, so that a bad key or value stops the caller here.
     store_with(base, &options)?;
     let mut given = given_options().lock().expect("storage options");
