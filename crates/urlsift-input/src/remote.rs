@@ -432,6 +432,8 @@ pub fn set_storage_options(url: &str, options: &[(&str, &str)]) -> io::Result<()
     options.sort();
     // Built once now, so that a bad key or value stops the caller here.
     store_with(base, &options)?;
+    // Sizes asked under other settings are asked again.
+    known_sizes().lock().expect("sizes").clear();
     let mut given = given_options().lock().expect("storage options");
     if options.is_empty() {
         given.remove(base);
@@ -544,10 +546,21 @@ fn new_store(base: &str, given: &Options) -> io::Result<Arc<dyn ObjectStore>> {
 /// HEAD requests in flight at once in [`sizes`].
 const HEADS_IN_FLIGHT: usize = 32;
 
+/// How long an object's size, once asked, is taken as known: a run's
+/// checks ask each object once (the command's `--allow-missing` and the
+/// engine both check the inputs), and a long-lived process asks again.
+const SIZE_KEPT: Duration = Duration::from_secs(60);
+
+/// The sizes asked in the last [`SIZE_KEPT`], and when.
+fn known_sizes() -> &'static Mutex<HashMap<String, (u64, std::time::Instant)>> {
+    static KNOWN: OnceLock<Mutex<HashMap<String, (u64, std::time::Instant)>>> = OnceLock::new();
+    KNOWN.get_or_init(Mutex::default)
+}
+
 /// The sizes of the objects `urls` name, asked of their servers (HEAD
 /// requests, several at once, over the stores kept per bucket or host):
 /// whether each is there and may be read, before a run starts. In the
-/// order of `urls`.
+/// order of `urls`. A size asked in the last minute is not asked again.
 ///
 /// ```no_run
 /// let sizes = urlsift_input::remote::sizes(&[
@@ -561,16 +574,39 @@ pub fn sizes(urls: &[&str]) -> Vec<io::Result<u64>> {
         Ok(r) => r,
         Err(e) => return each_failed(urls.len(), &e),
     };
-    let asks: Vec<_> = urls.iter().map(|url| locate(url)).collect();
-    let heads = asks.into_iter().map(|ask| async move {
-        let (store, path) = ask?;
-        store.head(&path).await.map(|m| m.size).map_err(store_error)
+    let known: Vec<Option<u64>> = {
+        let mut known = known_sizes().lock().expect("sizes");
+        known.retain(|_, (_, when)| when.elapsed() < SIZE_KEPT);
+        urls.iter()
+            .map(|url| known.get(*url).map(|&(size, _)| size))
+            .collect()
+    };
+    // A size known, or where to ask for it.
+    let heads = urls.iter().zip(&known).map(|(url, &known)| {
+        let size = known.ok_or_else(|| locate(url));
+        async move {
+            match size {
+                Ok(size) => Ok(size),
+                Err(located) => {
+                    let (store, path) = located?;
+                    store.head(&path).await.map(|m| m.size).map_err(store_error)
+                }
+            }
+        }
     });
-    runtime.block_on(
+    let sizes: Vec<io::Result<u64>> = runtime.block_on(
         futures_util::stream::iter(heads)
             .buffered(HEADS_IN_FLIGHT)
             .collect(),
-    )
+    );
+    let now = std::time::Instant::now();
+    let mut known = known_sizes().lock().expect("sizes");
+    for (url, size) in urls.iter().zip(&sizes) {
+        if let Ok(size) = size {
+            known.insert(url.to_string(), (*size, now));
+        }
+    }
+    sizes
 }
 
 /// Range requests in flight at once in [`read_ranges`], over every
