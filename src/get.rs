@@ -183,16 +183,27 @@ pub fn run(a: GetArgs) -> Result<ExitCode, CliError> {
         .copied()
         .filter(|n| input::is_remote(n))
         .collect();
-    let mut object_sizes: HashMap<&str, std::io::Result<u64>> = objects
+    // Their sizes, then their first bytes (how each is stored), each
+    // asked of all the objects at once.
+    let sizes = remote::sizes(&objects);
+    let asks: Vec<(&str, std::ops::Range<u64>)> = objects
         .iter()
-        .copied()
-        .zip(remote::sizes(&objects))
+        .zip(&sizes)
+        .filter_map(|(name, size)| Some((*name, 0..(*size.as_ref().ok()?).min(8))))
         .collect();
+    let mut heads = asks.iter().map(|a| a.0).zip(remote::read_ranges(&asks));
+    let mut object_sources: HashMap<&str, Result<Source, String>> = HashMap::new();
+    for (name, size) in objects.iter().zip(sizes) {
+        let source = size.map_err(|e| e.to_string()).and_then(|size| {
+            let (_, head) = heads.next().expect("a head per object of known size");
+            let head = head.map_err(|e| e.to_string())?;
+            source_of(Bytes::Remote(name.to_string()), 0, size, head)
+        });
+        object_sources.insert(name, source);
+    }
     for name in names {
-        let source = match object_sizes.remove(name) {
-            Some(size) => size
-                .map_err(|e| e.to_string())
-                .and_then(|size| source_of(Bytes::Remote(name.to_string()), 0, size)),
+        let source = match object_sources.remove(name) {
+            Some(source) => source,
             None => open_source(name),
         };
         sources.insert(name.to_string(), source);
@@ -590,15 +601,17 @@ fn open_source(filename: &str) -> Result<Source, String> {
             (file, 0, size)
         }
     };
-    source_of(Bytes::File(file), base, size)
-}
-
-/// A source of `size` bytes at `base` in `bytes`: how it is stored, told
-/// by its first bytes, and its zstd dictionary if it has one.
-fn source_of(bytes: Bytes, base: u64, size: u64) -> Result<Source, String> {
+    let bytes = Bytes::File(file);
     let head = bytes
         .read_at(base, size.min(8) as usize)
         .map_err(|e| e.to_string())?;
+    source_of(bytes, base, size, head)
+}
+
+/// A source of `size` bytes at `base` in `bytes`: how it is stored, told
+/// by `head`, its first (up to 8) bytes, and its zstd dictionary if it
+/// has one.
+fn source_of(bytes: Bytes, base: u64, size: u64, head: Vec<u8>) -> Result<Source, String> {
     let packing = match head[..] {
         [0x1f, 0x8b, ..] => Packing::Gzip,
         [0x28, 0xb5, 0x2f, 0xfd, ..] | [0x5d, 0x2a, 0x4d, 0x18, ..] => Packing::Zstd,
@@ -647,10 +660,10 @@ fn fetch_batch(
             asked.push(i);
         }
     }
-    let mut read: HashMap<usize, std::io::Result<Vec<u8>>> =
-        asked.into_iter().zip(remote::read_ranges(&asks)).collect();
-    let stored: Vec<Option<std::io::Result<Vec<u8>>>> =
-        (0..batch.len()).map(|i| read.remove(&i)).collect();
+    let mut stored: Vec<Option<std::io::Result<Vec<u8>>>> = batch.iter().map(|_| None).collect();
+    for (i, read) in asked.into_iter().zip(remote::read_ranges(&asks)) {
+        stored[i] = Some(read);
+    }
     pool.install(|| {
         batch
             .par_iter()

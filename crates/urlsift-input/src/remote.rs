@@ -432,9 +432,15 @@ pub fn set_storage_options(url: &str, options: &[(&str, &str)]) -> io::Result<()
     options.sort();
     // Built once now, so that a bad key or value stops the caller here.
     store_with(base, &options)?;
+    let mut given = given_options().lock().expect("storage options");
+    if given
+        .get(base)
+        .map_or(options.is_empty(), |now| *now == options)
+    {
+        return Ok(());
+    }
     // Sizes asked under other settings are asked again.
     known_sizes().lock().expect("sizes").clear();
-    let mut given = given_options().lock().expect("storage options");
     if options.is_empty() {
         given.remove(base);
     } else {
