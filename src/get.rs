@@ -103,7 +103,7 @@ struct Source {
 /// Where a source's bytes are read from.
 enum Bytes {
     File(File),
-    /// An object (`s3://`, `az://`, `http(s)://`), read by ranges.
+    /// An object (`s3://`, `gs://`, `az://`, `http(s)://`), read by ranges.
     Remote(String),
 }
 

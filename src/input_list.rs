@@ -16,14 +16,14 @@ use crate::error::CliError;
 /// The flags that list inputs in a file.
 #[derive(Args, Debug, Clone, Default)]
 pub struct InputList {
-    /// Read more inputs from FILE (`-`: standard input; a local path or an s3://, az:// or
+    /// Read more inputs from FILE (`-`: standard input; a local path or an s3://, gs://, az:// or
     /// http(s):// URL), one path or URL per line, after those named; plain, gzip or zstd (by
     /// content), blank lines skipped. E.g. Common Crawl's warc.paths.gz with --inputs-prefix
     /// https://data.commoncrawl.org/ (or a local mirror's folder)
     #[arg(long, value_name = "FILE")]
     pub inputs_from: Option<PathBuf>,
     /// Prepended (as text, a / added if missing) to each relative path of --inputs-from: a
-    /// folder, or an s3://, az:// or http(s):// URL.
+    /// folder, or an s3://, gs://, az:// or http(s):// URL.
     #[arg(long, value_name = "PREFIX", requires = "inputs_from")]
     pub inputs_prefix: Option<String>,
     /// Leave out each input that cannot be opened (not there, a directory, not readable),
@@ -32,7 +32,7 @@ pub struct InputList {
     /// E.g. urlsift normalize --allow-missing --inputs-from warc.paths -o urls.txt
     #[arg(long)]
     pub allow_missing: bool,
-    /// How long to wait on a server (to connect, or for the next bytes of an s3://, az:// or
+    /// How long to wait on a server (to connect, or for the next bytes of an s3://, gs://, az:// or
     /// http(s):// input) before the request counts as failed and is tried again, with backoff,
     /// a body taken up at the byte reached. E.g. --network-timeout 120 over a slow link
     #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = seconds)]
@@ -66,7 +66,7 @@ impl InputList {
 
     /// Appends the listed inputs to `files`. Refused: a list that cannot
     /// be read, that lists nothing, or that names a URL of a scheme not
-    /// read (s3://, az:// and http(s):// are).
+    /// read (s3://, gs://, az:// and http(s):// are).
     fn append(&self, files: &mut Vec<PathBuf>) -> Result<(), CliError> {
         let Some(list) = &self.inputs_from else {
             return Ok(());
@@ -95,7 +95,7 @@ impl InputList {
             let remote = input::is_remote(path);
             if path.contains("://") && !remote {
                 return Err(CliError::Usage(format!(
-                    "{name} line {}: {path}: inputs are local paths, s3://, az:// or http(s):// URLs \
+                    "{name} line {}: {path}: inputs are local paths, s3://, gs://, az:// or http(s):// URLs \
                      (other schemes are not read yet)",
                     i + 1
                 )));

@@ -10,7 +10,7 @@
 //! file gets the output in the file linked to (the link stays a link). A
 //! FILE that exists and is not a regular file (`/dev/null`, a FIFO, a
 //! terminal, `/dev/stdout`) is written in place: renaming over it would
-//! put a file where the device was. `-o s3://BUCKET/KEY` (or `az://`) begins a
+//! put a file where the device was. `-o s3://BUCKET/KEY` (or `gs://`, `az://`) begins a
 //! multipart upload before the run (the bucket and the right to write
 //! checked), spools the output to an unnamed temp file and sends it at
 //! commit, the upload completed only then; a failed run aborts it. A

@@ -28,10 +28,13 @@ S3 = {
     "aws_secret_access_key": "test",
     "aws_region": "us-east-1",
 }
+# gs:// from the same server, through Google Cloud Storage's XML API (S3's
+# requests; any token is taken).
+GS = {"google_base_url": os.environ["URLSIFT_REMOTE_S3"], "google_bearer_token": "test"}
 
 
 def test_the_environment_names_no_s3_server():
-    named = [k for k in os.environ if k.startswith(("AWS_ENDPOINT", "AWS_ACCESS", "AWS_SECRET", "AWS_DEFAULT_REGION", "AWS_REGION"))]
+    named = [k for k in os.environ if k.startswith(("AWS_ENDPOINT", "AWS_ACCESS", "AWS_SECRET", "AWS_DEFAULT_REGION", "AWS_REGION", "STORAGE_EMULATOR_HOST", "GOOGLE_"))]
     assert not named, "the test must name the server itself"
 
 
@@ -53,6 +56,14 @@ def test_a_listing_reads_as_its_objects_in_key_order():
     assert urlsift.expand("s3://clean/warcio/", storage_options=S3) == [f"s3://clean/{k}" for k in under]
     local = rows(urlsift.read([SAMPLES / k for k in under], fields=["href"]))
     assert rows(urlsift.read("s3://clean/warcio/", fields=["href"], storage_options=S3)) == local
+
+
+def test_gs_objects_and_listings_equal_the_local_files():
+    key = "warcio/example.warc.gz"
+    local = rows(urlsift.read(SAMPLES / key, fields=["href", "line"]))
+    assert local and rows(urlsift.read(f"gs://crawl/{key}", fields=["href", "line"], storage_options=GS)) == local
+    under = sorted(k for k in CLEAN if k.startswith("warcio/"))
+    assert urlsift.expand("gs://clean/warcio/", storage_options=GS) == [f"gs://clean/{k}" for k in under]
 
 
 def test_links_equal_the_local_file():

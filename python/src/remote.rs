@@ -13,8 +13,8 @@ use urlsift_input::remote;
 /// Store settings as Python gives them.
 pub(crate) type StorageOptions = HashMap<String, String>;
 
-/// The inputs `paths` stand for, in order: a listing URL (an `s3://` or
-/// `az://` prefix ending in `/`, or a glob in its last segment) as the
+/// The inputs `paths` stand for, in order: a listing URL (an `s3://`,
+/// `gs://` or `az://` prefix ending in `/`, or a glob in its last segment) as the
 /// objects it lists, in key order; the rest as given. The stores of the
 /// URLs among them take `options` (or, without, the environment's
 /// settings alone) for this call and the ones after it.

@@ -14,7 +14,7 @@ Whole Arrow columns at a time (``urlsift.arrow``, re-exported here):
 time, in any format the command reads: ``read`` (``urlsift.read``, a
 ``pyarrow.RecordBatchReader``), and the links inside crawl files, HTML
 files, sitemaps and feeds: ``links``; both take object URLs
-(``s3://``, ``az://``, ``http(s)://``) and listings (``expand``). Spark helpers live in ``urlsift.spark``,
+(``s3://``, ``gs://``, ``az://``, ``http(s)://``) and listings (``expand``). Spark helpers live in ``urlsift.spark``,
 DuckDB functions in ``urlsift.duckdb``, a Polars namespace in
 ``urlsift.polars``.
 """

@@ -84,8 +84,8 @@ def read(
     """The URLs of ``source`` (a path, or a list of paths read in order) as a
     ``pyarrow.RecordBatchReader``, one row per valid record, in input order.
     A path may be an object's URL, as for the command: ``s3://BUCKET/KEY``,
-    ``az://CONTAINER/KEY``, ``http(s)://HOST/PATH``; an ``s3://`` or
-    ``az://`` prefix ending in ``/``, or with ``*`` or ``?`` in its last
+    ``gs://BUCKET/KEY``, ``az://CONTAINER/KEY``, ``http(s)://HOST/PATH``; an
+    ``s3://``, ``gs://`` or ``az://`` prefix ending in ``/``, or with ``*`` or ``?`` in its last
     segment, stands for the objects it lists, in key order (see
     ``expand``). ``storage_options`` are settings of those stores by the
     ``object_store`` crate's keys, over the environment's, as Polars takes
@@ -217,7 +217,7 @@ def links(
 
 def expand(source: Source, *, storage_options: Optional[Dict[str, str]] = None) -> List[str]:
     """The inputs ``source`` (a path or URL, or a list of them) stands for,
-    in order, as ``read`` and ``links`` take them: an ``s3://`` or ``az://``
+    in order, as ``read`` and ``links`` take them: an ``s3://``, ``gs://`` or ``az://``
     URL ending in ``/`` as every object under that prefix, one with ``*``
     or ``?`` in its last segment as the objects of that folder whose names
     match, each in key order (an empty listing raises

@@ -223,7 +223,7 @@ def _per_file(spark, paths, reader, settings: dict, name: str):
 def read_records(spark, paths, *, format: Optional[str] = None, field: Optional[str] = None, fields: Sequence[str] = ("href",), **options):
     """A DataFrame of the records of ``paths`` (a path or a list of paths,
     which the executors can open, or objects they can reach: ``s3://``,
-    ``az://``, ``http(s)://`` URLs; an ``s3://`` or ``az://`` prefix or
+    ``gs://``, ``az://``, ``http(s)://`` URLs; an ``s3://``, ``gs://`` or ``az://`` prefix or
     glob is listed on the driver, one task per object), read inside the
     executors: one task per file, each read by ``urlsift.read`` with one
     thread (Spark runs a task per core). ``format``, ``field``,

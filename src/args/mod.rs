@@ -58,11 +58,12 @@ Input is UTF-8; UTF-16/32 (a byte-order mark) is refused, named.
 An input (and --inputs-from and its lines) may be a URL of one object:
 s3://BUCKET/KEY (credentials, region and AWS_ENDPOINT_URL for an
 S3-compatible server from the AWS environment variables;
-AWS_SKIP_SIGNATURE=true for public buckets), az://CONTAINER/KEY (Azure
-Blob Storage: AZURE_STORAGE_ACCOUNT_NAME and _KEY or _SAS_KEY) or
-http(s)://HOST/PATH, read as it downloads, checked (a HEAD request)
+AWS_SKIP_SIGNATURE=true for public buckets), gs://BUCKET/KEY (Google
+Cloud Storage: GOOGLE_APPLICATION_CREDENTIALS or the gcloud default
+credentials), az://CONTAINER/KEY (Azure Blob Storage:
+AZURE_STORAGE_ACCOUNT_NAME and _KEY or _SAS_KEY) or http(s)://HOST/PATH, read as it downloads, checked (a HEAD request)
 before any work; not Parquet, WACZ or `index --check`'s WACZ.
-s3://BUCKET/DIR/ (az://CONTAINER/DIR/) reads every object under DIR
+s3://BUCKET/DIR/ (gs://, az://) reads every object under DIR
 (recursively, in key order) and * or ? in the last segment the objects of
 that folder whose names match, e.g. urlsift normalize
 's3://my-bucket/cdx/cdx-000??.gz'; an empty listing is an error.
@@ -304,8 +305,8 @@ warc_record_length and url (or filename, offset, length). Each line's
 filename, offset and length say where its record lies: the file is
 --inputs-prefix + filename, or, without it, filename relative to the
 index file's folder (index files may be plain, .gz or .zst, and local).
-Files may be objects (--inputs-prefix s3://BUCKET/, az://CONTAINER/,
-https://HOST/): the ranges of a batch are read at once, 32 requests in
+Files may be objects (--inputs-prefix s3://BUCKET/, gs://BUCKET/,
+az://CONTAINER/, https://HOST/): the ranges of a batch are read at once, 32 requests in
 flight, ranges of one object under 16 KiB apart in one request. With a WACZ as
 --inputs-prefix, the files are the WARC files stored under its archive/
 (its own index names them so: `urlsift index x.wacz`).
@@ -374,7 +375,7 @@ pub struct NormalizeArgs {
 #[derive(Args, Debug)]
 pub struct IndexArgs {
     /// WARC or ARC files (.warc, .warc.gz, .warc.zst, .arc, .arc.gz) or WACZ files (the
-    /// WARC files inside), indexed on every core; s3://, az:// and http(s):// URLs of WARC or ARC
+    /// WARC files inside), indexed on every core; s3://, gs://, az:// and http(s):// URLs of WARC or ARC
     /// objects too (`urlsift index s3://my-bucket/crawl.warc.gz`).
     #[arg(required_unless_present = "inputs_from", value_name = "FILE")]
     pub files: Vec<PathBuf>,
@@ -709,7 +710,7 @@ pub enum LinksFormat {
 pub struct LinksArgs {
     /// WARC, WAT or ARC files (.warc, .warc.gz, .warc.zst, .arc, .arc.gz; `-`
     /// for standard input), HTML files (.html, .htm, .xhtml), sitemaps and
-    /// feeds (.xml, .rss, .atom); s3://, az:// and http(s):// URLs of such objects
+    /// feeds (.xml, .rss, .atom); s3://, gs://, az:// and http(s):// URLs of such objects
     /// too (`urlsift links https://example.org/crawl.warc.gz`).
     #[arg(required_unless_present = "inputs_from", value_name = "FILE")]
     pub files: Vec<PathBuf>,

@@ -24,9 +24,9 @@ pub struct InputArgs {
     /// Input files (gzip and zstd detected by magic bytes; a .warc.zst
     /// file's dictionary frame is read and used, e.g. `urlsift extract
     /// --fields href crawl.warc.zst`); `-` or none reads stdin; an
-    /// s3://BUCKET/KEY, az://CONTAINER/KEY or http(s):// URL reads that
+    /// s3://BUCKET/KEY, gs://BUCKET/KEY, az://CONTAINER/KEY or http(s):// URL reads that
     /// object, e.g. `urlsift normalize s3://my-bucket/crawl.warc.gz`;
-    /// s3://BUCKET/DIR/ (or az://CONTAINER/DIR/) every object
+    /// s3://BUCKET/DIR/ (or gs://, az://) every object
     /// under DIR in key order, and * or ? in the last segment matching names, e.g.
     /// 's3://my-bucket/cdx/cdx-000??.gz'.
     #[arg(value_name = "FILE")]
@@ -78,7 +78,7 @@ pub struct InputArgs {
     pub verbose: bool,
     /// After the run, print on stderr how long each stage was busy
     /// (reading, decoding, the workers, the in-order stage) and the serial
-    /// share, and how many times a download of an s3://, az:// or http(s):// input
+    /// share, and how many times a download of an s3://, gs://, az:// or http(s):// input
     /// broke off past the object store's own retries and was taken up again;
     /// `stats --json` adds the stages as "timings".
     /// E.g. urlsift dedup --timings -q urls.txt > /dev/null
@@ -149,7 +149,7 @@ pub struct OutputArgs {
     /// .csv, .tsv, .jsonl where the subcommand writes it (another is
     /// refused), and .gz/.zst compress (e.g. -o unique.txt.zst). A FILE
     /// that is not a regular file (/dev/null, a FIFO) is written in place.
-    /// s3://BUCKET/KEY (or az://CONTAINER/KEY) writes an object, all or nothing too (a multipart
+    /// s3://BUCKET/KEY (or gs://, az://) writes an object, all or nothing too (a multipart
     /// upload begun before the run, completed when it succeeds), e.g. -o
     /// s3://my-bucket/urls.txt.zst.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
@@ -179,7 +179,7 @@ impl OutputArgs {
 #[derive(Args, Debug, Clone)]
 pub struct PolicyArgs {
     /// Write each bad line to FILE as: source, line number, reason, raw line (tab-separated);
-    /// all or nothing as -o, an s3:// or az:// object too, e.g. --rejects
+    /// all or nothing as -o, an s3://, gs:// or az:// object too, e.g. --rejects
     /// s3://my-bucket/rejects.tsv.
     #[arg(long, value_name = "FILE")]
     pub rejects: Option<PathBuf>,

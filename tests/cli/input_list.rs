@@ -85,12 +85,12 @@ fn inputs_listed_in_a_file_read_as_if_named() {
         "{}",
         stderr(&out)
     );
-    // (s3:// and http(s):// are read: scripts/remote-tests.)
-    w.create("urls.txt", "gs://commoncrawl/crawl-data/x.warc.gz\n");
+    // (s3://, gs://, az:// and http(s):// are read: scripts/remote-tests.)
+    w.create("urls.txt", "ftp://ftp.example.org/crawl-data/x.warc.gz\n");
     let out = w.run(&["normalize", "--inputs-from", "urls.txt"], None);
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        stderr(&out).contains("urls.txt line 1: gs://"),
+        stderr(&out).contains("urls.txt line 1: ftp://"),
         "{}",
         stderr(&out)
     );

@@ -226,9 +226,10 @@ fn docs_command_lines_are_ones_the_command_takes() {
                 };
                 let command = command.split(" > ").next().unwrap().trim();
                 let args = words(command.strip_prefix("urlsift ").unwrap());
-                // S3 requests go to a closed local port, with keys so no
-                // instance metadata is asked for; this machine reaches no
-                // other server (docs/remote.md's examples).
+                // S3 and GCS requests go to a closed local port, with keys
+                // (a token) so no instance metadata is asked for; this
+                // machine reaches no other server (docs/remote.md's
+                // examples).
                 let out = Command::new(env!("CARGO_BIN_EXE_urlsift"))
                     .args(&args)
                     .current_dir(scratch.path())
@@ -237,6 +238,8 @@ fn docs_command_lines_are_ones_the_command_takes() {
                     .env("AWS_SECRET_ACCESS_KEY", "docs")
                     .env("AWS_ENDPOINT_URL", "http://127.0.0.1:9")
                     .env_remove("AWS_ENDPOINT")
+                    .env("STORAGE_EMULATOR_HOST", "127.0.0.1:9")
+                    .env_remove("GOOGLE_BASE_URL")
                     .output()
                     .expect("run urlsift");
                 let stderr = String::from_utf8_lossy(&out.stderr);

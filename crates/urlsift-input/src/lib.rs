@@ -281,26 +281,27 @@ pub fn display_name(path: &Path) -> String {
     }
 }
 
-/// Whether `name` names a remote object (`s3://`, `az://`, `http://`,
-/// `https://`) rather than a local path, whether or not this build reads
+/// Whether `name` names a remote object (`s3://`, `gs://`, `az://`,
+/// `http://`, `https://`) rather than a local path, whether or not this build reads
 /// them (feature `remote`).
 ///
 /// ```
 /// use urlsift_input::is_remote;
 ///
 /// assert!(is_remote("s3://commoncrawl/crawl-data/x.warc.gz"));
+/// assert!(is_remote("gs://my-bucket/crawl/x.warc.gz"));
 /// assert!(is_remote("az://crawl/x.warc.gz"));
 /// assert!(is_remote("https://data.commoncrawl.org/crawl-data/x.warc.gz"));
 /// assert!(!is_remote("crawl-data/x.warc.gz"));
 /// assert!(!is_remote("C:/data/x.warc.gz"));
 /// ```
 pub fn is_remote(name: &str) -> bool {
-    ["s3://", "az://", "http://", "https://"]
+    ["s3://", "gs://", "az://", "http://", "https://"]
         .iter()
         .any(|s| name.len() > s.len() && name[..s.len()].eq_ignore_ascii_case(s))
 }
 
-/// Whether `url` names several objects: an `s3://` or `az://` URL that
+/// Whether `url` names several objects: an `s3://`, `gs://` or `az://` URL that
 /// ends in `/` (every object under that prefix) or whose last segment
 /// holds `*` or `?` (the objects of that folder whose names match).
 /// `http(s)://` has no listing. [`expand`] lists them.
@@ -312,6 +313,7 @@ pub fn is_remote(name: &str) -> bool {
 /// assert!(is_listing("s3://my-bucket/cdx/cdx-000??.gz"));
 /// assert!(is_listing("s3://my-bucket/"));
 /// assert!(is_listing("az://crawl/2026-11/*.warc.gz"));
+/// assert!(is_listing("gs://my-bucket/crawl/"));
 /// assert!(!is_listing("s3://my-bucket/cdx/cdx-00001.gz"));
 /// assert!(!is_listing("https://example.com/dump/?page=2"));
 /// ```
@@ -342,9 +344,11 @@ pub fn expand(name: &str) -> io::Result<Vec<String>> {
 }
 
 /// `url` without its scheme, when it is one of an object store with
-/// buckets (`s3://`, `az://`: listings, uploads).
+/// buckets (`s3://`, `gs://`, `az://`: listings, uploads).
 fn bucket_scheme(url: &str) -> Option<&str> {
-    strip_scheme(url, "s3://").or_else(|| strip_scheme(url, "az://"))
+    ["s3://", "gs://", "az://"]
+        .iter()
+        .find_map(|scheme| strip_scheme(url, scheme))
 }
 
 /// `url` without its scheme, when it has that one (any case).

@@ -1,5 +1,6 @@
 //! Inputs that are objects, not files: `s3://bucket/key`,
-//! `az://container/key` (Azure Blob Storage) and `http(s)://host/path`,
+//! `gs://bucket/key` (Google Cloud Storage), `az://container/key` (Azure
+//! Blob Storage) and `http(s)://host/path`,
 //! read through the `object_store` crate (feature
 //! `remote`). An input named by such a URL goes where a path goes: its
 //! name is the URL, its format is told by the URL's last segment and its
@@ -15,7 +16,11 @@
 //! and `AZURE_STORAGE_ACCOUNT_KEY`, or `AZURE_STORAGE_SAS_KEY`, or a
 //! service principal's `AZURE_CLIENT_ID`, `AZURE_CLIENT_SECRET`,
 //! `AZURE_TENANT_ID`; `AZURE_STORAGE_USE_EMULATOR=true` and
-//! `AZURITE_BLOB_STORAGE_URL` for Azurite).
+//! `AZURITE_BLOB_STORAGE_URL` for Azurite); for `gs://`, as Google's
+//! tools take them (`GOOGLE_APPLICATION_CREDENTIALS` or
+//! `GOOGLE_SERVICE_ACCOUNT` naming a key file, the application default
+//! credentials `gcloud auth application-default login` writes, a VM's
+//! service account; `STORAGE_EMULATOR_HOST` for an emulator).
 //! [`set_storage_options`] sets a store's settings by the `object_store`
 //! crate's keys, over the environment's (Python's `storage_options=`).
 //! The object store is async: one small runtime per process (a thread,
@@ -142,7 +147,7 @@ impl Remote {
 pub fn list(url: &str) -> io::Result<Vec<String>> {
     if !is_listing(url) {
         return Err(bad(
-            "not a listing: an s3:// or az:// URL ending in / or with * or ? in its last segment",
+            "not a listing: an s3://, gs:// or az:// URL ending in / or with * or ? in its last segment",
         ));
     }
     let (store, key) = store_for(url)?;

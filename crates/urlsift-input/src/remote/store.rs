@@ -59,14 +59,16 @@ pub(super) fn store_for(url: &str) -> io::Result<(Arc<dyn ObjectStore>, &str)> {
     Ok((store(base)?, key))
 }
 
-/// `url` cut into its store's part (`s3://BUCKET`, `az://CONTAINER`,
+/// `url` cut into its store's part (`s3://BUCKET`, `gs://BUCKET`, `az://CONTAINER`,
 /// `https://HOST:PORT`)
 /// and the key within it.
 fn split(url: &str) -> io::Result<(&str, &str)> {
     if let Some(rest) = bucket_scheme(url) {
         let (bucket, key) = rest.split_once('/').unwrap_or((rest, ""));
         if bucket.is_empty() {
-            return Err(bad("name a bucket (s3://BUCKET/KEY, az://CONTAINER/KEY)"));
+            return Err(bad(
+                "name a bucket (s3://BUCKET/KEY, gs://BUCKET/KEY, az://CONTAINER/KEY)",
+            ));
         }
         Ok((&url[..url.len() - rest.len() + bucket.len()], key))
     } else if is_remote(url) {
@@ -76,7 +78,7 @@ fn split(url: &str) -> io::Result<(&str, &str)> {
             .map_or(url.len(), |i| scheme_end + i);
         Ok((&url[..host_end], url[host_end..].trim_start_matches('/')))
     } else {
-        Err(bad("not an s3://, az:// or http(s):// URL"))
+        Err(bad("not an s3://, gs://, az:// or http(s):// URL"))
     }
 }
 
@@ -85,7 +87,7 @@ fn split(url: &str) -> io::Result<(&str, &str)> {
 /// `aws_skip_signature`, `aws_request_payer`, `azure_storage_account_name`,
 /// `timeout`, ...: the keys Polars' and delta-rs' `storage_options` take),
 /// over what the environment sets. Given for the store that `url`
-/// belongs to (`s3://BUCKET`, `az://CONTAINER`, `http(s)://HOST`), they
+/// belongs to (`s3://BUCKET`, `gs://BUCKET`, `az://CONTAINER`, `http(s)://HOST`), they
 /// hold for every object of it opened after the call, until settings are
 /// given for it again (none: the environment's alone). An unknown key,
 /// or a value the store refuses, is an error, and nothing changes.
@@ -96,6 +98,11 @@ fn split(url: &str) -> io::Result<(&str, &str)> {
 /// let options = [("aws_region", "us-east-1"), ("aws_skip_signature", "true")];
 /// set_storage_options("s3://commoncrawl/crawl-data/", &options)?;
 /// assert!(Remote::new("s3://commoncrawl/crawl-data/x.warc.gz").is_ok());
+///
+/// // A GCS emulator (or a server of GCS's XML API), with a token.
+/// let gcs = [("google_base_url", "http://127.0.0.1:4443"), ("google_bearer_token", "t")];
+/// set_storage_options("gs://my-bucket/", &gcs)?;
+/// assert!(Remote::new("gs://my-bucket/crawl/x.warc.gz").is_ok());
 ///
 /// let e = set_storage_options("s3://commoncrawl/", &[("colour", "blue")]).unwrap_err();
 /// assert!(e.to_string().contains("colour"));
@@ -139,7 +146,7 @@ fn given_options() -> &'static Mutex<HashMap<String, Options>> {
     GIVEN.get_or_init(Mutex::default)
 }
 
-/// The store at `base` (`s3://BUCKET`, `az://CONTAINER` or
+/// The store at `base` (`s3://BUCKET`, `gs://BUCKET`, `az://CONTAINER` or
 /// `http(s)://HOST`), set up from the environment and the settings given
 /// for it the first time it is asked for, and kept.
 fn store(base: &str) -> io::Result<Arc<dyn ObjectStore>> {
@@ -202,6 +209,41 @@ fn new_store(base: &str, given: &Options) -> io::Result<Arc<dyn ObjectStore>> {
             builder = builder.with_allow_http(true);
         }
         Ok(Arc::new(builder.build().map_err(failed)?))
+    } else if let Some(bucket) = strip_scheme(base, "gs://") {
+        use object_store::gcp::GoogleConfigKey as Key;
+        let mut builder =
+            object_store::gcp::GoogleCloudStorageBuilder::from_env().with_bucket_name(bucket);
+        for (key, value) in timeouts() {
+            builder = builder.with_config(Key::Client(key), value);
+        }
+        // The Google tools' name for an emulator's address: requests go
+        // there with a token it takes (any: an emulator checks none; the
+        // store would otherwise ask a VM's metadata server for one).
+        if std::env::var_os("GOOGLE_BASE_URL").is_none()
+            && let Ok(host) = std::env::var("STORAGE_EMULATOR_HOST")
+        {
+            let url = if host.contains("://") {
+                host
+            } else {
+                format!("http://{host}")
+            };
+            builder = builder.with_config(Key::BaseUrl, url.trim_end_matches('/'));
+            if std::env::var_os("GOOGLE_BEARER_TOKEN").is_none() {
+                builder = builder.with_config(Key::BearerToken, "emulator");
+            }
+        }
+        for (key, value) in given {
+            builder = builder.with_config(option_key(base, key)?, value);
+        }
+        if let Some(url) = builder.get_config_value(&Key::BaseUrl)
+            && url.starts_with("http://")
+        {
+            builder = builder.with_config(
+                Key::Client(object_store::ClientConfigKey::AllowHttp),
+                "true",
+            );
+        }
+        Ok(Arc::new(builder.build().map_err(failed)?))
     } else if let Some(container) = strip_scheme(base, "az://") {
         use object_store::azure::AzureConfigKey as Key;
         let mut builder =
@@ -252,7 +294,7 @@ pub(super) fn locate(url: &str) -> io::Result<(Arc<dyn ObjectStore>, ObjectPath)
 fn object_key(url: &str, key: &str) -> io::Result<ObjectPath> {
     if key.is_empty() || key.ends_with('/') {
         let why = if bucket_scheme(url).is_some() {
-            "name an object (s3://BUCKET/KEY, az://CONTAINER/KEY), not a prefix: a listing is \
+            "name an object (s3://BUCKET/KEY, gs://BUCKET/KEY, az://CONTAINER/KEY), not a prefix: a listing is \
              read by `remote::list`"
         } else {
             "name a file on the server"

@@ -11,7 +11,7 @@ use crate::bucket_scheme;
 /// (which checks the bucket and the permission to write, before a run
 /// does any work), its parts sent and the upload completed by
 /// [`Upload::finish`]; dropped or [`Upload::abort`]ed unfinished, the
-/// upload is aborted and no object appears. `s3://` and `az://`.
+/// upload is aborted and no object appears. `s3://`, `gs://` and `az://`.
 ///
 /// ```no_run
 /// use std::io::{Seek, Write};
@@ -46,7 +46,7 @@ impl Upload {
     pub fn begin(url: &str) -> io::Result<Upload> {
         if bucket_scheme(url).is_none() {
             return Err(bad(
-                "an output object is written to s3://BUCKET/KEY or az://CONTAINER/KEY \
+                "an output object is written to s3://BUCKET/KEY, gs://BUCKET/KEY or az://CONTAINER/KEY \
                  (http(s):// servers are not written to)",
             ));
         }
