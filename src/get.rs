@@ -341,18 +341,15 @@ pub fn run(a: GetArgs) -> Result<ExitCode, CliError> {
 /// `prefix` (prepended as text) or else to the index's folder.
 fn read_index(path: &Path, prefix: Option<&str>, out: &mut Vec<Wanted>) -> std::io::Result<()> {
     let name: Arc<str> = Arc::from(input::display_name(path));
-    if input::is_remote(&name) {
-        return Err(std::io::Error::other(
-            "an index is read from a local file (download it first); the WARC files it names \
-             may be objects (--inputs-prefix s3://BUCKET/, https://HOST/)",
-        ));
-    }
+    let remote = input::is_remote(&name);
     let folder = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let place = |f: String| match prefix {
         // A WACZ: its own index names files under archive/.
         Some(p) if is_wacz(Path::new(p)) => format!("{p}#archive/{f}"),
         Some(p) if p.ends_with('/') => format!("{p}{f}"),
         Some(p) => format!("{p}/{f}"),
+        // An object's folder is its URL up to its last `/`.
+        None if remote => format!("{}{f}", &name[..name.rfind('/').map_or(0, |i| i + 1)]),
         None => folder.join(&f).display().to_string(),
     };
     match urlsift_records::format::extension(path).as_deref() {
@@ -368,7 +365,7 @@ fn read_index(path: &Path, prefix: Option<&str>, out: &mut Vec<Wanted>) -> std::
         }
         _ => {}
     }
-    let reader = BufReader::new(decode::open_with(path, 1)?.into_reader());
+    let reader = BufReader::new(open_index(path)?);
     for (i, line) in reader.lines().enumerate() {
         let line = line?;
         let text = line.trim_end_matches('\r');
@@ -507,7 +504,7 @@ fn read_table_csv(
     place: &dyn Fn(String) -> String,
     out: &mut Vec<Wanted>,
 ) -> std::io::Result<()> {
-    let reader = decode::open_with(path, 1)?.into_reader();
+    let reader = open_index(path)?;
     let mut csv = csv::ReaderBuilder::new()
         .delimiter(delimiter)
         .flexible(true)
@@ -523,8 +520,18 @@ fn read_table_csv(
     Ok(())
 }
 
-/// A Parquet index table (Common Crawl's columnar index); `line` in
-/// rejects is the 1-based row number.
+/// A text index (plain, gzip or zstd), a file's or an object's.
+fn open_index(path: &Path) -> std::io::Result<Box<dyn Read + Send>> {
+    Ok(if path.to_str().is_some_and(input::is_remote) {
+        decode::open_stream(input::open_raw(path)?, 1)?.into_reader()
+    } else {
+        decode::open_with(path, 1)?.into_reader()
+    })
+}
+
+/// A Parquet index table (Common Crawl's columnar index), a file's or an
+/// object's (read by ranges, a row group at a time); `line` in rejects is
+/// the 1-based row number.
 fn read_table_parquet(
     path: &Path,
     name: &Arc<str>,
@@ -532,20 +539,34 @@ fn read_table_parquet(
     out: &mut Vec<Wanted>,
 ) -> std::io::Result<()> {
     use arrow_array::Array;
-    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    use urlsift_records::parquet::{Cursor, ParquetLayout};
     let invalid = |e: String| std::io::Error::new(std::io::ErrorKind::InvalidData, e);
-    let builder = ParquetRecordBatchReaderBuilder::try_new(File::open(path)?)
-        .map_err(|e| invalid(e.to_string()))?;
-    let names: Vec<String> = builder
-        .schema()
+    // The reader walks a string column as its records' URL: the table's
+    // url, or, without one, its file name column.
+    let open = |field| Cursor::open(path, name.to_string(), field, 1 << 14, 1);
+    let mut cursor = open(None)
+        .or_else(|first| {
+            open(Some("warc_filename"))
+                .or_else(|_| open(Some("filename")))
+                .map_err(|_| first)
+        })
+        .map_err(|e| match e.usage {
+            true => invalid(e.error.to_string()),
+            false => e.error,
+        })?;
+    let layout = ParquetLayout::of(&cursor.source().format).expect("a Parquet source");
+    let names: Vec<String> = layout
+        .schema
         .fields()
         .iter()
         .map(|f| f.name().clone())
         .collect();
     let columns = table_columns(&names)?;
+    let pool = urlsift_records::BufPool::new(2, 1 << 16);
     let mut row = 0u64;
-    for batch in builder.build().map_err(|e| invalid(e.to_string()))? {
-        let batch = batch.map_err(|e| invalid(e.to_string()))?;
+    while let Some(chunk) = cursor.next_chunk(&pool) {
+        let chunk = chunk.map_err(|e| invalid(e.error.to_string()))?;
+        let batch = &chunk.rows().expect("a Parquet chunk's rows").batch;
         let text: Vec<Option<arrow_array::ArrayRef>> = columns
             .iter()
             .map(|c| {

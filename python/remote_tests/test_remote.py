@@ -66,6 +66,14 @@ def test_gs_objects_and_listings_equal_the_local_files():
     assert urlsift.expand("gs://clean/warcio/", storage_options=GS) == [f"gs://clean/{k}" for k in under]
 
 
+def test_a_parquet_object_reads_as_the_local_file():
+    local_file = os.environ["URLSIFT_REMOTE_PARQUET"]
+    local = rows(urlsift.read(local_file, field="href", fields=["href", "line"]))
+    assert len(local) > 4 * 65536  # several row groups
+    remote = urlsift.read("s3://crawl/parquet/corpora.parquet", field="href", fields=["href", "line"], storage_options=S3)
+    assert rows(remote) == local
+
+
 def test_links_equal_the_local_file():
     key = "warcio/example.warc.gz"
     local = rows(urlsift.links(SAMPLES / key, fields=["from", "to", "offset"]))

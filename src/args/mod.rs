@@ -61,8 +61,10 @@ S3-compatible server from the AWS environment variables;
 AWS_SKIP_SIGNATURE=true for public buckets), gs://BUCKET/KEY (Google
 Cloud Storage: GOOGLE_APPLICATION_CREDENTIALS or the gcloud default
 credentials), az://CONTAINER/KEY (Azure Blob Storage:
-AZURE_STORAGE_ACCOUNT_NAME and _KEY or _SAS_KEY) or http(s)://HOST/PATH, read as it downloads, checked (a HEAD request)
-before any work; not Parquet, WACZ or `index --check`'s WACZ.
+AZURE_STORAGE_ACCOUNT_NAME and _KEY or _SAS_KEY) or http(s)://HOST/PATH,
+checked (a HEAD request) before any work, read as it downloads (a
+Parquet object by ranges: its footer, then its row groups' column
+chunks); not a WACZ.
 s3://BUCKET/DIR/ (gs://, az://) reads every object under DIR
 (recursively, in key order) and * or ? in the last segment the objects of
 that folder whose names match, e.g. urlsift normalize
@@ -304,7 +306,8 @@ its queries give), with the columns warc_filename, warc_record_offset,
 warc_record_length and url (or filename, offset, length). Each line's
 filename, offset and length say where its record lies: the file is
 --inputs-prefix + filename, or, without it, filename relative to the
-index file's folder (index files may be plain, .gz or .zst, and local).
+index file's folder (index files may be plain, .gz or .zst, and objects
+too, e.g. urlsift get s3://my-bucket/crawl/hits.cdxj -o hits.warc.gz).
 Files may be objects (--inputs-prefix s3://BUCKET/, gs://BUCKET/,
 az://CONTAINER/, https://HOST/): the ranges of a batch are read at once, 32 requests in
 flight, ranges of one object under 16 KiB apart in one request. With a WACZ as

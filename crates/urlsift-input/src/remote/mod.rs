@@ -289,9 +289,14 @@ const RANGES_IN_FLIGHT: usize = 32;
 /// apart: 10,000 records of a 100 MB file downloaded all of it).
 const COALESCE_GAP: u64 = 16 << 10;
 
+/// Ranges are not merged into a request longer than this: the pieces of
+/// a large range (a Parquet row group's) are asked for side by side, one
+/// connection alone being slower than the network.
+const MOST_PER_REQUEST: u64 = 8 << 20;
+
 /// The bytes of each `(url, range)` asked for, in order: ranges of one
-/// object less than 16 KiB apart read in one request, 32 requests in
-/// flight over all the objects. What `urlsift get` reads records by an
+/// object less than 16 KiB apart read in one request (of 8 MiB at most),
+/// 32 requests in flight over all the objects. What `urlsift get` reads records by an
 /// index's offsets with. A range past the object's end, or one whose
 /// request fails past the store's retries, fails that ask only.
 ///
@@ -315,7 +320,9 @@ pub fn read_ranges(asks: &[(&str, std::ops::Range<u64>)]) -> Vec<io::Result<Vec<
         let (url, range) = &asks[i];
         match requests.last_mut() {
             Some((u, r, which))
-                if u == url && range.start <= r.end.saturating_add(COALESCE_GAP) =>
+                if u == url
+                    && range.start <= r.end.saturating_add(COALESCE_GAP)
+                    && range.end.max(r.end) - r.start <= MOST_PER_REQUEST =>
             {
                 r.end = r.end.max(range.end);
                 which.push(i);

@@ -10,7 +10,7 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use arrow_array::RecordBatch;
 use parquet::arrow::arrow_reader::{ArrowReaderMetadata, ParquetRecordBatchReaderBuilder};
 
-use super::Mapped;
+use super::bytes::FileBytes;
 
 /// A batch, or why its row group cannot be read.
 pub(super) type Item = Result<RecordBatch, String>;
@@ -27,8 +27,11 @@ struct Group {
     batches: Receiver<Item>,
 }
 
-/// The decoder lanes of one file.
+/// The decoder lanes of one file (started when the first batch is asked
+/// for: a file opened for its schema alone reads no row group).
 pub(super) struct Decoders {
+    /// What the lanes start with, until they do.
+    pending: Option<(FileBytes, ArrowReaderMetadata, usize, usize)>,
     lanes: Vec<Receiver<Group>>,
     groups: usize,
     /// The next row group to take.
@@ -37,17 +40,34 @@ pub(super) struct Decoders {
 }
 
 impl Decoders {
-    /// Starts decoding the `groups` row groups of `file` in batches of
+    /// Decoders of the `groups` row groups of `file` in batches of
     /// `rows` rows, on as many lanes as there are cores (at most `-j`, at
-    /// most 8, at most one per row group).
+    /// most 32, at most one per row group; an object's, as many as hold
+    /// their row groups' bytes within its budget).
     pub(super) fn start(
-        file: Mapped,
+        file: FileBytes,
         meta: ArrowReaderMetadata,
         groups: usize,
         rows: usize,
         cores: usize,
     ) -> Decoders {
-        let lanes = cores.min(LANES).min(groups).max(1);
+        Decoders {
+            pending: Some((file, meta, rows, cores)),
+            lanes: Vec::new(),
+            groups,
+            next: 0,
+            current: None,
+        }
+    }
+
+    /// Starts the lanes.
+    fn spawn(&mut self, file: FileBytes, meta: ArrowReaderMetadata, rows: usize, cores: usize) {
+        let groups = self.groups;
+        let lanes = file
+            .lanes(meta.metadata(), cores)
+            .min(LANES)
+            .min(groups)
+            .max(1);
         let mut receivers = Vec::with_capacity(lanes);
         for lane in 0..lanes {
             let (tx, rx) = sync_channel(1);
@@ -62,18 +82,16 @@ impl Decoders {
                 receivers.push(sync_channel(1).1);
             }
         }
-        Decoders {
-            lanes: receivers,
-            groups,
-            next: 0,
-            current: None,
-        }
+        self.lanes = receivers;
     }
 
     /// The next batch in file order, with its row group; `Ok(None)` at the
     /// end of a row group (then the next call goes on with the next
     /// group), `None` once every group was taken.
     pub(super) fn next(&mut self) -> Option<(usize, Option<Item>)> {
+        if let Some((file, meta, rows, cores)) = self.pending.take() {
+            self.spawn(file, meta, rows, cores);
+        }
         let group = match &self.current {
             Some(g) => g,
             None => {
@@ -103,7 +121,7 @@ impl Decoders {
 
 /// A lane: decodes its row groups in turn, each down a channel of its own.
 fn decode_lane(
-    file: Mapped,
+    file: FileBytes,
     meta: ArrowReaderMetadata,
     lane: usize,
     lanes: usize,
@@ -116,7 +134,14 @@ fn decode_lane(
         if control.send(Group { index, batches }).is_err() {
             return;
         }
-        let built = ParquetRecordBatchReaderBuilder::new_with_metadata(file.clone(), meta.clone())
+        let group = match file.for_group(meta.metadata(), index) {
+            Ok(group) => group,
+            Err(e) => {
+                let _ = tx.send(Err(e));
+                return;
+            }
+        };
+        let built = ParquetRecordBatchReaderBuilder::new_with_metadata(group, meta.clone())
             .with_row_groups(vec![index])
             .with_batch_size(rows)
             .build();

@@ -16,7 +16,10 @@
 //! a struct column), by default the column named `url` in any case; it may
 //! be a string or binary column, plain, large, view or dictionary-encoded.
 //! A null URL is an empty record. Standard input and compressed files are
-//! refused: a Parquet file is read from its footer, at its end.
+//! refused: a Parquet file is read from its footer, at its end. An
+//! object (`s3://`, `gs://`, `az://`, `http(s)://`; feature `remote`) is
+//! read by ranges: its footer, then each row group's column chunks as its
+//! decoder comes to it.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -60,15 +63,15 @@ use std::sync::Arc;
 
 use super::format::Format;
 use arrow_array::RecordBatch;
-use bytes::Bytes;
 use parquet::arrow::arrow_reader::{ArrowReaderMetadata, ArrowReaderOptions};
-use parquet::file::reader::{ChunkReader, Length};
 
 use super::chunk::{BufPool, Chunk, Data, Source};
 use super::input::InputError;
-use super::input::mmap::{Map, MapSlice};
+use super::input::mmap::Map;
+use bytes::FileBytes;
 use decode::Decoders;
 
+mod bytes;
 mod columns;
 mod decode;
 mod dedup;
@@ -127,18 +130,33 @@ impl Cursor {
                     .into(),
             ));
         }
-        let file = File::open(path).map_err(|e| fail(e, false))?;
         let not_parquet = || {
             fail(
                 io::Error::other("not a Parquet file (it does not start with PAR1)"),
                 false,
             )
         };
-        let map = Map::new(&file)
+        let file = match path.to_str().filter(|n| super::input::is_remote(n)) {
+            #[cfg(feature = "remote")]
+            Some(url) => bytes::Object::open(url).map_err(|e| fail(e, false))?,
+            #[cfg(not(feature = "remote"))]
+            Some(_) => {
+                return Err(usage(
+                    "this build reads no objects (it was built without the `remote` feature)"
+                        .into(),
+                ));
+            }
+            None => {
+                let file = File::open(path).map_err(|e| fail(e, false))?;
+                let map = Map::new(&file)
+                    .map_err(|e| fail(e, false))?
+                    .ok_or_else(not_parquet)?;
+                FileBytes::Mapped(map)
+            }
+        };
+        let magic: [u8; 4] = file
+            .head(4)
             .map_err(|e| fail(e, false))?
-            .ok_or_else(not_parquet)?;
-        let file = Mapped(map);
-        let magic: [u8; 4] = file.0.bytes()[..4.min(file.0.bytes().len())]
             .try_into()
             .unwrap_or_default();
         if magic[..2] == [0x1f, 0x8b] || magic == [0x28, 0xb5, 0x2f, 0xfd] {
@@ -239,47 +257,6 @@ impl Cursor {
             }
         }
         None
-    }
-}
-
-/// A Parquet file, mapped: the column chunks arrow-rs asks for are slices
-/// of the page cache (nothing copied, nothing zeroed), each released from
-/// the process once decoded, so resident memory stays at the row groups in
-/// flight however large the file is.
-#[derive(Clone)]
-struct Mapped(Arc<Map>);
-
-impl Length for Mapped {
-    fn len(&self) -> u64 {
-        self.0.bytes().len() as u64
-    }
-}
-
-impl ChunkReader for Mapped {
-    type T = io::Cursor<MapSlice>;
-
-    fn get_read(&self, start: u64) -> parquet::errors::Result<Self::T> {
-        let start = (start as usize).min(self.0.bytes().len());
-        let slice = MapSlice::new(Arc::clone(&self.0), start..self.0.bytes().len());
-        Ok(io::Cursor::new(slice))
-    }
-
-    fn get_bytes(&self, start: u64, length: usize) -> parquet::errors::Result<Bytes> {
-        let len = self.0.bytes().len();
-        let start = start as usize;
-        let end = start
-            .checked_add(length)
-            .filter(|&e| e <= len)
-            .ok_or_else(|| {
-                parquet::errors::ParquetError::EOF(format!(
-                    "bytes {start}..{} of a file of {len}",
-                    start.saturating_add(length)
-                ))
-            })?;
-        Ok(Bytes::from_owner(MapSlice::new(
-            Arc::clone(&self.0),
-            start..end,
-        )))
     }
 }
 

@@ -302,11 +302,12 @@ impl ChunkReader {
                 "a Parquet file inside a ZIP is not read: unzip it first",
             ));
         };
+        #[cfg(not(feature = "remote"))]
         if path.to_str().is_some_and(crate::input::is_remote) {
             return Err(InputError {
                 name,
                 error: io::Error::other(
-                    "a Parquet object is not read from s3:// or http(s):// yet: copy it to a local file first",
+                    "this build reads no objects (it was built without the `remote` feature)",
                 ),
                 usage: false,
             });
