@@ -181,7 +181,7 @@ pub fn run(a: GetArgs) -> Result<ExitCode, CliError> {
     let objects: Vec<&str> = names
         .iter()
         .copied()
-        .filter(|n| input::is_remote(n))
+        .filter(|n| input::is_remote(n) && wacz_entry(n).is_none())
         .collect();
     // Their sizes, then their first bytes (how each is stored), each
     // asked of all the objects at once.
@@ -590,17 +590,23 @@ fn read_table_parquet(
     Ok(())
 }
 
+/// The WACZ and the name under its `archive/` that `filename` names, when
+/// it names an entry of a WACZ (`x.wacz#archive/NAME`).
+fn wacz_entry(filename: &str) -> Option<(&str, &str)> {
+    filename
+        .split_once("#archive/")
+        .filter(|(zip_path, _)| is_wacz(Path::new(zip_path)))
+}
+
 /// Opens the WARC file `filename` names: a file, or `x.wacz#archive/NAME`
-/// (when `--inputs-prefix` is a WACZ), an entry stored in it (a deflated
-/// entry's ranges cannot be read without inflating it from its start).
+/// (when `--inputs-prefix` is a WACZ, a file or an object), an entry
+/// stored in it (a deflated entry's ranges cannot be read without
+/// inflating it from its start).
 fn open_source(filename: &str) -> Result<Source, String> {
     if filename.is_empty() {
         return Err(String::new());
     }
-    let in_wacz = filename
-        .split_once("#archive/")
-        .filter(|(zip_path, _)| is_wacz(Path::new(zip_path)));
-    let (file, base, size) = match in_wacz {
+    let (bytes, base, size) = match wacz_entry(filename) {
         Some((zip_path, rest)) => {
             let entry_name = &format!("archive/{rest}");
             let zip_path = PathBuf::from(zip_path);
@@ -612,17 +618,20 @@ fn open_source(filename: &str) -> Result<Source, String> {
             if entry.method != 0 {
                 return Err(format!("{entry_name} is compressed in the ZIP"));
             }
-            let mut file = File::open(&zip_path).map_err(|e| e.to_string())?;
-            let base = zip::data_start(&mut file, entry).map_err(|e| e.to_string())?;
-            (file, base, entry.size)
+            let stored = zip::entry_range(&zip_path, entry).map_err(|e| e.to_string())?;
+            let bytes = match zip_path.to_str().filter(|n| input::is_remote(n)) {
+                // A WACZ object: its entry's ranges are ranges of it.
+                Some(url) => Bytes::Remote(url.to_string()),
+                None => Bytes::File(File::open(&zip_path).map_err(|e| e.to_string())?),
+            };
+            (bytes, stored.start, entry.size)
         }
         None => {
             let file = File::open(PathBuf::from(filename)).map_err(|e| e.to_string())?;
             let size = file.metadata().map_err(|e| e.to_string())?.len();
-            (file, 0, size)
+            (Bytes::File(file), 0, size)
         }
     };
-    let bytes = Bytes::File(file);
     let head = bytes
         .read_at(base, size.min(8) as usize)
         .map_err(|e| e.to_string())?;
@@ -677,7 +686,8 @@ fn fetch_batch(
         ) = source(w)
             && range(w, s).is_ok()
         {
-            asks.push((url.as_str(), w.offset..w.offset + w.length));
+            let at = s.base + w.offset;
+            asks.push((url.as_str(), at..at + w.length));
             asked.push(i);
         }
     }

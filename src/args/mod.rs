@@ -64,7 +64,8 @@ credentials), az://CONTAINER/KEY (Azure Blob Storage:
 AZURE_STORAGE_ACCOUNT_NAME and _KEY or _SAS_KEY) or http(s)://HOST/PATH,
 checked (a HEAD request) before any work, read as it downloads (a
 Parquet object by ranges: its footer, then its row groups' column
-chunks); not a WACZ.
+chunks; a WACZ object, known by its .wacz name, by its ZIP directory and
+entries).
 s3://BUCKET/DIR/ (gs://, az://) reads every object under DIR
 (recursively, in key order) and * or ? in the last segment the objects of
 that folder whose names match, e.g. urlsift normalize

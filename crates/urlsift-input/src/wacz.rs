@@ -77,8 +77,20 @@ impl Part {
 
 /// Whether the regular file at `path` is a WACZ: named `.wacz`, or a ZIP
 /// (by its first bytes) whose directory lists `datapackage.json`. A file
-/// that cannot be read is not (its error comes when it is read).
+/// that cannot be read is not (its error comes when it is read). An
+/// object ([`crate::is_remote`]) is one when named `.wacz`.
+///
+/// ```
+/// use std::path::Path;
+/// use urlsift_input::wacz::is_wacz;
+///
+/// assert!(is_wacz(Path::new("s3://my-bucket/crawls/2026-11.wacz")));
+/// assert!(!is_wacz(Path::new("s3://my-bucket/crawls/2026-11.warc.gz")));
+/// ```
 pub fn is_wacz(path: &Path) -> bool {
+    if path.to_str().is_some_and(crate::is_remote) {
+        return named(path);
+    }
     if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
         return false;
     }

@@ -5,7 +5,9 @@
 //! one in another method, is refused by name when it is opened.
 //!
 //! A ZIP is read from its end (the central directory lists the entries),
-//! so it must be a file: it cannot be read from standard input or a pipe.
+//! so it must be a file, or an object (feature `remote`: its directory
+//! and each entry read by ranges): it cannot be read from standard input
+//! or a pipe.
 //!
 //! ```
 //! use std::io::Read;
@@ -84,17 +86,78 @@ pub fn starts(head: &[u8]) -> bool {
     head.starts_with(&MAGIC)
 }
 
-/// The entries of the ZIP file at `path`, in the order of its central
+/// A ZIP's bytes: a file's, or an object's, read by ranges.
+enum Archive {
+    File(File, u64),
+    #[cfg(feature = "remote")]
+    Object(String, u64),
+}
+
+impl Archive {
+    /// The ZIP at `path`: a file, or an object's URL.
+    fn open(path: &Path) -> io::Result<Archive> {
+        #[cfg(feature = "remote")]
+        if let Some(url) = crate::remote_name(path) {
+            let size = crate::remote::sizes(&[url]).pop().expect("one size")?;
+            return Ok(Archive::Object(url.to_string(), size));
+        }
+        let file = File::open(path)?;
+        let len = file.metadata()?.len();
+        Ok(Archive::File(file, len))
+    }
+
+    fn len(&self) -> u64 {
+        match self {
+            Archive::File(_, len) => *len,
+            #[cfg(feature = "remote")]
+            Archive::Object(_, len) => *len,
+        }
+    }
+
+    /// Fills `buf` with the bytes from `at` (an error if the ZIP ends
+    /// first).
+    fn read_at(&mut self, at: u64, buf: &mut [u8]) -> io::Result<()> {
+        match self {
+            Archive::File(file, _) => {
+                file.seek(SeekFrom::Start(at))?;
+                file.read_exact(buf)
+            }
+            #[cfg(feature = "remote")]
+            Archive::Object(url, _) => {
+                let range = at..at + buf.len() as u64;
+                let got = crate::remote::read_ranges(&[(url.as_str(), range)])
+                    .pop()
+                    .expect("one range")?;
+                buf.copy_from_slice(&got);
+                Ok(())
+            }
+        }
+    }
+
+    /// The bytes `range`, as a stream.
+    fn stream(self, range: std::ops::Range<u64>) -> io::Result<Box<dyn Read + Send>> {
+        match self {
+            Archive::File(mut file, _) => {
+                file.seek(SeekFrom::Start(range.start))?;
+                Ok(Box::new(file.take(range.end - range.start)))
+            }
+            #[cfg(feature = "remote")]
+            Archive::Object(url, _) => crate::remote::Remote::new(&url)?.open_range(range),
+        }
+    }
+}
+
+/// The entries of the ZIP file at `path` (or the object its URL names),
+/// in the order of its central
 /// directory. An error says what is wrong: no end of central directory
 /// record (not a ZIP, or cut short), a directory outside the file, a
 /// damaged directory entry.
 pub fn entries(path: &Path) -> io::Result<Vec<Entry>> {
-    let mut file = File::open(path)?;
-    let len = file.metadata()?.len();
+    let mut file = Archive::open(path)?;
+    let len = file.len();
     let tail_len = len.min(TAIL);
     let mut tail = vec![0; tail_len as usize];
-    file.seek(SeekFrom::Start(len - tail_len))?;
-    file.read_exact(&mut tail)?;
+    file.read_at(len - tail_len, &mut tail)?;
     let end_at = (0..tail.len().saturating_sub(21))
         .rev()
         .find(|&i| u32_at(&tail, i) == END && i + 22 + u16_at(&tail, i + 20) as usize <= tail.len())
@@ -114,8 +177,7 @@ pub fn entries(path: &Path) -> io::Result<Vec<Entry>> {
             .ok_or_else(|| invalid("a ZIP64 file without its end of directory locator".into()))?;
         let end64_at = u64_at(&tail, locator + 8);
         let mut end64 = [0u8; 56];
-        file.seek(SeekFrom::Start(end64_at))?;
-        file.read_exact(&mut end64).map_err(|_| {
+        file.read_at(end64_at, &mut end64).map_err(|_| {
             invalid(format!(
                 "the ZIP64 end record at byte {end64_at} is cut short"
             ))
@@ -135,8 +197,7 @@ pub fn entries(path: &Path) -> io::Result<Vec<Entry>> {
     }
     let mut dir =
         vec![0; usize::try_from(dir_size).map_err(|_| invalid("directory too large".into()))?];
-    file.seek(SeekFrom::Start(dir_at))?;
-    file.read_exact(&mut dir)?;
+    file.read_at(dir_at, &mut dir)?;
     let mut entries = Vec::new();
     let mut at = 0usize;
     while entries.len() as u64 != count {
@@ -205,9 +266,35 @@ fn zip64_extra(mut extra: &[u8], entry: &mut Entry) {
 /// Where `entry`'s stored bytes start in `file`: past its local header,
 /// which must be there and name it.
 pub fn data_start(file: &mut File, entry: &Entry) -> io::Result<u64> {
+    let len = file.metadata()?.len();
+    let file = file.try_clone()?;
+    local_data_start(&mut Archive::File(file, len), entry)
+}
+
+/// Where `entry`'s stored bytes lie in the ZIP at `path` (a file, or the
+/// object its URL names): from past its local header, which must be
+/// there, for its stored size.
+///
+/// ```
+/// use urlsift_input::zip;
+///
+/// # let tmp = tempfile::Builder::new().prefix("urlsift-doc-zip-").tempdir()?;
+/// let path = tmp.path().join("a.zip");
+/// std::fs::write(&path, zip::stored(&[("a.txt", b"https://e.com/\n")]))?;
+/// let entry = &zip::entries(&path)?[0];
+/// let range = zip::entry_range(&path, entry)?;
+/// assert_eq!(&std::fs::read(&path)?[range.start as usize..range.end as usize], b"https://e.com/\n");
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn entry_range(path: &Path, entry: &Entry) -> io::Result<std::ops::Range<u64>> {
+    let start = local_data_start(&mut Archive::open(path)?, entry)?;
+    Ok(start..start + entry.stored_size)
+}
+
+/// [`data_start`] of a ZIP file or object.
+fn local_data_start(file: &mut Archive, entry: &Entry) -> io::Result<u64> {
     let mut local = [0u8; 30];
-    file.seek(SeekFrom::Start(entry.header))?;
-    file.read_exact(&mut local).map_err(|_| {
+    file.read_at(entry.header, &mut local).map_err(|_| {
         invalid(format!(
             "its local header (byte {}) is cut short",
             entry.header
@@ -234,9 +321,9 @@ pub fn open(path: &Path, entry: &Entry) -> io::Result<Box<dyn Read + Send>> {
     if entry.flags & 1 != 0 {
         return Err(invalid("it is encrypted".into()));
     }
-    let mut file = File::open(path)?;
-    let start = data_start(&mut file, entry)?;
-    let len = file.metadata()?.len();
+    let mut file = Archive::open(path)?;
+    let start = local_data_start(&mut file, entry)?;
+    let len = file.len();
     if start
         .checked_add(entry.stored_size)
         .is_none_or(|end| end > len)
@@ -250,15 +337,14 @@ pub fn open(path: &Path, entry: &Entry) -> io::Result<Box<dyn Read + Send>> {
     // by frame), where the damage is: its CRC-32 as a whole would only
     // repeat that, a pass over every byte later.
     let mut head = [0u8; 4];
-    file.seek(SeekFrom::Start(start))?;
-    let got = (&mut file).take(4.min(entry.stored_size)).read(&mut head)?;
+    let got = 4.min(entry.stored_size) as usize;
+    file.read_at(start, &mut head[..got])?;
     let self_checked = entry.method == 0
         && matches!(
             head[..got],
             [0x1f, 0x8b, ..] | [0x28, 0xb5, 0x2f, 0xfd] | [0x5d, 0x2a, 0x4d, 0x18]
         );
-    file.seek(SeekFrom::Start(start))?;
-    let stored = file.take(entry.stored_size);
+    let stored = file.stream(start..start + entry.stored_size)?;
     let inner: Box<dyn Read + Send> = match entry.method {
         0 => Box::new(stored),
         8 => Box::new(flate2::bufread::DeflateDecoder::new(
