@@ -128,6 +128,7 @@ impl Bytes {
 }
 
 pub fn run(a: GetArgs) -> Result<ExitCode, CliError> {
+    remote::set_unsigned_requests(a.no_sign_request);
     let mut wanted = Vec::new();
     let mut errors = Vec::new();
     for index in &a.indexes {

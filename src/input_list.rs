@@ -37,6 +37,12 @@ pub struct InputList {
     /// a body taken up at the byte reached. E.g. --network-timeout 120 over a slow link
     #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = seconds)]
     pub network_timeout: std::time::Duration,
+    /// Send the requests to s3://, gs:// and az:// buckets without credentials (none is looked
+    /// for): for public buckets that allow anonymous reads. E.g. urlsift normalize
+    /// --no-sign-request s3://a-public-bucket/crawl/part-00000.warc.gz (Common Crawl's bucket
+    /// answers only signed requests: read it over https://data.commoncrawl.org/)
+    #[arg(long)]
+    pub no_sign_request: bool,
 }
 
 /// A positive number of seconds (fractions allowed).
@@ -56,6 +62,7 @@ impl InputList {
         if !self.network_timeout.is_zero() {
             input::remote::set_network_timeout(self.network_timeout);
         }
+        input::remote::set_unsigned_requests(self.no_sign_request);
         self.append(files)?;
         expand_listings(files)?;
         if self.allow_missing {

@@ -57,8 +57,9 @@ Input formats (--input-format, by default from the file extension):
 Input is UTF-8; UTF-16/32 (a byte-order mark) is refused, named.
 An input (and --inputs-from and its lines) may be a URL of one object:
 s3://BUCKET/KEY (credentials, region and AWS_ENDPOINT_URL for an
-S3-compatible server from the AWS environment variables;
-AWS_SKIP_SIGNATURE=true for public buckets), gs://BUCKET/KEY (Google
+S3-compatible server from the AWS environment variables, or the profile
+AWS_PROFILE names in ~/.aws/credentials; --no-sign-request for public
+buckets), gs://BUCKET/KEY (Google
 Cloud Storage: GOOGLE_APPLICATION_CREDENTIALS or the gcloud default
 credentials), az://CONTAINER/KEY (Azure Blob Storage:
 AZURE_STORAGE_ACCOUNT_NAME and _KEY or _SAS_KEY) or http(s)://HOST/PATH,
@@ -421,6 +422,11 @@ pub struct GetArgs {
     /// Prepended (as text, a / added if missing) to each index line's filename: a folder, a WACZ, or an object URL (e.g. https://data.commoncrawl.org/).
     #[arg(long, value_name = "PREFIX")]
     pub inputs_prefix: Option<String>,
+    /// Read the index and the WARC files of s3://, gs:// and az:// buckets without credentials
+    /// (public buckets that allow anonymous reads), e.g. --no-sign-request --inputs-prefix
+    /// s3://a-public-bucket/crawl/.
+    #[arg(long)]
+    pub no_sign_request: bool,
     /// No warcinfo record at the start of the output.
     #[arg(long)]
     pub no_warcinfo: bool,

@@ -10,8 +10,11 @@
 //! Credentials and settings for `s3://` come from the environment as the
 //! AWS tools take them (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`,
 //! `AWS_SESSION_TOKEN`, `AWS_DEFAULT_REGION`, `AWS_ENDPOINT_URL` or
-//! `AWS_ENDPOINT` for an S3-compatible server, `AWS_ALLOW_HTTP`), and
-//! `AWS_SKIP_SIGNATURE=true` reads public buckets without credentials;
+//! `AWS_ENDPOINT` for an S3-compatible server, `AWS_ALLOW_HTTP`,
+//! `AWS_CA_BUNDLE`; without a key there, the profile `AWS_PROFILE` names
+//! in `~/.aws/credentials` and `~/.aws/config`), and
+//! `AWS_SKIP_SIGNATURE=true` (or [`set_unsigned_requests`]) reads public
+//! buckets without credentials;
 //! for `az://`, as the Azure tools take them (`AZURE_STORAGE_ACCOUNT_NAME`
 //! and `AZURE_STORAGE_ACCOUNT_KEY`, or `AZURE_STORAGE_SAS_KEY`, or a
 //! service principal's `AZURE_CLIENT_ID`, `AZURE_CLIENT_SECRET`,
@@ -39,6 +42,7 @@
 //! ```
 
 mod body;
+mod profile;
 mod store;
 mod upload;
 
@@ -53,7 +57,7 @@ use crate::is_listing;
 use body::Body;
 pub use body::resumed;
 use store::{SIZE_KEPT, bad, known_sizes, locate, object_path, runtime, store_error, store_for};
-pub use store::{network_timeout, set_network_timeout, set_storage_options};
+pub use store::{network_timeout, set_network_timeout, set_storage_options, set_unsigned_requests};
 pub use upload::Upload;
 
 /// A remote object: its store, and where in it.

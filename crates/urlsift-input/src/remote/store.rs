@@ -5,7 +5,8 @@
 
 use std::collections::HashMap;
 use std::io;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
@@ -18,6 +19,28 @@ use crate::{bucket_scheme, is_remote, strip_scheme};
 /// next bytes) before it counts as failed and is tried again
 /// (`--network-timeout`); 30 seconds unless set.
 static NETWORK_TIMEOUT_MS: AtomicU64 = AtomicU64::new(30_000);
+
+/// Whether requests to buckets go unsigned (`--no-sign-request`).
+static UNSIGNED: AtomicBool = AtomicBool::new(false);
+
+/// Sends the requests of the `s3://`, `gs://` and `az://` stores made
+/// after the call without credentials (`--no-sign-request`): for public
+/// buckets that allow anonymous reads, with no credential looked for.
+///
+/// ```
+/// use urlsift_input::remote;
+///
+/// remote::set_unsigned_requests(true);
+/// assert!(remote::Remote::new("s3://a-public-bucket/crawl/x.warc.gz").is_ok());
+/// ```
+pub fn set_unsigned_requests(unsigned: bool) {
+    UNSIGNED.store(unsigned, Ordering::Relaxed);
+}
+
+/// Whether requests to buckets go unsigned ([`set_unsigned_requests`]).
+fn unsigned() -> bool {
+    UNSIGNED.load(Ordering::Relaxed)
+}
 
 /// Sets how long a request may wait for the server (to connect, or for
 /// its next bytes) before it counts as failed: it is then tried again, a
@@ -189,9 +212,46 @@ fn new_store(base: &str, given: &Options) -> io::Result<Arc<dyn ObjectStore>> {
     tls_provider();
     if let Some(bucket) = strip_scheme(base, "s3://") {
         use object_store::aws::AmazonS3ConfigKey as Key;
-        let mut builder = object_store::aws::AmazonS3Builder::from_env().with_bucket_name(bucket);
+        // The environment's settings as the store's own `from_env` takes
+        // them, over client options that trust AWS_CA_BUNDLE's
+        // certificates too (the AWS tools' private CA bundle).
+        let mut options = object_store::ClientOptions::new();
+        if let Some(path) = std::env::var_os("AWS_CA_BUNDLE").filter(|p| !p.is_empty()) {
+            let pem = std::fs::read(&path).map_err(|e| {
+                io::Error::new(
+                    e.kind(),
+                    format!("AWS_CA_BUNDLE {}: {e}", Path::new(&path).display()),
+                )
+            })?;
+            let certificates = object_store::Certificate::from_pem_bundle(&pem).map_err(|e| {
+                bad(&format!(
+                    "AWS_CA_BUNDLE {}: not PEM certificates: {e}",
+                    Path::new(&path).display()
+                ))
+            })?;
+            for certificate in certificates {
+                options = options.with_root_certificate(certificate);
+            }
+        }
+        let mut builder = object_store::aws::AmazonS3Builder::new().with_client_options(options);
+        for (key, value) in std::env::vars() {
+            if key.starts_with("AWS_")
+                && let Ok(key) = key.to_ascii_lowercase().parse::<Key>()
+            {
+                builder = builder.with_config(key, value);
+            }
+        }
+        // A profile of the AWS tools' shared files, when the environment
+        // holds no key.
+        for (key, value) in super::profile::aws_settings()? {
+            builder = builder.with_config(key, value);
+        }
+        builder = builder.with_bucket_name(bucket);
         for (key, value) in timeouts() {
             builder = builder.with_config(Key::Client(key), value);
+        }
+        if unsigned() {
+            builder = builder.with_skip_signature(true);
         }
         // The AWS tools' name for an S3-compatible server's address.
         if std::env::var_os("AWS_ENDPOINT").is_none()
@@ -232,6 +292,9 @@ fn new_store(base: &str, given: &Options) -> io::Result<Arc<dyn ObjectStore>> {
                 builder = builder.with_config(Key::BearerToken, "emulator");
             }
         }
+        if unsigned() {
+            builder = builder.with_skip_signature(true);
+        }
         for (key, value) in given {
             builder = builder.with_config(option_key(base, key)?, value);
         }
@@ -250,6 +313,9 @@ fn new_store(base: &str, given: &Options) -> io::Result<Arc<dyn ObjectStore>> {
             object_store::azure::MicrosoftAzureBuilder::from_env().with_container_name(container);
         for (key, value) in timeouts() {
             builder = builder.with_config(Key::Client(key), value);
+        }
+        if unsigned() {
+            builder = builder.with_skip_signature(true);
         }
         for (key, value) in given {
             builder = builder.with_config(option_key(base, key)?, value);
