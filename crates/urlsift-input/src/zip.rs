@@ -263,14 +263,6 @@ fn zip64_extra(mut extra: &[u8], entry: &mut Entry) {
     }
 }
 
-/// Where `entry`'s stored bytes start in `file`: past its local header,
-/// which must be there and name it.
-pub fn data_start(file: &mut File, entry: &Entry) -> io::Result<u64> {
-    let len = file.metadata()?.len();
-    let file = file.try_clone()?;
-    local_data_start(&mut Archive::File(file, len), entry)
-}
-
 /// Where `entry`'s stored bytes lie in the ZIP at `path` (a file, or the
 /// object its URL names): from past its local header, which must be
 /// there, for its stored size.
@@ -291,7 +283,8 @@ pub fn entry_range(path: &Path, entry: &Entry) -> io::Result<std::ops::Range<u64
     Ok(start..start + entry.stored_size)
 }
 
-/// [`data_start`] of a ZIP file or object.
+/// Where `entry`'s stored bytes start in a ZIP file or object: past its
+/// local header, which must be there and name it.
 fn local_data_start(file: &mut Archive, entry: &Entry) -> io::Result<u64> {
     let mut local = [0u8; 30];
     file.read_at(entry.header, &mut local).map_err(|_| {
