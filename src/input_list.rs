@@ -37,6 +37,13 @@ pub struct InputList {
     /// a body taken up at the byte reached. E.g. --network-timeout 120 over a slow link
     #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = seconds)]
     pub network_timeout: std::time::Duration,
+    /// Ranged requests in flight per s3://, gs://, az:// or http(s):// input ahead of its
+    /// reader: an object of 512 KiB or more is read in pieces (an eighth of it, 256 KiB to 8
+    /// MiB) asked for side by side, within 256 MiB ahead over the run; 0 reads each object as
+    /// one stream (for a server slow to answer ranges). E.g. --requests-ahead 16 over a
+    /// long-distance link
+    #[arg(long, value_name = "N", default_value = "4", value_parser = clap::value_parser!(u16).range(0..=64))]
+    pub requests_ahead: u16,
     /// Send the requests to s3://, gs:// and az:// buckets without credentials (none is looked
     /// for): for public buckets that allow anonymous reads. E.g. urlsift normalize
     /// --no-sign-request s3://a-public-bucket/crawl/part-00000.warc.gz (Common Crawl's bucket
@@ -63,6 +70,7 @@ impl InputList {
             input::remote::set_network_timeout(self.network_timeout);
         }
         input::remote::set_unsigned_requests(self.no_sign_request);
+        input::remote::set_requests_ahead(usize::from(self.requests_ahead));
         self.append(files)?;
         expand_listings(files)?;
         if self.allow_missing {

@@ -262,12 +262,17 @@ impl Setup {
         let timings = engine.timings();
         if let Some(t) = &timings {
             let _ = writeln!(std::io::stderr(), "urlsift: {}", t.text());
-            let resumed = urlsift_records::input::remote::resumed();
-            if resumed > 0 {
+            let net = urlsift_records::input::remote::network_tally();
+            if net.requests > 0 {
                 let _ = writeln!(
                     std::io::stderr(),
-                    "urlsift: network: {resumed} times a download broke off past the object \
-                     store's own retries and was taken up again at the byte reached"
+                    "urlsift: network: {} requests, {:.1} MB received, readers waited {:.3} s \
+                     for it; {} times a download broke off past the object store's own retries \
+                     and was taken up again at the byte reached",
+                    net.requests,
+                    net.bytes as f64 / 1e6,
+                    net.waited.as_secs_f64(),
+                    net.resumed
                 );
             }
         }

@@ -78,8 +78,9 @@ pub struct InputArgs {
     pub verbose: bool,
     /// After the run, print on stderr how long each stage was busy
     /// (reading, decoding, the workers, the in-order stage) and the serial
-    /// share, and how many times a download of an s3://, gs://, az:// or http(s):// input
-    /// broke off past the object store's own retries and was taken up again;
+    /// share; over s3://, gs://, az:// or http(s):// inputs, the requests sent, the bytes
+    /// received, how long the readers waited for them and how many times a download broke
+    /// off past the object store's own retries and was taken up again;
     /// `stats --json` adds the stages as "timings".
     /// E.g. urlsift dedup --timings -q urls.txt > /dev/null
     #[arg(long)]

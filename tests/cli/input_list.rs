@@ -187,3 +187,27 @@ fn network_timeout_takes_positive_seconds() {
         );
     }
 }
+
+/// `--requests-ahead`: 0 to 64 ranged requests per object, on every
+/// subcommand that reads inputs; anything else is a usage error, named.
+#[test]
+fn requests_ahead_takes_0_to_64() {
+    let w = Workdir::new();
+    w.create("urls.txt", "https://example.com/\n");
+    for job in ["normalize", "dedup", "extract", "check", "stats", "links"] {
+        for n in ["0", "64"] {
+            let out = w.run(&[job, "--requests-ahead", n, "urls.txt", "-q"], None);
+            assert_eq!(out.status.code(), Some(0), "{job} {n}: {}", stderr(&out));
+        }
+    }
+    for bad in ["65", "-1", "many"] {
+        let flag = format!("--requests-ahead={bad}");
+        let out = w.run(&["normalize", &flag, "urls.txt"], None);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        assert!(
+            stderr(&out).contains("--requests-ahead"),
+            "{bad}: {}",
+            stderr(&out)
+        );
+    }
+}

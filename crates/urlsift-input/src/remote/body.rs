@@ -1,6 +1,7 @@
 //! An object's body as a reader, taken up again where it broke off.
 
 use std::io::{self, Read};
+use std::ops::Range;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -53,9 +54,11 @@ impl Body {
     fn next_piece(&mut self) -> io::Result<Option<bytes::Bytes>> {
         loop {
             // (A stall is the client's read timeout: an error here.)
-            let why = match self.runtime.block_on(self.stream.next()) {
+            let next = super::tally::waiting(|| self.runtime.block_on(self.stream.next()));
+            let why = match next {
                 Some(Ok(bytes)) => {
                     self.offset += bytes.len() as u64;
+                    super::tally::received(bytes.len() as u64);
                     self.failures = 0;
                     return Ok(Some(bytes));
                 }
@@ -67,63 +70,88 @@ impl Body {
         }
     }
 
-    /// Asks again for the body from the byte reached, after a backoff;
-    /// an error when the object changed, has no ETag to hold it to, or
-    /// [`ATTEMPTS`] attempts in a row brought nothing.
+    /// Asks again for the body from the byte reached (see [`ask`]); an
+    /// error when the server gives no ETag to hold the rest to.
     fn resume(&mut self, why: String) -> io::Result<()> {
         let Some(etag) = self.etag.clone() else {
             return Err(io::Error::other(format!(
                 "{why} (the server gives no ETag, so the rest cannot be asked for safely)"
             )));
         };
-        loop {
-            self.failures += 1;
-            if self.failures > ATTEMPTS {
+        let asked = ask(
+            &self.store,
+            &self.path,
+            &etag,
+            self.offset..self.end,
+            &mut self.failures,
+            Some(why),
+        );
+        self.stream = super::tally::waiting(|| self.runtime.block_on(asked))?.into_stream();
+        Ok(())
+    }
+}
+
+/// Asks for the bytes `range` of the object, held to its `etag` (an
+/// object that changed is an error, not a mix of two). With `why` (the
+/// last attempt broke off), after a backoff that grows with `failures`,
+/// the attempts in a row that brought no byte: an error past
+/// [`ATTEMPTS`] of them; a request that fails is tried again the same
+/// way.
+pub(super) async fn ask(
+    store: &Arc<dyn ObjectStore>,
+    path: &ObjectPath,
+    etag: &str,
+    range: Range<u64>,
+    failures: &mut u32,
+    mut why: Option<String>,
+) -> io::Result<object_store::GetResult> {
+    loop {
+        if let Some(why) = &why {
+            *failures += 1;
+            if *failures > ATTEMPTS {
                 return Err(io::Error::other(format!(
                     "{why}; {ATTEMPTS} attempts in a row brought no byte"
                 )));
             }
-            let backoff = Duration::from_millis(100 << self.failures.min(6));
-            let options = object_store::GetOptions {
-                range: Some(object_store::GetRange::Bounded(self.offset..self.end)),
-                if_match: Some(etag.clone()),
-                ..Default::default()
-            };
-            let asked = async {
-                tokio::time::sleep(backoff).await;
-                self.store.get_opts(&self.path, options).await
-            };
-            match self.runtime.block_on(asked) {
-                Ok(got) if got.range.start == self.offset => {
+            tokio::time::sleep(Duration::from_millis(100 << (*failures).min(6))).await;
+        }
+        let options = object_store::GetOptions {
+            range: Some(object_store::GetRange::Bounded(range.clone())),
+            if_match: Some(etag.to_string()),
+            ..Default::default()
+        };
+        super::tally::sent(1);
+        match store.get_opts(path, options).await {
+            Ok(got) if got.range.start == range.start => {
+                if why.is_some() {
                     RESUMED.fetch_add(1, Ordering::Relaxed);
-                    self.stream = got.into_stream();
-                    return Ok(());
                 }
-                Ok(got) => {
-                    return Err(io::Error::other(format!(
-                        "{why}; asked again from byte {}, the server answered from byte {}",
-                        self.offset, got.range.start
-                    )));
-                }
-                Err(object_store::Error::Precondition { .. }) => {
-                    return Err(io::Error::other(format!(
-                        "the object changed while it was read (its ETag is no longer {etag}), \
-                         at byte {}",
-                        self.offset
-                    )));
-                }
-                Err(object_store::Error::NotFound { .. }) => {
-                    return Err(io::Error::new(
-                        io::ErrorKind::NotFound,
-                        format!(
-                            "the object went away while it was read, at byte {}",
-                            self.offset
-                        ),
-                    ));
-                }
-                // Tried again, after a longer wait.
-                Err(_) => {}
+                return Ok(got);
             }
+            Ok(got) => {
+                return Err(io::Error::other(format!(
+                    "asked for the object from byte {}, the server answered from byte {}",
+                    range.start, got.range.start
+                )));
+            }
+            Err(object_store::Error::Precondition { .. }) => {
+                return Err(io::Error::other(format!(
+                    "the object changed while it was read (its ETag is no longer {etag}), \
+                     at byte {}",
+                    range.start
+                )));
+            }
+            Err(object_store::Error::NotFound { .. }) => {
+                return Err(io::Error::new(
+                    io::ErrorKind::NotFound,
+                    format!(
+                        "the object went away while it was read, at byte {}",
+                        range.start
+                    ),
+                ));
+            }
+            // Tried again, after a longer wait.
+            Err(e) => why = Some(format!("{e}, at byte {}", range.start)),
         }
     }
 }

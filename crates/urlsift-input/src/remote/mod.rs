@@ -42,8 +42,10 @@
 //! ```
 
 mod body;
+mod pieces;
 mod profile;
 mod store;
+mod tally;
 mod upload;
 
 use std::io::{self, Read};
@@ -56,8 +58,13 @@ use object_store::{ObjectStore, ObjectStoreExt};
 use crate::is_listing;
 use body::Body;
 pub use body::resumed;
+use pieces::Pieces;
 use store::{SIZE_KEPT, bad, known_sizes, locate, object_path, runtime, store_error, store_for};
-pub use store::{network_timeout, set_network_timeout, set_storage_options, set_unsigned_requests};
+pub use store::{
+    network_timeout, requests_ahead, set_network_timeout, set_requests_ahead, set_storage_options,
+    set_unsigned_requests,
+};
+pub use tally::{NetworkTally, network_tally};
 pub use upload::Upload;
 
 /// A remote object: its store, and where in it.
@@ -98,9 +105,8 @@ impl Remote {
     /// # Ok::<(), std::io::Error>(())
     /// ```
     pub fn size(&self) -> io::Result<u64> {
-        let meta = self
-            .runtime
-            .block_on(self.store.head(&self.path))
+        tally::sent(1);
+        let meta = tally::waiting(|| self.runtime.block_on(self.store.head(&self.path)))
             .map_err(store_error)?;
         Ok(meta.size)
     }
@@ -116,9 +122,8 @@ impl Remote {
     /// # Ok::<(), std::io::Error>(())
     /// ```
     pub fn open(&self) -> io::Result<Box<dyn Read + Send>> {
-        let got = self
-            .runtime
-            .block_on(self.store.get(&self.path))
+        tally::sent(1);
+        let got = tally::waiting(|| self.runtime.block_on(self.store.get(&self.path)))
             .map_err(store_error)?;
         Ok(self.body(got))
     }
@@ -144,27 +149,38 @@ impl Remote {
             range: Some(object_store::GetRange::Bounded(range)),
             ..Default::default()
         };
-        let got = self
-            .runtime
-            .block_on(self.store.get_opts(&self.path, options))
-            .map_err(store_error)?;
+        tally::sent(1);
+        let got = tally::waiting(|| {
+            self.runtime
+                .block_on(self.store.get_opts(&self.path, options))
+        })
+        .map_err(store_error)?;
         Ok(self.body(got))
     }
 
     /// The body of an answer, as a reader that takes it up where it
-    /// breaks off.
+    /// breaks off; one long enough, with an ETag to hold the rest to,
+    /// read in pieces side by side (ranged GETs ahead of the reader).
     fn body(&self, got: object_store::GetResult) -> Box<dyn Read + Send> {
-        Box::new(Body {
+        let etag = got.meta.e_tag.clone();
+        let len = got.range.end - got.range.start;
+        let body = Body {
             store: Arc::clone(&self.store),
             path: self.path.clone(),
-            etag: got.meta.e_tag.clone(),
+            etag: etag.clone(),
             offset: got.range.start,
             end: got.range.end,
             stream: got.into_stream(),
             runtime: self.runtime,
             current: bytes::Bytes::new(),
             failures: 0,
-        })
+        };
+        match etag {
+            Some(etag) if pieces::worth_pieces(len) && requests_ahead() > 0 => {
+                Box::new(Pieces::new(body, etag, pieces::piece_len(len)))
+            }
+            _ => Box::new(body),
+        }
     }
 }
 
@@ -195,6 +211,7 @@ pub fn list(url: &str) -> io::Result<Vec<String>> {
         .then(|| object_path(folder))
         .transpose()?;
     let runtime = runtime()?;
+    tally::sent(1);
     let mut keys: Vec<String> = if pattern.is_empty() {
         let found: Vec<_> = runtime.block_on(store.list(prefix.as_ref()).collect());
         let mut keys = Vec::with_capacity(found.len());
@@ -288,6 +305,7 @@ pub fn sizes(urls: &[&str]) -> Vec<io::Result<u64>> {
             .map(|url| known.get(*url).map(|&(size, _)| size))
             .collect()
     };
+    tally::sent(known.iter().filter(|k| k.is_none()).count() as u64);
     // A size known, or where to ask for it.
     let heads = urls.iter().zip(&known).map(|(url, &known)| {
         let size = known.ok_or_else(|| locate(url));
@@ -301,11 +319,13 @@ pub fn sizes(urls: &[&str]) -> Vec<io::Result<u64>> {
             }
         }
     });
-    let sizes: Vec<io::Result<u64>> = runtime.block_on(
-        futures_util::stream::iter(heads)
-            .buffered(HEADS_IN_FLIGHT)
-            .collect(),
-    );
+    let sizes: Vec<io::Result<u64>> = tally::waiting(|| {
+        runtime.block_on(
+            futures_util::stream::iter(heads)
+                .buffered(HEADS_IN_FLIGHT)
+                .collect(),
+        )
+    });
     let now = std::time::Instant::now();
     let mut known = known_sizes().lock().expect("sizes");
     for (url, size) in urls.iter().zip(&sizes) {
@@ -376,11 +396,15 @@ pub fn read_ranges(asks: &[(&str, std::ops::Range<u64>)]) -> Vec<io::Result<Vec<
             store.get_range(&path, range).await.map_err(store_error)
         }
     });
-    let fetched: Vec<io::Result<bytes::Bytes>> = runtime.block_on(
-        futures_util::stream::iter(fetches)
-            .buffered(RANGES_IN_FLIGHT)
-            .collect(),
-    );
+    tally::sent(requests.len() as u64);
+    let fetched: Vec<io::Result<bytes::Bytes>> = tally::waiting(|| {
+        runtime.block_on(
+            futures_util::stream::iter(fetches)
+                .buffered(RANGES_IN_FLIGHT)
+                .collect(),
+        )
+    });
+    tally::received(fetched.iter().flatten().map(|b| b.len() as u64).sum());
     let mut out: Vec<io::Result<Vec<u8>>> = asks.iter().map(|_| Ok(Vec::new())).collect();
     for ((_, range, which), got) in requests.iter().zip(fetched) {
         for &i in which {

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::io;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
@@ -68,6 +68,37 @@ pub fn set_network_timeout(timeout: Duration) {
 /// ```
 pub fn network_timeout() -> Duration {
     Duration::from_millis(NETWORK_TIMEOUT_MS.load(Ordering::Relaxed))
+}
+
+/// Ranged requests in flight per object ahead of its reader
+/// ([`set_requests_ahead`]); 4 unless set.
+static REQUESTS_AHEAD: AtomicUsize = AtomicUsize::new(4);
+
+/// Sets how many ranged requests per object are in flight ahead of its
+/// reader (`--requests-ahead`): an object of 512 KiB or more is read in
+/// pieces (an eighth of it, from 256 KiB to 8 MiB), the next ones asked
+/// for side by side while the reader takes the first from the answer to
+/// its GET; 0 reads each object as the one answer, a stream. For the
+/// objects opened after the call.
+///
+/// ```
+/// use urlsift_input::remote;
+///
+/// remote::set_requests_ahead(8);
+/// assert_eq!(remote::requests_ahead(), 8);
+/// ```
+pub fn set_requests_ahead(n: usize) {
+    REQUESTS_AHEAD.store(n, Ordering::Relaxed);
+}
+
+/// Ranged requests per object in flight ahead of its reader
+/// ([`set_requests_ahead`]).
+///
+/// ```
+/// assert_eq!(urlsift_input::remote::requests_ahead(), 4);
+/// ```
+pub fn requests_ahead() -> usize {
+    REQUESTS_AHEAD.load(Ordering::Relaxed)
 }
 
 /// An invalid-input error saying why.
