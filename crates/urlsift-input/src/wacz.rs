@@ -78,7 +78,11 @@ impl Part {
 /// Whether the regular file at `path` is a WACZ: named `.wacz`, or a ZIP
 /// (by its first bytes) whose directory lists `datapackage.json`. A file
 /// that cannot be read is not (its error comes when it is read). An
-/// object ([`crate::is_remote`]) is one when named `.wacz`.
+/// object ([`crate::is_remote`]) is one when named `.wacz`, or named
+/// `.zip` and its content says so (its first bytes, then its ZIP
+/// directory, asked for by ranges): other objects are not asked for
+/// more, so a run over thousands of `part-00000` objects sends no request
+/// per object to find out.
 ///
 /// ```
 /// use std::path::Path;
@@ -88,8 +92,8 @@ impl Part {
 /// assert!(!is_wacz(Path::new("s3://my-bucket/crawls/2026-11.warc.gz")));
 /// ```
 pub fn is_wacz(path: &Path) -> bool {
-    if path.to_str().is_some_and(crate::is_remote) {
-        return named(path);
+    if let Some(url) = path.to_str().filter(|p| crate::is_remote(p)) {
+        return named(path) || (named_maybe_zip(url) && object_is_wacz(url));
     }
     if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
         return false;
@@ -102,6 +106,28 @@ pub fn is_wacz(path: &Path) -> bool {
         .and_then(|mut f| f.read_exact(&mut head))
         .is_ok_and(|()| zip::starts(&head));
     starts_zip && zip::entries(path).is_ok_and(|e| e.iter().any(|e| e.name == "datapackage.json"))
+}
+
+/// Whether an object's name leaves room for a WACZ by content: `.zip`.
+fn named_maybe_zip(url: &str) -> bool {
+    let last = url.rsplit('/').next().unwrap_or(url);
+    last.rsplit_once('.')
+        .is_some_and(|(_, e)| e.eq_ignore_ascii_case("zip"))
+}
+
+/// Whether the object `url` is a ZIP (its first bytes) whose directory
+/// lists `datapackage.json`.
+#[cfg(feature = "remote")]
+fn object_is_wacz(url: &str) -> bool {
+    let head = crate::remote::read_ranges(&[(url, 0..4)]).pop();
+    head.is_some_and(|h| h.is_ok_and(|h| zip::starts(&h)))
+        && zip::entries(Path::new(url))
+            .is_ok_and(|e| e.iter().any(|e| e.name == "datapackage.json"))
+}
+
+#[cfg(not(feature = "remote"))]
+fn object_is_wacz(_: &str) -> bool {
+    false
 }
 
 fn named(path: &Path) -> bool {
