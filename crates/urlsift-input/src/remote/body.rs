@@ -96,7 +96,7 @@ impl Body {
 /// last attempt broke off), after a backoff that grows with `failures`,
 /// the attempts in a row that brought no byte: an error past
 /// [`ATTEMPTS`] of them; a request that fails is tried again the same
-/// way.
+/// way; a refusal (403, 401) is an error at once.
 pub(super) async fn ask(
     store: &Arc<dyn ObjectStore>,
     path: &ObjectPath,
@@ -150,6 +150,11 @@ pub(super) async fn ask(
                     ),
                 ));
             }
+            // A refusal (credentials, permissions) is not tried again.
+            Err(
+                e @ (object_store::Error::PermissionDenied { .. }
+                | object_store::Error::Unauthenticated { .. }),
+            ) => return Err(super::store::store_error(e)),
             // Tried again, after a longer wait.
             Err(e) => why = Some(format!("{e}, at byte {}", range.start)),
         }
