@@ -43,8 +43,9 @@ use super::fault::{Decode, UnitEnds};
 use super::source::Source;
 use super::unit::{self, UnitCodec};
 
-/// The most jobs per batch (a job per core up to this; at 8, sixteen
-/// cores decoded a file of small members no faster than eight).
+/// The most jobs per batch ([`Units::JOBS_PER_CORE`] per core up to
+/// this; at 8, sixteen cores decoded a file of small members no faster
+/// than eight).
 const MAX_JOBS: usize = 32;
 /// A job stops before its output passes this many times its segment, or
 /// 1 MiB if more (a gzip bomb of small members must not take memory
@@ -61,6 +62,10 @@ pub(super) trait Units: Decode + UnitCodec + 'static {
     const SMALL: usize;
     /// Batches are tried with at least this many cores (below, in order).
     const MIN_CORES: usize;
+    /// Jobs per batch for each core. A batch ends when its slowest job
+    /// does: with more jobs than cores, a core whose job finished early
+    /// takes another's instead of waiting.
+    const JOBS_PER_CORE: usize;
     /// The name of the pool's threads.
     const THREADS: &'static str;
     /// A decoder at a boundary, after `units` complete units, decoding
@@ -190,7 +195,7 @@ pub(super) fn decoder<D: Units>(source: Source, cores: usize) -> Box<dyn Decode>
     }
     Box::new(Members::<D>::with_jobs(
         source,
-        cores.min(MAX_JOBS),
+        (cores * D::JOBS_PER_CORE).min(MAX_JOBS),
         D::SEGMENT,
     ))
 }

@@ -115,6 +115,8 @@ impl Units for Zstd {
     /// decoding thread keeps up with both workers, and batches only add
     /// copies and memory.)
     const MIN_CORES: usize = 3;
+    /// (A frame's end is found without decoding, so jobs are even.)
+    const JOBS_PER_CORE: usize = 1;
     const THREADS: &'static str = "urlsift zstd frames";
     /// The first frame that starts at or after `from`, walking the frames
     /// from the window's start.
