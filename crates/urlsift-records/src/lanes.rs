@@ -10,9 +10,11 @@
 //! One budget of chunks in flight (being read or worked on, or waiting to
 //! be taken in order) holds for the whole run. Chunks of sources after the
 //! one the in-order stage is at may hold only part of it, so the source it
-//! waits for can always be read. The run's cores for decoding (a `.gz`
-//! file's members inflated in parallel, Parquet's row-group lanes) are
-//! shared by the sources read at once.
+//! waits for can always be read. The run's cores for decoding (Parquet's
+//! row-group lanes, a one-member `.gz` or a `.zst` decoded in order) are
+//! shared by the sources read at once; a `.gz` file's member batches may
+//! use them all, as their threads wait, taking no core, while the source
+//! is ahead of the one being written.
 //!
 //! CSV and TSV sources with a header row start in input order (a source's
 //! first chunk is read only after the one before it read its own): each
@@ -272,8 +274,9 @@ impl Lanes {
         }
     }
 
-    /// The cores a source's decoders may use: the run's, shared by the
-    /// sources read beside it.
+    /// A source's share of the run's cores: the run's, shared by the
+    /// sources read beside it (gzip member batches may use them all:
+    /// [`crate::input::decode::Decoding`]).
     fn cores_for(&self, source: usize) -> usize {
         let beside = (self.inputs.len() - source).min(self.readers.len());
         (self.cores / beside.max(1)).max(1)

@@ -71,20 +71,22 @@ impl Gzip {
 }
 
 impl Units for Gzip {
-    /// (Each piece decodes to a few MiB, in a buffer of its job's. Twice
+    /// (Each piece decodes to a MiB or so, in a buffer of its job's. Twice
     /// the jobs at 1 MiB took `normalize -j2`'s peak memory from 160 to
-    /// 219 MB; at 512 KiB it is 148 MB. Fresh memory is not free either:
-    /// on 100 MB the kernel zeroing pages for those buffers was a third of
-    /// the decoding threads' samples.)
-    const SEGMENT: usize = 512 << 10;
-    /// (Members up to a segment, 512 KiB, are decoded in batches, as
-    /// before the segment was halved.)
+    /// 219 MB, at 512 KiB 148 MB, at 256 KiB 117 MB, as fast. Every source
+    /// read at once has batches of its own: four `.warc.gz` files at
+    /// `-j2`, two at a time on both cores, took 361 MB at 512 KiB, 273 MB
+    /// at 256 KiB (one at a time on one core each, 204 MB). Fresh memory is
+    /// not free either: on 100 MB the kernel zeroing pages for those
+    /// buffers was a third of the decoding threads' samples.)
+    const SEGMENT: usize = 256 << 10;
+    /// (Members up to a segment, 256 KiB, are decoded in batches.)
     const SMALL: usize = 1;
     /// (Inflating is slow next to the workers' share: two cores gain.)
     const MIN_CORES: usize = 2;
     /// (Two jobs per core: `normalize -j2` of a 1 GB `.warc.gz`, a member
     /// per record, 1.40x `-j1` with one job per core and 1 MiB segments,
-    /// 1.65x with these.)
+    /// 1.65x with two and 512 KiB, as fast with 256 KiB.)
     const JOBS_PER_CORE: usize = 2;
     const THREADS: &'static str = "urlsift gzip members";
     fn next_start(window: &[u8], from: usize, limit: usize) -> Option<usize> {

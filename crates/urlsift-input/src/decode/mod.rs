@@ -134,22 +134,31 @@ impl Input {
 
 /// How a compressed input is decoded: on up to `cores` threads
 /// ([`crate::cores::capped`]; one: as the input is read, on the reader's
-/// thread), the decoding's busy time added to `clock`. A number of cores
-/// alone is one, with a clock nobody reads.
+/// thread), the decoding's busy time added to `clock`. When several
+/// sources are read side by side, `share` is this one's part of the
+/// cores: decoding in order (one big gzip member, zstd frames) uses the
+/// share, gzip member batches every core, since their threads wait,
+/// taking no core, while the source is ahead of the one being written
+/// (its share of the chunk budget full). A number of cores alone is one
+/// source's, with a clock nobody reads.
 ///
 /// ```
 /// use urlsift_input::decode::Decoding;
 /// use urlsift_input::timings::BusyClock;
 ///
 /// let clock = BusyClock::default();
-/// let decoding = Decoding { cores: 2, clock: clock.clone() };
+/// let decoding = Decoding { cores: 2, share: 1, clock: clock.clone() };
 /// assert_eq!(Decoding::from(4).cores, 4);
+/// assert_eq!(Decoding::from(4).share, 4);
 /// # let _ = decoding;
 /// ```
 #[derive(Clone, Debug)]
 pub struct Decoding {
     /// The most threads decoding may use.
     pub cores: usize,
+    /// This source's part of `cores` while others are read beside it
+    /// (`cores` when it is read alone).
+    pub share: usize,
     /// Where the decoding threads add their busy time.
     pub clock: BusyClock,
 }
@@ -158,6 +167,7 @@ impl From<usize> for Decoding {
     fn from(cores: usize) -> Decoding {
         Decoding {
             cores,
+            share: cores,
             clock: BusyClock::default(),
         }
     }

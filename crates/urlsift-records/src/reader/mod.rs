@@ -89,13 +89,19 @@ pub struct ChunkReader {
     handed_out: u64,
     /// The first CSV source's header row, which later ones must repeat.
     first_header: Option<Vec<u8>>,
+    /// The run's cores (`settings.cores` is this source's share of them
+    /// while others are read beside it).
+    run_cores: usize,
 }
 
 impl ChunkReader {
-    /// How its inputs are decoded: on the run's cores, timed by its clock.
+    /// How its inputs are decoded: on the run's cores, this source's
+    /// share of them beside the others read at once, timed by the run's
+    /// clock.
     fn decoding(&self) -> decode::Decoding {
         decode::Decoding {
-            cores: self.settings.cores,
+            cores: self.run_cores,
+            share: self.settings.cores,
             clock: self.settings.decoding_clock.clone(),
         }
     }
@@ -110,6 +116,7 @@ impl ChunkReader {
     pub fn of(inputs: Vec<Location>, settings: Settings) -> ChunkReader {
         ChunkReader {
             inputs: inputs.into_iter(),
+            run_cores: settings.cores,
             settings,
             current: None,
             pending: VecDeque::new(),
