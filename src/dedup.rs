@@ -112,7 +112,9 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
     )
     .samples(a.samples)
     .clocked(setup.engine.in_order_clock())
-    .threads(seen_threads(setup.engine.threads()))?;
+    .threads(seen_threads(setup.engine.threads()))?
+    .ahead(setup.engine.threads(), setup.engine.chunk_order());
+    let ahead = seen.lookups_ahead();
     // Key buffers go back and forth between workers and this thread: reusing
     // them keeps the allocator from holding on to freed cross-thread blocks.
     let spare_keys: Mutex<Vec<Keys>> = Mutex::new(Vec::new());
@@ -124,7 +126,11 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
             .and_then(|mut k| k.pop())
             .unwrap_or_default();
         let mut p = keying.chunk(&job, chunk, base.as_ref(), keys);
-        p.extra.deal(&p.out, &p.passed_through, partitions);
+        match &ahead {
+            // Dealt and looked up here, on the worker.
+            Some(ahead) => ahead.deal(chunk, &mut p),
+            None => p.extra.deal(&p.out, &p.passed_through, partitions),
+        }
         p
     };
     let mut done = setup.run(work, |ledger, chunk, p| {

@@ -357,9 +357,13 @@ fn timings_say_where_the_time_went() {
     let share = secs("serial_share");
     let serial = secs("in_order_s") - secs("in_order_shared_s");
     assert!((share - serial / wall).abs() < 1e-3, "{t}");
-    // dedup with more than two workers looks its keys up on helper
-    // threads (the seen-set's partitions): their time is not serial.
-    let out = wd.run(&["dedup", "-q", "--timings", "-j", "4", &s], None);
+    // dedup --count with more than two workers looks its keys up on
+    // helper threads (the seen-set's partitions): their time is not
+    // serial. (Plain dedup looks them up on the workers.)
+    let out = wd.run(
+        &["dedup", "-q", "--count", "--timings", "-j", "4", &s],
+        None,
+    );
     let err = stderr(&out);
     assert!(err.contains(" of it with helper threads ("), "{err}");
     // Without --timings there is no such key.

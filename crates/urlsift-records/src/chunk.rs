@@ -28,6 +28,9 @@ use super::input::mmap::MapSlice;
 use super::reason::Reason;
 use urlsift_warc::Entry;
 
+/// A chunk's place in input order: its source, and its number there.
+pub(crate) type Place = (usize, u64);
+
 /// Where a chunk's records came from, as shown in messages, and their format.
 #[derive(Debug)]
 pub struct Source {
@@ -77,6 +80,9 @@ pub struct Chunk {
     /// data holds a frame per row, its number and URL).
     #[cfg(feature = "parquet")]
     pub(crate) rows: Option<Arc<Rows>>,
+    /// Where the engine's run has it: its source, and its number there
+    /// (`(0, 0)` for a chunk made outside a run).
+    pub(crate) place: Place,
 }
 
 /// A line over `--max-line-bytes` comes in pieces, never held whole: the
@@ -146,6 +152,7 @@ impl Chunk {
             spare: Mutex::new(Vec::new()),
             #[cfg(feature = "parquet")]
             rows: None,
+            place: (0, 0),
         }
     }
 

@@ -40,12 +40,13 @@ use std::path::PathBuf;
 use std::sync::{Mutex, mpsc};
 use std::time::{Duration, Instant};
 
-use super::chunk::{self, BufPool, Chunk};
+use super::chunk::{self, BufPool, Chunk, Place};
 use super::error::Error;
 use super::format::{Kind, Spec};
 use super::input::wacz::Part;
 use super::input::{self, InputError, Location};
-use super::lanes::{Lanes, Place, Read};
+use super::lanes::{Lanes, Read};
+use super::order::ChunkOrder;
 use super::processed::Processed;
 use super::reader::{ChunkReader, Settings};
 use super::timings::{BusyClock, Clock, Clocks, Report, Shared, Started};
@@ -96,6 +97,8 @@ pub struct Engine {
     report: Mutex<Option<Report>>,
     /// The clocks its inputs' decoders and its in-order helpers add to.
     clocks: Shared,
+    /// What the workers of the run going on know of its chunks' order.
+    order: ChunkOrder,
 }
 
 /// How an [`Engine`] is made: its inputs and [`Options`], and what the
@@ -286,6 +289,7 @@ impl Engine {
             timed: false,
             report: Mutex::new(None),
             clocks,
+            order: ChunkOrder::default(),
         })
     }
 
@@ -332,6 +336,24 @@ impl Engine {
     /// tells the in-order stage's serial time from its shared time.
     pub fn in_order_clock(&self) -> BusyClock {
         self.clocks.in_order.clone()
+    }
+
+    /// What the workers of the run going on know of its chunks' order:
+    /// a handle for what follows the chunks ahead of the in-order stage
+    /// ([`Seen::ahead`](crate::dedup::Seen::ahead)). Each run starts it
+    /// afresh.
+    ///
+    /// ```
+    /// use urlsift_records::dedup::Seen;
+    /// use urlsift_records::{Engine, Options};
+    ///
+    /// let engine = Engine::new(Vec::new(), &Options { threads: Some(4), ..Options::default() })?;
+    /// let seen = Seen::new(1 << 20, false, None, b'\n').ahead(engine.threads(), engine.chunk_order());
+    /// assert_eq!(seen.partitions(), 4);
+    /// # Ok::<(), urlsift_records::Error>(())
+    /// ```
+    pub fn chunk_order(&self) -> ChunkOrder {
+        self.order.clone()
     }
 
     /// How the reader cuts and checks the inputs.
@@ -393,13 +415,15 @@ impl Engine {
         let clocks = self.timed.then(Clocks::default);
         let started = Started::now(&self.clocks);
         let (mut busy, mut idle) = (Duration::ZERO, Duration::ZERO);
+        self.order.clear();
+        let order = &self.order;
         let (pool, lanes, work, clocks_ref) = (&pool, &lanes, &work, clocks.as_ref());
         let ran = self.pool.in_place_scope(|s| -> Result<(), E> {
             let (res_tx, res_rx) = mpsc::channel::<Sent<X>>();
             for _ in 0..threads {
                 let res_tx = res_tx.clone();
                 s.spawn(move |_| {
-                    worker(lanes, pool, work, &res_tx, clocks_ref);
+                    worker(lanes, pool, work, &res_tx, clocks_ref, order);
                 });
             }
             drop(res_tx);
@@ -483,6 +507,7 @@ impl Engine {
         mut consume: impl FnMut(&Chunk, &mut Processed<X>) -> Result<bool, E>,
     ) -> Result<Vec<InputError>, E> {
         let pool = BufPool::new(4, self.read.chunk_size);
+        self.order.clear();
         let mut reader = ChunkReader::of(self.inputs.clone(), self.read.clone());
         let mut errors = Vec::new();
         let clocks = self.timed.then(Clocks::default);
@@ -493,10 +518,10 @@ impl Engine {
             let since = now();
             let next = reader.next_numbered(&pool);
             time(Clock::Read, since);
-            let Some((_, next)) = next else {
+            let Some((number, next)) = next else {
                 break Ok(());
             };
-            let chunk = match next {
+            let mut chunk = match next {
                 Ok(chunk) => chunk,
                 Err(e) if e.usage => {
                     break Err(Error::usage(&e).into());
@@ -504,10 +529,13 @@ impl Engine {
                 Err(e) => {
                     // A read error ends its source; reading goes on with
                     // the next.
+                    self.order.error((0, number));
                     errors.push(e);
                     continue;
                 }
             };
+            // One reader numbers the chunks of every source in turn.
+            chunk.place = (0, number);
             give_output(&chunk, &pool);
             let since = now();
             let mut p = work(&chunk);
@@ -587,13 +615,21 @@ fn worker<X>(
     work: &(impl Fn(&Chunk) -> Processed<X> + Sync),
     results: &mpsc::Sender<Sent<X>>,
     clocks: Option<&Clocks>,
+    order: &ChunkOrder,
 ) {
     let (now, time) = timers(clocks);
     while let Some(read) = lanes.read(pool, clocks) {
         let sent = match read {
-            Read::End(source, count) => Read::End(source, count),
-            Read::Chunk(place, Err(e)) => Read::Chunk(place, Err(e)),
-            Read::Chunk(place, Ok(chunk)) => {
+            Read::End(source, count) => {
+                order.end(source, count);
+                Read::End(source, count)
+            }
+            Read::Chunk(place, Err(e)) => {
+                order.error(place);
+                Read::Chunk(place, Err(e))
+            }
+            Read::Chunk(place, Ok(mut chunk)) => {
+                chunk.place = place;
                 give_output(&chunk, pool);
                 let since = now();
                 let p = work(&chunk);

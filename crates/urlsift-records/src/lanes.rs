@@ -27,14 +27,11 @@ use std::collections::BTreeMap;
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::Instant;
 
-use crate::chunk::{BufPool, Chunk};
+use crate::chunk::{BufPool, Chunk, Place};
 use crate::format::Kind;
 use crate::input::{InputError, Location};
 use crate::reader::{ChunkReader, Settings};
 use crate::timings::{Clock, Clocks};
-
-/// A chunk's place in input order: its source, and its number there.
-pub(crate) type Place = (usize, u64);
 
 /// What a worker's read gave (`T`: a chunk, or what a worker made of
 /// it).

@@ -74,6 +74,7 @@ pub mod fields;
 pub mod format;
 mod lanes;
 mod ledger;
+mod order;
 #[cfg(feature = "parquet")]
 pub mod parquet;
 mod policy;
@@ -92,6 +93,7 @@ pub use format::quote::write_escaped;
 pub use format::{Format, Found, Kind, Rec, Shape, Spec};
 pub use input::InputError;
 pub use ledger::{Count, Ledger, LineBase, write_pieces, write_reject, write_reject_line};
+pub use order::ChunkOrder;
 pub use policy::{PassThrough, Policy};
 pub use processed::{Processed, Rejected};
 pub use reason::Reason;

@@ -36,6 +36,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod ahead;
 mod arena;
 mod deal;
 mod keys;
@@ -44,6 +45,7 @@ mod seen;
 mod spill;
 mod table;
 
+pub use ahead::Ahead;
 pub use keys::{Keyed, Keys};
 pub use seen::Seen;
 #[cfg(feature = "parquet")]

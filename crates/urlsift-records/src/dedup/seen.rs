@@ -14,13 +14,15 @@
 //! number of partitions.
 
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, HashSet};
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Instant;
 
 use xxhash_rust::xxh3::xxh3_64;
 
+use super::ahead::Ahead;
 use super::arena::Span;
 use super::deal::{Dealt, KEPT, Kept, Src, part_of};
 use super::keys::{Held, Keys, Place};
@@ -28,13 +30,14 @@ use super::keyset::{LONGEST_KEY, MOST_BLOCKS, Mode, Part};
 use super::spill::{self, Spill};
 use crate::chunk::Chunk;
 use crate::error::Error;
+use crate::order::ChunkOrder;
 use crate::processed::Processed;
 use crate::timings::BusyClock;
 
 /// How many records ahead the seen-set lookups are prefetched: the table
 /// slot this far ahead, then (once that slot is in cache) the key bytes it
 /// points to, half as far ahead.
-const PREFETCH_AHEAD: usize = 16;
+pub(super) const PREFETCH_AHEAD: usize = 16;
 
 impl Part {
     /// Looks up the records `list` names (indexes into the view's
@@ -77,7 +80,7 @@ impl Part {
 
 /// A chunk's records being offered, in input order, and the buffers
 /// their bytes are in.
-struct View<'a> {
+pub(super) struct View<'a> {
     order: &'a [(u64, Src)],
     /// Record `i` is keyed record `i` (`order` is empty).
     direct: bool,
@@ -91,7 +94,7 @@ struct View<'a> {
 
 impl<'a> View<'a> {
     /// The records `dealt` of `chunk`, keyed by the workers into `p`.
-    fn of(dealt: &'a Dealt, chunk: &'a Chunk, p: &'a Processed<Keys>) -> View<'a> {
+    pub(super) fn of(dealt: &'a Dealt, chunk: &'a Chunk, p: &'a Processed<Keys>) -> View<'a> {
         View {
             order: &dealt.order,
             direct: dealt.direct,
@@ -105,7 +108,7 @@ impl<'a> View<'a> {
     }
 
     /// How many records the chunk has.
-    fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         if self.direct {
             self.held.len()
         } else {
@@ -115,7 +118,7 @@ impl<'a> View<'a> {
 
     /// The key hash of the chunk's `i`th record.
     #[inline]
-    fn hash(&self, i: usize) -> u64 {
+    pub(super) fn hash(&self, i: usize) -> u64 {
         if self.direct {
             self.held[i].hash
         } else {
@@ -126,7 +129,7 @@ impl<'a> View<'a> {
     /// The key and line (without its terminator) of the chunk's `i`th
     /// record.
     #[inline]
-    fn record(&self, i: usize) -> (&[u8], &[u8]) {
+    pub(super) fn record(&self, i: usize) -> (&[u8], &[u8]) {
         if self.direct {
             self.get(i as Src)
         } else {
@@ -178,6 +181,11 @@ pub struct Seen {
     in_order: Vec<u32>,
     /// Where the partitions' lookups on the pool add their time.
     clock: BusyClock,
+    /// The partitions while the workers look them up ([`Seen::ahead`]).
+    ahead: Option<Arc<Ahead>>,
+    /// Past the budget with the partitions ahead: the next chunk starts
+    /// the spill.
+    spill_due: bool,
 }
 
 impl Seen {
@@ -201,7 +209,64 @@ impl Seen {
             takes: vec![Takes::default()],
             in_order: Vec::new(),
             clock: BusyClock::default(),
+            ahead: None,
+            spill_due: false,
         }
+    }
+
+    /// Has the workers of an engine's run look up the partitions, each
+    /// chunk's share by the worker that keyed it (`dedup/ahead.rs`): one
+    /// partition per worker (`workers`: [`Engine::threads`](crate::Engine::threads);
+    /// `order`: [`Engine::chunk_order`](crate::Engine::chunk_order)), which the run's `work` feeds
+    /// with [`Ahead::deal`] (from [`Seen::lookups_ahead`]); the thread
+    /// that offers chunks in input order ([`Seen::offer_chunk`]) then
+    /// only writes their first records. Only for plain first-record
+    /// dedup on three workers or more; otherwise (`count`, samples, one
+    /// or two workers) the set is left as it is: with two, the thread in
+    /// order looking up alone costs less than the copies of the keys and
+    /// the tables passed between cores. The output is the same either
+    /// way. See [`Ahead`] for an example.
+    ///
+    /// ```
+    /// use urlsift_records::dedup::Seen;
+    /// use urlsift_records::{Engine, Options};
+    ///
+    /// let options = Options { threads: Some(3), ..Options::default() };
+    /// let engine = Engine::new(Vec::new(), &options)?;
+    /// let (workers, order) = (engine.threads(), engine.chunk_order());
+    /// let seen = Seen::new(1 << 20, false, None, b'\n').ahead(workers, order.clone());
+    /// assert_eq!(seen.partitions(), 3);
+    /// let counting = Seen::new(1 << 20, true, None, b'\n').ahead(workers, order);
+    /// assert!(counting.lookups_ahead().is_none());
+    /// # Ok::<(), urlsift_records::Error>(())
+    /// ```
+    pub fn ahead(mut self, workers: usize, order: ChunkOrder) -> Seen {
+        let n = workers;
+        if self.mode.count || self.mode.samples > 1 || n < 3 {
+            return self;
+        }
+        self.ahead = Some(Arc::new(Ahead::new(n, order, self.budget)));
+        self.parts = Vec::new();
+        self.pool = None;
+        self.takes = (0..n).map(|_| Takes::default()).collect();
+        self
+    }
+
+    /// What the workers feed when the set looks up ahead
+    /// ([`Seen::ahead`]): `None` otherwise.
+    pub fn lookups_ahead(&self) -> Option<Arc<Ahead>> {
+        self.ahead.clone()
+    }
+
+    /// Stops looking up ahead: the partitions come back to this thread.
+    /// Returns the keys taken ahead of the chunks offered so far.
+    fn land(&mut self) -> HashSet<Vec<u8>> {
+        let Some(ahead) = self.ahead.take() else {
+            return HashSet::new();
+        };
+        let (parts, taken) = ahead.land();
+        self.parts = parts;
+        taken
     }
 
     /// Adds the time its partitions are looked up at once (on its pool,
@@ -234,6 +299,9 @@ impl Seen {
     /// assert_eq!(seen.records(), 0);
     /// ```
     pub fn samples(mut self, n: u32) -> Seen {
+        if n > 1 {
+            self.land();
+        }
         self.mode.samples = n.max(1);
         self
     }
@@ -251,6 +319,7 @@ impl Seen {
     /// # Ok::<(), urlsift_records::Error>(())
     /// ```
     pub fn threads(mut self, n: usize) -> Result<Seen, Error> {
+        self.land();
         let n = n.max(1);
         self.pool = if n > 1 {
             let pool = rayon::ThreadPoolBuilder::new()
@@ -269,7 +338,10 @@ impl Seen {
 
     /// How many partitions the set has ([`Seen::threads`]).
     pub fn partitions(&self) -> usize {
-        self.parts.len()
+        match &self.ahead {
+            Some(ahead) => ahead.partitions(),
+            None => self.parts.len(),
+        }
     }
 
     /// How many records were offered.
@@ -287,6 +359,9 @@ impl Seen {
         p: &Processed<Keys>,
         out: &mut W,
     ) -> Result<(), Error> {
+        if self.ahead.is_some() && self.offer_ahead(chunk, p, out)? {
+            return Ok(());
+        }
         let n = self.parts.len();
         let here = p.extra.dealt.parts != n;
         if here {
@@ -330,7 +405,7 @@ impl Seen {
             return Ok(());
         }
         match pool {
-            None => {
+            None if parts.len() == 1 => {
                 // One partition, on this thread: each first record goes
                 // out as it is found.
                 let all = 0..records as u32;
@@ -342,7 +417,7 @@ impl Seen {
                     Ok::<(), Error>(())
                 })?;
             }
-            Some(pool) => {
+            pool => {
                 // This thread looks up the first partition while the
                 // pool's threads take the others.
                 let decide = |part: &mut Part, list: &Vec<u32>, takes: &mut Takes| {
@@ -358,36 +433,42 @@ impl Seen {
                         Ok::<(), ()>(())
                     });
                 };
-                look_up(parts, Some(pool), &dealt.lists, takes, clock, decide);
-                let kept: usize = takes.iter().map(|t| t.taken.len()).sum();
-                if kept * SPARSE < view.len() {
-                    // Few first records (a log of repeats): the partitions'
-                    // lists of them, put in order, rather than every
-                    // record's answer looked up in turn.
-                    in_order.clear();
-                    for t in takes.iter() {
-                        in_order.extend_from_slice(&t.taken);
-                    }
-                    in_order.sort_unstable();
-                    for &i in in_order.iter() {
-                        write_line(out, view.record(i as usize).1, *terminator)?;
-                    }
-                    *written += kept as u64;
-                } else {
-                    let hashes = (0..view.len()).map(|i| view.hash(i));
-                    for (i, take) in in_input_order(hashes, takes).enumerate() {
-                        if take {
-                            write_line(out, view.record(i).1, *terminator)?;
-                            *written += 1;
-                        }
-                    }
-                }
+                look_up(parts, pool.as_ref(), &dealt.lists, takes, clock, decide);
+                *written += write_taken(&view, takes, in_order, out, *terminator)?;
             }
         }
         if self.bytes() > self.budget {
             self.start_spill()?;
         }
         Ok(())
+    }
+
+    /// [`Seen::offer_chunk`] while the workers look up ahead: writes the
+    /// chunk's first records from the partitions' answers. `false` when
+    /// the set landed instead, moving to disk at this chunk (past the
+    /// budget, or a partition could not answer in memory): the chunk is
+    /// then offered the in-order way.
+    fn offer_ahead<W: Write>(
+        &mut self,
+        chunk: &Chunk,
+        p: &Processed<Keys>,
+        out: &mut W,
+    ) -> Result<bool, Error> {
+        let ahead = self.ahead.as_ref().expect("looking up ahead");
+        let dealt = &p.extra.dealt;
+        let answered = !self.spill_due
+            && dealt.parts == ahead.partitions()
+            && ahead.collect(chunk.place, &mut self.takes);
+        if !answered {
+            let taken = self.land();
+            self.spill_except(&taken)?;
+            return Ok(false);
+        }
+        let view = View::of(dealt, chunk, p);
+        self.seq += view.len() as u64;
+        self.written += write_taken(&view, &self.takes, &mut self.in_order, out, self.terminator)?;
+        self.spill_due = ahead.bytes() > self.budget;
+        Ok(true)
     }
 
     /// Offers one record alone (its key, the key's xxh3-64 `hash`, its
@@ -415,6 +496,7 @@ impl Seen {
     /// # Ok::<(), urlsift_records::Error>(())
     /// ```
     pub fn offer(&mut self, hash: u64, key: &[u8], line: &[u8]) -> Result<bool, Error> {
+        self.land();
         let seq = self.seq;
         self.seq += 1;
         let long_line = self.mode.count && line.len() >= LONGEST_KEY;
@@ -458,6 +540,7 @@ impl Seen {
     /// # Ok::<(), urlsift_records::Error>(())
     /// ```
     pub fn take(&mut self, records: &[(u64, &[u8])]) -> Result<Option<Vec<bool>>, Error> {
+        self.land();
         let n = self.parts.len();
         let fits = self.spill.is_none()
             && !self.mode.count
@@ -516,7 +599,7 @@ impl Seen {
     /// few ahead, so that their lookups overlap.
     #[inline]
     pub fn prefetch(&self, hash: u64) {
-        if self.spill.is_none() {
+        if self.spill.is_none() && self.ahead.is_none() {
             self.parts[part_of(hash, self.parts.len())].prefetch(hash);
         }
     }
@@ -526,6 +609,7 @@ impl Seen {
     /// in memory. A caller whose lines cost something to make (Parquet
     /// rows) makes them only then.
     pub fn spills(&mut self, hash: u64, key: &[u8]) -> Result<bool, Error> {
+        self.land();
         if self.spill.is_none() {
             let part = &self.parts[part_of(hash, self.parts.len())];
             let fits = key.len() < LONGEST_KEY
@@ -562,11 +646,20 @@ impl Seen {
 
     /// Estimated memory held: arena blocks, entries and table slots.
     fn bytes(&self) -> u64 {
-        self.parts.iter().map(Part::bytes).sum::<usize>() as u64
+        let ahead = self.ahead.as_ref().map_or(0, |a| a.bytes());
+        ahead + self.parts.iter().map(Part::bytes).sum::<usize>() as u64
     }
 
     /// Moves the seen-set to disk; from now on every record is spilled.
     fn start_spill(&mut self) -> Result<(), Error> {
+        let ahead = self.land();
+        self.spill_except(&ahead)
+    }
+
+    /// [`Seen::start_spill`], leaving out the keys in `ahead` (taken by
+    /// lookups ahead of the chunks offered: their records are spilled
+    /// with the rest).
+    fn spill_except(&mut self, ahead: &HashSet<Vec<u8>>) -> Result<(), Error> {
         let dir = spill::spill_dir(self.tmp_dir.as_deref(), "urlsift-dedup-")?;
         let mut spill = Spill::create(dir.path(), "p", 0).map_err(spill_err)?;
         let mode = self.mode;
@@ -597,6 +690,9 @@ impl Seen {
                         1
                     };
                     let key = part.arena.get(span);
+                    if !ahead.is_empty() && ahead.contains(key) {
+                        continue;
+                    }
                     for _ in 0..written {
                         spill.push(slot.hash, 0, 1, key, &[]).map_err(spill_err)?;
                     }
@@ -631,9 +727,10 @@ impl Seen {
     /// records of its key seen on disk). Returns the number of records
     /// that went out in all, before and now.
     pub fn finish_with(
-        self,
+        mut self,
         mut emit: impl FnMut(u64, &[u8]) -> Result<(), Error>,
     ) -> Result<u64, Error> {
+        self.land();
         let mode = self.mode;
         let mut written = self.written;
         let mut emit = |count: u64, line: &[u8]| -> Result<(), Error> {
@@ -678,11 +775,11 @@ impl Seen {
 /// at every push) would pass the line between cores at every record.
 #[derive(Default)]
 #[repr(align(128))]
-struct Takes {
+pub(super) struct Takes {
     /// Each record's, in the partition's order.
-    answers: Vec<bool>,
+    pub(super) answers: Vec<bool>,
     /// The records taken (their indexes in the chunk), for `dedup`.
-    taken: Vec<u32>,
+    pub(super) taken: Vec<u32>,
 }
 
 /// A chunk's first records are put in order from the partitions' lists
@@ -704,7 +801,11 @@ fn look_up(
     let mut jobs = parts.iter_mut().zip(lists).zip(takes.iter_mut());
     let ((part, list), taken) = jobs.next().expect("a partition");
     let Some(pool) = pool else {
-        return decide(part, list, taken);
+        decide(part, list, taken);
+        for ((part, list), takes) in jobs {
+            decide(part, list, takes);
+        }
+        return;
     };
     let since = Instant::now();
     pool.in_place_scope(|s| {
@@ -714,6 +815,39 @@ fn look_up(
         decide(part, list, taken);
     });
     clock.add(since.elapsed());
+}
+
+/// Writes the records of `view` the partitions took (`takes`) in input
+/// order; returns how many.
+fn write_taken<W: Write>(
+    view: &View<'_>,
+    takes: &[Takes],
+    in_order: &mut Vec<u32>,
+    out: &mut W,
+    terminator: u8,
+) -> Result<u64, Error> {
+    let kept: usize = takes.iter().map(|t| t.taken.len()).sum();
+    if kept * SPARSE < view.len() {
+        // Few first records (a log of repeats): the partitions' lists of
+        // them, put in order, rather than every record's answer looked up
+        // in turn.
+        in_order.clear();
+        for t in takes {
+            in_order.extend_from_slice(&t.taken);
+        }
+        in_order.sort_unstable();
+        for &i in in_order.iter() {
+            write_line(out, view.record(i as usize).1, terminator)?;
+        }
+    } else {
+        let hashes = (0..view.len()).map(|i| view.hash(i));
+        for (i, take) in in_input_order(hashes, takes).enumerate() {
+            if take {
+                write_line(out, view.record(i).1, terminator)?;
+            }
+        }
+    }
+    Ok(kept as u64)
 }
 
 /// The partitions' answers (each in input order within its partition)
@@ -799,6 +933,111 @@ mod tests {
             .unwrap();
         seen.finish(&mut out).unwrap();
         String::from_utf8(out).unwrap()
+    }
+
+    /// `dedup` of `inputs` (one file each; `Err`: gzipped and cut in
+    /// the middle, its records up to the cut then a read error) by `key`
+    /// in chunks of 512 bytes
+    /// on `threads` workers that look up the seen-set ahead
+    /// ([`Seen::ahead`]), spilling past `budget` bytes.
+    fn dedup_ahead(
+        inputs: &[Result<String, String>],
+        key: Key,
+        threads: usize,
+        budget: u64,
+    ) -> String {
+        use std::io::Write;
+        let dir = tempfile::tempdir().unwrap();
+        let paths = inputs
+            .iter()
+            .enumerate()
+            .map(|(i, input)| match input {
+                Ok(input) => {
+                    let path = dir.path().join(format!("urls{i}.txt"));
+                    std::fs::write(&path, input).unwrap();
+                    path
+                }
+                Err(input) => {
+                    let path = dir.path().join(format!("urls{i}.txt.gz"));
+                    let mut gz = flate2::write::GzEncoder::new(Vec::new(), Default::default());
+                    gz.write_all(input.as_bytes()).unwrap();
+                    let gz = gz.finish().unwrap();
+                    std::fs::write(&path, &gz[..gz.len() / 2]).unwrap();
+                    path
+                }
+            })
+            .collect();
+        let options = Options {
+            chunk_size: 512,
+            threads: Some(threads),
+            ..Options::default()
+        };
+        let engine = Engine::new(paths, &options).unwrap();
+        let stage = Stage::new(List::builtin(), &Filters::default(), &Edits::default()).unwrap();
+        let profile = Profile::new();
+        let keying = Keying {
+            key,
+            profile: &profile,
+            stage: &stage,
+            terminator: b'\n',
+            with_key: false,
+        };
+        let job = Job::default();
+        let tmp = Some(dir.path().to_path_buf());
+        let mut seen =
+            Seen::new(budget, false, tmp, b'\n').ahead(engine.threads(), engine.chunk_order());
+        let ahead = seen.lookups_ahead();
+        assert_eq!(ahead.is_some(), threads > 2);
+        let mut out = Vec::new();
+        let errors = engine
+            .run(
+                |chunk| {
+                    let mut p = keying.chunk(&job, chunk, None, Default::default());
+                    match &ahead {
+                        Some(ahead) => ahead.deal(chunk, &mut p),
+                        None => p.extra.deal(&p.out, &p.passed_through, 1),
+                    }
+                    p
+                },
+                |chunk, p| seen.offer_chunk(chunk, p, &mut out).map(|()| true),
+            )
+            .unwrap();
+        let cut = inputs.iter().filter(|i| i.is_err()).count();
+        assert_eq!(errors.len(), cut);
+        seen.finish(&mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    /// Looked up ahead by the workers, over several inputs (one cut
+    /// short among them, an empty one), in memory and moving to
+    /// disk at the start, in the middle (keys looked up ahead of the
+    /// spill's first chunk) and near the end: the output of one worker.
+    #[test]
+    fn lookups_ahead_keep_the_output() {
+        let part = |from: usize, to: usize| -> String {
+            (from..to)
+                .map(|i| format!("https://h{}.example/p{}\n", i % 53, (i * 7) % 89))
+                .collect()
+        };
+        let inputs = [
+            Ok(part(0, 1500)),
+            Err(part(4000, 6000)),
+            Ok(String::new()),
+            Ok(part(1500, 2600)),
+            Ok(part(2600, 4000)),
+        ];
+        for key in [Key::Href, Key::Host] {
+            let one = dedup_ahead(&inputs, key, 1, 1 << 30);
+            assert!(one.lines().count() > 50, "{one}");
+            for budget in [1 << 30, 1, 20_000, 60_000, 120_000] {
+                let alone = dedup_ahead(&inputs, key, 1, budget);
+                assert_eq!(alone, one, "one worker, budget {budget}");
+                for threads in [3, 4, 8] {
+                    let many = dedup_ahead(&inputs, key, threads, budget);
+                    assert_eq!(many, one, "{threads} workers, budget {budget}");
+                }
+            }
+        }
     }
 
     /// Chunks where few records are new (a log of repeats) put their
