@@ -104,7 +104,7 @@ struct State {
     /// Batches whose turn has not come (or that did not fit).
     pending: BTreeMap<Place, Batch>,
     /// Batches looked up, with their answers, until collected.
-    decided: BTreeMap<Place, (Batch, Vec<bool>)>,
+    decided: BTreeMap<Place, Batch>,
     off: bool,
 }
 
@@ -112,19 +112,23 @@ struct State {
 #[derive(Default)]
 struct Batch {
     hashes: Vec<u64>,
-    /// Where each key ends in `keys`.
-    ends: Vec<usize>,
+    /// Where each key ends in `keys` (a chunk's keys are far under 4
+    /// GiB: a chunk is a few megabytes).
+    ends: Vec<u32>,
     keys: Vec<u8>,
     /// Each key's record: its index in the chunk's records.
     index: Vec<u32>,
+    /// Once looked up: whether each record goes out (then the buffer the
+    /// in-order stage gave back, to fill again).
+    answers: Vec<bool>,
     /// No key is too long for a table slot.
     fits: bool,
 }
 
 impl Batch {
     fn key(&self, i: usize) -> &[u8] {
-        let start = if i == 0 { 0 } else { self.ends[i - 1] };
-        &self.keys[start..self.ends[i]]
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        &self.keys[start..self.ends[i] as usize]
     }
 
     fn clear(&mut self) {
@@ -247,7 +251,7 @@ impl Ahead {
         let state = &mut **state;
         loop {
             state.next = self.order.next_chunk(state.next);
-            let Some(batch) = state.pending.remove(&state.next) else {
+            let Some(mut batch) = state.pending.remove(&state.next) else {
                 return;
             };
             let part = &mut state.part;
@@ -259,7 +263,8 @@ impl Ahead {
                 state.pending.insert(state.next, batch);
                 return;
             }
-            let mut answers = Vec::with_capacity(records);
+            let mut answers = std::mem::take(&mut batch.answers);
+            answers.clear();
             let hashes = &batch.hashes;
             for &hash in hashes.iter().take(PREFETCH_AHEAD) {
                 part.prefetch(hash);
@@ -277,7 +282,8 @@ impl Ahead {
                 answers.push(part.offer(FIRST, hash, batch.key(i), &[], 0));
             }
             lane.bytes.store(part.bytes(), Ordering::Relaxed);
-            state.decided.insert(state.next, (batch, answers));
+            batch.answers = answers;
+            state.decided.insert(state.next, batch);
             state.next.1 += 1;
         }
     }
@@ -317,12 +323,12 @@ impl Ahead {
             {
                 state.decided.pop_first();
             }
-            let (mut batch, answers) = state.decided.remove(&place).expect("looked up");
+            let mut batch = state.decided.remove(&place).expect("looked up");
             drop(state);
             takes.taken.clear();
-            let taken = batch.index.iter().zip(&answers).filter(|(_, a)| **a);
+            let taken = batch.index.iter().zip(&batch.answers).filter(|(_, a)| **a);
             takes.taken.extend(taken.map(|(&i, _)| i));
-            takes.answers = answers;
+            std::mem::swap(&mut takes.answers, &mut batch.answers);
             batch.clear();
             spare.push(batch);
         }
@@ -342,8 +348,8 @@ impl Ahead {
         for lane in &self.lanes {
             let mut state = lane.state.lock().unwrap_or_else(|e| e.into_inner());
             state.off = true;
-            for (batch, answers) in state.decided.values() {
-                for (i, _) in answers.iter().enumerate().filter(|(_, a)| **a) {
+            for batch in state.decided.values() {
+                for (i, _) in batch.answers.iter().enumerate().filter(|(_, a)| **a) {
                     ahead.insert(batch.key(i).to_vec());
                 }
             }
@@ -364,7 +370,7 @@ fn fill(batch: &mut Batch, view: &View<'_>, list: impl Iterator<Item = u32>) {
         batch.fits &= key.len() < LONGEST_KEY;
         batch.hashes.push(view.hash(i as usize));
         batch.keys.extend_from_slice(key);
-        batch.ends.push(batch.keys.len());
+        batch.ends.push(batch.keys.len() as u32);
         batch.index.push(i);
     }
 }
