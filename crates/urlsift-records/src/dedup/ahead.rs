@@ -27,17 +27,11 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 use super::keys::Keys;
-use super::keyset::{LONGEST_KEY, MOST_BLOCKS, Mode, Part};
+use super::keyset::{LONGEST_KEY, MOST_BLOCKS, Part};
 use super::seen::{PREFETCH_AHEAD, Takes, View};
 use crate::chunk::{Chunk, Place};
 use crate::order::ChunkOrder;
 use crate::processed::Processed;
-
-/// What the set keeps when it looks up ahead: each key's first record.
-const FIRST: Mode = Mode {
-    count: false,
-    samples: 1,
-};
 
 /// The seen-set's partitions while the workers look them up (see the
 /// module's text): made by [`Seen::ahead`](super::Seen::ahead), fed by
@@ -103,9 +97,22 @@ struct State {
     next: Place,
     /// Batches whose turn has not come (or that did not fit).
     pending: BTreeMap<Place, Batch>,
-    /// Batches looked up, with their answers, until collected.
-    decided: BTreeMap<Place, Batch>,
+    /// The answers for batches looked up, until collected.
+    decided: BTreeMap<Place, Answers>,
     off: bool,
+}
+
+/// A batch's answers: whether each of its records goes out, and where
+/// the arena holds the keys of those that do (for [`Ahead::land`]: they
+/// were taken ahead of the in-order stage). Its keys went back to the
+/// workers once looked up.
+#[derive(Default)]
+struct Answers {
+    each: Vec<bool>,
+    /// The taken records: their indexes in the chunk's records.
+    taken: Vec<u32>,
+    /// The taken records' keys in the partition's arena: block and start.
+    spans: Vec<(usize, usize)>,
 }
 
 /// One partition's share of a chunk's keys, in input order.
@@ -118,9 +125,6 @@ struct Batch {
     keys: Vec<u8>,
     /// Each key's record: its index in the chunk's records.
     index: Vec<u32>,
-    /// Once looked up: whether each record goes out (then the buffer the
-    /// in-order stage gave back, to fill again).
-    answers: Vec<bool>,
     /// No key is too long for a table slot.
     fits: bool,
 }
@@ -263,8 +267,10 @@ impl Ahead {
                 state.pending.insert(state.next, batch);
                 return;
             }
-            let mut answers = std::mem::take(&mut batch.answers);
-            answers.clear();
+            let mut answers = Answers {
+                each: Vec::with_capacity(records),
+                ..Answers::default()
+            };
             let hashes = &batch.hashes;
             for &hash in hashes.iter().take(PREFETCH_AHEAD) {
                 part.prefetch(hash);
@@ -279,11 +285,20 @@ impl Ahead {
                 if let Some(&next) = hashes.get(i + PREFETCH_AHEAD / 2) {
                     part.prefetch_key(next);
                 }
-                answers.push(part.offer(FIRST, hash, batch.key(i), &[], 0));
+                let taken = part.offer_first(hash, batch.key(i));
+                answers.each.push(taken.is_some());
+                if let Some(span) = taken {
+                    answers.taken.push(batch.index[i]);
+                    answers.spans.push((span.block, span.start));
+                }
             }
             lane.bytes.store(part.bytes(), Ordering::Relaxed);
-            batch.answers = answers;
-            state.decided.insert(state.next, batch);
+            state.decided.insert(state.next, answers);
+            // Its keys are free for the next chunk a worker deals.
+            batch.clear();
+            if let Ok(mut spare) = self.spare.lock() {
+                spare.push(batch);
+            }
             state.next.1 += 1;
         }
     }
@@ -310,7 +325,6 @@ impl Ahead {
                 return false;
             }
         }
-        let mut spare = Vec::with_capacity(self.lanes.len());
         for (lane, takes) in self.lanes.iter().zip(takes.iter_mut()) {
             let Ok(mut state) = lane.state.lock() else {
                 return false;
@@ -323,41 +337,30 @@ impl Ahead {
             {
                 state.decided.pop_first();
             }
-            let mut batch = state.decided.remove(&place).expect("looked up");
+            let answers = state.decided.remove(&place).expect("looked up");
             drop(state);
-            takes.taken.clear();
-            let taken = batch.index.iter().zip(&batch.answers).filter(|(_, a)| **a);
-            takes.taken.extend(taken.map(|(&i, _)| i));
-            std::mem::swap(&mut takes.answers, &mut batch.answers);
-            batch.clear();
-            spare.push(batch);
-        }
-        if let Ok(mut s) = self.spare.lock() {
-            s.append(&mut spare);
+            (takes.answers, takes.taken) = (answers.each, answers.taken);
         }
         true
     }
 
-    /// Stops looking ahead: the partitions, and the keys they took ahead
-    /// of the in-order stage (looked up, not yet collected: the chunks
-    /// not offered yet, whose records must not be taken as seen).
-    pub(super) fn land(&self) -> (Vec<Part>, HashSet<Vec<u8>>) {
+    /// Stops looking ahead: the partitions, each with the keys it took
+    /// ahead of the in-order stage (looked up, not yet collected: the
+    /// chunks not offered yet, whose records must not be taken as seen),
+    /// as where its arena holds them (block, start).
+    pub(super) fn land(&self) -> Vec<(Part, HashSet<(usize, usize)>)> {
         self.off.store(true, Ordering::Relaxed);
         let mut parts = Vec::with_capacity(self.lanes.len());
-        let mut ahead = HashSet::new();
         for lane in &self.lanes {
             let mut state = lane.state.lock().unwrap_or_else(|e| e.into_inner());
             state.off = true;
-            for batch in state.decided.values() {
-                for (i, _) in batch.answers.iter().enumerate().filter(|(_, a)| **a) {
-                    ahead.insert(batch.key(i).to_vec());
-                }
-            }
+            let ahead = state.decided.values();
+            let ahead: HashSet<_> = ahead.flat_map(|a| a.spans.iter().copied()).collect();
             state.decided.clear();
             state.pending.clear();
-            parts.push(std::mem::take(&mut state.part));
+            parts.push((std::mem::take(&mut state.part), ahead));
         }
-        (parts, ahead)
+        parts
     }
 }
 

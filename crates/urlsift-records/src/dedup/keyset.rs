@@ -74,6 +74,9 @@ impl Part {
     /// its place `seq` in the input); returns whether its line goes out
     /// now. The key fits a slot (the caller checked: [`LONGEST_KEY`],
     /// [`MOST_BLOCKS`]).
+    ///
+    /// [`Part::offer_first`] is this for the first record of each key
+    /// alone.
     pub(super) fn offer(
         &mut self,
         mode: Mode,
@@ -118,6 +121,26 @@ impl Part {
             return false;
         }
         true
+    }
+
+    /// Records one record's key (and its xxh3-64 `hash`) when only the
+    /// first record of each key goes out (no count, one sample): where
+    /// the arena holds the key when it is new (its record goes out now),
+    /// `None` when it was seen. The key fits a slot, as for
+    /// [`Part::offer`].
+    pub(super) fn offer_first(&mut self, hash: u64, key: &[u8]) -> Option<Span> {
+        let arena = &self.arena;
+        let found = self.table.find(hash, |slot| {
+            slot.hash == hash && arena.get(Span::of(slot)) == key
+        });
+        if found.is_some() {
+            return None;
+        }
+        let span = self.arena.push(key);
+        let slot = Slot::new(hash, span.block, span.start, span.len)
+            .expect("the batch's keys were checked to fit a slot");
+        self.table.insert(slot);
+        Some(span)
     }
 
     /// A record whose key (at `key` in the arena, after its word) was seen:

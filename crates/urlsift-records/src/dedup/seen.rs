@@ -259,12 +259,13 @@ impl Seen {
     }
 
     /// Stops looking up ahead: the partitions come back to this thread.
-    /// Returns the keys taken ahead of the chunks offered so far.
-    fn land(&mut self) -> HashSet<Vec<u8>> {
+    /// Returns, for each partition, the keys it took ahead of the chunks
+    /// offered so far (where its arena holds them: block, start).
+    fn land(&mut self) -> Vec<HashSet<(usize, usize)>> {
         let Some(ahead) = self.ahead.take() else {
-            return HashSet::new();
+            return Vec::new();
         };
-        let (parts, taken) = ahead.land();
+        let (parts, taken) = ahead.land().into_iter().unzip();
         self.parts = parts;
         taken
     }
@@ -656,14 +657,17 @@ impl Seen {
         self.spill_except(&ahead)
     }
 
-    /// [`Seen::start_spill`], leaving out the keys in `ahead` (taken by
-    /// lookups ahead of the chunks offered: their records are spilled
-    /// with the rest).
-    fn spill_except(&mut self, ahead: &HashSet<Vec<u8>>) -> Result<(), Error> {
+    /// [`Seen::start_spill`], leaving out the keys in `ahead` (for each
+    /// partition, those its lookups ahead of the chunks offered took,
+    /// where its arena holds them: their records are spilled with the
+    /// rest).
+    fn spill_except(&mut self, ahead: &[HashSet<(usize, usize)>]) -> Result<(), Error> {
         let dir = spill::spill_dir(self.tmp_dir.as_deref(), "urlsift-dedup-")?;
         let mut spill = Spill::create(dir.path(), "p", 0).map_err(spill_err)?;
         let mode = self.mode;
-        for part in &self.parts {
+        let none = HashSet::new();
+        for (i, part) in self.parts.iter().enumerate() {
+            let ahead = ahead.get(i).unwrap_or(&none);
             if mode.count {
                 // Every record held, in input order within the partition
                 // (the spill's merge orders them all); a key's count rides
@@ -689,10 +693,10 @@ impl Seen {
                     } else {
                         1
                     };
-                    let key = part.arena.get(span);
-                    if !ahead.is_empty() && ahead.contains(key) {
+                    if !ahead.is_empty() && ahead.contains(&(span.block, span.start)) {
                         continue;
                     }
+                    let key = part.arena.get(span);
                     for _ in 0..written {
                         spill.push(slot.hash, 0, 1, key, &[]).map_err(spill_err)?;
                     }
