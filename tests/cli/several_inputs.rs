@@ -209,6 +209,8 @@ fn the_shared_crawl_samples_read_together_give_the_same_at_every_j() {
             vec!["normalize"],
             vec!["extract", "--fields", "href,site"],
             vec!["links", "--fields", "from,to,tag,kind"],
+            // Small chunks: from -j3 on the workers look keys up ahead.
+            vec!["dedup", "--chunk-size", "4K"],
         ] {
             let mut args = job.clone();
             args.extend(names.iter().map(String::as_str));
