@@ -907,12 +907,32 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("urls.txt");
         std::fs::write(&path, input).unwrap();
+        let tmp = Some(dir.path().to_path_buf());
+        let (out, _) = run(vec![path], 2, key, |_| {
+            Seen::new(budget, count, tmp, b'\n')
+                .samples(samples)
+                .threads(threads)
+                .unwrap()
+        });
+        out
+    }
+
+    /// Runs `dedup` of `paths` by `key` in chunks of 512 bytes on
+    /// `threads` workers with the seen-set `seen` makes for the engine
+    /// (fed by the workers when it looks up ahead); returns the output
+    /// and the number of read errors.
+    fn run(
+        paths: Vec<std::path::PathBuf>,
+        threads: usize,
+        key: Key,
+        seen: impl FnOnce(&Engine) -> Seen,
+    ) -> (String, usize) {
         let options = Options {
             chunk_size: 512,
-            threads: Some(2),
+            threads: Some(threads),
             ..Options::default()
         };
-        let engine = Engine::new(vec![path], &options).unwrap();
+        let engine = Engine::new(paths, &options).unwrap();
         let stage = Stage::new(List::builtin(), &Filters::default(), &Edits::default()).unwrap();
         let profile = Profile::new();
         let keying = Keying {
@@ -923,20 +943,24 @@ mod tests {
             with_key: false,
         };
         let job = Job::default();
-        let tmp = Some(dir.path().to_path_buf());
-        let mut seen = Seen::new(budget, count, tmp, b'\n')
-            .samples(samples)
-            .threads(threads)
-            .unwrap();
+        let mut seen = seen(&engine);
+        let (ahead, partitions) = (seen.lookups_ahead(), seen.partitions());
         let mut out = Vec::new();
-        engine
+        let errors = engine
             .run(
-                |chunk| keying.chunk(&job, chunk, None, Default::default()),
+                |chunk| {
+                    let mut p = keying.chunk(&job, chunk, None, Default::default());
+                    match &ahead {
+                        Some(ahead) => ahead.deal(chunk, &mut p),
+                        None => p.extra.deal(&p.out, &p.passed_through, partitions),
+                    }
+                    p
+                },
                 |chunk, p| seen.offer_chunk(chunk, p, &mut out).map(|()| true),
             )
             .unwrap();
         seen.finish(&mut out).unwrap();
-        String::from_utf8(out).unwrap()
+        (String::from_utf8(out).unwrap(), errors.len())
     }
 
     /// `dedup` of `inputs` (one file each; `Err`: gzipped and cut in
@@ -971,45 +995,15 @@ mod tests {
                 }
             })
             .collect();
-        let options = Options {
-            chunk_size: 512,
-            threads: Some(threads),
-            ..Options::default()
-        };
-        let engine = Engine::new(paths, &options).unwrap();
-        let stage = Stage::new(List::builtin(), &Filters::default(), &Edits::default()).unwrap();
-        let profile = Profile::new();
-        let keying = Keying {
-            key,
-            profile: &profile,
-            stage: &stage,
-            terminator: b'\n',
-            with_key: false,
-        };
-        let job = Job::default();
         let tmp = Some(dir.path().to_path_buf());
-        let mut seen =
-            Seen::new(budget, false, tmp, b'\n').ahead(engine.threads(), engine.chunk_order());
-        let ahead = seen.lookups_ahead();
-        assert_eq!(ahead.is_some(), threads > 2);
-        let mut out = Vec::new();
-        let errors = engine
-            .run(
-                |chunk| {
-                    let mut p = keying.chunk(&job, chunk, None, Default::default());
-                    match &ahead {
-                        Some(ahead) => ahead.deal(chunk, &mut p),
-                        None => p.extra.deal(&p.out, &p.passed_through, 1),
-                    }
-                    p
-                },
-                |chunk, p| seen.offer_chunk(chunk, p, &mut out).map(|()| true),
-            )
-            .unwrap();
-        let cut = inputs.iter().filter(|i| i.is_err()).count();
-        assert_eq!(errors.len(), cut);
-        seen.finish(&mut out).unwrap();
-        String::from_utf8(out).unwrap()
+        let (out, errors) = run(paths, threads, key, |engine| {
+            let seen = Seen::new(budget, false, tmp, b'\n');
+            let seen = seen.ahead(engine.threads(), engine.chunk_order());
+            assert_eq!(seen.lookups_ahead().is_some(), threads > 2);
+            seen
+        });
+        assert_eq!(errors, inputs.iter().filter(|i| i.is_err()).count());
+        out
     }
 
     /// Looked up ahead by the workers, over several inputs (one cut
