@@ -893,7 +893,7 @@ mod tests {
     use urlsift::profile::Profile;
     use urlsift::site::List;
 
-    /// `dedup` of `input` by `key` in chunks of `chunk_size` bytes, with
+    /// `dedup` of `input` by `key` in chunks of 512 bytes on two workers, with
     /// the seen-set in `threads` partitions (counting with `count`,
     /// keeping `samples` per key, spilling past `budget` bytes).
     fn dedup(
