@@ -101,7 +101,8 @@ pub fn run(a: DedupArgs) -> Result<ExitCode, CliError> {
         }
         let first = FirstRows::new(budget, a.samples, Some(spill_dir.path().to_path_buf()))
             .clocked(setup.engine.in_order_clock())
-            .threads(seen_threads(setup.engine.threads()))?;
+            .threads(seen_threads(setup.engine.threads()))?
+            .ahead(setup.engine.threads(), setup.engine.chunk_order());
         return parquet_rows(setup, &keying, &job, base.as_ref(), write_back, first);
     }
     let mut seen = Seen::new(
@@ -204,7 +205,15 @@ fn parquet_rows(
     mut first: FirstRows,
 ) -> Result<ExitCode, CliError> {
     let (files, settings) = (setup.engine.files().len(), setup.report);
-    let work = |chunk: &_| keying.chunk(job, chunk, base, Keys::default());
+    let ahead = first.lookups_ahead();
+    let work = |chunk: &_| {
+        let mut p = keying.chunk(job, chunk, base, Keys::default());
+        if let Some(ahead) = &ahead {
+            // Dealt and looked up here, on the worker.
+            ahead.deal(chunk, &mut p);
+        }
+        p
+    };
     let mut done = setup.run(work, |ledger, chunk, p| {
         ledger.tally_mut().merge(&p.tally);
         let frames = first.chunk(chunk, p)?;

@@ -413,8 +413,9 @@ fn dedup_keeps_the_rows_text_dedup_keeps() {
             samples,
             "urls.txt",
         ]));
-        // (-j4: the seen-set in four partitions looked up at once.)
-        for j in ["1", "2", "4"] {
+        // (-j4, -j8: the seen-set's partitions looked up by the workers,
+        // with one sample per key.)
+        for j in ["1", "2", "4", "8"] {
             wd.stdout(&[
                 "dedup",
                 "-q",

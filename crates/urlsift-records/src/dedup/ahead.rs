@@ -185,9 +185,12 @@ impl Ahead {
         }
         let n = self.lanes.len();
         let offered = chunk.oversize().is_none();
-        if offered && p.extra.dealt.parts != n {
+        if offered && (p.extra.dealt.parts != n || is_rows(chunk)) {
             let held = p.extra.held.iter().map(|h| (h.at, h.hash));
-            p.extra.dealt.deal(held, &p.passed_through, &p.out, n);
+            let frames = is_rows(chunk);
+            p.extra
+                .dealt
+                .deal(held, &p.passed_through, &p.out, n, frames);
         }
         let mut batches: Vec<Option<Batch>> = {
             let mut spare = self.spare.lock().ok();
@@ -362,6 +365,15 @@ impl Ahead {
         }
         parts
     }
+}
+
+/// Whether `chunk` holds Parquet rows: its bad rows are keyed by their
+/// values, as Parquet dedup keys them.
+fn is_rows(chunk: &Chunk) -> bool {
+    #[cfg(feature = "parquet")]
+    return chunk.rows().is_some();
+    #[cfg(not(feature = "parquet"))]
+    return false;
 }
 
 /// Fills `batch` with the keys of the records `list` names in `view`.

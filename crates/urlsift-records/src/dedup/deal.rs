@@ -5,6 +5,8 @@
 
 use xxhash_rust::xxh3::xxh3_64;
 
+use crate::format::frame::Frames;
+
 /// Marks keys of passed-through invalid lines: 0xFF never starts UTF-8.
 pub(super) const RAW_KEY: u8 = 0xFF;
 
@@ -45,14 +47,16 @@ impl Dealt {
     /// Lists a chunk's records in input order: the keyed ones (`held`:
     /// where each starts in the output `out`, and its key's hash), and the
     /// bad records passed through (at `kept` in `out`; a kept line comes
-    /// before the records at or after its end); then deals them to
-    /// `parts` partitions.
+    /// before the records at or after its end; `frames`: each a Parquet
+    /// row's frame, keyed by its values, as Parquet dedup keys them); then
+    /// deals them to `parts` partitions.
     pub(super) fn deal(
         &mut self,
         held: impl Iterator<Item = (usize, u64)>,
         kept: &[(usize, usize)],
         out: &[u8],
         parts: usize,
+        frames: bool,
     ) {
         self.order.clear();
         self.kept.clear();
@@ -66,12 +70,12 @@ impl Dealt {
         let mut kept = kept.iter().peekable();
         for (i, (at, hash)) in held.enumerate() {
             while let Some(&span) = kept.next_if(|&&(_, end)| end <= at) {
-                self.keep(out, span);
+                self.keep(out, span, frames);
             }
             self.order.push((hash, i as Src));
         }
         for &span in kept {
-            self.keep(out, span);
+            self.keep(out, span, frames);
         }
         self.lists.resize_with(parts, Vec::new);
         for list in &mut self.lists {
@@ -85,11 +89,17 @@ impl Dealt {
     }
 
     /// Lists a bad record passed through (at `line` in `out`, its
-    /// terminator included), keyed by its raw bytes.
-    fn keep(&mut self, out: &[u8], line: (usize, usize)) {
+    /// terminator included), keyed by its raw bytes (a Parquet row's
+    /// frame, with `frames`: by its values).
+    fn keep(&mut self, out: &[u8], line: (usize, usize), frames: bool) {
         let start = self.raw.len();
         self.raw.push(RAW_KEY);
-        self.raw.extend_from_slice(&out[line.0..line.1 - 1]);
+        if frames {
+            let values = Frames::new(&out[line.0..line.1]).flat_map(|f| f.value.iter());
+            self.raw.extend(values);
+        } else {
+            self.raw.extend_from_slice(&out[line.0..line.1 - 1]);
+        }
         let key = (start, self.raw.len());
         let src = self.kept.len() as Src | KEPT;
         self.kept.push(Kept { line, key });

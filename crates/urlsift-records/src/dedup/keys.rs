@@ -45,7 +45,7 @@ impl Keys {
     /// ```
     pub fn deal(&mut self, out: &[u8], kept: &[(usize, usize)], partitions: usize) {
         let held = self.held.iter().map(|h| (h.at, h.hash));
-        self.dealt.deal(held, kept, out, partitions);
+        self.dealt.deal(held, kept, out, partitions, false);
     }
 
     /// The keyed records of a chunk, in input order, given the chunk's

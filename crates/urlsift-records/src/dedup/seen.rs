@@ -369,7 +369,7 @@ impl Seen {
             // Not dealt by the worker (or for another number of
             // partitions): dealt here.
             let held = p.extra.held.iter().map(|h| (h.at, h.hash));
-            self.dealt.deal(held, &p.passed_through, &p.out, n);
+            self.dealt.deal(held, &p.passed_through, &p.out, n, false);
         }
         let theirs = &p.extra.dealt;
         let fits = self.spill.is_some()
@@ -455,21 +455,54 @@ impl Seen {
         p: &Processed<Keys>,
         out: &mut W,
     ) -> Result<bool, Error> {
+        if !self.collect_ahead(chunk, p)? {
+            return Ok(false);
+        }
+        let view = View::of(&p.extra.dealt, chunk, p);
+        self.seq += view.len() as u64;
+        self.written += write_taken(&view, &self.takes, &mut self.in_order, out, self.terminator)?;
+        self.spill_due = self.bytes() > self.budget;
+        Ok(true)
+    }
+
+    /// Whether each record of `chunk` (keyed into `p` and dealt by
+    /// [`Ahead::deal`]) goes out now, in input order (its keyed records
+    /// and its bad records passed through, as [`Seen::take`] is given
+    /// them), when the workers looked it up ahead ([`Seen::ahead`]).
+    /// `None` otherwise, or when the set lands instead, moving to disk at
+    /// this chunk: its records are then offered one at a time
+    /// ([`Seen::offer`]).
+    pub(crate) fn take_ahead(
+        &mut self,
+        chunk: &Chunk,
+        p: &Processed<Keys>,
+    ) -> Result<Option<Vec<bool>>, Error> {
+        if self.ahead.is_none() || !self.collect_ahead(chunk, p)? {
+            return Ok(None);
+        }
+        let view = View::of(&p.extra.dealt, chunk, p);
+        self.seq += view.len() as u64;
+        let hashes = (0..view.len()).map(|i| view.hash(i));
+        let taken: Vec<bool> = in_input_order(hashes, &self.takes).collect();
+        self.written += self.takes.iter().map(|t| t.taken.len() as u64).sum::<u64>();
+        self.spill_due = self.bytes() > self.budget;
+        Ok(Some(taken))
+    }
+
+    /// Puts the partitions' answers for `chunk` in `takes`; `false` when
+    /// they cannot be had (past the budget, a batch that cannot be held
+    /// in memory, a chunk not dealt for these partitions): the set lands
+    /// and moves to disk at this chunk.
+    fn collect_ahead(&mut self, chunk: &Chunk, p: &Processed<Keys>) -> Result<bool, Error> {
         let ahead = self.ahead.as_ref().expect("looking up ahead");
-        let dealt = &p.extra.dealt;
         let answered = !self.spill_due
-            && dealt.parts == ahead.partitions()
+            && p.extra.dealt.parts == ahead.partitions()
             && ahead.collect(chunk.place, &mut self.takes);
         if !answered {
             let taken = self.land();
             self.spill_except(&taken)?;
-            return Ok(false);
         }
-        let view = View::of(dealt, chunk, p);
-        self.seq += view.len() as u64;
-        self.written += write_taken(&view, &self.takes, &mut self.in_order, out, self.terminator)?;
-        self.spill_due = ahead.bytes() > self.budget;
-        Ok(true)
+        Ok(answered)
     }
 
     /// Offers one record alone (its key, the key's xxh3-64 `hash`, its

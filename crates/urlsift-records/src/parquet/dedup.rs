@@ -17,9 +17,10 @@ use xxhash_rust::xxh3::xxh3_64;
 
 use super::{ParquetLayout, Rows, WriteBack};
 use crate::chunk::Source;
-use crate::dedup::{Keys, Seen, spill_dir};
+use crate::dedup::{Ahead, Keys, Seen, spill_dir};
 use crate::error::Error;
 use crate::format::frame::Frames;
+use crate::order::ChunkOrder;
 use crate::{Chunk, Processed};
 
 /// Marks the keys of bad rows passed through (keyed by their value):
@@ -88,6 +89,31 @@ impl FirstRows {
         Ok(self)
     }
 
+    /// Has the workers of an engine's run look the seen-set up
+    /// ([`Seen::ahead`]: from three workers on, one sample per key), the
+    /// run's `work` feeding [`FirstRows::lookups_ahead`]'s
+    /// [`Ahead::deal`]; the rows that go out are the same.
+    ///
+    /// ```
+    /// use urlsift_records::parquet::FirstRows;
+    /// use urlsift_records::{Engine, Options};
+    ///
+    /// let engine = Engine::new(Vec::new(), &Options { threads: Some(4), ..Options::default() })?;
+    /// let first = FirstRows::new(1 << 30, 1, None).ahead(engine.threads(), engine.chunk_order());
+    /// assert!(first.lookups_ahead().is_some());
+    /// # Ok::<(), urlsift_records::Error>(())
+    /// ```
+    pub fn ahead(mut self, workers: usize, order: ChunkOrder) -> FirstRows {
+        self.seen = self.seen.ahead(workers, order);
+        self
+    }
+
+    /// What the workers feed when the seen-set looks up ahead
+    /// ([`FirstRows::ahead`]): `None` otherwise.
+    pub fn lookups_ahead(&self) -> Option<Arc<Ahead>> {
+        self.seen.lookups_ahead()
+    }
+
     /// Adds the time its partitions are looked up at once to `clock`
     /// ([`Seen::clocked`]).
     pub fn clocked(mut self, clock: crate::timings::BusyClock) -> FirstRows {
@@ -111,6 +137,10 @@ impl FirstRows {
     ) -> Result<Vec<&'p [u8]>, Error> {
         if let Some(stored) = &mut self.stored {
             stored.current = None;
+        }
+        if let Some(taken) = self.seen.take_ahead(chunk, p)? {
+            let rows = rows_in_order(chunk, p).zip(taken);
+            return Ok(rows.filter(|(_, t)| *t).map(|(frame, _)| frame).collect());
         }
         if self.seen.partitions() > 1
             && self.stored.is_none()
@@ -355,6 +385,20 @@ impl Batches {
             }
         }
     }
+}
+
+/// The frames of `chunk`'s rows in input order: the keyed rows and the
+/// bad rows passed through among them.
+fn rows_in_order<'p>(chunk: &'p Chunk, p: &'p Processed<Keys>) -> impl Iterator<Item = &'p [u8]> {
+    let mut kept = p.passed_through.iter().peekable();
+    let mut keyed = p.extra.records(&p.out, &chunk.data).peekable();
+    std::iter::from_fn(move || {
+        let before = |&&(_, end): &&(usize, usize)| keyed.peek().is_none_or(|k| end <= k.at);
+        if let Some(&(start, end)) = kept.next_if(before) {
+            return Some(&p.out[start..end]);
+        }
+        keyed.next().map(|k| k.record)
+    })
 }
 
 /// Appends the key of a bad row passed through (its `frame`s' values
