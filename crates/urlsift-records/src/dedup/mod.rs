@@ -42,8 +42,11 @@ mod deal;
 mod keys;
 mod keyset;
 mod seen;
+#[cfg(test)]
+mod seen_tests;
 mod spill;
 mod table;
+mod view;
 
 pub use ahead::Ahead;
 pub use keys::{Keyed, Keys};

@@ -24,10 +24,11 @@ use xxhash_rust::xxh3::xxh3_64;
 
 use super::ahead::Ahead;
 use super::arena::Span;
-use super::deal::{Dealt, KEPT, Kept, Src, part_of};
-use super::keys::{Held, Keys, Place};
+use super::deal::{Dealt, part_of};
+use super::keys::Keys;
 use super::keyset::{LONGEST_KEY, MOST_BLOCKS, Mode, Part};
 use super::spill::{self, Spill};
+pub(super) use super::view::View;
 use crate::chunk::Chunk;
 use crate::error::Error;
 use crate::order::ChunkOrder;
@@ -75,84 +76,6 @@ impl Part {
             take(line, taken)?;
         }
         Ok(())
-    }
-}
-
-/// A chunk's records being offered, in input order, and the buffers
-/// their bytes are in.
-pub(super) struct View<'a> {
-    order: &'a [(u64, Src)],
-    /// Record `i` is keyed record `i` (`order` is empty).
-    direct: bool,
-    kept: &'a [Kept],
-    data: &'a [u8],
-    out: &'a [u8],
-    keys: &'a [u8],
-    held: &'a [Held],
-    raw: &'a [u8],
-}
-
-impl<'a> View<'a> {
-    /// The records `dealt` of `chunk`, keyed by the workers into `p`.
-    pub(super) fn of(dealt: &'a Dealt, chunk: &'a Chunk, p: &'a Processed<Keys>) -> View<'a> {
-        View {
-            order: &dealt.order,
-            direct: dealt.direct,
-            kept: &dealt.kept,
-            raw: &dealt.raw,
-            data: &chunk.data[..],
-            out: &p.out,
-            keys: &p.extra.keys,
-            held: &p.extra.held,
-        }
-    }
-
-    /// How many records the chunk has.
-    pub(super) fn len(&self) -> usize {
-        if self.direct {
-            self.held.len()
-        } else {
-            self.order.len()
-        }
-    }
-
-    /// The key hash of the chunk's `i`th record.
-    #[inline]
-    pub(super) fn hash(&self, i: usize) -> u64 {
-        if self.direct {
-            self.held[i].hash
-        } else {
-            self.order[i].0
-        }
-    }
-
-    /// The key and line (without its terminator) of the chunk's `i`th
-    /// record.
-    #[inline]
-    pub(super) fn record(&self, i: usize) -> (&[u8], &[u8]) {
-        if self.direct {
-            self.get(i as Src)
-        } else {
-            self.get(self.order[i].1)
-        }
-    }
-
-    /// A record's key and line (without its terminator).
-    #[inline]
-    fn get(&self, src: Src) -> (&[u8], &[u8]) {
-        if src & KEPT != 0 {
-            let Kept { line, key } = self.kept[(src & !KEPT) as usize];
-            return (&self.raw[key.0..key.1], &self.out[line.0..line.1 - 1]);
-        }
-        let h = &self.held[src as usize];
-        match h.place {
-            Place::Out { end, key } => (&self.keys[key.0..key.1], &self.out[h.at..end - 1]),
-            Place::Input {
-                start,
-                end,
-                key_end,
-            } => (&self.data[start..key_end], &self.data[start..end]),
-        }
     }
 }
 
@@ -664,7 +587,7 @@ impl Seen {
         let records = view.len();
         // A key is a slice of one of the chunk's buffers: none is longer
         // than the longest buffer (a chunk is a few megabytes).
-        let longest = [view.data, view.out, view.keys, view.raw].map(<[u8]>::len);
+        let longest = view.buffers().map(<[u8]>::len);
         let longest = if longest.iter().all(|&len| len < LONGEST_KEY) {
             0
         } else {
@@ -914,214 +837,5 @@ fn spill_err(error: std::io::Error) -> Error {
     Error::Spill {
         what: "dedup spill file".to_string(),
         error,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Seen;
-    use crate::dedup::{Key, Keying};
-    use crate::stage::{Edits, Filters, Stage};
-    use crate::{Engine, Job, Options};
-    use urlsift::profile::Profile;
-    use urlsift::site::List;
-
-    /// `dedup` of `input` by `key` in chunks of 512 bytes on two workers, with
-    /// the seen-set in `threads` partitions (counting with `count`,
-    /// keeping `samples` per key, spilling past `budget` bytes).
-    fn dedup(
-        input: &str,
-        key: Key,
-        threads: usize,
-        count: bool,
-        samples: u32,
-        budget: u64,
-    ) -> String {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("urls.txt");
-        std::fs::write(&path, input).unwrap();
-        let tmp = Some(dir.path().to_path_buf());
-        let (out, _) = run(vec![path], 2, key, |_| {
-            Seen::new(budget, count, tmp, b'\n')
-                .samples(samples)
-                .threads(threads)
-                .unwrap()
-        });
-        out
-    }
-
-    /// Runs `dedup` of `paths` by `key` in chunks of 512 bytes on
-    /// `threads` workers with the seen-set `seen` makes for the engine
-    /// (fed by the workers when it looks up ahead); returns the output
-    /// and the number of read errors.
-    fn run(
-        paths: Vec<std::path::PathBuf>,
-        threads: usize,
-        key: Key,
-        seen: impl FnOnce(&Engine) -> Seen,
-    ) -> (String, usize) {
-        let options = Options {
-            chunk_size: 512,
-            threads: Some(threads),
-            ..Options::default()
-        };
-        let engine = Engine::new(paths, &options).unwrap();
-        let stage = Stage::new(List::builtin(), &Filters::default(), &Edits::default()).unwrap();
-        let profile = Profile::new();
-        let keying = Keying {
-            key,
-            profile: &profile,
-            stage: &stage,
-            terminator: b'\n',
-            with_key: false,
-        };
-        let job = Job::default();
-        let mut seen = seen(&engine);
-        let (ahead, partitions) = (seen.lookups_ahead(), seen.partitions());
-        let mut out = Vec::new();
-        let errors = engine
-            .run(
-                |chunk| {
-                    let mut p = keying.chunk(&job, chunk, None, Default::default());
-                    match &ahead {
-                        Some(ahead) => ahead.deal(chunk, &mut p),
-                        None => p.extra.deal(&p.out, &p.passed_through, partitions),
-                    }
-                    p
-                },
-                |chunk, p| seen.offer_chunk(chunk, p, &mut out).map(|()| true),
-            )
-            .unwrap();
-        seen.finish(&mut out).unwrap();
-        (String::from_utf8(out).unwrap(), errors.len())
-    }
-
-    /// `dedup` of `inputs` (one file each; `Err`: gzipped and cut in
-    /// the middle, its records up to the cut then a read error) by `key`
-    /// in chunks of 512 bytes
-    /// on `threads` workers that look up the seen-set ahead
-    /// ([`Seen::ahead`]), spilling past `budget` bytes.
-    fn dedup_ahead(
-        inputs: &[Result<String, String>],
-        key: Key,
-        threads: usize,
-        budget: u64,
-    ) -> String {
-        use std::io::Write;
-        let dir = tempfile::tempdir().unwrap();
-        let paths = inputs
-            .iter()
-            .enumerate()
-            .map(|(i, input)| match input {
-                Ok(input) => {
-                    let path = dir.path().join(format!("urls{i}.txt"));
-                    std::fs::write(&path, input).unwrap();
-                    path
-                }
-                Err(input) => {
-                    let path = dir.path().join(format!("urls{i}.txt.gz"));
-                    let mut gz = flate2::write::GzEncoder::new(Vec::new(), Default::default());
-                    gz.write_all(input.as_bytes()).unwrap();
-                    let gz = gz.finish().unwrap();
-                    std::fs::write(&path, &gz[..gz.len() / 2]).unwrap();
-                    path
-                }
-            })
-            .collect();
-        let tmp = Some(dir.path().to_path_buf());
-        let (out, errors) = run(paths, threads, key, |engine| {
-            let seen = Seen::new(budget, false, tmp, b'\n');
-            let seen = seen.ahead(engine.threads(), engine.chunk_order());
-            assert_eq!(seen.lookups_ahead().is_some(), threads > 2);
-            seen
-        });
-        assert_eq!(errors, inputs.iter().filter(|i| i.is_err()).count());
-        out
-    }
-
-    /// Looked up ahead by the workers, over several inputs (one cut
-    /// short among them, an empty one), in memory and moving to
-    /// disk at the start, in the middle (keys looked up ahead of the
-    /// spill's first chunk) and near the end: the output of one worker.
-    #[test]
-    fn lookups_ahead_keep_the_output() {
-        let part = |from: usize, to: usize| -> String {
-            (from..to)
-                .map(|i| format!("https://h{}.example/p{}\n", i % 53, (i * 7) % 89))
-                .collect()
-        };
-        let inputs = [
-            Ok(part(0, 1500)),
-            Err(part(4000, 6000)),
-            Ok(String::new()),
-            Ok(part(1500, 2600)),
-            Ok(part(2600, 4000)),
-        ];
-        for key in [Key::Href, Key::Host] {
-            let one = dedup_ahead(&inputs, key, 1, 1 << 30);
-            assert!(one.lines().count() > 50, "{one}");
-            for budget in [1 << 30, 1, 20_000, 60_000, 120_000] {
-                let alone = dedup_ahead(&inputs, key, 1, budget);
-                assert_eq!(alone, one, "one worker, budget {budget}");
-                for threads in [3, 4, 8] {
-                    let many = dedup_ahead(&inputs, key, threads, budget);
-                    assert_eq!(many, one, "{threads} workers, budget {budget}");
-                }
-            }
-        }
-    }
-
-    /// Chunks where few records are new (a log of repeats) put their
-    /// first records in order from the partitions' lists: still input
-    /// order, whichever partitions they fell to.
-    #[test]
-    fn few_new_records_come_out_in_input_order() {
-        let input: String = (0..6000)
-            .map(|i| {
-                if i % 12 == 0 {
-                    format!("https://n{i}.example/\n")
-                } else {
-                    format!("https://r{}.example/\n", i % 5)
-                }
-            })
-            .collect();
-        let one = dedup(&input, Key::Href, 1, false, 1, 1 << 30);
-        assert_eq!(one.lines().count(), 500 + 5);
-        for threads in [3, 8] {
-            assert_eq!(
-                dedup(&input, Key::Href, threads, false, 1, 1 << 30),
-                one,
-                "{threads}"
-            );
-        }
-    }
-
-    /// Whatever the number of partitions, the same records come out in the
-    /// same order: first records, samples, counts, in memory and spilled.
-    #[test]
-    fn partitions_keep_the_output() {
-        let input: String = (0..3000)
-            .map(|i| format!("https://h{}.example/p{}\n", i % 37, (i * 7) % 101))
-            .collect();
-        for key in [Key::Href, Key::Host] {
-            for (count, samples, budget) in [
-                (false, 1, 1 << 30),
-                (true, 1, 1 << 30),
-                (false, 3, 1 << 30),
-                (true, 2, 1 << 30),
-                (false, 1, 4096),
-                (true, 2, 4096),
-            ] {
-                let one = dedup(&input, key, 1, count, samples, budget);
-                assert!(one.lines().count() > 30, "{one}");
-                for threads in [2, 3, 8] {
-                    let many = dedup(&input, key, threads, count, samples, budget);
-                    assert_eq!(
-                        many, one,
-                        "{threads} partitions, count {count}, samples {samples}, budget {budget}"
-                    );
-                }
-            }
-        }
     }
 }
