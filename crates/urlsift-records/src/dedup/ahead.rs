@@ -28,7 +28,7 @@ use std::sync::{Mutex, MutexGuard};
 
 use super::keys::Keys;
 use super::keyset::{LONGEST_KEY, MOST_BLOCKS, Part};
-use super::seen::{PREFETCH_AHEAD, Takes, View};
+use super::seen::{Takes, View};
 use crate::chunk::{Chunk, Place};
 use crate::order::ChunkOrder;
 use crate::processed::Processed;
@@ -185,9 +185,11 @@ impl Ahead {
         }
         let n = self.lanes.len();
         let offered = chunk.oversize().is_none();
-        if offered && (p.extra.dealt.parts != n || is_rows(chunk)) {
+        // (A Parquet chunk's bad rows are keyed by their values: dealt
+        // here whatever was done before.)
+        let frames = is_rows(chunk);
+        if offered && (p.extra.dealt.parts != n || frames) {
             let held = p.extra.held.iter().map(|h| (h.at, h.hash));
-            let frames = is_rows(chunk);
             p.extra
                 .dealt
                 .deal(held, &p.passed_through, &p.out, n, frames);
@@ -274,27 +276,16 @@ impl Ahead {
                 each: Vec::with_capacity(records),
                 ..Answers::default()
             };
-            let hashes = &batch.hashes;
-            for &hash in hashes.iter().take(PREFETCH_AHEAD) {
-                part.prefetch(hash);
-            }
-            for &hash in hashes.iter().take(PREFETCH_AHEAD / 2) {
-                part.prefetch_key(hash);
-            }
-            for (i, &hash) in hashes.iter().enumerate() {
-                if let Some(&next) = hashes.get(i + PREFETCH_AHEAD) {
-                    part.prefetch(next);
-                }
-                if let Some(&next) = hashes.get(i + PREFETCH_AHEAD / 2) {
-                    part.prefetch_key(next);
-                }
-                let taken = part.offer_first(hash, batch.key(i));
+            let hash = |&i: &usize| batch.hashes[i];
+            let _ = part.in_turn(0..records, hash, |part, i| {
+                let taken = part.offer_first(batch.hashes[i], batch.key(i));
                 answers.each.push(taken.is_some());
                 if let Some(span) = taken {
                     answers.taken.push(batch.index[i]);
                     answers.spans.push((span.block, span.start));
                 }
-            }
+                Ok::<(), ()>(())
+            });
             lane.bytes.store(part.bytes(), Ordering::Relaxed);
             state.decided.insert(state.next, answers);
             // Its keys are free for the next chunk a worker deals.

@@ -9,6 +9,9 @@ use super::table::{Slot, Table};
 pub(super) const LONGEST_KEY: usize = (1 << 25) - 8;
 /// Arena blocks a partition may hold (a slot's block field).
 pub(super) const MOST_BLOCKS: usize = 1 << 18;
+/// How many records ahead the seen-set lookups are prefetched
+/// ([`Part::in_turn`]).
+pub(super) const PREFETCH_AHEAD: usize = 16;
 
 /// What the seen-set keeps of each key.
 #[derive(Clone, Copy)]
@@ -50,6 +53,38 @@ impl Part {
     /// Estimated memory held: arena blocks, entries and table slots.
     pub(super) fn bytes(&self) -> usize {
         self.arena.allocated + self.entries.reserved() + self.table.bytes()
+    }
+
+    /// Hands `each` the items one after another, this partition with
+    /// them, the lookups their key `hash`es will make started a few items
+    /// ahead: lookups are independent cache misses, so they overlap
+    /// instead of following one another (the table slot
+    /// [`PREFETCH_AHEAD`] items ahead, then, once that slot is in cache,
+    /// the key bytes it points to, half as far).
+    pub(super) fn in_turn<I: Iterator + Clone, E>(
+        &mut self,
+        items: I,
+        hash: impl Fn(&I::Item) -> u64,
+        mut each: impl FnMut(&mut Part, I::Item) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let mut ahead = items.clone().map(|item| hash(&item));
+        let mut near = items.clone().map(|item| hash(&item));
+        for hash in ahead.by_ref().take(PREFETCH_AHEAD) {
+            self.prefetch(hash);
+        }
+        for hash in near.by_ref().take(PREFETCH_AHEAD / 2) {
+            self.prefetch_key(hash);
+        }
+        for item in items {
+            if let Some(next) = ahead.next() {
+                self.prefetch(next);
+            }
+            if let Some(next) = near.next() {
+                self.prefetch_key(next);
+            }
+            each(self, item)?;
+        }
+        Ok(())
     }
 
     /// Starts loading the table slot a lookup of `hash` will read.

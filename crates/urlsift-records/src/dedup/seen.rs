@@ -35,11 +35,6 @@ use crate::order::ChunkOrder;
 use crate::processed::Processed;
 use crate::timings::BusyClock;
 
-/// How many records ahead the seen-set lookups are prefetched: the table
-/// slot this far ahead, then (once that slot is in cache) the key bytes it
-/// points to, half as far ahead.
-pub(super) const PREFETCH_AHEAD: usize = 16;
-
 impl Part {
     /// Looks up the records `list` names (indexes into the view's
     /// records, in input order; the chunk's first record is the input's
@@ -53,29 +48,15 @@ impl Part {
         seq: u64,
         mut take: impl FnMut(&[u8], bool) -> Result<(), E>,
     ) -> Result<(), E> {
-        // Lookups are independent cache misses: start each a few records
-        // ahead, so they overlap instead of following one another.
-        let hash = |i: u32| view.hash(i as usize);
-        let mut ahead = list.clone().map(hash);
-        let mut near = list.clone().map(hash);
-        for hash in ahead.by_ref().take(PREFETCH_AHEAD) {
-            self.prefetch(hash);
-        }
-        for hash in near.by_ref().take(PREFETCH_AHEAD / 2) {
-            self.prefetch_key(hash);
-        }
-        for i in list {
-            if let Some(next) = ahead.next() {
-                self.prefetch(next);
-            }
-            if let Some(next) = near.next() {
-                self.prefetch_key(next);
-            }
-            let (hash, (key, line)) = (view.hash(i as usize), view.record(i as usize));
-            let taken = self.offer(mode, hash, key, line, seq + u64::from(i));
-            take(line, taken)?;
-        }
-        Ok(())
+        self.in_turn(
+            list,
+            |&i| view.hash(i as usize),
+            |part, i| {
+                let (hash, (key, line)) = (view.hash(i as usize), view.record(i as usize));
+                let taken = part.offer(mode, hash, key, line, seq + u64::from(i));
+                take(line, taken)
+            },
+        )
     }
 }
 
@@ -521,18 +502,12 @@ impl Seen {
         let decide = |part: &mut Part, list: &Vec<u32>, takes: &mut Takes| {
             let takes = &mut takes.answers;
             takes.clear();
-            let hash = |i: &u32| records[*i as usize].0;
-            let mut ahead = list.iter().map(hash);
-            for hash in ahead.by_ref().take(PREFETCH_AHEAD) {
-                part.prefetch(hash);
-            }
-            for &i in list {
-                if let Some(next) = ahead.next() {
-                    part.prefetch(next);
-                }
+            let hash = |&&i: &&u32| records[i as usize].0;
+            let _ = part.in_turn(list.iter(), hash, |part, &i| {
                 let (hash, key) = records[i as usize];
                 takes.push(part.offer(mode, hash, key, &[], first + u64::from(i)));
-            }
+                Ok::<(), ()>(())
+            });
         };
         look_up(
             &mut self.parts,
