@@ -93,9 +93,10 @@ fn version() -> &'static str {
 /// field of CSV/TSV, JSON lines, CDXJ, WARC, access-log or Parquet records.
 ///
 /// Input files may be gzip or zstd compressed (any number of members or
-/// frames; many members or frames decode on several threads, one big gzip
-/// member or zstd frame on one: for zstd write many with `pzstd`, or `split
-/// -b 4M --filter='zstd -c' FILE > FILE.zst`; `zstd -T0` still writes one);
+/// frames; many members or frames decode on several threads, and so does
+/// one big gzip member of a file from -j3 on; one zstd frame decodes on
+/// one: write many with `pzstd`, or `split -b 4M --filter='zstd -c' FILE >
+/// FILE.zst`; `zstd -T0` still writes one);
 /// `-` or no file reads standard input. Bad records (invalid UTF-8,
 /// NUL bytes, over-long lines, unparsable URLs, an open CSV quote, invalid
 /// JSON, ...) never stop a run: they are skipped and counted (summary on

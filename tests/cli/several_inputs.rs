@@ -230,3 +230,59 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
         }
     }
 }
+
+/// One big gzip member, as `gzip` writes a whole file (the shared
+/// corpora's lines, 16 MB), reads as `gzip -dc` reads it. Cut, damaged in
+/// its data or its CRC-32, or followed by garbage, it gives at every -j
+/// exactly what -j1's in-order decoder gives: output, rejects, faults and
+/// exit status. (On a machine of three cores or more, -j3 and -j8 decode
+/// it on several threads; `decode::big_member_tests` does so on any.)
+#[test]
+fn one_big_gzip_member_gives_the_same_at_every_j() {
+    let wd = Workdir::new();
+    let mut plain = Vec::new();
+    for file in common::corpus_files() {
+        plain.extend(std::fs::read(file).unwrap());
+    }
+    let mut cut = 16 << 20;
+    assert!(plain.len() > cut, "corpora of {} bytes", plain.len());
+    while plain[cut - 1] != b'\n' {
+        cut += 1;
+    }
+    plain.truncate(cut);
+    wd.create("plain.txt", &plain);
+    // The peers: `gzip` writes the member, `gzip -dc` reads it back.
+    let gzip = |args: &[&str]| {
+        let out = std::process::Command::new("gzip")
+            .args(args)
+            .current_dir(wd.path(""))
+            .output()
+            .expect("gzip is needed by this test");
+        assert_eq!(out.status.code(), Some(0), "gzip {args:?}");
+        out.stdout
+    };
+    let gz = gzip(&["-1", "-c", "plain.txt"]);
+    wd.create("big.gz", &gz);
+    wd.create("zcat.txt", gzip(&["-dc", "big.gz"]));
+    let args = ["normalize", "--keep-invalid"];
+    let zcat = outcome(&wd, &[&args[..], &["zcat.txt"]].concat(), "-j1");
+    let whole = same_at_every_j(&wd, &[&args[..], &["big.gz"]].concat());
+    assert!(whole.0 == zcat.0 && whole.3 == Some(0));
+    let n = gz.len();
+    let mut damaged = Vec::new();
+    damaged.push(("cut.gz", gz[..n * 7 / 10].to_vec()));
+    let mut data = gz.clone();
+    data[n * 6 / 10] ^= 0x55;
+    damaged.push(("data.gz", data));
+    let mut crc = gz.clone();
+    crc[n - 6] ^= 1;
+    damaged.push(("crc.gz", crc));
+    damaged.push(("garbage.gz", [&gz[..], b"garbage"].concat()));
+    for (name, bytes) in damaged {
+        wd.create(name, bytes);
+        let (stdout, _, err, status) = same_at_every_j(&wd, &[&args[..], &[name]].concat());
+        assert_eq!(status, Some(2), "{name}: {err}");
+        assert!(err.contains(&format!("{name}: gzip data is")), "{err}");
+        assert!(stdout.len() > plain.len() / 2, "{name}: {}", stdout.len());
+    }
+}

@@ -38,7 +38,11 @@
 //! the [`File`] itself so the caller can map it, and a pipe as a reader.
 //!
 //! A gzip file of many small members is decoded on several threads at
-//! once (`parallel.rs`), with the same output and faults as in order.
+//! once (`parallel.rs`), and so is one whose first member is big, with
+//! three cores or more (`big_member.rs`): both with the same output and
+//! faults as in order. One zstd frame is decoded by one thread: where
+//! its blocks start is known only by decoding the ones before them
+//! (`pzstd` writes many frames, which are decoded side by side).
 //!
 //! ```
 //! use std::io::{Read, Write};
@@ -67,6 +71,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod big_member;
 mod compression;
 mod fault;
 mod gzip;
@@ -77,6 +82,8 @@ mod source;
 mod unit;
 mod zstd;
 
+#[cfg(test)]
+mod big_member_tests;
 #[cfg(test)]
 mod parallel_tests;
 #[cfg(test)]
@@ -136,8 +143,9 @@ impl Input {
 /// ([`crate::cores::capped`]; one: as the input is read, on the reader's
 /// thread), the decoding's busy time added to `clock`. When several
 /// sources are read side by side, `share` is this one's part of the
-/// cores: decoding in order (one big gzip member, zstd frames) uses the
-/// share, gzip member batches every core, since their threads wait,
+/// cores: one big gzip member and zstd frames are decoded on the share
+/// (a big member on that many threads from three, `big_member.rs`; zstd
+/// frames in order below three), gzip member batches on every core, since their threads wait,
 /// taking no core, while the source is ahead of the one being written
 /// (its share of the chunk budget full). A number of cores alone is one
 /// source's, with a clock nobody reads.
@@ -200,8 +208,12 @@ pub fn open_with(path: &Path, decoding: impl Into<Decoding>) -> io::Result<Input
     // reports the bad header and goes on at the next member or frame.
     let format = Compression::detect(&head[..got])
         .or_else(|| (got > 0).then(|| Compression::named(path))?);
+    let share = decoding.share.min(decoding.cores);
     Ok(match format {
         None => Input::File(file),
+        Some(Compression::Gzip) if big_member::worth_it(&mut file, share)? => {
+            Input::Decoded(Decoded::big_member(file, decoding))
+        }
         Some(format) => Input::Decoded(Decoded::start(
             format,
             Source::new(Box::new(file)),

@@ -18,6 +18,7 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread::{self, JoinHandle};
 
 use super::Decoding;
+use super::big_member::BigMember;
 use super::compression::Compression;
 use super::fault::{Decode, again, resumes};
 use super::source::Source;
@@ -93,6 +94,13 @@ impl Decoded {
             return Decoded::new(format, BUF_SIZE, From::Here(decode, decoding.clock));
         }
         Decoded::with_ring(format, decode, RING, BUF_SIZE, decoding.clock)
+    }
+
+    /// Decodes `file`, a gzip file whose first member is big, on up to
+    /// `decoding.share` threads (`big_member.rs`), through the ring.
+    pub(super) fn big_member(file: std::fs::File, decoding: Decoding) -> Decoded {
+        let decode = Box::new(BigMember::new(file, decoding.share.min(decoding.cores)));
+        Decoded::with_ring(Compression::Gzip, decode, RING, BUF_SIZE, decoding.clock)
     }
 
     /// Decodes with `decode` through `ring` buffers of `size` bytes, the

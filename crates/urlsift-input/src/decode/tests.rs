@@ -116,7 +116,12 @@ pub(super) fn decode_all_placed(
     step: usize,
 ) -> (Vec<u8>, Vec<(usize, io::Error)>) {
     let source = Source::with_capacity(Box::new(Cursor::new(data.to_vec())), cap);
-    let mut d = make(source);
+    drain(&mut *make(source), step)
+}
+
+/// Every byte `d` hands out, `step` at a time, and every fault, with how
+/// many bytes were out before each (see [`decode_all_by`]).
+pub(super) fn drain(d: &mut dyn Decode, step: usize) -> (Vec<u8>, Vec<(usize, io::Error)>) {
     let mut out = Vec::new();
     let mut faults = Vec::new();
     let mut buf = vec![0; step];
