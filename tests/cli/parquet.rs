@@ -253,10 +253,13 @@ fn keep_invalid_rejects_and_strict_name_rows() {
     assert_eq!(got[11].as_deref(), Some(""));
     assert_eq!(got[23].as_deref(), Some("not a url"));
     // --rejects: the row number (1-based) and the value, as the text path
-    // gives the line number and the line.
+    // gives the line number and the line (small chunks: several a row
+    // group, each numbered from its group's first row).
     wd.stdout(&[
         "normalize",
         "-q",
+        "--chunk-size",
+        "4K",
         "--rejects",
         "bad.tsv",
         "-o",

@@ -1,21 +1,25 @@
 //! Row groups decoded in parallel: a few decoder threads (lanes) take the
 //! row groups in turn (lane `k` decodes groups `k`, `k + lanes`, ...), each
-//! sending its group's batches down a short channel of its own; the reader
-//! takes the groups' batches in file order. A lane runs at most a few
-//! batches ahead of the reader, so memory stays at those batches however
+//! cutting its group's batches into chunks (a frame per row, its rows
+//! numbered from the group's first, which the metadata gives) and sending
+//! them down a short channel of its own; the reader takes the groups'
+//! chunks in file order, and copies nothing. A lane runs at most a few
+//! chunks ahead of the reader, so memory stays at those chunks however
 //! large the groups are; a lane whose reader is gone stops.
 
+use std::sync::Arc;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
-use arrow_array::RecordBatch;
 use parquet::arrow::arrow_reader::{ArrowReaderMetadata, ParquetRecordBatchReaderBuilder};
 
 use super::bytes::FileBytes;
+use super::{ParquetLayout, chunk_of};
+use crate::chunk::{Chunk, Source};
 
-/// A batch, or why its row group cannot be read.
-pub(super) type Item = Result<RecordBatch, String>;
+/// A chunk of a batch's rows, or why its row group cannot be read.
+pub(super) type Item = Result<Chunk, String>;
 
-/// Batches decoded ahead of the reader, per lane.
+/// Chunks made ahead of the reader, per lane.
 const AHEAD: usize = 1;
 
 /// The most lanes.
@@ -32,6 +36,8 @@ struct Group {
 pub(super) struct Decoders {
     /// What the lanes start with, until they do.
     pending: Option<(FileBytes, ArrowReaderMetadata, usize, usize)>,
+    /// The source the chunks are of.
+    source: Arc<Source>,
     lanes: Vec<Receiver<Group>>,
     groups: usize,
     /// The next row group to take.
@@ -47,12 +53,14 @@ impl Decoders {
     pub(super) fn start(
         file: FileBytes,
         meta: ArrowReaderMetadata,
+        source: &Arc<Source>,
         groups: usize,
         rows: usize,
         cores: usize,
     ) -> Decoders {
         Decoders {
             pending: Some((file, meta, rows, cores)),
+            source: Arc::clone(source),
             lanes: Vec::new(),
             groups,
             next: 0,
@@ -72,10 +80,10 @@ impl Decoders {
         for lane in 0..lanes {
             let (tx, rx) = sync_channel(1);
             receivers.push(rx);
-            let (file, meta) = (file.clone(), meta.clone());
+            let (file, meta, source) = (file.clone(), meta.clone(), Arc::clone(&self.source));
             let spawned = std::thread::Builder::new()
                 .name(format!("urlsift-parquet-{lane}"))
-                .spawn(move || decode_lane(file, meta, lane, lanes, groups, rows, tx));
+                .spawn(move || decode_lane(file, meta, &source, lane, lanes, rows, tx));
             if spawned.is_err() {
                 // (No thread: its groups are reported as unreadable below.)
                 receivers.pop();
@@ -85,7 +93,7 @@ impl Decoders {
         self.lanes = receivers;
     }
 
-    /// The next batch in file order, with its row group; `Ok(None)` at the
+    /// The next chunk in file order, with its row group; `Ok(None)` at the
     /// end of a row group (then the next call goes on with the next
     /// group), `None` once every group was taken.
     pub(super) fn next(&mut self) -> Option<(usize, Option<Item>)> {
@@ -119,17 +127,22 @@ impl Decoders {
     }
 }
 
-/// A lane: decodes its row groups in turn, each down a channel of its own.
+/// A lane: decodes its row groups of `source` in turn, each cut into
+/// chunks down a channel of its own.
 fn decode_lane(
     file: FileBytes,
     meta: ArrowReaderMetadata,
+    source: &Arc<Source>,
     lane: usize,
     lanes: usize,
-    groups: usize,
     rows: usize,
     control: SyncSender<Group>,
 ) {
+    let layout = ParquetLayout::of(&source.format).expect("a Parquet source");
+    let groups = layout.row_groups.len();
     for index in (lane..groups).step_by(lanes) {
+        // The group's first row, as line numbers count (from 1).
+        let mut line = layout.row_groups[..index].iter().sum::<u64>() + 1;
         let (tx, batches) = sync_channel(AHEAD);
         if control.send(Group { index, batches }).is_err() {
             return;
@@ -153,12 +166,16 @@ fn decode_lane(
             }
         };
         for batch in reader {
-            let failed = batch.is_err();
-            if tx
-                .send(batch.map_err(|e| format!("cannot be read: {e}")))
-                .is_err()
-                || failed
-            {
+            let item = batch
+                .map(|batch| {
+                    let n = batch.num_rows() as u64;
+                    let chunk = chunk_of(source, batch, line, index);
+                    line += n;
+                    chunk
+                })
+                .map_err(|e| format!("cannot be read: {e}"));
+            let failed = item.is_err();
+            if tx.send(item).is_err() || failed {
                 return;
             }
         }

@@ -194,12 +194,14 @@ impl Cursor {
             .filter(|kv| kv.key != "ARROW:schema")
             .map(|kv| (kv.key.clone(), kv.value.clone()))
             .collect();
-        let decoders = Decoders::start(file, meta, layout.row_groups.len(), rows.max(1), cores);
+        let groups = layout.row_groups.len();
+        let source = Arc::new(Source {
+            name,
+            format: Format::Parquet(layout),
+        });
+        let decoders = Decoders::start(file, meta, &source, groups, rows.max(1), cores);
         Ok(Cursor {
-            source: Arc::new(Source {
-                name,
-                format: Format::Parquet(layout),
-            }),
+            source,
             decoders,
             next_row: 0,
             done: false,
@@ -213,7 +215,10 @@ impl Cursor {
 
     /// The next chunk of rows, in order; an error ends the file (it names
     /// the row group, after every row before it).
-    pub fn next_chunk(&mut self, pool: &BufPool) -> Option<Result<Chunk, InputError>> {
+    ///
+    /// (Each chunk was cut on its row group's decoding lane: `pool` is
+    /// not drawn from.)
+    pub fn next_chunk(&mut self, _pool: &BufPool) -> Option<Result<Chunk, InputError>> {
         while !self.done {
             let layout = ParquetLayout::of(&self.source.format).expect("a Parquet source");
             let group_start = |g: usize| layout.row_groups[..g].iter().sum::<u64>();
@@ -235,10 +240,12 @@ impl Cursor {
                 return None;
             };
             match item {
-                Some(Ok(batch)) => {
-                    let first_line = self.next_row + 1;
-                    self.next_row += batch.num_rows() as u64;
-                    let chunk = chunk_of(&self.source, layout, batch, first_line, g, pool);
+                Some(Ok(chunk)) => {
+                    // (The lane numbered the rows from its group's start,
+                    // so the groups before it ended where the metadata
+                    // says: an earlier one that did not was reported.)
+                    debug_assert_eq!(chunk.first_line, self.next_row + 1);
+                    self.next_row += chunk.rows.as_ref().map_or(0, |r| r.batch.num_rows()) as u64;
                     return Some(Ok(chunk));
                 }
                 Some(Err(e)) => {
@@ -261,18 +268,13 @@ impl Cursor {
 }
 
 /// The chunk of `batch`, whose first row is line `first_line`: a frame per
-/// row with its URL value, and the batch.
-fn chunk_of(
-    source: &Arc<Source>,
-    layout: &ParquetLayout,
-    batch: RecordBatch,
-    first_line: u64,
-    row_group: usize,
-    pool: &BufPool,
-) -> Chunk {
+/// row with its URL value, and the batch. (Made on the lane that decoded
+/// the batch: the reader only takes chunks in order.)
+fn chunk_of(source: &Arc<Source>, batch: RecordBatch, first_line: u64, row_group: usize) -> Chunk {
+    let layout = ParquetLayout::of(&source.format).expect("a Parquet source");
     let rows = Rows::new(batch, first_line, row_group);
     let urls = rows.urls(layout);
-    let mut data = pool.get(urls.value_bytes() + rows.batch.num_rows() * frame::HEAD);
+    let mut data = Vec::with_capacity(urls.value_bytes() + rows.batch.num_rows() * frame::HEAD);
     for i in 0..rows.batch.num_rows() {
         let value = urls.get(i).unwrap_or_default();
         frame::push(&mut data, frame::UNCHANGED, first_line + i as u64, value);
