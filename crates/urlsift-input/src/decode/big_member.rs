@@ -36,7 +36,8 @@ use super::source::Source;
 /// The fewest cores a source's share must have for its big member to be
 /// decoded on several threads. With two, one thread inflating in order
 /// already overlaps the one parsing; a third core is the first one free
-/// to decode ahead.
+/// to decode ahead. (`normalize -j2` of 200 MB of lines in one member on
+/// two cores: 1.07x the time and 1.57x the memory of in order.)
 pub(super) const MIN_SHARE: usize = 3;
 
 /// The parallel decoder's decoded chunks.
