@@ -111,6 +111,24 @@ fn a_damaged_big_member_gives_the_in_order_faults() {
         "small member's CRC, more after",
         [&m.bytes[..], &bad_small, &gzip_file(&after)].concat(),
     ));
+    // Headers the in-order decoder refuses: a reserved flag, another
+    // compression method, a header CRC that does not match.
+    for (what, at, bits) in [("reserved flag", 3, 0x20u8), ("method", 2, 0x01)] {
+        let mut bad = m.bytes.clone();
+        bad[at] ^= bits;
+        cases.push((what, bad));
+    }
+    let hcrc = Header {
+        hcrc: true,
+        name: true,
+        ..Header::default()
+    };
+    let with_hcrc = member(&urls(400_000, 11), hcrc, 1);
+    let mut bad = with_hcrc.bytes.clone();
+    // (The CRC-16 is the header's last two bytes.)
+    bad[with_hcrc.body.start - 2] ^= 1;
+    cases.push(("header CRC", bad));
+    cases.push(("a header CRC that matches", with_hcrc.bytes));
     cases.push(("trailing garbage", [&m.bytes[..], b"garbage\n"].concat()));
     cases.push(("zero padding", [&m.bytes[..], &[0; 5000]].concat()));
     let mut handed_out_first = 0;
