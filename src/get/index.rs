@@ -243,9 +243,8 @@ fn read_table_parquet(
         .map(|f| f.name().clone())
         .collect();
     let columns = table_columns(&names)?;
-    let pool = urlsift_records::BufPool::new(2, 1 << 16);
     let mut row = 0u64;
-    while let Some(chunk) = cursor.next_chunk(&pool) {
+    while let Some(chunk) = cursor.next_chunk() {
         let chunk = chunk.map_err(|e| invalid(e.error.to_string()))?;
         let batch = &chunk.rows().expect("a Parquet chunk's rows").batch;
         let text: Vec<Option<arrow_array::ArrayRef>> = columns

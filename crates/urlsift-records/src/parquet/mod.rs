@@ -48,11 +48,10 @@
 //! // Read back: the column named `url` in any case, a chunk of rows.
 //! let mut cursor = Cursor::open(&path, "urls.parquet".into(), None, 1024, 1)?;
 //! assert_eq!(ParquetLayout::of(&cursor.source().format).unwrap().name, "URL");
-//! let pool = urlsift_records::BufPool::new(4, 1 << 16);
-//! let chunk = cursor.next_chunk(&pool).unwrap()?;
+//! let chunk = cursor.next_chunk().unwrap()?;
 //! let rows = chunk.rows().unwrap();
 //! assert_eq!((chunk.first_line(), rows.batch.num_rows()), (1, 2));
-//! assert!(cursor.next_chunk(&pool).is_none());
+//! assert!(cursor.next_chunk().is_none());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
@@ -65,7 +64,7 @@ use super::format::Format;
 use arrow_array::RecordBatch;
 use parquet::arrow::arrow_reader::{ArrowReaderMetadata, ArrowReaderOptions};
 
-use super::chunk::{BufPool, Chunk, Data, Source};
+use super::chunk::{Chunk, Data, Source};
 use super::input::InputError;
 use super::input::mmap::Map;
 use bytes::FileBytes;
@@ -215,10 +214,8 @@ impl Cursor {
 
     /// The next chunk of rows, in order; an error ends the file (it names
     /// the row group, after every row before it).
-    ///
-    /// (Each chunk was cut on its row group's decoding lane: `pool` is
-    /// not drawn from.)
-    pub fn next_chunk(&mut self, _pool: &BufPool) -> Option<Result<Chunk, InputError>> {
+    /// (Each chunk was cut on its row group's decoding lane.)
+    pub fn next_chunk(&mut self) -> Option<Result<Chunk, InputError>> {
         while !self.done {
             let layout = ParquetLayout::of(&self.source.format).expect("a Parquet source");
             let group_start = |g: usize| layout.row_groups[..g].iter().sum::<u64>();

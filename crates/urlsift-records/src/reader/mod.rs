@@ -279,7 +279,7 @@ impl Reading {
                 .read_chunk(settings, pool)
                 .map(|(chunk, ended)| Step::Chunk(chunk, ended)),
             #[cfg(feature = "parquet")]
-            Reading::Rows(cursor) => match cursor.next_chunk(pool) {
+            Reading::Rows(cursor) => match cursor.next_chunk() {
                 Some(Ok(chunk)) => Ok(Step::Chunk(Some(chunk), false)),
                 // (An error ends the file.)
                 Some(Err(error)) => Err(Failure::new(None, error)),
