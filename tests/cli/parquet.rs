@@ -479,7 +479,11 @@ fn dedup_keeps_the_rows_text_dedup_keeps() {
             ]);
             let (spilled_rows, _, _) = read(&wd.path("spilled.parquet"));
             let (kept_rows, _, _) = read(&wd.path("kept.parquet"));
-            assert!(kept_rows.num_rows() > got.len(), "bad rows kept");
+            // Bad rows are keyed by their values: a null, an empty and a
+            // "not a url" row (each many times) keep one row each, and so
+            // does each bad line of the sample.
+            let bad_kept = kept_rows.num_rows() - got.len();
+            assert!(bad_kept >= 3, "{bad_kept} bad rows kept, -j {j}");
             assert_eq!(
                 spilled_rows, kept_rows,
                 "--key {key} --samples {samples} -j {j}"

@@ -93,11 +93,10 @@ impl Dealt {
     /// frame, with `frames`: by its values).
     fn keep(&mut self, out: &[u8], line: (usize, usize), frames: bool) {
         let start = self.raw.len();
-        self.raw.push(RAW_KEY);
         if frames {
-            let values = Frames::new(&out[line.0..line.1]).flat_map(|f| f.value.iter());
-            self.raw.extend(values);
+            push_frame_key(&out[line.0..line.1], &mut self.raw);
         } else {
+            self.raw.push(RAW_KEY);
             self.raw.extend_from_slice(&out[line.0..line.1 - 1]);
         }
         let key = (start, self.raw.len());
@@ -105,6 +104,13 @@ impl Dealt {
         self.kept.push(Kept { line, key });
         self.order.push((xxh3_64(&self.raw[key.0..key.1]), src));
     }
+}
+
+/// Appends the key of a bad Parquet row passed through, its `frame`'s
+/// values after [`RAW_KEY`], to `raw`.
+pub(crate) fn push_frame_key(frame: &[u8], raw: &mut Vec<u8>) {
+    raw.push(RAW_KEY);
+    raw.extend(Frames::new(frame).flat_map(|f| f.value.iter()));
 }
 
 /// The partition of a key with xxh3-64 `hash`, of `n`: from the hash's

@@ -49,9 +49,10 @@ mod table;
 mod view;
 
 pub use ahead::Ahead;
+#[cfg(feature = "parquet")]
+pub(crate) use deal::push_frame_key;
 pub use keys::{Keyed, Keys};
 pub use seen::Seen;
-#[cfg(feature = "parquet")]
 pub(crate) use spill::spill_dir;
 pub use spill::{Spill, merge};
 pub use urlsift::key::{

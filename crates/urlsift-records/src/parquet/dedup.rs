@@ -17,15 +17,11 @@ use xxhash_rust::xxh3::xxh3_64;
 
 use super::{ParquetLayout, Rows, WriteBack};
 use crate::chunk::Source;
-use crate::dedup::{Ahead, Keys, Seen, spill_dir};
+use crate::dedup::{Ahead, Keys, Seen, push_frame_key, spill_dir};
 use crate::error::Error;
 use crate::format::frame::Frames;
 use crate::order::ChunkOrder;
 use crate::{Chunk, Processed};
-
-/// Marks the keys of bad rows passed through (keyed by their value):
-/// 0xFF never starts UTF-8, so they never meet a URL's key.
-const RAW_KEY: u8 = 0xFF;
 
 /// How many rows ahead the seen-set's slots are prefetched.
 const AHEAD: usize = 16;
@@ -401,12 +397,11 @@ fn rows_in_order<'p>(chunk: &'p Chunk, p: &'p Processed<Keys>) -> impl Iterator<
     })
 }
 
-/// Appends the key of a bad row passed through (its `frame`s' values
-/// after [`RAW_KEY`]) to `raw`; returns the key's hash.
+/// Appends the key of a bad row passed through ([`push_frame_key`]) to
+/// `raw`; returns the key's hash.
 fn raw_key(frame: &[u8], raw: &mut Vec<u8>) -> u64 {
     let start = raw.len();
-    raw.push(RAW_KEY);
-    raw.extend(Frames::new(frame).flat_map(|f| f.value.iter().copied()));
+    push_frame_key(frame, raw);
     xxh3_64(&raw[start..])
 }
 
