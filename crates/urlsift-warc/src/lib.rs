@@ -43,6 +43,7 @@ mod keeping;
 mod reader;
 mod record_fault;
 mod records;
+mod whole;
 
 pub use entry::{Body, Entry};
 pub use header::{fields, named};
@@ -51,6 +52,7 @@ pub(crate) use reader::Keep;
 pub use reader::Reader;
 pub use record_fault::RecordFault;
 pub use records::{Block, Record, Records};
+pub use whole::whole_records;
 
 /// A WARC file's first bytes: its first record's version line.
 const WARC_START: &[u8] = b"WARC/1.";

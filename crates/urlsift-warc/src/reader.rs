@@ -127,6 +127,97 @@ impl Reader {
         }
     }
 
+    /// Whether the reader reads its input (not a map) and has not met its
+    /// end or an error: the bytes after those it read may be walked by
+    /// another reader ([`Reader::skip_taken`]) or handed to this one
+    /// ([`Reader::take_up`]), once it has used up what it read
+    /// ([`Reader::unread`], [`Reader::hand_back`]).
+    ///
+    /// ```
+    /// use urlsift_warc::Reader;
+    ///
+    /// let warc = b"WARC/1.1\r\nContent-Length: 2\r\n\r\nhi\r\n\r\n";
+    /// let mut reader = Reader::new(warc.to_vec(), 0);
+    /// let (mut data, mut index) = (Vec::new(), Vec::new());
+    /// // One record, and the chunk is full: the reader stops after it,
+    /// // having read ahead (64 KiB) of an input that goes on.
+    /// let mut more = std::io::repeat(b'W');
+    /// reader.read_chunk(&mut more, 1, 1 << 16, &mut data, &mut index)?;
+    /// assert!(reader.going());
+    /// assert_eq!(reader.unread().len(), 4 + 65536);
+    /// reader.hand_back(65536);
+    /// assert_eq!(reader.unread(), b"\r\n\r\n");
+    ///
+    /// let mut reader = Reader::new(warc.to_vec(), 0);
+    /// reader.read_chunk(&mut &b""[..], 1 << 20, 1 << 16, &mut data, &mut index)?;
+    /// assert!(!reader.going(), "the input ended");
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn going(&self) -> bool {
+        matches!(self.buf, Window::Read(_)) && !self.eof && self.error.is_none()
+    }
+
+    /// The bytes read and not yet walked.
+    pub fn unread(&self) -> &[u8] {
+        self.rest()
+    }
+
+    /// Forgets the last `n` bytes read (at most [`Reader::unread`]'s):
+    /// the input gives them again.
+    pub fn hand_back(&mut self, n: usize) {
+        if let Window::Read(buf) = &mut self.buf {
+            let n = n.min(buf.len() - self.pos);
+            buf.truncate(buf.len() - n);
+        }
+    }
+
+    /// A [`Reader::going`] reader, between records with nothing but blank
+    /// bytes unread, goes on `n` bytes further into its input: another
+    /// reader walked the `n` bytes after what it read.
+    ///
+    /// ```
+    /// use urlsift_warc::Reader;
+    ///
+    /// let mut reader = Reader::new(b"\r\n".to_vec(), 100);
+    /// reader.skip_taken(40);
+    /// assert_eq!(reader.read_to(), 142);
+    /// ```
+    pub fn skip_taken(&mut self, n: u64) {
+        debug_assert!(self.unread().iter().all(|b| matches!(b, b'\r' | b'\n')));
+        if let Window::Read(buf) = &mut self.buf {
+            self.offset += buf.len() as u64 + n;
+            buf.clear();
+            self.pos = 0;
+        }
+    }
+
+    /// A [`Reader::going`] reader, between records with nothing but blank
+    /// bytes unread, takes `bytes`, the next of its input, as its window
+    /// (not copied), and walks them before the rest. Gives back the buffer
+    /// it read into before.
+    ///
+    /// ```
+    /// use urlsift_warc::Reader;
+    ///
+    /// let mut reader = Reader::new(Vec::new(), 7);
+    /// let _spent = reader.take_up(b"WARC/1.1\r\nContent-Length: 0\r\n\r\n\r\n\r\n".to_vec());
+    /// let (mut data, mut index) = (Vec::new(), Vec::new());
+    /// assert!(reader.read_chunk(&mut &b""[..], 1 << 20, 1 << 16, &mut data, &mut index)?);
+    /// assert_eq!((index.len(), index[0].offset, index[0].bad), (1, 7, None));
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn take_up(&mut self, bytes: Vec<u8>) -> Vec<u8> {
+        debug_assert!(self.unread().iter().all(|b| matches!(b, b'\r' | b'\n')));
+        match &mut self.buf {
+            Window::Read(buf) => {
+                self.offset += buf.len() as u64;
+                self.pos = 0;
+                std::mem::replace(buf, bytes)
+            }
+            Window::Mapped { .. } => Vec::new(),
+        }
+    }
+
     /// Starts at `start` in a mapped file, which it then walks in place:
     /// `read_chunk`'s reader is not used.
     pub fn mapped(map: Arc<Map>, start: usize) -> Reader {
@@ -156,7 +247,8 @@ impl Reader {
             // All of a mapped file is at hand.
             return;
         };
-        if self.pos > 0 && self.pos >= buf.len() / 2 {
+        // (Once the input has ended, nothing needs the room.)
+        if !self.eof && self.pos > 0 && self.pos >= buf.len() / 2 {
             buf.drain(..self.pos);
             self.offset += self.pos as u64;
             self.pos = 0;
