@@ -33,8 +33,33 @@ pub enum Opened {
     /// sliced, never copied.
     Mapped(Arc<Map>),
     /// Bytes to read in order: standard input, a pipe or device, an
-    /// empty file, or the decoded bytes of a compressed input.
+    /// empty file.
     Read(Box<dyn Read + Send>),
+    /// The decoded bytes of a compressed input: read in order, or taken
+    /// a buffer of whole records at a time ([`decode::Decoded::take_whole`]).
+    Decoded(decode::Decoded),
+}
+
+impl Opened {
+    /// The bytes as one stream to read in order, unless mapped.
+    ///
+    /// ```
+    /// use std::io::Read;
+    /// use urlsift_input::Opened;
+    ///
+    /// let mut s = String::new();
+    /// let opened = Opened::Read(Box::new(&b"https://e.com/\n"[..]));
+    /// opened.into_reader().expect("not mapped").read_to_string(&mut s)?;
+    /// assert_eq!(s, "https://e.com/\n");
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn into_reader(self) -> Option<Box<dyn Read + Send>> {
+        match self {
+            Opened::Mapped(_) => None,
+            Opened::Read(r) => Some(r),
+            Opened::Decoded(d) => Some(Box::new(d)),
+        }
+    }
 }
 
 /// Opens `path` (`-` is standard input): mapped when it is a plain,
@@ -51,9 +76,9 @@ pub enum Opened {
 /// std::fs::write(&path, "https://example.com/\n")?;
 /// match input::open(&path)? {
 ///     Opened::Mapped(map) => assert_eq!(map.bytes(), b"https://example.com/\n"),
-///     Opened::Read(mut r) => {
+///     other => {
 ///         let mut s = String::new();
-///         r.read_to_string(&mut s)?;
+///         other.into_reader().expect("not mapped").read_to_string(&mut s)?;
 ///         assert_eq!(s, "https://example.com/\n");
 ///     }
 /// }
@@ -70,16 +95,21 @@ pub fn open(path: &Path) -> io::Result<Opened> {
 pub fn open_with(path: &Path, decoding: impl Into<decode::Decoding>) -> io::Result<Opened> {
     if let Some(url) = remote_name(path) {
         let body = open_remote(url)?;
-        return Ok(Opened::Read(
-            decode::open_stream(body, decoding)?.into_reader(),
-        ));
+        return opened(decode::open_stream(body, decoding)?);
     }
-    Ok(match decode::open_with(path, decoding)? {
+    opened(decode::open_with(path, decoding)?)
+}
+
+/// An input as the reader takes it: a regular file mapped (if it has a
+/// byte), decoded bytes as they are, the rest read.
+fn opened(input: decode::Input) -> io::Result<Opened> {
+    Ok(match input {
         decode::Input::File(file) => match Map::new(&file)? {
             Some(map) => Opened::Mapped(map),
             None => Opened::Read(Box::new(file)),
         },
-        input => Opened::Read(input.into_reader()),
+        decode::Input::Decoded(decoded) => Opened::Decoded(decoded),
+        decode::Input::Pipe(pipe) => Opened::Read(pipe),
     })
 }
 
@@ -135,9 +165,7 @@ impl Location {
             Location::File(path) => open_with(path, decoding),
             Location::Entry { zip, entry } => {
                 let bytes = zip::open(zip, entry)?;
-                Ok(Opened::Read(
-                    decode::open_stream(bytes, decoding)?.into_reader(),
-                ))
+                opened(decode::open_stream(bytes, decoding)?)
             }
         }
     }

@@ -613,6 +613,7 @@ fn read_one<E>(
             Box::new(std::io::Cursor::new(MapSlice::new(map, 0..len)))
         }
         Opened::Read(r) => r,
+        Opened::Decoded(d) => Box::new(d),
     };
     if source.shape == InputShape::Xml {
         return source.read_xml(bytes, consume);

@@ -44,7 +44,7 @@ fn line(item: &Item) -> String {
 fn one_at_a_time(path: &Path) -> Vec<String> {
     let mut pages = match input::open(path).unwrap() {
         Opened::Mapped(map) => Pages::mapped(map, MAX),
-        Opened::Read(r) => Pages::warc(r, MAX),
+        other => Pages::warc(other.into_reader().unwrap(), MAX),
     };
     let lines = pages.by_ref().map(|i| line(&i)).collect();
     assert!(pages.error().is_none(), "{}", path.display());

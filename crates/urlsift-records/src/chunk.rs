@@ -83,6 +83,21 @@ pub struct Chunk {
     /// Where the engine's run has it: its source, and its number there
     /// (`(0, 0)` for a chunk made outside a run).
     pub(crate) place: Place,
+    /// `data` is decoded bytes of whole WARC records, not yet walked into
+    /// an index (`reader::walk`).
+    pub(crate) raw: Option<Raw>,
+}
+
+/// What a worker needs to index a chunk of whole WARC records as they
+/// were decoded (`reader::walk`): where each starts and its header block
+/// ends ([`urlsift_warc::whole_records`]), the longest header block, and
+/// where the buffer goes back to.
+pub(crate) struct Raw {
+    pub(crate) marks: Vec<usize>,
+    /// (Debug builds walk the records again: `reader::walk`.)
+    #[cfg_attr(not(debug_assertions), allow(dead_code))]
+    pub(crate) max_header: usize,
+    pub(crate) home: super::input::decode::Home,
 }
 
 /// A line over `--max-line-bytes` comes in pieces, never held whole: the
@@ -153,6 +168,7 @@ impl Chunk {
             #[cfg(feature = "parquet")]
             rows: None,
             place: (0, 0),
+            raw: None,
         }
     }
 

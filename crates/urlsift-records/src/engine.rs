@@ -630,8 +630,9 @@ fn worker<X>(
             }
             Read::Chunk(place, Ok(mut chunk)) => {
                 chunk.place = place;
-                give_output(&chunk, pool);
                 let since = now();
+                crate::reader::walk(&mut chunk, pool);
+                give_output(&chunk, pool);
                 let p = work(&chunk);
                 time(Clock::Work, since);
                 Read::Chunk(place, Ok((chunk, p)))

@@ -149,7 +149,8 @@ impl Lanes {
                 let location = self.inputs[turn.source].clone();
                 reader.begin(location, self.cores_for(turn.source), first_header);
             }
-            let next = reader.next_numbered(pool).ok_or(reader.handed_out());
+            // (A chunk of whole records as decoded is walked by the worker.)
+            let next = reader.next_unwalked(pool).ok_or(reader.handed_out());
             (next, starting.then(|| reader.first_header().cloned()))
         };
         if let (Some(c), Some(since)) = (clocks, since) {

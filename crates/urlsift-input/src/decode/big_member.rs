@@ -149,7 +149,7 @@ impl BigMember {
         let mut file = self.file.try_clone()?;
         file.seek(SeekFrom::Start(0))?;
         let source = Source::new(Box::new(file));
-        self.in_order = Some(super::ring::decoder(Compression::Gzip, source, 1));
+        self.in_order = Some(super::ring::decoder(Compression::Gzip, source, 1, None));
         self.skip = self.out;
         Ok(())
     }

@@ -49,6 +49,7 @@ fn both(bytes: &[u8], step: usize) -> (Drained, Drained, Option<u64>) {
         Compression::Gzip,
         Source::new(Box::new(file.try_clone().unwrap())),
         1,
+        None,
     );
     let in_order = summed(drain(&mut *in_order, step));
     let mut big = BigMember::new(file, 4);

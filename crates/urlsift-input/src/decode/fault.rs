@@ -240,8 +240,11 @@ pub(super) trait Decode: Send {
     /// The next decoded bytes as a whole buffer (`buf[..len]`, what
     /// [`Decode::decode`] would copy out next), handed over instead of
     /// copied, when the decoder has one at hand (the parallel decoder's
-    /// batches); `None` otherwise: then call `decode`.
-    fn take_ready(&mut self) -> Option<(Vec<u8>, usize)> {
+    /// batches), and the marks of the decoder's
+    /// [`WholeCheck`](super::WholeCheck) if they passed it; `None`
+    /// otherwise: then call `decode`.
+    #[allow(clippy::type_complexity)]
+    fn take_ready(&mut self) -> Option<(Vec<u8>, usize, Option<Vec<usize>>)> {
         None
     }
 

@@ -100,7 +100,7 @@ use std::path::Path;
 use crate::timings::BusyClock;
 pub use compression::Compression;
 pub use fault::{Damaged, DecodeError, Fault, decode_error, is_trailing_garbage, resumes};
-pub use ring::Decoded;
+pub use ring::{Decoded, Home, Whole};
 use source::Source;
 pub use zstd::{DICTIONARY_MAX, dictionary_of};
 #[cfg(test)]
@@ -155,7 +155,7 @@ impl Input {
 /// use urlsift_input::timings::BusyClock;
 ///
 /// let clock = BusyClock::default();
-/// let decoding = Decoding { cores: 2, share: 1, clock: clock.clone() };
+/// let decoding = Decoding { cores: 2, share: 1, clock: clock.clone(), whole: None };
 /// assert_eq!(Decoding::from(4).cores, 4);
 /// assert_eq!(Decoding::from(4).share, 4);
 /// # let _ = decoding;
@@ -169,6 +169,9 @@ pub struct Decoding {
     pub share: usize,
     /// Where the decoding threads add their busy time.
     pub clock: BusyClock,
+    /// What says a batch job's bytes are whole records, so that they may
+    /// be handed on whole ([`Decoded::take_whole`]); `None`: never asked.
+    pub whole: Option<WholeCheck>,
 }
 
 impl From<usize> for Decoding {
@@ -177,7 +180,51 @@ impl From<usize> for Decoding {
             cores,
             share: cores,
             clock: BusyClock::default(),
+            whole: None,
         }
+    }
+}
+
+/// A check the threads that decode gzip members and zstd frames in
+/// batches run on each job's bytes (whole members or frames, from a
+/// boundary known to follow the bytes before): whether they are whole
+/// records of the reader's format, each starting and ending inside them,
+/// and if so the places the format marks in them (where its records
+/// start, say), so that nobody needs to look for them again. Such a
+/// buffer may be taken whole ([`Decoded::take_whole`]) and its records
+/// cut by whoever takes it, on any thread.
+///
+/// ```
+/// use urlsift_input::decode::WholeCheck;
+///
+/// // Whole lines, marked where each ends.
+/// let lines = WholeCheck::new(|bytes| {
+///     bytes.ends_with(b"\n").then(|| memchr::memchr_iter(b'\n', bytes).collect())
+/// });
+/// assert_eq!(lines.check(b"https://a.example/\nhttps://b.example/\n"), Some(vec![18, 37]));
+/// assert_eq!(lines.check(b"https://a.exa"), None);
+/// ```
+#[derive(Clone)]
+pub struct WholeCheck(std::sync::Arc<Check>);
+
+/// The function a [`WholeCheck`] runs.
+type Check = dyn Fn(&[u8]) -> Option<Vec<usize>> + Send + Sync;
+
+impl WholeCheck {
+    /// The check `f`.
+    pub fn new(f: impl Fn(&[u8]) -> Option<Vec<usize>> + Send + Sync + 'static) -> WholeCheck {
+        WholeCheck(std::sync::Arc::new(f))
+    }
+
+    /// The marks of `bytes` if they are whole records; `None` if not.
+    pub fn check(&self, bytes: &[u8]) -> Option<Vec<usize>> {
+        (self.0)(bytes)
+    }
+}
+
+impl std::fmt::Debug for WholeCheck {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("WholeCheck")
     }
 }
 

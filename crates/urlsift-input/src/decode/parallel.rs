@@ -38,6 +38,7 @@ use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender, channel};
 
+use super::WholeCheck;
 use super::compression::GZIP_MAGIC;
 use super::fault::{Decode, UnitEnds};
 use super::source::Source;
@@ -127,6 +128,8 @@ pub(super) struct Members<D: Units> {
     /// files of big members waste little on trying).
     streak: u64,
     patience: u64,
+    /// What says a job's bytes are whole records ([`WholeCheck`]).
+    whole: Option<WholeCheck>,
     /// Members taken from batches (tests: proof that batches ran).
     #[cfg(test)]
     pub batched: u64,
@@ -168,11 +171,13 @@ struct Batches {
     ends: UnitEnds,
 }
 
-/// Decoded members waiting to be handed out: `buf[pos..end]`.
+/// Decoded members waiting to be handed out: `buf[pos..end]`, and the
+/// marks of the [`WholeCheck`] they passed, if they did.
 struct Ready {
     buf: Vec<u8>,
     pos: usize,
     end: usize,
+    whole: Option<Vec<usize>>,
 }
 
 /// What one job decoded: whole units from `start` to `end`, and how
@@ -184,20 +189,35 @@ struct Chain {
     ends: UnitEnds,
     buf: Vec<u8>,
     used: usize,
+    /// The marks of the [`WholeCheck`] `buf[..used]` passed, if it did.
+    whole: Option<Vec<usize>>,
+}
+
+/// Whether `format` is decoded in batches on `cores` cores.
+pub(super) fn batches(format: super::Compression, cores: usize) -> bool {
+    let least = match format {
+        super::Compression::Gzip => super::gzip::Gzip::MIN_CORES,
+        super::Compression::Zstd => super::zstd::Zstd::MIN_CORES,
+    };
+    cores >= least.max(2)
 }
 
 /// The decoder of a gzip or zstd `source` (`D`): in order until units
 /// turn out small, then in batches on up to `cores` threads (the
-/// machine's, at most `-j`: [`crate::cores::capped`]).
-pub(super) fn decoder<D: Units>(source: Source, cores: usize) -> Box<dyn Decode> {
+/// machine's, at most `-j`: [`crate::cores::capped`]), each job's bytes
+/// checked by `whole`, if any.
+pub(super) fn decoder<D: Units>(
+    source: Source,
+    cores: usize,
+    whole: Option<WholeCheck>,
+) -> Box<dyn Decode> {
     if cores < D::MIN_CORES.max(2) {
         return Box::new(D::resume(source, 0, None));
     }
-    Box::new(Members::<D>::with_jobs(
-        source,
-        (cores * D::JOBS_PER_CORE).min(MAX_JOBS),
-        D::SEGMENT,
-    ))
+    let mut members =
+        Members::<D>::with_jobs(source, (cores * D::JOBS_PER_CORE).min(MAX_JOBS), D::SEGMENT);
+    members.whole = whole;
+    Box::new(members)
 }
 
 impl<D: Units> Members<D> {
@@ -212,6 +232,7 @@ impl<D: Units> Members<D> {
             segment,
             streak: 0,
             patience: 1,
+            whole: None,
             #[cfg(test)]
             batched: 0,
             #[cfg(test)]
@@ -298,14 +319,19 @@ impl<D: Units> Decode for Members<D> {
         }
     }
 
-    fn take_ready(&mut self) -> Option<(Vec<u8>, usize)> {
+    fn take_ready(&mut self) -> Option<(Vec<u8>, usize, Option<Vec<usize>>)> {
         if matches!(&self.mode, Mode::Batches(b) if b.ready.is_empty()) {
             self.next_batch();
         }
         let Mode::Batches(b) = &mut self.mode else {
             return None;
         };
-        let Ready { mut buf, pos, end } = b.ready.pop_front()?;
+        let Ready {
+            mut buf,
+            pos,
+            end,
+            whole,
+        } = b.ready.pop_front()?;
         if pos > 0 {
             // Partly copied out by `decode`: the rest moved to the front.
             buf.copy_within(pos..end, 0);
@@ -314,7 +340,7 @@ impl<D: Units> Decode for Members<D> {
         {
             self.handed_over += 1;
         }
-        Some((buf, end - pos))
+        Some((buf, end - pos, whole.filter(|_| pos == 0)))
     }
 
     fn recycle(&mut self, buf: Vec<u8>) {
@@ -334,7 +360,7 @@ impl<D: Units> Members<D> {
         let jobs = self.jobs;
         let pool = self.pool.get_or_insert_with(|| Pool::new::<D>(jobs));
         if b.pending.is_none() {
-            b.start_batch::<D>(pool, self.segment);
+            b.start_batch::<D>(pool, self.segment, self.whole.as_ref());
         }
         let before = b.members;
         let progress = b.finish_batch(pool);
@@ -346,7 +372,7 @@ impl<D: Units> Members<D> {
         let _ = before;
         if progress {
             // The next batch decodes while this one is handed out.
-            b.start_batch::<D>(pool, self.segment);
+            b.start_batch::<D>(pool, self.segment, self.whole.as_ref());
         } else {
             self.patience = (self.patience * 2).min(1 << 16);
             self.in_order();
@@ -397,8 +423,9 @@ impl Batches {
     }
 
     /// Starts a batch on the pool: splits the window at guessed member
-    /// starts and has each job decode its piece's whole members.
-    fn start_batch<D: Units>(&mut self, pool: &Pool, segment: usize) {
+    /// starts and has each job decode its piece's whole members (and
+    /// check them with `whole`).
+    fn start_batch<D: Units>(&mut self, pool: &Pool, segment: usize, whole: Option<&WholeCheck>) {
         let batch = pool.jobs.len() * segment;
         // Room past the batch, for its last members to end in.
         self.fill(batch + segment);
@@ -423,6 +450,7 @@ impl Batches {
                 cap,
                 buf: self.spare.pop().unwrap_or_default(),
                 dictionary: self.dictionary.clone(),
+                whole: whole.cloned(),
             };
             pool.jobs[index]
                 .send(job)
@@ -453,6 +481,7 @@ impl Batches {
                     buf: c.buf,
                     pos: 0,
                     end: c.used,
+                    whole: c.whole,
                 });
             } else {
                 self.spare.push(c.buf);
@@ -475,6 +504,7 @@ struct Job {
     cap: usize,
     buf: Vec<u8>,
     dictionary: Dictionary,
+    whole: Option<WholeCheck>,
 }
 
 /// The threads that run batch jobs, one per job of a batch, kept for the
@@ -505,9 +535,14 @@ impl Pool {
                                 cap,
                                 buf,
                                 dictionary,
+                                whole,
                             } = job;
                             let c = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                                chain::<D>(&window, len, piece, cap, buf, dictionary)
+                                let mut c = chain::<D>(&window, len, piece, cap, buf, dictionary);
+                                if c.members > 0 {
+                                    c.whole = whole.and_then(|w| w.check(&c.buf[..c.used]));
+                                }
+                                c
                             }));
                             // The window is the coordinator's again once
                             // every job has answered.
@@ -567,6 +602,7 @@ fn chain<D: Units>(
         ends: UnitEnds::default(),
         buf: Vec::new(),
         used: 0,
+        whole: None,
     };
     'members: while c.end < end {
         let mut n = c.used;

@@ -74,7 +74,7 @@ fn decoders() -> Vec<(String, Make)> {
         }),
     ];
     all.push(("the default".into(), |s| {
-        super::parallel::decoder::<Gzip>(s, crate::cores::machine())
+        super::parallel::decoder::<Gzip>(s, crate::cores::machine(), None)
     }));
     all
 }
@@ -147,7 +147,7 @@ fn batched<D: Units>(file: &[u8], segment: usize, whole: bool) -> (Vec<u8>, u64)
     let mut out = Vec::new();
     let mut buf = vec![0; 4096];
     loop {
-        if whole && let Some((ready, len)) = units.take_ready() {
+        if whole && let Some((ready, len, _)) = units.take_ready() {
             out.extend_from_slice(&ready[..len]);
             units.recycle(ready);
             continue;
@@ -315,7 +315,7 @@ fn zstd_decoders() -> Vec<(String, Make)> {
             Box::new(Members::<Zstd>::with_jobs(s, 8, 1 << 16))
         }),
         ("the default".into(), |s| {
-            super::parallel::decoder::<Zstd>(s, crate::cores::machine())
+            super::parallel::decoder::<Zstd>(s, crate::cores::machine(), None)
         }),
     ]
 }

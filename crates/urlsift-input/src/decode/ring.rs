@@ -9,6 +9,12 @@
 //! has nothing to say; it holds one buffer, and exits as soon as the read
 //! returns (or with the process).
 //!
+//! A buffer of whole records ([`WholeCheck`](super::WholeCheck): a batch
+//! job's members that its check passed) may be taken out whole
+//! ([`Decoded::take_whole`]) rather than read, so that its records are cut
+//! on another thread; it goes back to the decoder when they are
+//! ([`Home`]).
+//!
 //! When the run may use one core (`-j1`, [`crate::cores::capped`]), there is no
 //! thread: the reader decodes each buffer itself when it needs the next,
 //! with the same bytes and faults in the same places.
@@ -17,11 +23,11 @@ use std::io::{self, BufRead, Read};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread::{self, JoinHandle};
 
-use super::Decoding;
 use super::big_member::BigMember;
 use super::compression::Compression;
 use super::fault::{Decode, again, resumes};
 use super::source::Source;
+use super::{Decoding, WholeCheck};
 use super::{gzip, parallel, zstd};
 use crate::timings::BusyClock;
 
@@ -41,6 +47,9 @@ struct Filled {
     /// A fault that decoding resumed after ([`resumes`]), to be
     /// reported after `buf`; the stream goes on.
     resumed: Option<io::Error>,
+    /// The marks of the decoder's [`WholeCheck`] if `buf[..len]` passed
+    /// it.
+    whole: Option<Vec<usize>>,
 }
 
 /// A compressed input's decoded bytes, decoded ahead on a thread of its own.
@@ -55,6 +64,12 @@ pub struct Decoded {
     /// The fault to report once `current` is used up, before the bytes
     /// decoded after it.
     resumed: Option<io::Error>,
+    /// The marks of `current`'s whole records, if it is
+    /// ([`Decoded::take_whole`]).
+    whole: Option<Vec<usize>>,
+    /// Buffers of whole records may come: the bytes of batches are
+    /// checked ([`Decoding::whole`]).
+    checked: bool,
     /// Where the next buffer comes from.
     from: From,
 }
@@ -89,11 +104,14 @@ impl Decoded {
             // thread of its own; zstd batches need three cores anyway.)
             Compression::Zstd => decoding.share.min(decoding.cores),
         };
-        let decode = decoder(format, source, cores);
+        let checked = decoding.whole.is_some() && parallel::batches(format, cores);
+        let decode = decoder(format, source, cores, decoding.whole);
         if cores <= 1 {
             return Decoded::new(format, BUF_SIZE, From::Here(decode, decoding.clock));
         }
-        Decoded::with_ring(format, decode, RING, BUF_SIZE, decoding.clock)
+        let mut decoded = Decoded::with_ring(format, decode, RING, BUF_SIZE, decoding.clock);
+        decoded.checked = checked;
+        decoded
     }
 
     /// Decodes `file`, a gzip file whose first member is big, on up to
@@ -120,7 +138,7 @@ impl Decoded {
         }
         let thread = thread::Builder::new()
             .name(format!("urlsift {} decoder", format.name()))
-            .spawn(move || run(decode, empty_rx, filled_tx, &clock))
+            .spawn(move || run(decode, empty_rx, filled_tx, size, &clock))
             .expect("spawn the decoding thread");
         let from = From::Thread {
             filled,
@@ -147,6 +165,8 @@ impl Decoded {
             len: 0,
             end: None,
             resumed: None,
+            whole: None,
+            checked: false,
             from,
         }
     }
@@ -169,18 +189,25 @@ impl Decoded {
     /// Makes `current` hold unread bytes unless the stream has ended;
     /// returns the end (clean or not) when nothing is left.
     fn next_buffer(&mut self) -> io::Result<()> {
-        while self.pos == self.len {
-            if let Some(e) = self.resumed.take() {
-                return Err(e);
-            }
-            if let Some(end) = &self.end {
-                return match end {
-                    Ok(()) => Ok(()),
-                    Err(e) => Err(again(e)),
-                };
-            }
-            let (filled, empty) = match &mut self.from {
-                From::Thread { filled, empty, .. } => (filled, empty),
+        self.load();
+        if self.pos < self.len {
+            return Ok(());
+        }
+        if let Some(e) = self.resumed.take() {
+            return Err(e);
+        }
+        match &self.end {
+            Some(Err(e)) => Err(again(e)),
+            Some(Ok(())) | None => Ok(()),
+        }
+    }
+
+    /// Loads the next buffers until `current` holds unread bytes, or a
+    /// fault or the end comes next.
+    fn load(&mut self) {
+        while self.pos == self.len && self.resumed.is_none() && self.end.is_none() {
+            let filled = match &mut self.from {
+                From::Thread { filled, .. } => filled,
                 From::Here(decode, clock) => {
                     let (len, end, resumed) = fill(&mut **decode, &mut self.current, clock);
                     (self.pos, self.len) = (0, len);
@@ -189,20 +216,247 @@ impl Decoded {
                     continue;
                 }
             };
-            let Ok(next) = filled.recv() else {
+            match filled.recv() {
+                Ok(next) => self.install(next),
                 // The thread ended without saying how: it panicked.
-                let e = io::Error::other("the decoding thread stopped unexpectedly");
-                self.end = Some(Err(again(&e)));
-                return Err(e);
-            };
-            let spent = std::mem::replace(&mut self.current, next.buf);
-            (self.pos, self.len) = (0, next.len);
-            // The thread may have ended: then the buffer is not needed.
-            let _ = empty.try_send(spent);
-            self.end = next.end;
-            self.resumed = next.resumed;
+                Err(_) => {
+                    let e = io::Error::other("the decoding thread stopped unexpectedly");
+                    self.end = Some(Err(e));
+                }
+            }
         }
-        Ok(())
+    }
+
+    /// Makes `next` the buffer being read; the spent one goes back to the
+    /// decoding thread.
+    fn install(&mut self, next: Filled) {
+        let spent = std::mem::replace(&mut self.current, next.buf);
+        (self.pos, self.len) = (0, next.len);
+        if let From::Thread { empty, .. } = &self.from
+            && spent.capacity() > 0
+        {
+            // The thread may have ended: then the buffer is not needed.
+            // (None after one was taken whole: that one comes back.)
+            let _ = empty.try_send(spent);
+        }
+        self.end = next.end;
+        self.resumed = next.resumed;
+        self.whole = next.whole;
+    }
+
+    /// The buffer being read, taken out whole, when it is one of whole
+    /// records ([`Decoding::whole`] said so) and the caller gives back the
+    /// `unread` bytes it read last and did not use, which must be all of
+    /// that buffer read so far (so it is taken from its first byte); with
+    /// nothing given back and the buffer used up, the next one. `None`
+    /// otherwise, and nothing changes: the caller keeps its bytes and
+    /// reads on. The caller, if it takes the buffer, starts its records
+    /// where the bytes before it left off, and drops the `unread` bytes.
+    ///
+    /// ```
+    /// use std::io::{Read, Write};
+    /// use urlsift_input::decode::{self, Decoding, WholeCheck};
+    ///
+    /// # let tmp = tempfile::Builder::new().prefix("urlsift-doc-whole-").tempdir()?;
+    /// # let dir = tmp.path();
+    /// // Many small members of 100 lines: batches of them on 2 cores.
+    /// let mut file = Vec::new();
+    /// for m in 0..2_000 {
+    ///     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    ///     for i in m * 100..m * 100 + 100 {
+    ///         writeln!(gz, "https://e.com/{i}")?;
+    ///     }
+    ///     file.extend(gz.finish()?);
+    /// }
+    /// let path = dir.join("urls.txt.gz");
+    /// std::fs::write(&path, &file)?;
+    /// let lines = WholeCheck::new(|bytes| bytes.ends_with(b"\n").then(Vec::new));
+    /// let decoding = Decoding { whole: Some(lines), ..Decoding::from(2) };
+    /// let decode::Input::Decoded(mut input) = decode::open_with(&path, decoding)? else {
+    ///     unreachable!("gzip")
+    /// };
+    /// let (mut text, mut taken) = (Vec::new(), 0);
+    /// loop {
+    ///     if let Some(whole) = input.take_whole(0) {
+    ///         text.extend_from_slice(whole.bytes());
+    ///         taken += 1;
+    ///         continue;
+    ///     }
+    ///     let mut buf = [0; 4096];
+    ///     match input.read(&mut buf)? {
+    ///         0 => break,
+    ///         n => text.extend_from_slice(&buf[..n]),
+    ///     }
+    /// }
+    /// assert!(text.starts_with(b"https://e.com/0\nhttps://e.com/1\n"));
+    /// assert!(text.ends_with(b"https://e.com/199999\n"));
+    /// assert!(taken > 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn take_whole(&mut self, unread: usize) -> Option<Whole> {
+        if unread == 0 && self.pos == self.len {
+            self.load();
+        }
+        if self.pos != unread || self.len == 0 || self.whole.is_none() {
+            return None;
+        }
+        let From::Thread { empty, .. } = &self.from else {
+            return None;
+        };
+        let home = Home(empty.clone());
+        let buf = std::mem::take(&mut self.current);
+        let marks = self.whole.take().unwrap_or_default();
+        let len = self.len;
+        (self.pos, self.len) = (0, 0);
+        Some(Whole {
+            buf,
+            len,
+            marks,
+            home,
+        })
+    }
+
+    /// Whether buffers of whole records may come ([`Decoded::take_whole`]):
+    /// gzip members or zstd frames are decoded in batches, their bytes
+    /// checked ([`Decoding::whole`]).
+    ///
+    /// ```
+    /// use std::io::Write;
+    /// use urlsift_input::decode::{self, Decoding, WholeCheck};
+    ///
+    /// let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    /// gz.write_all(b"https://e.com/\n")?;
+    /// let gz = gz.finish()?;
+    /// let open = |cores: usize| {
+    ///     let whole = WholeCheck::new(|_| None);
+    ///     let decoding = Decoding { whole: Some(whole), ..Decoding::from(cores) };
+    ///     decode::open_stream(Box::new(std::io::Cursor::new(gz.clone())), decoding)
+    /// };
+    /// let decode::Input::Decoded(two) = open(2)? else { unreachable!("gzip") };
+    /// assert!(two.takes_whole());
+    /// // One core: decoded as it is read, in order.
+    /// let decode::Input::Decoded(one) = open(1)? else { unreachable!("gzip") };
+    /// assert!(!one.takes_whole());
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn takes_whole(&self) -> bool {
+        self.checked
+    }
+
+    /// Whether [`Decoded::take_whole`] of `unread` bytes may take a
+    /// buffer (the one being read is whole records, and all its bytes
+    /// read are those; or it is used up, and the next is to be seen).
+    ///
+    /// ```
+    /// use std::io::Write;
+    /// use urlsift_input::decode;
+    ///
+    /// let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    /// gz.write_all(b"https://e.com/\n")?;
+    /// let gz = gz.finish()?;
+    /// let decode::Input::Decoded(input) = decode::open_stream(Box::new(std::io::Cursor::new(gz)), 1)? else {
+    ///     unreachable!("gzip")
+    /// };
+    /// // Decoded as it is read (one core): no buffer is taken whole.
+    /// assert!(!input.whole_from(0));
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn whole_from(&self, unread: usize) -> bool {
+        let fresh = self.whole.is_some() && self.len > 0 && self.pos == unread;
+        let used_up = unread == 0
+            && self.pos == self.len
+            && self.resumed.is_none()
+            && self.end.is_none()
+            && matches!(self.from, From::Thread { .. });
+        fresh || used_up
+    }
+
+    /// The next decoded bytes (at least one), without reading them;
+    /// empty at the clean end; `None` when a fault comes next.
+    ///
+    /// ```
+    /// use std::io::Read;
+    /// use urlsift_input::decode;
+    ///
+    /// let gz = {
+    ///     use std::io::Write;
+    ///     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    ///     gz.write_all(b"WARC/1.1\r\n")?;
+    ///     gz.finish()?
+    /// };
+    /// let decode::Input::Decoded(mut input) = decode::open_stream(Box::new(std::io::Cursor::new(gz)), 1)? else {
+    ///     unreachable!("gzip")
+    /// };
+    /// assert!(input.peek().unwrap().starts_with(b"WARC/"));
+    /// let mut all = String::new();
+    /// input.read_to_string(&mut all)?;
+    /// assert_eq!(all, "WARC/1.1\r\n");
+    /// assert_eq!(input.peek(), Some(&b""[..]));
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn peek(&mut self) -> Option<&[u8]> {
+        self.load();
+        if self.pos < self.len {
+            return Some(&self.current[self.pos..self.len]);
+        }
+        match (&self.resumed, &self.end) {
+            (None, Some(Ok(()))) => Some(&[]),
+            _ => None,
+        }
+    }
+}
+
+/// A decoded buffer taken whole ([`Decoded::take_whole`]): its bytes,
+/// and the way back to the decoder that filled it, where it goes when
+/// dropped (the decoder has a few buffers in all: one not given back is
+/// one fewer to decode ahead into, and with none it waits).
+pub struct Whole {
+    buf: Vec<u8>,
+    len: usize,
+    marks: Vec<usize>,
+    home: Home,
+}
+
+impl Whole {
+    /// The decoded bytes.
+    pub fn bytes(&self) -> &[u8] {
+        &self.buf[..self.len]
+    }
+
+    /// The marks of the [`WholeCheck`] the bytes passed.
+    pub fn marks(&self) -> &[usize] {
+        &self.marks
+    }
+
+    /// The buffer, holding just the decoded bytes, the marks, and where
+    /// to give the buffer back ([`Home::give_back`]) once done with.
+    pub fn into_parts(mut self) -> (Vec<u8>, Vec<usize>, Home) {
+        let mut buf = std::mem::take(&mut self.buf);
+        buf.truncate(self.len);
+        let marks = std::mem::take(&mut self.marks);
+        (buf, marks, Home(self.home.0.clone()))
+    }
+}
+
+impl Drop for Whole {
+    fn drop(&mut self) {
+        if self.buf.capacity() > 0 {
+            self.home.give_back(std::mem::take(&mut self.buf));
+        }
+    }
+}
+
+/// Where a buffer taken whole goes back to: the decoder that filled it,
+/// so it decodes into it again instead of into fresh memory.
+pub struct Home(SyncSender<Vec<u8>>);
+
+impl Home {
+    /// Gives `buf` back (dropped if the decoder has enough, or has
+    /// ended).
+    pub fn give_back(&self, mut buf: Vec<u8>) {
+        // (Decoders write into a buffer's whole length.)
+        buf.resize(buf.capacity(), 0);
+        let _ = self.0.try_send(buf);
     }
 }
 
@@ -213,11 +467,12 @@ fn run(
     mut decode: Box<dyn Decode>,
     empty: Receiver<Vec<u8>>,
     filled: SyncSender<Filled>,
+    size: usize,
     clock: &BusyClock,
 ) {
     while let Ok(mut buf) = empty.recv() {
         let busy = std::time::Instant::now();
-        if let Some((ready, len)) = decode.take_ready() {
+        if let Some((ready, len, whole)) = decode.take_ready() {
             // A whole buffer of a batch: handed on as it is, and the empty
             // one given to the decoder to decode into.
             decode.recycle(std::mem::replace(&mut buf, ready));
@@ -227,11 +482,16 @@ fn run(
                 len,
                 end: None,
                 resumed: None,
+                whole,
             };
             if filled.send(buffer).is_err() {
                 return;
             }
             continue;
+        }
+        if buf.len() < size {
+            // (One given back smaller than it went out.)
+            buf.resize(size, 0);
         }
         let (len, end, resumed) = fill(&mut *decode, &mut buf, clock);
         let last = end.is_some();
@@ -240,6 +500,7 @@ fn run(
             len,
             end,
             resumed,
+            whole: None,
         };
         if filled.send(buffer).is_err() || last {
             return;
@@ -302,10 +563,16 @@ impl BufRead for Decoded {
     }
 }
 
-/// The decoder for `format` over `source`, on up to `cores` threads.
-pub(super) fn decoder(format: Compression, source: Source, cores: usize) -> Box<dyn Decode> {
+/// The decoder for `format` over `source`, on up to `cores` threads,
+/// the bytes of its batch jobs checked by `whole`.
+pub(super) fn decoder(
+    format: Compression,
+    source: Source,
+    cores: usize,
+    whole: Option<WholeCheck>,
+) -> Box<dyn Decode> {
     match format {
-        Compression::Gzip => parallel::decoder::<gzip::Gzip>(source, cores),
-        Compression::Zstd => parallel::decoder::<zstd::Zstd>(source, cores),
+        Compression::Gzip => parallel::decoder::<gzip::Gzip>(source, cores, whole),
+        Compression::Zstd => parallel::decoder::<zstd::Zstd>(source, cores, whole),
     }
 }

@@ -97,7 +97,7 @@ fn ring_hands_out_every_byte_then_the_fault_again_and_again() {
     for (ring, size) in [(2, 1), (2, 7), (3, 100), (4, 1 << 20), (0, 7), (0, 1 << 20)] {
         let source = Source::with_capacity(Box::new(Cursor::new(file[..cut].to_vec())), 32);
         let mut d = ring_or_here(
-            decoder(Compression::Gzip, source, crate::cores::machine()),
+            decoder(Compression::Gzip, source, crate::cores::machine(), None),
             ring,
             size,
         );
@@ -131,7 +131,7 @@ fn ring_hands_out_a_resumed_fault_once_between_its_bytes() {
     for (ring, size) in [(2, 1), (2, 7), (3, 100), (4, 1 << 20), (0, 7), (0, 1 << 20)] {
         let source = Source::with_capacity(Box::new(Cursor::new(spliced.clone())), 32);
         let mut d = ring_or_here(
-            decoder(Compression::Gzip, source, crate::cores::machine()),
+            decoder(Compression::Gzip, source, crate::cores::machine(), None),
             ring,
             size,
         );
@@ -155,7 +155,7 @@ fn ring_thread_exits_when_the_reader_stops_early() {
     let source = Source::new(Box::new(Cursor::new(gz)));
     let mut d = Decoded::with_ring(
         Compression::Gzip,
-        decoder(Compression::Gzip, source, crate::cores::machine()),
+        decoder(Compression::Gzip, source, crate::cores::machine(), None),
         2,
         4096,
         Default::default(),

@@ -51,7 +51,7 @@ pub(super) type Make = fn(Source) -> Box<dyn Decode>;
 pub(super) const GZIP_DECODERS: [(&str, Make); 4] = [
     ("in order", |s| Box::new(gzip::Gzip::new(s))),
     ("the default", |s| {
-        decoder(Compression::Gzip, s, crate::cores::machine())
+        decoder(Compression::Gzip, s, crate::cores::machine(), None)
     }),
     ("2 jobs x 64 bytes", |s| {
         Box::new(parallel::Members::<gzip::Gzip>::with_jobs(s, 2, 64))
@@ -131,7 +131,7 @@ pub(super) fn drain(d: &mut dyn Decode, step: usize) -> (Vec<u8>, Vec<(usize, io
     loop {
         turn += 1;
         if turn.is_multiple_of(2)
-            && let Some((ready, len)) = d.take_ready()
+            && let Some((ready, len, _)) = d.take_ready()
         {
             out.extend_from_slice(&ready[..len]);
             d.recycle(ready);
@@ -165,8 +165,8 @@ pub(super) fn decode_all(format: Compression, data: &[u8]) -> (Vec<u8>, Vec<io::
 /// The decoder a `format` input gets.
 pub(super) fn default_decoder(format: Compression) -> Make {
     match format {
-        Compression::Gzip => |s| decoder(Compression::Gzip, s, crate::cores::machine()),
-        Compression::Zstd => |s| decoder(Compression::Zstd, s, crate::cores::machine()),
+        Compression::Gzip => |s| decoder(Compression::Gzip, s, crate::cores::machine(), None),
+        Compression::Zstd => |s| decoder(Compression::Zstd, s, crate::cores::machine(), None),
     }
 }
 

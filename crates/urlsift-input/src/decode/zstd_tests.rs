@@ -14,7 +14,7 @@ use super::{Compression, decode_error, decoder, is_trailing_garbage};
 /// were out before each fault.
 fn zstd_placed(file: &[u8]) -> (Vec<u8>, Vec<(usize, std::io::Error)>) {
     decode_all_placed(
-        |s| decoder(Compression::Zstd, s, crate::cores::machine()),
+        |s| decoder(Compression::Zstd, s, crate::cores::machine(), None),
         file,
         1 << 16,
         1 << 16,

@@ -4,12 +4,27 @@
 //! blocks kept beside them). A gap in the decoded bytes is one bad record
 //! where it starts (the bytes a damaged member or frame decoded to), and
 //! the records start again after it.
+//!
+//! Records cut where they are decoded: a `.warc.gz` (`.warc.zst`) whose
+//! members hold whole records is decoded in batches, and each batch
+//! job's bytes that are whole records ([`warc::whole_records`], checked
+//! on the job's thread) may go to the workers as they are, a raw chunk
+//! the worker walks ([`walk`]) instead of this reader. That happens when
+//! the walk here has reached the end of the bytes before them exactly
+//! (only blank bytes left, and the bytes read ahead all the buffer's:
+//! [`decode::Decoded::take_whole`]) and the bytes after them start a
+//! record (`WARC/`) or end the input cleanly. Walking them alone then
+//! finds what walking them here would: no step of the walk looks past
+//! their end (see `whole.rs` of urlsift-warc). Anything else (a member
+//! ending inside a record, damage, a fault next) is walked here, as
+//! before; a buffer taken and then found unfit is walked here too, where
+//! it is (not copied).
 
-use std::io::{self, Read};
+use std::io;
 use std::sync::Arc;
 
-use super::current::{Failure, Settings};
-use crate::chunk::{BufPool, Chunk, Source};
+use super::current::{Failure, Settings, Stream};
+use crate::chunk::{BufPool, Chunk, Data, Raw, Source};
 use crate::input::mmap::Map;
 use crate::input::{InputError, decode};
 use urlsift_warc::{self as warc, Body, Entry, RecordFault};
@@ -19,19 +34,62 @@ pub(super) struct Archive {
     source: Arc<Source>,
     /// The decoded stream past what `warc` was handed (`None`: the
     /// reader walks a map).
-    stream: Option<Box<dyn Read + Send>>,
+    stream: Option<Stream>,
     warc: warc::Reader,
+}
+
+/// Indexes a chunk of whole WARC records handed on as they were decoded:
+/// their header blocks copied into a buffer from `pool`, each a whole
+/// record, where the check of their bytes marked them (the index
+/// [`Archive::read_chunk`] would have made: `whole.rs` of urlsift-warc;
+/// debug builds walk them again to be sure). Their buffer goes back to
+/// the decoder. Any other chunk stays as it is.
+pub(crate) fn walk(chunk: &mut Chunk, pool: &BufPool) {
+    let Some(raw) = chunk.raw.take() else {
+        return;
+    };
+    let Data::Owned(bytes) = std::mem::replace(&mut chunk.data, Data::Owned(Vec::new())) else {
+        unreachable!("a raw chunk owns its bytes");
+    };
+    let headers: usize = raw.marks.chunks_exact(2).map(|m| m[1] - m[0]).sum();
+    let mut data = pool.get(headers);
+    let mut index = Vec::with_capacity(raw.marks.len() / 2);
+    for m in raw.marks.chunks_exact(2) {
+        let start = data.len();
+        data.extend_from_slice(&bytes[m[0]..m[1]]);
+        index.push(Entry {
+            start,
+            end: data.len(),
+            offset: chunk.offset + m[0] as u64,
+            bad: None,
+            body: Body::None,
+        });
+    }
+    #[cfg(debug_assertions)]
+    {
+        let (mut walked, mut walked_index) = (Vec::new(), Vec::new());
+        let mut reader = warc::Reader::new(bytes.clone(), chunk.offset);
+        let read = reader.read_chunk(
+            &mut io::empty(),
+            usize::MAX,
+            raw.max_header,
+            &mut walked,
+            &mut walked_index,
+        );
+        assert!(matches!(read, Ok(true)), "whole records end cleanly");
+        assert_eq!(walked, data, "the marks are where the walk finds headers");
+        let places = |i: &[Entry]| i.iter().map(|e| (e.offset, e.bad)).collect::<Vec<_>>();
+        assert_eq!(places(&walked_index), places(&index));
+    }
+    raw.home.give_back(bytes);
+    chunk.data = Data::Owned(data);
+    chunk.index = index;
 }
 
 impl Archive {
     /// The records of a stream from its byte `offset` on: `read` holds
     /// the bytes already read past the start, `stream` the rest.
-    pub(super) fn read(
-        source: Arc<Source>,
-        read: Vec<u8>,
-        offset: u64,
-        stream: Box<dyn Read + Send>,
-    ) -> Archive {
+    pub(super) fn read(source: Arc<Source>, read: Vec<u8>, offset: u64, stream: Stream) -> Archive {
         Archive::with(source, Some(stream), warc::Reader::new(read, offset))
     }
 
@@ -47,18 +105,14 @@ impl Archive {
         source: Arc<Source>,
         read: Vec<u8>,
         offset: u64,
-        stream: Box<dyn Read + Send>,
+        stream: Stream,
         error: io::Error,
     ) -> Archive {
         let warc = warc::Reader::new(read, offset).failed(error);
         Archive::with(source, Some(stream), warc)
     }
 
-    fn with(
-        source: Arc<Source>,
-        stream: Option<Box<dyn Read + Send>>,
-        warc: warc::Reader,
-    ) -> Archive {
+    fn with(source: Arc<Source>, stream: Option<Stream>, warc: warc::Reader) -> Archive {
         let dialect = source.format.archive().unwrap_or_default();
         Archive {
             source,
@@ -74,19 +128,16 @@ impl Archive {
         settings: &Settings,
         pool: &BufPool,
     ) -> Result<(Option<Chunk>, bool), Failure> {
-        let mut nothing = io::empty();
-        let stream: &mut dyn Read = match &mut self.stream {
-            Some(stream) => stream,
-            None => &mut nothing,
-        };
         let mut data = pool.get(settings.chunk_size);
         // Room for the records of a chunk of short header blocks, so the
         // index does not grow (and copy itself into fresh pages) as it
         // fills.
         let mut index = Vec::with_capacity(settings.chunk_size / 128);
         let (size, max) = (settings.chunk_size, settings.max_record);
-        let read = match settings.keep {
-            Some(k) => {
+        let read = match (settings.keep, &mut self.stream) {
+            (Some(k), stream) => {
+                let mut nothing = Stream::Plain(Box::new(io::empty()));
+                let stream = stream.as_mut().unwrap_or(&mut nothing);
                 let blocks = pool.get(size);
                 let (read, spare) = self
                     .warc
@@ -94,9 +145,22 @@ impl Archive {
                 pool.put(spare);
                 read
             }
-            None => self
+            (None, Some(Stream::Decoded(d)))
+                if d.takes_whole() && self.warc.format() == warc::Dialect::Warc =>
+            {
+                if let Some(chunk) = self.hand_on(max) {
+                    pool.put(data);
+                    return Ok((Some(chunk), false));
+                }
+                self.read_watching(size, max, &mut data, &mut index)
+            }
+            (None, Some(stream)) => self
                 .warc
                 .read_chunk(stream, size, max, &mut data, &mut index),
+            (None, None) => {
+                self.warc
+                    .read_chunk(&mut io::empty(), size, max, &mut data, &mut index)
+            }
         };
         let chunk = (!index.is_empty()).then(|| Chunk {
             index,
@@ -127,6 +191,89 @@ impl Archive {
         let failure = Failure::new(chunk, error);
         Err(failure.with_set_aside(damaged.map(|(chunk, _)| chunk).into_iter().collect()))
     }
+
+    /// [`warc::Reader::read_chunk`] one record at a time, stopping early
+    /// when the records read end where a buffer of whole records starts
+    /// (the next chunk is that buffer: [`Archive::hand_on`]).
+    fn read_watching(
+        &mut self,
+        size: usize,
+        max: usize,
+        data: &mut Vec<u8>,
+        index: &mut Vec<Entry>,
+    ) -> io::Result<bool> {
+        let Some(stream) = &mut self.stream else {
+            unreachable!("read from a stream");
+        };
+        while data.len() < size {
+            if self
+                .warc
+                .read_chunk(stream, data.len() + 1, max, data, index)?
+            {
+                return Ok(true);
+            }
+            if at_whole(&self.warc, stream) {
+                break;
+            }
+        }
+        Ok(false)
+    }
+
+    /// The next chunk as the decoder's buffer of whole records, raw, when
+    /// the walk stands where it starts and what follows it starts a
+    /// record (see the module notes); `None` otherwise, and nothing read
+    /// is lost.
+    fn hand_on(&mut self, max_header: usize) -> Option<Chunk> {
+        let Some(Stream::Decoded(decoded)) = &mut self.stream else {
+            return None;
+        };
+        if !self.warc.going() {
+            return None;
+        }
+        let ahead = read_ahead(self.warc.unread());
+        let whole = decoded.take_whole(ahead)?;
+        self.warc.hand_back(ahead);
+        let follows = decoded
+            .peek()
+            .is_some_and(|next| next.is_empty() || next.starts_with(b"WARC/"));
+        let (buf, marks, home) = whole.into_parts();
+        if !follows {
+            // (Walked here, where it is; the bytes after it follow. The
+            // decoder gets the buffer it replaces, or it would run short.)
+            home.give_back(self.warc.take_up(buf));
+            return None;
+        }
+        let offset = self.warc.read_to();
+        self.warc.skip_taken(buf.len() as u64);
+        Some(Chunk {
+            raw: Some(Raw {
+                marks,
+                max_header,
+                home,
+            }),
+            ..Chunk::plain(Arc::clone(&self.source), 0, offset, buf)
+        })
+    }
+}
+
+/// How many of the bytes a reader read and has not walked may have been
+/// read ahead of the records walked: those after the blank bytes that
+/// end the last record.
+fn read_ahead(unread: &[u8]) -> usize {
+    let blank = unread
+        .iter()
+        .take_while(|b| matches!(b, b'\r' | b'\n'))
+        .count();
+    unread.len() - blank
+}
+
+/// Whether the walk stands where the decoder's buffer being read starts,
+/// and that buffer is whole records (cheap: no buffer is taken).
+fn at_whole(warc: &warc::Reader, stream: &Stream) -> bool {
+    let Stream::Decoded(decoded) = stream else {
+        return false;
+    };
+    warc.going() && decoded.whole_from(read_ahead(warc.unread()))
 }
 
 /// The bytes a damaged gzip member or zstd frame of a WARC source decoded

@@ -74,7 +74,7 @@ pub(super) struct Current {
 /// in the map and only their header blocks copied).
 pub(super) enum Feed {
     Read {
-        reader: Box<dyn Read + Send>,
+        reader: Stream,
         /// Bytes read but not yet handed out: the window.
         buf: Vec<u8>,
     },
@@ -86,11 +86,28 @@ pub(super) enum Feed {
     },
 }
 
+/// The bytes a read source gives, in order: a compressed input's
+/// decoded bytes (whose buffers of whole records the archive reader may
+/// take whole: `archive.rs`), or any other stream.
+pub(super) enum Stream {
+    Plain(Box<dyn Read + Send>),
+    Decoded(decode::Decoded),
+}
+
+impl Read for Stream {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Stream::Plain(r) => r.read(out),
+            Stream::Decoded(d) => d.read(out),
+        }
+    }
+}
+
 impl Feed {
     /// The feed, leaving an ended one in its place.
     pub(super) fn take(&mut self) -> Feed {
         let ended = Feed::Read {
-            reader: Box::new(io::empty()),
+            reader: Stream::Plain(Box::new(io::empty())),
             buf: Vec::new(),
         };
         std::mem::replace(self, ended)
@@ -140,7 +157,11 @@ impl Current {
                 end: 0,
             },
             Opened::Read(reader) => Feed::Read {
-                reader,
+                reader: Stream::Plain(reader),
+                buf: Vec::new(),
+            },
+            Opened::Decoded(decoded) => Feed::Read {
+                reader: Stream::Decoded(decoded),
                 buf: Vec::new(),
             },
         };

@@ -63,12 +63,15 @@ use crate::input::{InputError, Location, decode};
 use crate::setting::SettingError;
 
 mod archive;
+#[cfg(test)]
+mod archive_tests;
 mod bytes;
 mod current;
 mod gaps;
 mod start;
 
 use archive::Archive;
+pub(crate) use archive::walk;
 pub use current::Settings;
 use current::{Current, Failed, Failure};
 
@@ -99,10 +102,17 @@ impl ChunkReader {
     /// share of them beside the others read at once, timed by the run's
     /// clock.
     fn decoding(&self) -> decode::Decoding {
+        // Batch jobs check their bytes for whole WARC records, which
+        // workers may then walk (`archive.rs`); blocks kept are read here.
+        let max_header = self.settings.max_record;
+        let whole = self.settings.keep.is_none().then(|| {
+            decode::WholeCheck::new(move |bytes| urlsift_warc::whole_records(bytes, max_header))
+        });
         decode::Decoding {
             cores: self.run_cores,
             share: self.settings.cores,
             clock: self.settings.decoding_clock.clone(),
+            whole,
         }
     }
 
@@ -165,6 +175,20 @@ impl ChunkReader {
     /// numbered from 0 in input order; `None` at the end of the last
     /// source (or after a usage error).
     pub fn next_numbered(&mut self, pool: &BufPool) -> Option<(u64, Result<Chunk, InputError>)> {
+        let (number, mut next) = self.next_unwalked(pool)?;
+        if let Ok(chunk) = &mut next {
+            walk(chunk, pool);
+        }
+        Some((number, next))
+    }
+
+    /// [`ChunkReader::next_numbered`], a chunk of whole records as they
+    /// were decoded left for the caller to walk ([`walk`]), off the
+    /// reader's lock.
+    pub(crate) fn next_unwalked(
+        &mut self,
+        pool: &BufPool,
+    ) -> Option<(u64, Result<Chunk, InputError>)> {
         let next = self.next_chunk(pool)?;
         self.handed_out += 1;
         Some((self.handed_out - 1, next))
