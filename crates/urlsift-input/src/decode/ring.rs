@@ -489,8 +489,9 @@ fn run(
             }
             continue;
         }
-        if buf.len() < size {
-            // (One given back smaller than it went out.)
+        if buf.len() != size {
+            // (One given back that is not of the ring's size: a buffer
+            // taken whole, or one the reader replaced by it.)
             buf.resize(size, 0);
         }
         let (len, end, resumed) = fill(&mut *decode, &mut buf, clock);
