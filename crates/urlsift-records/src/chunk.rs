@@ -90,13 +90,13 @@ pub struct Chunk {
 
 /// What a worker needs to index a chunk of whole WARC records as they
 /// were decoded (`reader::walk`): where each starts and its header block
-/// ends ([`urlsift_warc::whole_records`]), the longest header block, and
-/// where the buffer goes back to.
+/// ends ([`urlsift_warc::whole_records`]), the longest header block, the
+/// blocks to keep, and where the buffer goes back to.
 pub(crate) struct Raw {
     pub(crate) marks: Vec<usize>,
-    /// (Debug builds walk the records again: `reader::walk`.)
-    #[cfg_attr(not(debug_assertions), allow(dead_code))]
     pub(crate) max_header: usize,
+    /// The blocks kept beside the header blocks, if any.
+    pub(crate) keep: Option<urlsift_warc::Keeping>,
     pub(crate) home: super::input::decode::Home,
 }
 

@@ -61,7 +61,37 @@ impl Reader {
     /// it was read and the smaller copied after it (their bytes count
     /// toward `chunk_size`), each record's entry saying where its header
     /// and block are. After a read error too, what was read before it is
-    /// in place. Gives back the buffer not kept, emptied.
+    /// in place. Gives back the buffer not kept, emptied. Called again
+    /// with the same `data` and `index`, it adds the records it reads to
+    /// them (with a `chunk_size` of `data.len() + 1`, one record: a
+    /// chunk read a record at a time).
+    ///
+    /// ```
+    /// use urlsift_warc::{Body, Keeping, Reader};
+    ///
+    /// let record = |page: &str| {
+    ///     format!("WARC/1.1\r\nContent-Length: {}\r\n\r\n{page}\r\n\r\n", page.len())
+    /// };
+    /// // (The second block longer than all read before it.)
+    /// let pages = ["p".repeat(100), "q".repeat(1000)];
+    /// let warc = (record(&pages[0]) + &record(&pages[1])).into_bytes();
+    /// let keeping = Keeping { max: 1 << 20, wants: |_, _| true };
+    /// let mut reader = Reader::new(warc, 0);
+    /// let (mut data, mut index, mut blocks) = (Vec::new(), Vec::new(), Vec::new());
+    /// for _ in 0..2 {
+    ///     let (read, spare) = reader.read_chunk_keeping(
+    ///         &mut &b""[..], data.len() + 1, 1 << 16, &mut data, &mut index, keeping, blocks,
+    ///     );
+    ///     read?;
+    ///     blocks = spare;
+    /// }
+    /// assert_eq!(index.len(), 2);
+    /// for (e, page) in index.iter().zip(&pages) {
+    ///     assert!(data[e.start..e.end].starts_with(b"WARC/1.1"));
+    ///     assert!(matches!(e.body, Body::Kept { start, end } if &data[start..end] == page.as_bytes()));
+    /// }
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     #[allow(clippy::too_many_arguments)]
     pub fn read_chunk_keeping(
         &mut self,
@@ -93,6 +123,11 @@ impl Reader {
             for e in index.iter_mut() {
                 e.start += headers;
                 e.end += headers;
+                // (Blocks of records read before this call moved too.)
+                if let Body::Kept { start, end } = &mut e.body {
+                    *start += headers;
+                    *end += headers;
+                }
             }
             std::mem::swap(data, &mut blocks);
             0

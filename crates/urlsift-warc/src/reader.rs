@@ -111,6 +111,26 @@ impl Reader {
         }
     }
 
+    /// The same reader with nothing more to read: the bytes it was given
+    /// are all (it walks them in place, never moving them).
+    ///
+    /// ```
+    /// use urlsift_warc::Reader;
+    ///
+    /// let warc = b"WARC/1.1\r\nContent-Length: 2\r\n\r\nhi\r\n\r\n".to_vec();
+    /// let mut reader = Reader::new(warc, 10).ended();
+    /// let (mut data, mut index) = (Vec::new(), Vec::new());
+    /// let more = std::io::repeat(b'x');
+    /// assert!(reader.read_chunk(&mut more.take(5), 1 << 20, 1 << 16, &mut data, &mut index)?);
+    /// assert_eq!((index.len(), index[0].offset), (1, 10));
+    /// # use std::io::Read;
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn ended(mut self) -> Reader {
+        self.eof = true;
+        self
+    }
+
     /// The same reader with its input ended by `error` (a read that failed
     /// after the bytes it was given): it reads those, then returns it.
     pub fn failed(mut self, error: io::Error) -> Reader {

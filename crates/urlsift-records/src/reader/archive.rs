@@ -42,8 +42,10 @@ pub(super) struct Archive {
 /// their header blocks copied into a buffer from `pool`, each a whole
 /// record, where the check of their bytes marked them (the index
 /// [`Archive::read_chunk`] would have made: `whole.rs` of urlsift-warc;
-/// debug builds walk them again to be sure). Their buffer goes back to
-/// the decoder. Any other chunk stays as it is.
+/// debug builds walk them again to be sure). Where blocks are kept, the
+/// records are walked as the reader walks them, alone: the walk does not
+/// look past their end. Their buffer goes back to the decoder. Any other
+/// chunk stays as it is.
 pub(crate) fn walk(chunk: &mut Chunk, pool: &BufPool) {
     let Some(raw) = chunk.raw.take() else {
         return;
@@ -54,21 +56,42 @@ pub(crate) fn walk(chunk: &mut Chunk, pool: &BufPool) {
     let headers: usize = raw.marks.chunks_exact(2).map(|m| m[1] - m[0]).sum();
     let mut data = pool.get(headers);
     let mut index = Vec::with_capacity(raw.marks.len() / 2);
-    for m in raw.marks.chunks_exact(2) {
-        let start = data.len();
-        data.extend_from_slice(&bytes[m[0]..m[1]]);
-        index.push(Entry {
-            start,
-            end: data.len(),
-            offset: chunk.offset + m[0] as u64,
-            bad: None,
-            body: Body::None,
-        });
-    }
+    let bytes = match raw.keep {
+        Some(keep) => {
+            let mut reader = warc::Reader::new(bytes, chunk.offset).ended();
+            let blocks = pool.get(0);
+            let (read, spare) = reader.read_chunk_keeping(
+                &mut io::empty(),
+                usize::MAX,
+                raw.max_header,
+                &mut data,
+                &mut index,
+                keep,
+                blocks,
+            );
+            debug_assert!(matches!(read, Ok(true)), "whole records end cleanly");
+            pool.put(spare);
+            reader.into_buffer()
+        }
+        None => {
+            for m in raw.marks.chunks_exact(2) {
+                let start = data.len();
+                data.extend_from_slice(&bytes[m[0]..m[1]]);
+                index.push(Entry {
+                    start,
+                    end: data.len(),
+                    offset: chunk.offset + m[0] as u64,
+                    bad: None,
+                    body: Body::None,
+                });
+            }
+            bytes
+        }
+    };
     #[cfg(debug_assertions)]
     {
         let (mut walked, mut walked_index) = (Vec::new(), Vec::new());
-        let mut reader = warc::Reader::new(bytes.clone(), chunk.offset);
+        let mut reader = warc::Reader::new(bytes.clone(), chunk.offset).ended();
         let read = reader.read_chunk(
             &mut io::empty(),
             usize::MAX,
@@ -77,9 +100,14 @@ pub(crate) fn walk(chunk: &mut Chunk, pool: &BufPool) {
             &mut walked_index,
         );
         assert!(matches!(read, Ok(true)), "whole records end cleanly");
-        assert_eq!(walked, data, "the marks are where the walk finds headers");
         let places = |i: &[Entry]| i.iter().map(|e| (e.offset, e.bad)).collect::<Vec<_>>();
         assert_eq!(places(&walked_index), places(&index));
+        let marked = raw.marks.chunks_exact(2);
+        for ((e, m), w) in index.iter().zip(marked).zip(&walked_index) {
+            assert_eq!(e.offset, chunk.offset + m[0] as u64, "marked where walked");
+            assert_eq!(data[e.start..e.end], walked[w.start..w.end]);
+            assert_eq!(data[e.start..e.end], bytes[m[0]..m[1]]);
+        }
     }
     raw.home.give_back(bytes);
     chunk.data = Data::Owned(data);
@@ -134,7 +162,17 @@ impl Archive {
         // fills.
         let mut index = Vec::with_capacity(settings.chunk_size / 128);
         let (size, max) = (settings.chunk_size, settings.max_record);
-        let read = match (settings.keep, &mut self.stream) {
+        let keep = settings.keep;
+        let read = match (keep, &mut self.stream) {
+            (_, Some(Stream::Decoded(d)))
+                if d.takes_whole() && self.warc.format() == warc::Dialect::Warc =>
+            {
+                if let Some(chunk) = self.hand_on(max, keep) {
+                    pool.put(data);
+                    return Ok((Some(chunk), false));
+                }
+                self.read_watching(size, max, keep, &mut data, &mut index, pool)
+            }
             (Some(k), stream) => {
                 let mut nothing = Stream::Plain(Box::new(io::empty()));
                 let stream = stream.as_mut().unwrap_or(&mut nothing);
@@ -144,15 +182,6 @@ impl Archive {
                     .read_chunk_keeping(stream, size, max, &mut data, &mut index, k, blocks);
                 pool.put(spare);
                 read
-            }
-            (None, Some(Stream::Decoded(d)))
-                if d.takes_whole() && self.warc.format() == warc::Dialect::Warc =>
-            {
-                if let Some(chunk) = self.hand_on(max) {
-                    pool.put(data);
-                    return Ok((Some(chunk), false));
-                }
-                self.read_watching(size, max, &mut data, &mut index)
             }
             (None, Some(stream)) => self
                 .warc
@@ -192,38 +221,49 @@ impl Archive {
         Err(failure.with_set_aside(damaged.map(|(chunk, _)| chunk).into_iter().collect()))
     }
 
-    /// [`warc::Reader::read_chunk`] one record at a time, stopping early
-    /// when the records read end where a buffer of whole records starts
-    /// (the next chunk is that buffer: [`Archive::hand_on`]).
+    /// [`warc::Reader::read_chunk`] (keeping the blocks `keep` names) one
+    /// record at a time, stopping early when the records read end where a
+    /// buffer of whole records starts (the next chunk is that buffer:
+    /// [`Archive::hand_on`]).
     fn read_watching(
         &mut self,
         size: usize,
         max: usize,
+        keep: Option<warc::Keeping>,
         data: &mut Vec<u8>,
         index: &mut Vec<Entry>,
+        pool: &BufPool,
     ) -> io::Result<bool> {
         let Some(stream) = &mut self.stream else {
             unreachable!("read from a stream");
         };
+        let mut blocks = Vec::new();
+        let mut read = Ok(false);
         while data.len() < size {
-            if self
-                .warc
-                .read_chunk(stream, data.len() + 1, max, data, index)?
-            {
-                return Ok(true);
-            }
-            if at_whole(&self.warc, stream) {
+            let one = data.len() + 1;
+            read = match keep {
+                None => self.warc.read_chunk(stream, one, max, data, index),
+                Some(k) => {
+                    let (read, spare) = self
+                        .warc
+                        .read_chunk_keeping(stream, one, max, data, index, k, blocks);
+                    blocks = spare;
+                    read
+                }
+            };
+            if !matches!(read, Ok(false)) || at_whole(&self.warc, stream) {
                 break;
             }
         }
-        Ok(false)
+        pool.put(blocks);
+        read
     }
 
     /// The next chunk as the decoder's buffer of whole records, raw, when
     /// the walk stands where it starts and what follows it starts a
     /// record (see the module notes); `None` otherwise, and nothing read
     /// is lost.
-    fn hand_on(&mut self, max_header: usize) -> Option<Chunk> {
+    fn hand_on(&mut self, max_header: usize, keep: Option<warc::Keeping>) -> Option<Chunk> {
         let Some(Stream::Decoded(decoded)) = &mut self.stream else {
             return None;
         };
@@ -249,6 +289,7 @@ impl Archive {
             raw: Some(Raw {
                 marks,
                 max_header,
+                keep,
                 home,
             }),
             ..Chunk::plain(Arc::clone(&self.source), 0, offset, buf)

@@ -103,11 +103,11 @@ impl ChunkReader {
     /// clock.
     fn decoding(&self) -> decode::Decoding {
         // Batch jobs check their bytes for whole WARC records, which
-        // workers may then walk (`archive.rs`); blocks kept are read here.
+        // workers may then index (`archive.rs`).
         let max_header = self.settings.max_record;
-        let whole = self.settings.keep.is_none().then(|| {
-            decode::WholeCheck::new(move |bytes| urlsift_warc::whole_records(bytes, max_header))
-        });
+        let whole = Some(decode::WholeCheck::new(move |bytes| {
+            urlsift_warc::whole_records(bytes, max_header)
+        }));
         decode::Decoding {
             cores: self.run_cores,
             share: self.settings.cores,
