@@ -453,9 +453,9 @@ pub struct Home(SyncSender<Vec<u8>>);
 impl Home {
     /// Gives `buf` back (dropped if the decoder has enough, or has
     /// ended).
-    pub fn give_back(&self, mut buf: Vec<u8>) {
-        // (Decoders write into a buffer's whole length.)
-        buf.resize(buf.capacity(), 0);
+    pub fn give_back(&self, buf: Vec<u8>) {
+        // (As it is: the ring sizes a buffer it fills in order, and a
+        // batch job grows the one it decodes into as it needs.)
         let _ = self.0.try_send(buf);
     }
 }
